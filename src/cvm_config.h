@@ -1,0 +1,47 @@
+/* All compile-time configuration of coopvm, one #ifndef block each. */
+#ifndef CVM_CONFIG_H
+#define CVM_CONFIG_H
+
+/* Lanes per subgroup when the context does not say. */
+#ifndef CVM_DEFAULT_SUBGROUP_SIZE
+#define CVM_DEFAULT_SUBGROUP_SIZE 32
+#endif
+
+/* Largest subgroup size a context accepts. */
+#ifndef CVM_MAX_SUBGROUP_SIZE
+#define CVM_MAX_SUBGROUP_SIZE 128
+#endif
+
+/* Largest workgroup (invocations), as Vulkan's maxComputeWorkGroupInvocations. */
+#ifndef CVM_MAX_WORKGROUP_INVOCATIONS
+#define CVM_MAX_WORKGROUP_INVOCATIONS 1024
+#endif
+
+/* Instructions one dispatch may execute (counted per instruction of a
+ * workgroup, whatever its active lanes) before it ends with
+ * CVM_ERROR_BUDGET_EXCEEDED. */
+#ifndef CVM_DEFAULT_BUDGET
+#define CVM_DEFAULT_BUDGET (UINT64_C(1) << 40)
+#endif
+
+/* Function call depth. */
+#ifndef CVM_DEFAULT_MAX_CALL_DEPTH
+#define CVM_DEFAULT_MAX_CALL_DEPTH 64
+#endif
+
+/* Engine memory per workgroup (registers, private and workgroup memory). */
+#ifndef CVM_DEFAULT_MEMORY_LIMIT
+#define CVM_DEFAULT_MEMORY_LIMIT (UINT64_C(1) << 31)
+#endif
+
+/* Largest cooperative matrix dimension (rows or columns) the engine accepts. */
+#ifndef CVM_MAX_MATRIX_DIM
+#define CVM_MAX_MATRIX_DIM 4096
+#endif
+
+/* Lanes per batch when callbacks run over matrix elements. */
+#ifndef CVM_CALLBACK_BATCH
+#define CVM_CALLBACK_BATCH 256
+#endif
+
+#endif /* CVM_CONFIG_H */

@@ -1,0 +1,64 @@
+/* Scalar number formats and conversions: f16 (IEEE binary16), bf16
+ * (SPV_KHR_bfloat16), float8 E4M3 and E5M2 (SPV_EXT_float8, OCP FP8 formats:
+ * E4M3 has no infinities, 0x7f/0xff are NaN, max finite 448; E5M2 is
+ * IEEE-like with infinities, max finite 57344), and saturating integer
+ * conversions.  Pure functions, no state. */
+#ifndef CVM_NUMERIC_H
+#define CVM_NUMERIC_H
+
+#include <stdint.h>
+
+/* The component types the engine handles. */
+typedef enum cvm_scalar_kind {
+    CVM_SK_BOOL = 0, /* stored as one byte, 0 or 1 */
+    CVM_SK_S8, CVM_SK_S16, CVM_SK_S32, CVM_SK_S64,
+    CVM_SK_U8, CVM_SK_U16, CVM_SK_U32, CVM_SK_U64,
+    CVM_SK_F16, CVM_SK_BF16, CVM_SK_F32, CVM_SK_F64,
+    CVM_SK_E4M3, CVM_SK_E5M2,
+    CVM_SK_COUNT
+} cvm_scalar_kind;
+
+/* Size in bytes of one value. */
+unsigned cvm_sk_size(cvm_scalar_kind k);
+int cvm_sk_is_float(cvm_scalar_kind k);
+int cvm_sk_is_signed_int(cvm_scalar_kind k);
+const char *cvm_sk_name(cvm_scalar_kind k); /* "f16", "s8", ... */
+
+/* Half <-> single.  Float to narrower formats rounds to nearest even;
+ * NaN stays NaN (quiet), overflow goes to infinity (f16, bf16, e5m2) or, for
+ * E4M3 which has no infinity, to NaN unless `saturate` (then to +-448). */
+float cvm_f16_to_f32(uint16_t h);
+uint16_t cvm_f32_to_f16(float f);
+uint16_t cvm_f64_to_f16(double d); /* rounded once, not through f32 */
+float cvm_bf16_to_f32(uint16_t b);
+uint16_t cvm_f32_to_bf16(float f);
+uint16_t cvm_f64_to_bf16(double d);
+float cvm_e4m3_to_f32(uint8_t v);
+uint8_t cvm_f32_to_e4m3(float f, int saturate);
+uint8_t cvm_f64_to_e4m3(double d, int saturate);
+float cvm_e5m2_to_f32(uint8_t v);
+uint8_t cvm_f32_to_e5m2(float f, int saturate);
+uint8_t cvm_f64_to_e5m2(double d, int saturate);
+
+/* Generic value access: a value of kind `k` at `p` (any alignment) as a
+ * double / int64 / uint64, and back.  Float -> integer follows OpConvertFToS/U
+ * rounding toward zero; values out of range are clamped when `saturate`, else
+ * the result is what a wrapping conversion of the truncated value gives
+ * (undefined in the texts; coopvm picks clamping when saturate is set).
+ * Integer -> narrower integer wraps unless `saturate`. Float -> float rounds
+ * to nearest even. */
+double cvm_load_as_f64(cvm_scalar_kind k, const void *p);
+int64_t cvm_load_as_s64(cvm_scalar_kind k, const void *p);
+uint64_t cvm_load_as_u64(cvm_scalar_kind k, const void *p);
+void cvm_store_from_f64(cvm_scalar_kind k, void *p, double v, int saturate);
+void cvm_store_from_s64(cvm_scalar_kind k, void *p, int64_t v, int saturate);
+void cvm_store_from_u64(cvm_scalar_kind k, void *p, uint64_t v, int saturate);
+
+/* Converts `count` values from kind `src_k` to `dst_k` (the semantic of
+ * OpFConvert/OpSConvert/OpUConvert/OpConvertFToS/OpConvertSToF/... chosen by
+ * the kinds: a signed source integer sign-extends, an unsigned one
+ * zero-extends). `saturate` as above. */
+void cvm_convert_array(cvm_scalar_kind dst_k, void *dst, cvm_scalar_kind src_k, const void *src,
+                       uint64_t count, int saturate);
+
+#endif /* CVM_NUMERIC_H */
