@@ -1,0 +1,327 @@
+/*
+ * The engine: a module lowered for one pipeline (specialization applied) into
+ * internal instructions, and the SIMT interpreter state that runs them.
+ *
+ * Execution model (ARCHITECTURE.md "The engine", with one change: a whole
+ * workgroup runs in lockstep as one group of lanes rather than subgroup by
+ * subgroup, so OpControlBarrier needs no coroutines: it only checks that
+ * every live invocation reached it together).
+ *
+ *   group     all invocations of one workgroup (or, for callbacks, one batch
+ *             of matrix elements); `nlanes` lanes, lane l belongs to subgroup
+ *             l / sg_size.
+ *   value     every SPIR-V id with a value has a cvm_val slot in the frame of
+ *             its function: lane l's value is at p + l * stride, in the
+ *             register layout of its type (packed natural layout, see
+ *             cvm_type).  Constants have stride 0.  Cooperative matrices are
+ *             values of their scope: one dense row-major array per scope
+ *             instance (subgroup, or the one workgroup), instance i at
+ *             p + i * stride.
+ *   pointer   a 64-bit address: region index in the high 24 bits, byte offset
+ *             in the low 40 (CVM_ADDR).  Regions: bound buffers (whose
+ *             addresses are also their PhysicalStorageBuffer device
+ *             addresses), push constants, workgroup memory, per-invocation
+ *             memory (Function, Private, Input), per-scope memory (variables
+ *             holding cooperative matrices).  Every access is checked against
+ *             its region.
+ *   handler   each internal instruction carries the function that runs it
+ *             over the active lanes; families of handlers live in ops/.
+ */
+#ifndef CVM_EXEC_H
+#define CVM_EXEC_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "cvm_common.h"
+#include "numeric/numeric.h"
+#include "spirv/module.h"
+
+/* ---- addresses ---------------------------------------------------------- */
+
+#define CVM_ADDR_OFFSET_BITS 40
+#define CVM_ADDR(region, offset) (((uint64_t)(region) << CVM_ADDR_OFFSET_BITS) | (uint64_t)(offset))
+#define CVM_ADDR_REGION(a) ((uint32_t)((a) >> CVM_ADDR_OFFSET_BITS))
+#define CVM_ADDR_OFFSET(a) ((a) & ((UINT64_C(1) << CVM_ADDR_OFFSET_BITS) - 1))
+
+enum {
+    CVM_REGION_NULL = 0,
+    CVM_REGION_INVOCATION = 1, /* Function, Private, Input: lane l's slice at l * inv_size */
+    CVM_REGION_WORKGROUP = 2,
+    CVM_REGION_SCOPE = 3,      /* variables that hold cooperative matrices */
+    CVM_REGION_PUSH = 4,
+    CVM_REGION_FIRST_BUFFER = 16 /* descriptor k of the pipeline is region 16 + k */
+};
+
+typedef struct cvm_region {
+    uint8_t *base;
+    uint64_t size;
+    uint8_t writable;
+} cvm_region;
+
+/* ---- types (resolved for one pipeline) ---------------------------------- */
+
+typedef enum cvm_type_class {
+    CVM_TC_NONE = 0, /* not a type, or OpTypeVoid */
+    CVM_TC_BOOL,
+    CVM_TC_INT,
+    CVM_TC_FLOAT,
+    CVM_TC_VECTOR,
+    CVM_TC_MATRIX,   /* OpTypeMatrix: columns of vectors */
+    CVM_TC_ARRAY,    /* OpTypeArray and OpTypeRuntimeArray (count 0) */
+    CVM_TC_STRUCT,
+    CVM_TC_POINTER,  /* also untyped / forward pointers */
+    CVM_TC_FUNCTION,
+    CVM_TC_COOPMAT,  /* OpTypeCooperativeMatrixKHR */
+    CVM_TC_COOPVEC,  /* OpTypeCooperativeVectorNV */
+    CVM_TC_TENSOR_LAYOUT,
+    CVM_TC_TENSOR_VIEW,
+    CVM_TC_OPAQUE    /* sampler, image... (unsupported in execution) */
+} cvm_type_class;
+
+/* Register size of a tensor layout or view value (see ops/tensor_layout.h). */
+#define CVM_TENSOR_VALUE_SIZE 256
+
+/* Cooperative matrix Use (SPIR-V CooperativeMatrixUse). */
+enum { CVM_USE_A = 0, CVM_USE_B = 1, CVM_USE_ACC = 2 };
+
+typedef struct cvm_type {
+    uint8_t tclass;          /* cvm_type_class */
+    uint8_t sk;              /* cvm_scalar_kind of the scalar, or of the components */
+    uint8_t storage_class;   /* pointers: SpvStorageClass (values < 256 are remapped:
+                                see cvm_storage) */
+    uint8_t has_layout;      /* explicit Offset/ArrayStride decorations present */
+    uint32_t elem;           /* vector/array/matrix/coopmat component type id; pointer pointee */
+    uint32_t count;          /* vector components, array length (0 runtime), matrix columns */
+    uint32_t size;           /* register layout size in bytes (per lane / per instance) */
+    uint32_t align;
+    uint32_t mem_size;       /* memory layout size (explicit layout if has_layout) */
+    uint32_t array_stride;   /* memory layout stride of an array, or of a runtime array */
+    uint32_t *member_types;  /* struct members */
+    uint32_t *member_offsets;     /* register layout offsets */
+    uint32_t *member_mem_offsets; /* memory layout offsets (Offset decorations) */
+    uint32_t nmembers;
+    /* cooperative matrices (OpTypeCooperativeMatrixKHR), after specialization */
+    uint32_t rows, cols;
+    uint32_t scope; /* SpvScope: Subgroup (3) or Workgroup (2) */
+    uint32_t use;   /* CVM_USE_* */
+    /* tensor layout / view */
+    uint32_t dim, clamp_mode, has_dimensions, permutation[5];
+} cvm_type;
+
+/* ---- internal instructions ---------------------------------------------- */
+
+struct cvm_exec;
+struct cvm_insn;
+typedef cvm_result (*cvm_handler)(struct cvm_exec *ex, const struct cvm_insn *in);
+
+/* Control-flow kinds the interpreter runs itself (handler NULL). */
+typedef enum cvm_cf_kind {
+    CVM_CF_NONE = 0,
+    CVM_CF_BRANCH,       /* a = target block index */
+    CVM_CF_BRANCH_COND,  /* a = condition id, b = true block, c = false block */
+    CVM_CF_SWITCH,       /* a = selector id, b = default block, extra = (literal, block) pairs */
+    CVM_CF_RETURN,
+    CVM_CF_RETURN_VALUE, /* a = value id */
+    CVM_CF_KILL,         /* OpKill, OpTerminateInvocation, OpUnreachable: the lane ends */
+    CVM_CF_CALL,         /* result, a = function index, extra = argument ids */
+    CVM_CF_PHI           /* result, extra = (value id, block index) pairs */
+} cvm_cf_kind;
+
+typedef struct cvm_insn {
+    cvm_handler fn;     /* NULL for control flow (cf != 0) and no-ops */
+    uint8_t cf;         /* cvm_cf_kind */
+    uint8_t sk;         /* scalar kind the handler works on (result or operand) */
+    uint8_t sk2;        /* a second scalar kind (conversions: the source) */
+    uint8_t flags;      /* CVM_INSN_* */
+    uint32_t ncomp;     /* components per lane value (vector size; 1 for scalars) */
+    uint32_t result;    /* result id, 0 if none */
+    uint32_t type;      /* result type id */
+    uint32_t a, b, c, d;/* operand ids or literals, per handler */
+    uint32_t extra;     /* index into cvm_program.extra of further operands */
+    uint32_t nextra;
+    uint32_t spv_op;    /* the SPIR-V opcode, for diagnostics */
+    uint32_t word_off;  /* the instruction's word offset in the module */
+} cvm_insn;
+
+/* Flags. */
+#define CVM_INSN_PER_INSTANCE 0x01 /* operates on cooperative-matrix values per scope instance */
+#define CVM_INSN_WORKGROUP_SCOPE 0x02 /* that scope is the workgroup (else the subgroup) */
+
+typedef struct cvm_block {
+    uint32_t label;       /* SPIR-V id of the OpLabel */
+    uint32_t first, count;/* its instructions in cvm_program.insns (phis first) */
+} cvm_block;
+
+typedef struct cvm_function {
+    uint32_t id;          /* SPIR-V function id */
+    uint32_t return_type;
+    uint32_t *params;     /* parameter ids */
+    uint32_t nparams;
+    cvm_block *blocks;    /* in structured order: index 0 is the entry */
+    uint32_t nblocks;
+    uint32_t *local_ids;  /* ids whose values live in this function's frame */
+    uint32_t nlocal_ids;
+    uint32_t lowered;
+} cvm_function;
+
+/* A pipeline's program: everything the interpreter needs, nothing of SPIR-V
+ * words. */
+typedef struct cvm_program {
+    const spv_module *mod;
+    uint32_t bound;
+    cvm_type *types;        /* indexed by id; tclass NONE for non-types */
+    uint8_t *const_data;    /* values of constants (register layout) */
+    uint64_t *const_offset; /* per id: offset into const_data, or UINT64_MAX */
+    cvm_insn *insns;
+    uint32_t ninsns, insns_cap;
+    uint32_t *extra;
+    uint32_t nextra, extra_cap;
+    cvm_function *funcs;
+    uint32_t nfuncs;
+    uint32_t *func_index;   /* id -> index into funcs, UINT32_MAX if none */
+    uint32_t entry;         /* index of the entry point function */
+    uint32_t local_size[3];
+    /* variables */
+    uint64_t inv_size;      /* bytes of per-invocation memory per lane */
+    uint64_t wg_size;       /* bytes of workgroup memory */
+    uint64_t scope_size;    /* bytes of per-scope-instance memory */
+    uint64_t *var_offset;   /* per id: offset in its region (variables) */
+    uint8_t *var_region;    /* per id: CVM_REGION_* or descriptor slot marker */
+    /* descriptors the shader uses */
+    struct cvm_descriptor *descs;
+    uint32_t ndescs;
+    uint32_t push_size;     /* bytes of the push constant block, 0 if none */
+    /* built-in Input variables: (variable id, SpvBuiltIn) */
+    uint32_t *builtin_vars, *builtin_kinds;
+    uint32_t nbuiltins;
+    uint32_t glsl_ext;      /* id of the GLSL.std.450 import, 0 if none */
+} cvm_program;
+
+typedef struct cvm_descriptor {
+    uint32_t set, binding, array_size; /* array_size 1 for a plain binding */
+    uint32_t var;                      /* the OpVariable id */
+    uint32_t storage_class;
+    uint32_t first_region;             /* region index of element 0 */
+} cvm_descriptor;
+
+/* ---- execution state ----------------------------------------------------- */
+
+typedef struct cvm_val {
+    uint8_t *p;
+    uint32_t stride; /* bytes between lanes (or scope instances); 0 uniform */
+} cvm_val;
+
+typedef struct cvm_frame cvm_frame;
+
+typedef struct cvm_exec {
+    const cvm_program *prog;
+    struct cvm_dispatch *dispatch; /* pipeline-level state (callbacks, flags), may be NULL */
+    uint32_t nlanes;
+    uint32_t sg_size;
+    uint32_t nsub;          /* subgroups: ceil(nlanes / sg_size) */
+    uint8_t *active;        /* per lane: 1 when executing the current instruction */
+    uint8_t *alive;         /* per lane: 0 once the invocation ended */
+    uint32_t nactive;       /* number of set entries of active */
+    cvm_val *vals;          /* value slots of the current frame, indexed by id */
+    cvm_region *regions;
+    uint32_t nregions;
+    uint64_t *budget;       /* instructions left, shared by the dispatch's groups */
+    uint32_t depth;         /* call depth */
+    uint32_t max_depth;
+    uint32_t flags;         /* cvm_context_flags */
+    uint32_t group_id[3];   /* WorkgroupId */
+    uint32_t num_groups[3];
+    uint32_t is_callback;   /* lanes are matrix elements, not invocations */
+    cvm_diagnostic *diag;
+    /* per-function frames, allocated lazily: frames[function index] */
+    cvm_frame **frames;
+    /* scratch memory for handlers (reset per instruction by whoever uses it) */
+    uint8_t *scratch;
+    size_t scratch_size;
+} cvm_exec;
+
+/* Iterate the lanes that execute the current instruction. */
+#define CVM_FOR_ACTIVE(ex, l)                          \
+    for (uint32_t l = 0; l < (ex)->nlanes; l++)        \
+        if ((ex)->active[l])
+
+/* The lane's value pointer of slot v. */
+#define CVM_LANE(v, l) ((v).p + (size_t)(l) * (v).stride)
+
+/* Scope instances of a cooperative matrix instruction: subgroups, or 1. */
+static inline uint32_t cvm_scope_instances(const cvm_exec *ex, const cvm_insn *in)
+{
+    return (in->flags & CVM_INSN_WORKGROUP_SCOPE) ? 1u : ex->nsub;
+}
+static inline uint32_t cvm_scope_first_lane(const cvm_exec *ex, const cvm_insn *in, uint32_t i)
+{
+    return (in->flags & CVM_INSN_WORKGROUP_SCOPE) ? 0u : i * ex->sg_size;
+}
+static inline uint32_t cvm_scope_lane_count(const cvm_exec *ex, const cvm_insn *in, uint32_t i)
+{
+    if (in->flags & CVM_INSN_WORKGROUP_SCOPE)
+        return ex->nlanes;
+    uint32_t first = i * ex->sg_size;
+    return CVM_MIN(ex->sg_size, ex->nlanes - first);
+}
+
+/* For a collective instruction over scope instance i: returns 1 when the
+ * instance takes part (all its live lanes active), 0 when none of its lanes
+ * is active (skip it), and sets a CVM_ERROR_DIVERGENT_COLLECTIVE diagnostic
+ * and returns -1 when only some are. */
+int cvm_scope_instance_check(cvm_exec *ex, const cvm_insn *in, uint32_t i);
+
+/* The first active lane of scope instance i, or UINT32_MAX. */
+uint32_t cvm_scope_first_active(const cvm_exec *ex, const cvm_insn *in, uint32_t i);
+
+/* Memory access: returns a host pointer to `size` bytes at `addr` for lane
+ * `lane`, or NULL after setting an CVM_ERROR_OUT_OF_BOUNDS diagnostic naming
+ * the instruction, lane and address (in robust mode: NULL without error, and
+ * *o_robust_skip set to 1; loads then read zero, stores drop). */
+uint8_t *cvm_mem_access(cvm_exec *ex, const cvm_insn *in, uint64_t addr, uint64_t size,
+                        int write, uint32_t lane, int *o_robust_skip);
+
+/* Copy a value of type `type_id` between memory layout (at `mem`) and
+ * register layout (at `reg`). */
+void cvm_copy_mem_to_reg(const cvm_program *prog, uint32_t type_id, uint8_t *reg,
+                         const uint8_t *mem);
+void cvm_copy_reg_to_mem(const cvm_program *prog, uint32_t type_id, uint8_t *mem,
+                         const uint8_t *reg);
+
+/* Fails the running instruction with a diagnostic at its place. */
+cvm_result cvm_exec_fail(cvm_exec *ex, const cvm_insn *in, cvm_result r, const char *fmt, ...)
+    CVM_PRINTF(4, 5);
+
+/* ---- lowering interface for op families ---------------------------------- */
+
+typedef struct cvm_lower cvm_lower;
+
+/* Each family lowers the SPIR-V instructions it owns: it fills `out` (fn,
+ * operand fields, extra operands through cvm_lower_extra) and returns
+ * CVM_SUCCESS, or CVM_ERROR_NOT_FOUND when the opcode is not its, or an error
+ * (unsupported type combination...) with a diagnostic. */
+typedef cvm_result (*cvm_lower_family_fn)(cvm_lower *lw, const spv_inst *inst, cvm_insn *out);
+
+cvm_result cvm_lower_arith(cvm_lower *lw, const spv_inst *inst, cvm_insn *out);     /* ops/arith.c */
+cvm_result cvm_lower_convert(cvm_lower *lw, const spv_inst *inst, cvm_insn *out);   /* ops/convert.c */
+cvm_result cvm_lower_composite(cvm_lower *lw, const spv_inst *inst, cvm_insn *out); /* ops/composite.c */
+cvm_result cvm_lower_memory(cvm_lower *lw, const spv_inst *inst, cvm_insn *out);    /* ops/memory.c */
+cvm_result cvm_lower_glsl(cvm_lower *lw, const spv_inst *inst, cvm_insn *out);      /* ops/glsl.c */
+cvm_result cvm_lower_subgroup(cvm_lower *lw, const spv_inst *inst, cvm_insn *out);  /* ops/subgroup.c */
+cvm_result cvm_lower_atomic(cvm_lower *lw, const spv_inst *inst, cvm_insn *out);    /* ops/atomic.c */
+cvm_result cvm_lower_coopmat(cvm_lower *lw, const spv_inst *inst, cvm_insn *out);   /* ops/coopmat.c */
+
+/* Helpers for family lowering functions. */
+const cvm_program *cvm_lower_program(const cvm_lower *lw);
+const cvm_type *cvm_lower_type(const cvm_lower *lw, uint32_t type_id);
+/* The type id of the value `id` (its result type), 0 if unknown. */
+uint32_t cvm_lower_type_of(const cvm_lower *lw, uint32_t id);
+/* Appends `n` words to the program's extra operand array; returns the index. */
+uint32_t cvm_lower_extra(cvm_lower *lw, const uint32_t *words, uint32_t n);
+/* Constant value of `id` as uint64 (scalar integer/bool constants), or fails. */
+int cvm_lower_const_u64(const cvm_lower *lw, uint32_t id, uint64_t *o_value);
+cvm_result cvm_lower_fail(cvm_lower *lw, const spv_inst *inst, cvm_result r, const char *fmt,
+                          ...) CVM_PRINTF(4, 5);
+
+#endif /* CVM_EXEC_H */

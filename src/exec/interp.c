@@ -1,0 +1,835 @@
+/* The SIMT interpreter: a group of lanes runs a function block by block.
+ *
+ * Scheduling: every lane holds the index of the next block it runs (blocks
+ * are in structured order, see lower.c).  The block run next is the lowest
+ * index any lane waits at, with exactly the lanes that wait there active.
+ * Because a construct's blocks precede its merge block in that order, lanes
+ * that leave a construct early wait at the merge until the others arrive:
+ * they reconverge where structured SPIR-V says they do. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exec/program.h"
+
+#define BLOCK_DONE UINT32_MAX
+
+struct cvm_group {
+    const cvm_program *prog;
+    cvm_group_desc desc;
+    cvm_exec ex;
+    cvm_frame **frames;      /* per function, lazily */
+    uint8_t *var_addrs;      /* per variable id: per-lane addresses (8 bytes a lane) */
+    uint64_t *var_addr_off;  /* [bound]: offset into var_addrs, UINT64_MAX if none */
+    uint8_t *inv_mem;
+    uint8_t *wg_mem;
+    uint8_t *scope_mem;
+    uint8_t *push;
+    uint8_t *alive;
+    cvm_region *regions;
+    uint32_t nregions;
+    uint64_t budget_local;   /* instructions taken from the shared budget, not yet used */
+};
+
+/* ---- helpers shared with handlers ------------------------------------------- */
+
+cvm_result cvm_exec_fail(cvm_exec *ex, const cvm_insn *in, cvm_result r, const char *fmt, ...)
+{
+    if (!ex->diag)
+        return r;
+    char msg[600];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    const spv_instruction_desc *d = in ? spv_grammar_instruction(in->spv_op) : NULL;
+    if (in) {
+        cvm_diag_at(ex->diag, r, in->word_off, in->spv_op, "%s (word %u) in workgroup (%u,%u,%u): %s",
+                    d ? d->name : "instruction", in->word_off, ex->group_id[0], ex->group_id[1],
+                    ex->group_id[2], msg);
+        spv_module_locate(ex->prog->mod, in->word_off, ex->diag);
+    } else {
+        cvm_diag_set(ex->diag, r, "%s", msg);
+    }
+    return r;
+}
+
+int cvm_scope_instance_check(cvm_exec *ex, const cvm_insn *in, uint32_t i)
+{
+    uint32_t first = cvm_scope_first_lane(ex, in, i), n = cvm_scope_lane_count(ex, in, i);
+    uint32_t act = 0, live = 0;
+    for (uint32_t l = first; l < first + n; l++) {
+        act += ex->active[l];
+        live += ex->alive[l];
+    }
+    if (act == 0)
+        return 0;
+    if (act != live) {
+        cvm_exec_fail(ex, in, CVM_ERROR_DIVERGENT_COLLECTIVE,
+                      "only %u of the %u live invocations of %s %u reached this collective "
+                      "instruction together",
+                      act, live, (in->flags & CVM_INSN_WORKGROUP_SCOPE) ? "workgroup" : "subgroup",
+                      i);
+        return -1;
+    }
+    return 1;
+}
+
+uint32_t cvm_scope_first_active(const cvm_exec *ex, const cvm_insn *in, uint32_t i)
+{
+    uint32_t first = cvm_scope_first_lane(ex, in, i), n = cvm_scope_lane_count(ex, in, i);
+    for (uint32_t l = first; l < first + n; l++)
+        if (ex->active[l])
+            return l;
+    return UINT32_MAX;
+}
+
+uint8_t *cvm_mem_access(cvm_exec *ex, const cvm_insn *in, uint64_t addr, uint64_t size,
+                        int write, uint32_t lane, int *o_robust_skip)
+{
+    uint32_t reg = CVM_ADDR_REGION(addr);
+    uint64_t off = CVM_ADDR_OFFSET(addr);
+    if (o_robust_skip)
+        *o_robust_skip = 0;
+    if (reg < ex->nregions && ex->regions[reg].base && off <= ex->regions[reg].size &&
+        size <= ex->regions[reg].size - off) {
+        if (write && !ex->regions[reg].writable) {
+            cvm_exec_fail(ex, in, CVM_ERROR_INVALID_MODULE,
+                          "invocation %u writes to read-only memory (region %u)", lane, reg);
+            return NULL;
+        }
+        return ex->regions[reg].base + off;
+    }
+    if (ex->flags & CVM_FLAG_ROBUST_ACCESS) {
+        if (o_robust_skip)
+            *o_robust_skip = 1;
+        return NULL;
+    }
+    if (reg == CVM_REGION_NULL)
+        cvm_exec_fail(ex, in, CVM_ERROR_OUT_OF_BOUNDS, "invocation %u %s through a null pointer",
+                      lane, write ? "stores" : "loads");
+    else if (reg >= ex->nregions || !ex->regions[reg].base)
+        cvm_exec_fail(ex, in, CVM_ERROR_OUT_OF_BOUNDS,
+                      "invocation %u %s %llu bytes at address 0x%llx, which is in no buffer", lane,
+                      write ? "stores" : "loads", (unsigned long long)size,
+                      (unsigned long long)addr);
+    else
+        cvm_exec_fail(ex, in, CVM_ERROR_OUT_OF_BOUNDS,
+                      "invocation %u %s %llu bytes at byte offset %llu of a %llu-byte %s", lane,
+                      write ? "stores" : "loads", (unsigned long long)size,
+                      (unsigned long long)off, (unsigned long long)ex->regions[reg].size,
+                      reg >= CVM_REGION_FIRST_BUFFER ? "buffer"
+                      : reg == CVM_REGION_WORKGROUP  ? "workgroup memory"
+                      : reg == CVM_REGION_PUSH       ? "push constant block"
+                                                     : "variable area");
+    return NULL;
+}
+
+/* Layout copies between memory and register layouts. */
+static void copy_layout(const cvm_program *p, uint32_t tid, uint8_t *dst, const uint8_t *src,
+                        int to_reg)
+{
+    const cvm_type *t = &p->types[tid];
+    if (!t->has_layout) {
+        memcpy(dst, src, to_reg ? t->size : t->mem_size);
+        return;
+    }
+    switch (t->tclass) {
+    case CVM_TC_ARRAY: {
+        const cvm_type *e = &p->types[t->elem];
+        uint32_t a = t->align ? t->align : 1;
+        uint32_t esize = (e->size + a - 1) / a * a;
+        for (uint32_t i = 0; i < t->count; i++) {
+            if (to_reg)
+                copy_layout(p, t->elem, dst + (size_t)i * esize, src + (size_t)i * t->array_stride, 1);
+            else
+                copy_layout(p, t->elem, dst + (size_t)i * t->array_stride, src + (size_t)i * esize, 0);
+        }
+        return;
+    }
+    case CVM_TC_STRUCT:
+        for (uint32_t i = 0; i < t->nmembers; i++) {
+            if (to_reg)
+                copy_layout(p, t->member_types[i], dst + t->member_offsets[i],
+                            src + t->member_mem_offsets[i], 1);
+            else
+                copy_layout(p, t->member_types[i], dst + t->member_mem_offsets[i],
+                            src + t->member_offsets[i], 0);
+        }
+        return;
+    default:
+        memcpy(dst, src, t->size);
+        return;
+    }
+}
+
+void cvm_copy_mem_to_reg(const cvm_program *prog, uint32_t type_id, uint8_t *reg, const uint8_t *mem)
+{
+    copy_layout(prog, type_id, reg, mem, 1);
+}
+
+void cvm_copy_reg_to_mem(const cvm_program *prog, uint32_t type_id, uint8_t *mem, const uint8_t *reg)
+{
+    copy_layout(prog, type_id, mem, reg, 0);
+}
+
+/* ---- groups and frames ---------------------------------------------------- */
+
+static int is_scope_value(const cvm_program *p, uint32_t tid, uint32_t *o_wg)
+{
+    const cvm_type *t = &p->types[tid];
+    if (t->tclass != CVM_TC_COOPMAT)
+        return 0;
+    *o_wg = t->scope == SpvScopeWorkgroup;
+    return 1;
+}
+
+static uint64_t frame_slot_bytes(const cvm_group *g, uint32_t tid)
+{
+    const cvm_program *p = g->prog;
+    uint32_t wg;
+    uint64_t size = (p->types[tid].size + 15u) & ~15u;
+    if (is_scope_value(p, tid, &wg))
+        return size * (wg ? 1 : g->ex.nsub);
+    return size * g->desc.nlanes;
+}
+
+static cvm_frame *frame_get(cvm_group *g, uint32_t fidx, cvm_diagnostic *diag)
+{
+    if (g->frames[fidx])
+        return g->frames[fidx];
+    const cvm_program *p = g->prog;
+    const spv_module *mod = p->mod;
+    cvm_frame *fr = cvm_calloc(1, sizeof(cvm_frame));
+    if (!fr)
+        return NULL;
+    fr->func = fidx;
+    fr->vals = cvm_malloc((size_t)p->bound * sizeof(cvm_val));
+    uint32_t n = g->desc.nlanes;
+    fr->cur_block = cvm_malloc(n * sizeof(uint32_t));
+    fr->prev_block = cvm_malloc(n * sizeof(uint32_t));
+    fr->active = cvm_calloc(n, 1);
+    fr->call_mask = cvm_calloc(n, 1);
+    if (!fr->vals || !fr->cur_block || !fr->prev_block || !fr->active || !fr->call_mask)
+        goto oom;
+    /* Register storage for the ids this function defines. */
+    uint64_t total = 0;
+    for (uint32_t id = 1; id < p->bound; id++) {
+        const spv_def *d = &mod->defs[id];
+        if (d->func == fidx && d->type && d->opcode != SpvOpFunction &&
+            p->const_offset[id] == UINT64_MAX && d->opcode != SpvOpVariable)
+            total += frame_slot_bytes(g, d->type);
+    }
+    /* The return value slot (id 0 is never a value: it holds the callee's return). */
+    uint32_t rt = p->funcs[fidx].return_type;
+    if (rt && p->types[rt].tclass != CVM_TC_NONE)
+        total += frame_slot_bytes(g, rt);
+    if (total > g->desc.memory_limit) {
+        cvm_diag_set(diag, CVM_ERROR_OUT_OF_MEMORY,
+                     "function registers need %llu bytes, over the memory limit",
+                     (unsigned long long)total);
+        goto fail;
+    }
+    fr->regs = cvm_calloc(1, total + 16);
+    if (!fr->regs)
+        goto oom;
+    fr->regs_size = total;
+    uint64_t at = 0;
+    memset(fr->vals, 0, (size_t)p->bound * sizeof(cvm_val));
+    for (uint32_t id = 1; id < p->bound; id++) {
+        const spv_def *d = &mod->defs[id];
+        if (p->const_offset[id] != UINT64_MAX) {
+            fr->vals[id].p = p->const_data + p->const_offset[id];
+            fr->vals[id].stride = 0;
+        } else if (g->var_addr_off[id] != UINT64_MAX) {
+            fr->vals[id].p = g->var_addrs + g->var_addr_off[id];
+            fr->vals[id].stride = 8;
+        } else if (d->func == fidx && d->type && d->opcode != SpvOpFunction) {
+            fr->vals[id].p = fr->regs + at;
+            fr->vals[id].stride = (p->types[d->type].size + 15u) & ~15u;
+            at += frame_slot_bytes(g, d->type);
+        }
+    }
+    if (rt && p->types[rt].tclass != CVM_TC_NONE) {
+        fr->vals[0].p = fr->regs + at;
+        fr->vals[0].stride = (p->types[rt].size + 15u) & ~15u;
+    }
+    g->frames[fidx] = fr;
+    return fr;
+oom:
+    cvm_diag_set(diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory for a function frame");
+fail:
+    if (fr) {
+        cvm_mem_free(fr->vals);
+        cvm_mem_free(fr->regs);
+        cvm_mem_free(fr->cur_block);
+        cvm_mem_free(fr->prev_block);
+        cvm_mem_free(fr->active);
+        cvm_mem_free(fr->call_mask);
+        cvm_mem_free(fr);
+    }
+    return NULL;
+}
+
+void cvm_group_destroy(cvm_group *g)
+{
+    if (!g)
+        return;
+    if (g->frames) {
+        for (uint32_t i = 0; i < g->prog->nfuncs; i++) {
+            cvm_frame *fr = g->frames[i];
+            if (!fr)
+                continue;
+            cvm_mem_free(fr->vals);
+            cvm_mem_free(fr->regs);
+            cvm_mem_free(fr->cur_block);
+            cvm_mem_free(fr->prev_block);
+            cvm_mem_free(fr->active);
+            cvm_mem_free(fr->call_mask);
+            cvm_mem_free(fr);
+        }
+    }
+    cvm_mem_free(g->frames);
+    cvm_mem_free(g->var_addrs);
+    cvm_mem_free(g->var_addr_off);
+    cvm_mem_free(g->inv_mem);
+    cvm_mem_free(g->wg_mem);
+    cvm_mem_free(g->scope_mem);
+    cvm_mem_free(g->push);
+    cvm_mem_free(g->alive);
+    cvm_mem_free(g->regions);
+    cvm_mem_free(g->ex.scratch);
+    cvm_mem_free(g);
+}
+
+cvm_exec *cvm_group_exec(cvm_group *g)
+{
+    return &g->ex;
+}
+
+cvm_result cvm_group_create(const cvm_program *prog, const cvm_group_desc *desc,
+                            cvm_region *buffer_regions, uint32_t nbuffer_regions,
+                            const uint8_t *push, uint32_t push_size, cvm_group **o_group,
+                            cvm_diagnostic *diag)
+{
+    cvm_group *g = cvm_calloc(1, sizeof(cvm_group));
+    if (!g)
+        return cvm_diag_set(diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+    g->prog = prog;
+    g->desc = *desc;
+    uint32_t n = desc->nlanes, sg = desc->sg_size;
+    uint32_t nsub = (n + sg - 1) / sg;
+    uint64_t mem = prog->inv_size * n + prog->wg_size + prog->scope_size * nsub;
+    if (mem > desc->memory_limit) {
+        cvm_group_destroy(g);
+        return cvm_diag_set(diag, CVM_ERROR_OUT_OF_MEMORY,
+                            "variables need %llu bytes per workgroup, over the memory limit",
+                            (unsigned long long)mem);
+    }
+    g->frames = cvm_calloc(prog->nfuncs ? prog->nfuncs : 1, sizeof(cvm_frame *));
+    g->var_addr_off = cvm_malloc((size_t)prog->bound * sizeof(uint64_t));
+    g->inv_mem = cvm_calloc(1, prog->inv_size * n + 16);
+    g->wg_mem = cvm_calloc(1, prog->wg_size + 16);
+    g->scope_mem = cvm_calloc(1, prog->scope_size * nsub + 16);
+    g->alive = cvm_calloc(n, 1);
+    g->nregions = CVM_REGION_FIRST_BUFFER + nbuffer_regions;
+    g->regions = cvm_calloc(g->nregions, sizeof(cvm_region));
+    g->push = cvm_calloc(1, push_size + 16);
+    g->ex.scratch_size = 1 << 16;
+    g->ex.scratch = cvm_malloc(g->ex.scratch_size);
+    if (!g->frames || !g->var_addr_off || !g->inv_mem || !g->wg_mem || !g->scope_mem ||
+        !g->alive || !g->regions || !g->push || !g->ex.scratch) {
+        cvm_group_destroy(g);
+        return cvm_diag_set(diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+    }
+    if (push_size)
+        memcpy(g->push, push, push_size);
+    g->regions[CVM_REGION_INVOCATION] = (cvm_region){g->inv_mem, prog->inv_size * n, 1};
+    g->regions[CVM_REGION_WORKGROUP] = (cvm_region){g->wg_mem, prog->wg_size, 1};
+    g->regions[CVM_REGION_SCOPE] = (cvm_region){g->scope_mem, prog->scope_size * nsub, 1};
+    g->regions[CVM_REGION_PUSH] = (cvm_region){g->push, push_size, 0};
+    for (uint32_t i = 0; i < nbuffer_regions; i++)
+        g->regions[CVM_REGION_FIRST_BUFFER + i] = buffer_regions[i];
+
+    /* Variable addresses: per lane. */
+    uint64_t nvars = 0;
+    for (uint32_t id = 1; id < prog->bound; id++)
+        if (prog->mod->defs[id].opcode == SpvOpVariable)
+            nvars++;
+    g->var_addrs = cvm_malloc(nvars * n * 8 + 8);
+    if (!g->var_addrs) {
+        cvm_group_destroy(g);
+        return cvm_diag_set(diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+    }
+    uint64_t at = 0;
+    for (uint32_t id = 0; id < prog->bound; id++) {
+        g->var_addr_off[id] = UINT64_MAX;
+        if (id == 0 || prog->mod->defs[id].opcode != SpvOpVariable)
+            continue;
+        g->var_addr_off[id] = at;
+        uint64_t *a = (uint64_t *)(g->var_addrs + at);
+        uint8_t reg = prog->var_region[id];
+        for (uint32_t l = 0; l < n; l++) {
+            if (reg == CVM_REGION_INVOCATION)
+                a[l] = CVM_ADDR(CVM_REGION_INVOCATION, (uint64_t)l * prog->inv_size + prog->var_offset[id]);
+            else if (reg == CVM_REGION_SCOPE)
+                a[l] = CVM_ADDR(CVM_REGION_SCOPE, (uint64_t)(l / sg) * prog->scope_size + prog->var_offset[id]);
+            else if (reg == (CVM_REGION_SCOPE | 0x80))
+                a[l] = CVM_ADDR(CVM_REGION_SCOPE, prog->var_offset[id]);
+            else
+                a[l] = prog->var_offset[id]; /* already a full address */
+        }
+        at += (uint64_t)n * 8;
+    }
+
+    cvm_exec *ex = &g->ex;
+    ex->prog = prog;
+    ex->nlanes = n;
+    ex->sg_size = sg;
+    ex->nsub = nsub;
+    ex->alive = g->alive;
+    ex->regions = g->regions;
+    ex->nregions = g->nregions;
+    ex->max_depth = desc->max_depth;
+    ex->flags = desc->flags;
+    ex->frames = g->frames;
+    *o_group = g;
+    return CVM_SUCCESS;
+}
+
+/* ---- built-ins ---------------------------------------------------------------- */
+
+static void write_u32s(uint8_t *dst, const uint32_t *v, uint32_t n)
+{
+    memcpy(dst, v, n * 4);
+}
+
+static cvm_result fill_builtins(cvm_group *g)
+{
+    const cvm_program *p = g->prog;
+    cvm_exec *ex = &g->ex;
+    const uint32_t *ls = p->local_size;
+    for (uint32_t b = 0; b < p->nbuiltins; b++) {
+        uint32_t var = p->builtin_vars[b], kind = p->builtin_kinds[b];
+        for (uint32_t l = 0; l < ex->nlanes; l++) {
+            uint8_t *dst = g->inv_mem + (uint64_t)l * p->inv_size + p->var_offset[var];
+            uint32_t lid[3] = {l % ls[0], (l / ls[0]) % ls[1], l / (ls[0] * ls[1])};
+            uint32_t sl = l % ex->sg_size;
+            uint32_t v[4] = {0, 0, 0, 0};
+            switch (kind) {
+            case SpvBuiltInGlobalInvocationId:
+                for (int k = 0; k < 3; k++)
+                    v[k] = ex->group_id[k] * ls[k] + lid[k];
+                write_u32s(dst, v, 3);
+                break;
+            case SpvBuiltInLocalInvocationId:
+                write_u32s(dst, lid, 3);
+                break;
+            case SpvBuiltInLocalInvocationIndex:
+                v[0] = l;
+                write_u32s(dst, v, 1);
+                break;
+            case SpvBuiltInWorkgroupId:
+                write_u32s(dst, ex->group_id, 3);
+                break;
+            case SpvBuiltInNumWorkgroups:
+                write_u32s(dst, ex->num_groups, 3);
+                break;
+            case SpvBuiltInWorkgroupSize:
+                write_u32s(dst, ls, 3);
+                break;
+            case SpvBuiltInSubgroupId:
+                v[0] = l / ex->sg_size;
+                write_u32s(dst, v, 1);
+                break;
+            case SpvBuiltInNumSubgroups:
+                v[0] = ex->nsub;
+                write_u32s(dst, v, 1);
+                break;
+            case SpvBuiltInSubgroupLocalInvocationId:
+                v[0] = sl;
+                write_u32s(dst, v, 1);
+                break;
+            case SpvBuiltInSubgroupSize:
+                v[0] = ex->sg_size;
+                write_u32s(dst, v, 1);
+                break;
+            case SpvBuiltInSubgroupEqMask:
+            case SpvBuiltInSubgroupGeMask:
+            case SpvBuiltInSubgroupGtMask:
+            case SpvBuiltInSubgroupLeMask:
+            case SpvBuiltInSubgroupLtMask:
+                for (uint32_t bit = 0; bit < ex->sg_size && bit < 128; bit++) {
+                    int set = kind == SpvBuiltInSubgroupEqMask   ? bit == sl
+                              : kind == SpvBuiltInSubgroupGeMask ? bit >= sl
+                              : kind == SpvBuiltInSubgroupGtMask ? bit > sl
+                              : kind == SpvBuiltInSubgroupLeMask ? bit <= sl
+                                                                 : bit < sl;
+                    if (set)
+                        v[bit / 32] |= 1u << (bit % 32);
+                }
+                write_u32s(dst, v, 4);
+                break;
+            default: {
+                const spv_instruction_desc *d = NULL;
+                (void)d;
+                return cvm_exec_fail(ex, NULL, CVM_ERROR_UNSUPPORTED,
+                                     "built-in %u is not available to compute shaders", kind);
+            }
+            }
+        }
+    }
+    return CVM_SUCCESS;
+}
+
+/* ---- running ------------------------------------------------------------------ */
+
+static cvm_result run_function(cvm_group *g, uint32_t fidx, const uint8_t *mask);
+
+static uint32_t type_of_id(const cvm_program *p, uint32_t id)
+{
+    return p->mod->defs[id].type;
+}
+
+/* Copies the value of `src` into `dst` for lane l, or for the scope instance
+ * of lane l when the type is a cooperative matrix. */
+static void copy_value_lane(const cvm_program *p, uint32_t tid, cvm_val dst, cvm_val src,
+                            uint32_t l, uint32_t sg)
+{
+    uint32_t wg;
+    uint32_t size = p->types[tid].size;
+    if (is_scope_value(p, tid, &wg)) {
+        uint32_t inst = wg ? 0 : l / sg;
+        memcpy(dst.p + (size_t)inst * dst.stride, src.p + (size_t)inst * src.stride, size);
+        return;
+    }
+    memcpy(CVM_LANE(dst, l), CVM_LANE(src, l), size);
+}
+
+static cvm_result take_budget(cvm_group *g, const cvm_insn *in, uint32_t n)
+{
+    if (CVM_LIKELY(g->budget_local >= n)) {
+        g->budget_local -= n;
+        return CVM_SUCCESS;
+    }
+    uint64_t *shared = g->ex.budget;
+    uint64_t want = 1 << 16;
+    uint64_t have = __atomic_load_n(shared, __ATOMIC_RELAXED);
+    while (have > 0) {
+        uint64_t take = have < want ? have : want;
+        if (__atomic_compare_exchange_n(shared, &have, have - take, 0, __ATOMIC_RELAXED,
+                                        __ATOMIC_RELAXED)) {
+            g->budget_local += take;
+            if (g->budget_local >= n) {
+                g->budget_local -= n;
+                return CVM_SUCCESS;
+            }
+        }
+    }
+    return cvm_exec_fail(&g->ex, in, CVM_ERROR_BUDGET_EXCEEDED,
+                         "the instruction budget of the dispatch ran out (a runaway loop?)");
+}
+
+static cvm_result run_block(cvm_group *g, cvm_frame *fr, const cvm_function *f, uint32_t bi)
+{
+    cvm_exec *ex = &g->ex;
+    const cvm_program *p = g->prog;
+    const cvm_block *b = &f->blocks[bi];
+    const cvm_insn *in = p->insns + b->first;
+    const cvm_insn *end = in + b->count;
+    uint32_t n = ex->nlanes;
+    cvm_result r;
+
+    if ((r = take_budget(g, in < end ? in : NULL, b->count)) != CVM_SUCCESS)
+        return r;
+
+    /* Phis: a parallel copy through scratch. */
+    const cvm_insn *phi_end = in;
+    while (phi_end < end && phi_end->cf == CVM_CF_PHI)
+        phi_end++;
+    if (phi_end > in) {
+        size_t need = 0;
+        for (const cvm_insn *ph = in; ph < phi_end; ph++)
+            need += (size_t)fr->vals[ph->result].stride * n + 16;
+        if (need > ex->scratch_size) {
+            uint8_t *ns = cvm_realloc(ex->scratch, need);
+            if (!ns)
+                return cvm_exec_fail(ex, in, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+            ex->scratch = ns;
+            ex->scratch_size = need;
+        }
+        size_t at = 0;
+        for (const cvm_insn *ph = in; ph < phi_end; ph++) {
+            cvm_val tmp = {ex->scratch + at, fr->vals[ph->result].stride};
+            uint32_t tid = ph->type;
+            const uint32_t *pairs = p->extra + ph->extra;
+            CVM_FOR_ACTIVE(ex, l) {
+                uint32_t from = fr->prev_block[l];
+                uint32_t k = 0;
+                for (; k < ph->nextra; k += 2)
+                    if (pairs[k + 1] == from)
+                        break;
+                if (k >= ph->nextra)
+                    return cvm_exec_fail(ex, ph, CVM_ERROR_INVALID_MODULE,
+                                         "OpPhi has no value for the block invocation %u came from", l);
+                copy_value_lane(p, tid, tmp, fr->vals[pairs[k]], l, ex->sg_size);
+            }
+            at += (size_t)tmp.stride * n + 16;
+        }
+        at = 0;
+        for (const cvm_insn *ph = in; ph < phi_end; ph++) {
+            cvm_val tmp = {ex->scratch + at, fr->vals[ph->result].stride};
+            CVM_FOR_ACTIVE(ex, l)
+                copy_value_lane(p, ph->type, fr->vals[ph->result], tmp, l, ex->sg_size);
+            at += (size_t)tmp.stride * n + 16;
+        }
+        in = phi_end;
+    }
+
+    for (; in < end; in++) {
+        if (in->fn) {
+            if ((r = in->fn(ex, in)) != CVM_SUCCESS)
+                return r;
+            continue;
+        }
+        switch (in->cf) {
+        case CVM_CF_BRANCH:
+            CVM_FOR_ACTIVE(ex, l) {
+                fr->prev_block[l] = bi;
+                fr->cur_block[l] = in->a;
+            }
+            return CVM_SUCCESS;
+        case CVM_CF_BRANCH_COND: {
+            cvm_val c = fr->vals[in->a];
+            CVM_FOR_ACTIVE(ex, l) {
+                fr->prev_block[l] = bi;
+                fr->cur_block[l] = *CVM_LANE(c, l) ? in->b : in->c;
+            }
+            return CVM_SUCCESS;
+        }
+        case CVM_CF_SWITCH: {
+            cvm_val s = fr->vals[in->a];
+            const uint32_t *cases = p->extra + in->extra; /* (lo, hi, block) triples */
+            uint32_t wide = in->d;
+            CVM_FOR_ACTIVE(ex, l) {
+                uint64_t v = 0;
+                memcpy(&v, CVM_LANE(s, l), wide ? 8 : 4);
+                uint32_t target = in->b;
+                for (uint32_t k = 0; k < in->nextra; k += 3) {
+                    uint64_t lit = cases[k] | ((uint64_t)cases[k + 1] << 32);
+                    if (lit == v) {
+                        target = cases[k + 2];
+                        break;
+                    }
+                }
+                fr->prev_block[l] = bi;
+                fr->cur_block[l] = target;
+            }
+            return CVM_SUCCESS;
+        }
+        case CVM_CF_RETURN_VALUE:
+            CVM_FOR_ACTIVE(ex, l)
+                copy_value_lane(p, type_of_id(p, in->a) ? type_of_id(p, in->a) : f->return_type,
+                                fr->vals[0], fr->vals[in->a], l, ex->sg_size);
+            /* fall through */
+        case CVM_CF_RETURN:
+            CVM_FOR_ACTIVE(ex, l)
+                fr->cur_block[l] = BLOCK_DONE;
+            return CVM_SUCCESS;
+        case CVM_CF_KILL:
+            CVM_FOR_ACTIVE(ex, l) {
+                fr->cur_block[l] = BLOCK_DONE;
+                ex->alive[l] = 0;
+            }
+            return CVM_SUCCESS;
+        case CVM_CF_CALL: {
+            uint32_t callee = in->a;
+            const cvm_function *cf = &p->funcs[callee];
+            if (ex->depth + 1 > ex->max_depth)
+                return cvm_exec_fail(ex, in, CVM_ERROR_LIMIT, "call depth over %u", ex->max_depth);
+            cvm_frame *cfr = frame_get(g, callee, ex->diag);
+            if (!cfr)
+                return ex->diag ? ex->diag->result : CVM_ERROR_OUT_OF_MEMORY;
+            const uint32_t *args = p->extra + in->extra;
+            for (uint32_t k = 0; k < in->nextra && k < cf->nparams; k++) {
+                uint32_t tid = type_of_id(p, cf->params[k]);
+                CVM_FOR_ACTIVE(ex, l)
+                    copy_value_lane(p, tid, cfr->vals[cf->params[k]], fr->vals[args[k]], l,
+                                    ex->sg_size);
+            }
+            memcpy(fr->call_mask, ex->active, n);
+            ex->depth++;
+            r = run_function(g, callee, fr->call_mask);
+            ex->depth--;
+            ex->vals = fr->vals;
+            ex->active = fr->active;
+            if (r != CVM_SUCCESS)
+                return r;
+            if (in->result && in->type && p->types[in->type].tclass != CVM_TC_NONE) {
+                CVM_FOR_ACTIVE(ex, l)
+                    copy_value_lane(p, in->type, fr->vals[in->result], cfr->vals[0], l, ex->sg_size);
+            }
+            /* Lanes that ended inside the callee end here too. */
+            uint32_t na = 0;
+            for (uint32_t l = 0; l < n; l++) {
+                if (ex->active[l] && !ex->alive[l]) {
+                    ex->active[l] = 0;
+                    fr->cur_block[l] = BLOCK_DONE;
+                }
+                na += ex->active[l];
+            }
+            ex->nactive = na;
+            if (na == 0)
+                return CVM_SUCCESS;
+            break;
+        }
+        default:
+            return cvm_exec_fail(ex, in, CVM_ERROR_INTERNAL, "unknown control-flow kind %u", in->cf);
+        }
+    }
+    return cvm_exec_fail(ex, NULL, CVM_ERROR_INTERNAL, "block %u ended without a terminator", bi);
+}
+
+static cvm_result run_function(cvm_group *g, uint32_t fidx, const uint8_t *mask)
+{
+    cvm_exec *ex = &g->ex;
+    const cvm_function *f = &g->prog->funcs[fidx];
+    cvm_frame *fr = frame_get(g, fidx, ex->diag);
+    uint32_t n = ex->nlanes;
+    if (!fr)
+        return ex->diag ? ex->diag->result : CVM_ERROR_OUT_OF_MEMORY;
+    for (uint32_t l = 0; l < n; l++) {
+        fr->cur_block[l] = mask[l] ? 0 : BLOCK_DONE;
+        fr->prev_block[l] = BLOCK_DONE;
+    }
+    for (;;) {
+        uint32_t b = BLOCK_DONE;
+        for (uint32_t l = 0; l < n; l++)
+            if (fr->cur_block[l] < b)
+                b = fr->cur_block[l];
+        if (b == BLOCK_DONE)
+            break;
+        uint32_t na = 0;
+        for (uint32_t l = 0; l < n; l++) {
+            uint8_t a = fr->cur_block[l] == b;
+            fr->active[l] = a;
+            na += a;
+        }
+        ex->vals = fr->vals;
+        ex->active = fr->active;
+        ex->nactive = na;
+        cvm_result r = run_block(g, fr, f, b);
+        if (r != CVM_SUCCESS)
+            return r;
+    }
+    return CVM_SUCCESS;
+}
+
+cvm_result cvm_group_run(cvm_group *g, const uint32_t group_id[3], const uint32_t num_groups[3],
+                         uint64_t *budget, cvm_diagnostic *diag)
+{
+    cvm_exec *ex = &g->ex;
+    const cvm_program *p = g->prog;
+    memcpy(ex->group_id, group_id, sizeof(ex->group_id));
+    memcpy(ex->num_groups, num_groups, sizeof(ex->num_groups));
+    ex->budget = budget;
+    ex->diag = diag;
+    ex->depth = 0;
+    memset(g->alive, 1, ex->nlanes);
+    memset(g->wg_mem, 0, p->wg_size);
+    memset(g->inv_mem, 0, p->inv_size * ex->nlanes);
+    CVM_TRY(fill_builtins(g));
+    cvm_frame *fr = frame_get(g, p->entry, diag);
+    if (!fr)
+        return diag ? diag->result : CVM_ERROR_OUT_OF_MEMORY;
+    cvm_result r = run_function(g, p->entry, g->alive);
+    /* hand unused budget back */
+    if (g->budget_local) {
+        __atomic_fetch_add(budget, g->budget_local, __ATOMIC_RELAXED);
+        g->budget_local = 0;
+    }
+    return r;
+}
+
+/* ---- control-flow lowering --------------------------------------------------- */
+
+cvm_result cvm_lower_control(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
+{
+    const cvm_program *p = cvm_lower_program(lw);
+    const uint32_t *w = in->words;
+    switch (in->opcode) {
+    case SpvOpBranch:
+        out->cf = CVM_CF_BRANCH;
+        out->a = cvm_lower_block_index(lw, w[1]);
+        return out->a == UINT32_MAX ? cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                                                     "target block is unreachable")
+                                    : CVM_SUCCESS;
+    case SpvOpBranchConditional:
+        out->cf = CVM_CF_BRANCH_COND;
+        out->a = w[1];
+        out->b = cvm_lower_block_index(lw, w[2]);
+        out->c = cvm_lower_block_index(lw, w[3]);
+        return CVM_SUCCESS;
+    case SpvOpSwitch: {
+        const cvm_type *st = cvm_lower_type(lw, cvm_lower_type_of(lw, w[1]));
+        uint32_t wide = st->size > 4;
+        uint32_t step = wide ? 3 : 2;
+        out->cf = CVM_CF_SWITCH;
+        out->a = w[1];
+        out->b = cvm_lower_block_index(lw, w[2]);
+        out->d = wide;
+        out->extra = p->nextra;
+        out->nextra = 0;
+        for (uint32_t i = 3; i + step - 1 < in->word_count; i += step) {
+            uint32_t trip[3] = {w[i], wide ? w[i + 1] : 0, cvm_lower_block_index(lw, w[i + step - 1])};
+            if (!wide && st->size < 4) /* narrower selectors compare on their width */
+                trip[0] &= st->size == 1 ? 0xffu : 0xffffu;
+            uint32_t at = cvm_lower_extra(lw, trip, 3);
+            if (at == UINT32_MAX)
+                return cvm_lower_fail(lw, in, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+            if (out->nextra == 0)
+                out->extra = at;
+            out->nextra += 3;
+        }
+        return CVM_SUCCESS;
+    }
+    case SpvOpReturn:
+        out->cf = CVM_CF_RETURN;
+        return CVM_SUCCESS;
+    case SpvOpReturnValue:
+        out->cf = CVM_CF_RETURN_VALUE;
+        out->a = w[1];
+        return CVM_SUCCESS;
+    case SpvOpKill:
+    case SpvOpTerminateInvocation:
+    case SpvOpUnreachable:
+        out->cf = CVM_CF_KILL;
+        return CVM_SUCCESS;
+    case SpvOpFunctionCall: {
+        out->cf = CVM_CF_CALL;
+        out->a = p->func_index[w[3]];
+        if (out->a == UINT32_MAX)
+            return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "callee %u is not a function", w[3]);
+        out->nextra = in->word_count - 4u;
+        out->extra = cvm_lower_extra(lw, w + 4, out->nextra);
+        return out->extra == UINT32_MAX ? cvm_lower_fail(lw, in, CVM_ERROR_OUT_OF_MEMORY, "oom")
+                                        : CVM_SUCCESS;
+    }
+    case SpvOpPhi: {
+        out->cf = CVM_CF_PHI;
+        out->nextra = in->word_count - 3u;
+        uint32_t tmp[2];
+        out->extra = p->nextra;
+        for (uint32_t i = 3; i + 1 < in->word_count; i += 2) {
+            tmp[0] = w[i];
+            tmp[1] = cvm_lower_block_index(lw, w[i + 1]);
+            if (cvm_lower_extra(lw, tmp, 2) == UINT32_MAX)
+                return cvm_lower_fail(lw, in, CVM_ERROR_OUT_OF_MEMORY, "oom");
+        }
+        return CVM_SUCCESS;
+    }
+    default:
+        return CVM_ERROR_NOT_FOUND;
+    }
+}

@@ -1,0 +1,1137 @@
+/* Lowering: a module and a specialization become a cvm_program.  Types get
+ * their register and memory layouts, constants (specialization included)
+ * their values, variables their regions, and every function an array of
+ * internal instructions in structured block order. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exec/program.h"
+
+struct cvm_lower {
+    cvm_program *prog;
+    const spv_module *mod;
+    cvm_diagnostic *diag;
+    const cvm_specialization *specs;
+    uint32_t nspecs;
+    uint32_t *block_of_label; /* [bound]: block index in the function being lowered */
+    uint64_t const_cap;
+    uint64_t const_used;
+};
+
+/* ---- helpers for families ------------------------------------------------- */
+
+const cvm_program *cvm_lower_program(const cvm_lower *lw)
+{
+    return lw->prog;
+}
+
+const cvm_type *cvm_lower_type(const cvm_lower *lw, uint32_t type_id)
+{
+    static const cvm_type none;
+    if (type_id == 0 || type_id >= lw->prog->bound)
+        return &none;
+    return &lw->prog->types[type_id];
+}
+
+uint32_t cvm_lower_type_of(const cvm_lower *lw, uint32_t id)
+{
+    if (id == 0 || id >= lw->mod->bound)
+        return 0;
+    return lw->mod->defs[id].type;
+}
+
+uint32_t cvm_lower_extra(cvm_lower *lw, const uint32_t *words, uint32_t n)
+{
+    cvm_program *p = lw->prog;
+    if (p->nextra + n > p->extra_cap) {
+        uint32_t ncap = p->extra_cap ? p->extra_cap * 2 : 256;
+        while (ncap < p->nextra + n)
+            ncap *= 2;
+        uint32_t *ne = cvm_realloc(p->extra, ncap * sizeof(uint32_t));
+        if (!ne)
+            return UINT32_MAX;
+        p->extra = ne;
+        p->extra_cap = ncap;
+    }
+    uint32_t at = p->nextra;
+    if (n)
+        memcpy(p->extra + at, words, n * sizeof(uint32_t));
+    p->nextra += n;
+    return at;
+}
+
+int cvm_lower_const_u64(const cvm_lower *lw, uint32_t id, uint64_t *o_value)
+{
+    const cvm_program *p = lw->prog;
+    if (id == 0 || id >= p->bound || p->const_offset[id] == UINT64_MAX)
+        return 0;
+    const cvm_type *t = &p->types[lw->mod->defs[id].type];
+    const uint8_t *v = p->const_data + p->const_offset[id];
+    switch (t->tclass) {
+    case CVM_TC_BOOL:
+        *o_value = v[0];
+        return 1;
+    case CVM_TC_INT:
+        *o_value = cvm_load_as_u64((cvm_scalar_kind)t->sk, v);
+        if (cvm_sk_is_signed_int((cvm_scalar_kind)t->sk))
+            *o_value = (uint64_t)cvm_load_as_s64((cvm_scalar_kind)t->sk, v);
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+cvm_result cvm_lower_fail(cvm_lower *lw, const spv_inst *inst, cvm_result r, const char *fmt, ...)
+{
+    if (!lw->diag)
+        return r;
+    va_list ap;
+    va_start(ap, fmt);
+    char msg[600];
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    const spv_instruction_desc *d = inst ? spv_grammar_instruction(inst->opcode) : NULL;
+    if (inst)
+        cvm_diag_at(lw->diag, r, inst->offset, inst->opcode, "%s (word %u): %s",
+                    d ? d->name : "instruction", inst->offset, msg);
+    else
+        cvm_diag_set(lw->diag, r, "%s", msg);
+    if (inst)
+        spv_module_locate(lw->mod, inst->offset, lw->diag);
+    return r;
+}
+
+/* ---- types ------------------------------------------------------------------ */
+
+static uint32_t align_up32(uint32_t v, uint32_t a)
+{
+    return a ? (v + a - 1) / a * a : v;
+}
+
+static cvm_result int_sk(uint32_t width, uint32_t sign, uint8_t *o_sk)
+{
+    switch (width) {
+    case 8: *o_sk = sign ? CVM_SK_S8 : CVM_SK_U8; return CVM_SUCCESS;
+    case 16: *o_sk = sign ? CVM_SK_S16 : CVM_SK_U16; return CVM_SUCCESS;
+    case 32: *o_sk = sign ? CVM_SK_S32 : CVM_SK_U32; return CVM_SUCCESS;
+    case 64: *o_sk = sign ? CVM_SK_S64 : CVM_SK_U64; return CVM_SUCCESS;
+    default: return CVM_ERROR_UNSUPPORTED;
+    }
+}
+
+static int decoration_u32(const spv_module *mod, uint32_t target, uint32_t member, uint32_t deco,
+                          uint32_t *o_value)
+{
+    const spv_decoration *d = spv_module_find_decoration(mod, target, member, deco);
+    if (!d)
+        return 0;
+    if (o_value)
+        *o_value = spv_decoration_operand(mod, d, 0);
+    return 1;
+}
+
+static int type_has_coopmat(const cvm_program *p, uint32_t tid)
+{
+    const cvm_type *t = &p->types[tid];
+    switch (t->tclass) {
+    case CVM_TC_COOPMAT:
+        return 1;
+    case CVM_TC_ARRAY:
+        return type_has_coopmat(p, t->elem);
+    case CVM_TC_STRUCT:
+        for (uint32_t i = 0; i < t->nmembers; i++)
+            if (type_has_coopmat(p, t->member_types[i]))
+                return 1;
+        return 0;
+    default:
+        return 0;
+    }
+}
+
+static cvm_result lower_type(cvm_lower *lw, const spv_inst *in)
+{
+    cvm_program *p = lw->prog;
+    uint32_t id = in->words[1];
+    cvm_type *t = &p->types[id];
+    const uint32_t *w = in->words;
+    switch (in->opcode) {
+    case SpvOpTypeVoid:
+        t->tclass = CVM_TC_NONE;
+        return CVM_SUCCESS;
+    case SpvOpTypeBool:
+        t->tclass = CVM_TC_BOOL;
+        t->sk = CVM_SK_BOOL;
+        t->size = t->align = t->mem_size = 1;
+        return CVM_SUCCESS;
+    case SpvOpTypeInt:
+        t->tclass = CVM_TC_INT;
+        if (int_sk(w[2], w[3], &t->sk) != CVM_SUCCESS)
+            return cvm_lower_fail(lw, in, CVM_ERROR_UNSUPPORTED, "%u-bit integers", w[2]);
+        t->size = t->align = t->mem_size = w[2] / 8;
+        return CVM_SUCCESS;
+    case SpvOpTypeFloat: {
+        uint32_t enc = in->word_count > 3 ? w[3] : UINT32_MAX;
+        t->tclass = CVM_TC_FLOAT;
+        if (w[2] == 16 && enc == UINT32_MAX)
+            t->sk = CVM_SK_F16;
+        else if (w[2] == 16 && enc == SpvFPEncodingBFloat16KHR)
+            t->sk = CVM_SK_BF16;
+        else if (w[2] == 32 && enc == UINT32_MAX)
+            t->sk = CVM_SK_F32;
+        else if (w[2] == 64 && enc == UINT32_MAX)
+            t->sk = CVM_SK_F64;
+        else if (w[2] == 8 && enc == SpvFPEncodingFloat8E4M3EXT)
+            t->sk = CVM_SK_E4M3;
+        else if (w[2] == 8 && enc == SpvFPEncodingFloat8E5M2EXT)
+            t->sk = CVM_SK_E5M2;
+        else
+            return cvm_lower_fail(lw, in, CVM_ERROR_UNSUPPORTED, "%u-bit float with encoding %u",
+                                  w[2], enc);
+        t->size = t->align = t->mem_size = w[2] / 8;
+        return CVM_SUCCESS;
+    }
+    case SpvOpTypeVector:
+    case SpvOpTypeVectorIdEXT: /* also OpTypeCooperativeVectorNV: the same opcode */ {
+        const cvm_type *e = &p->types[w[2]];
+        uint64_t n = w[3];
+        if (in->opcode != SpvOpTypeVector && !cvm_lower_const_u64(lw, w[3], &n))
+            return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                                  "component count is not a constant integer");
+        if (e->tclass != CVM_TC_BOOL && e->tclass != CVM_TC_INT && e->tclass != CVM_TC_FLOAT)
+            return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "component type is not scalar");
+        if (n == 0 || n > 65536)
+            return cvm_lower_fail(lw, in, CVM_ERROR_LIMIT, "%llu components", (unsigned long long)n);
+        t->tclass = CVM_TC_VECTOR;
+        t->sk = e->sk;
+        t->elem = w[2];
+        t->count = (uint32_t)n;
+        t->size = t->mem_size = e->size * t->count;
+        t->align = e->align;
+        return CVM_SUCCESS;
+    }
+    case SpvOpTypeMatrix: {
+        const cvm_type *c = &p->types[w[2]];
+        t->tclass = CVM_TC_MATRIX;
+        t->sk = c->sk;
+        t->elem = w[2];
+        t->count = w[3];
+        t->size = t->mem_size = c->size * w[3];
+        t->align = c->align;
+        return CVM_SUCCESS;
+    }
+    case SpvOpTypeArray:
+    case SpvOpTypeRuntimeArray: {
+        const cvm_type *e = &p->types[w[2]];
+        uint64_t n = 0;
+        if (in->opcode == SpvOpTypeArray && !cvm_lower_const_u64(lw, w[3], &n))
+            return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "array length is not a constant");
+        if (in->opcode == SpvOpTypeArray && (n == 0 || n > (1u << 24)))
+            return cvm_lower_fail(lw, in, CVM_ERROR_LIMIT, "array length %llu", (unsigned long long)n);
+        t->tclass = CVM_TC_ARRAY;
+        t->sk = e->sk;
+        t->elem = w[2];
+        t->count = (uint32_t)n;
+        t->align = e->align ? e->align : 1;
+        uint32_t esize = align_up32(e->size, t->align);
+        t->size = esize * t->count;
+        uint32_t stride;
+        if (decoration_u32(lw->mod, id, SPV_NO_MEMBER, SpvDecorationArrayStride, &stride)) {
+            t->array_stride = stride;
+            t->has_layout = stride != esize || e->has_layout;
+        } else {
+            t->array_stride = e->mem_size;
+            t->has_layout = e->has_layout || e->mem_size != esize;
+        }
+        t->mem_size = t->array_stride * t->count;
+        return CVM_SUCCESS;
+    }
+    case SpvOpTypeStruct: {
+        uint32_t n = in->word_count - 2u;
+        t->tclass = CVM_TC_STRUCT;
+        t->nmembers = n;
+        t->member_types = cvm_calloc(n ? n : 1, sizeof(uint32_t));
+        t->member_offsets = cvm_calloc(n ? n : 1, sizeof(uint32_t));
+        t->member_mem_offsets = cvm_calloc(n ? n : 1, sizeof(uint32_t));
+        if (!t->member_types || !t->member_offsets || !t->member_mem_offsets)
+            return cvm_lower_fail(lw, in, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+        uint32_t off = 0, align = 1, mem_end = 0, mem_off = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            const cvm_type *m = &p->types[w[2 + i]];
+            t->member_types[i] = w[2 + i];
+            uint32_t a = m->align ? m->align : 1;
+            off = align_up32(off, a);
+            t->member_offsets[i] = off;
+            off += m->size;
+            align = CVM_MAX(align, a);
+            uint32_t mo;
+            if (decoration_u32(lw->mod, id, i, SpvDecorationOffset, &mo))
+                t->member_mem_offsets[i] = mo;
+            else
+                t->member_mem_offsets[i] = align_up32(mem_off, a);
+            mem_off = t->member_mem_offsets[i] + m->mem_size;
+            mem_end = CVM_MAX(mem_end, mem_off);
+            if (t->member_mem_offsets[i] != t->member_offsets[i] || m->has_layout)
+                t->has_layout = 1;
+            if (spv_module_find_decoration(lw->mod, id, i, SpvDecorationRowMajor) &&
+                m->tclass == CVM_TC_MATRIX)
+                return cvm_lower_fail(lw, in, CVM_ERROR_UNSUPPORTED,
+                                      "RowMajor matrix members are not supported yet");
+            uint32_t ms;
+            if (m->tclass == CVM_TC_MATRIX &&
+                decoration_u32(lw->mod, id, i, SpvDecorationMatrixStride, &ms) &&
+                ms != p->types[m->elem].size)
+                return cvm_lower_fail(lw, in, CVM_ERROR_UNSUPPORTED,
+                                      "MatrixStride %u differing from the column size", ms);
+        }
+        t->align = align;
+        t->size = align_up32(off, align);
+        t->mem_size = mem_end;
+        if (t->mem_size != t->size)
+            t->has_layout = 1;
+        return CVM_SUCCESS;
+    }
+    case SpvOpTypePointer:
+    case SpvOpTypeForwardPointer:
+    case SpvOpTypeUntypedPointerKHR:
+        t->tclass = CVM_TC_POINTER;
+        if (in->opcode == SpvOpTypePointer) {
+            t->storage_class = (uint8_t)(w[2] > 255 ? 255 : w[2]);
+            t->elem = w[3];
+        } else if (in->opcode == SpvOpTypeUntypedPointerKHR) {
+            t->storage_class = (uint8_t)(w[2] > 255 ? 255 : w[2]);
+        }
+        t->size = t->align = t->mem_size = 8;
+        return CVM_SUCCESS;
+    case SpvOpTypeFunction:
+        t->tclass = CVM_TC_FUNCTION;
+        return CVM_SUCCESS;
+    case SpvOpTypeCooperativeMatrixKHR: {
+        const cvm_type *e = &p->types[w[2]];
+        uint64_t scope, rows, cols, use;
+        if (!cvm_lower_const_u64(lw, w[3], &scope) || !cvm_lower_const_u64(lw, w[4], &rows) ||
+            !cvm_lower_const_u64(lw, w[5], &cols) || !cvm_lower_const_u64(lw, w[6], &use))
+            return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                                  "scope, rows, columns and use must be constant integers");
+        if (e->tclass != CVM_TC_INT && e->tclass != CVM_TC_FLOAT)
+            return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                                  "component type must be a numerical scalar");
+        if (scope != SpvScopeSubgroup && scope != SpvScopeWorkgroup)
+            return cvm_lower_fail(lw, in, CVM_ERROR_UNSUPPORTED,
+                                  "scope %llu (only Subgroup and Workgroup)",
+                                  (unsigned long long)scope);
+        if (rows == 0 || cols == 0 || rows > CVM_MAX_MATRIX_DIM || cols > CVM_MAX_MATRIX_DIM)
+            return cvm_lower_fail(lw, in, CVM_ERROR_LIMIT, "%llux%llu matrix (limit %u)",
+                                  (unsigned long long)rows, (unsigned long long)cols,
+                                  CVM_MAX_MATRIX_DIM);
+        if (use > 2)
+            return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "use %llu",
+                                  (unsigned long long)use);
+        t->tclass = CVM_TC_COOPMAT;
+        t->sk = e->sk;
+        t->elem = w[2];
+        t->scope = (uint32_t)scope;
+        t->rows = (uint32_t)rows;
+        t->cols = (uint32_t)cols;
+        t->use = (uint32_t)use;
+        t->size = t->mem_size = (uint32_t)(rows * cols * e->size);
+        t->align = e->align;
+        return CVM_SUCCESS;
+    }
+    case SpvOpTypeTensorLayoutNV:
+    case SpvOpTypeTensorViewNV: {
+        uint64_t v;
+        t->tclass = in->opcode == SpvOpTypeTensorLayoutNV ? CVM_TC_TENSOR_LAYOUT : CVM_TC_TENSOR_VIEW;
+        if (!cvm_lower_const_u64(lw, w[2], &v) || v < 1 || v > 5)
+            return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "Dim must be a constant 1..5");
+        t->dim = (uint32_t)v;
+        if (in->opcode == SpvOpTypeTensorLayoutNV) {
+            if (!cvm_lower_const_u64(lw, w[3], &v))
+                return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "ClampMode not constant");
+            t->clamp_mode = (uint32_t)v;
+        } else {
+            if (!cvm_lower_const_u64(lw, w[3], &v))
+                return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                                      "HasDimensions not constant");
+            t->has_dimensions = (uint32_t)v;
+            for (uint32_t i = 0; i < t->dim && 4u + i < in->word_count; i++) {
+                if (!cvm_lower_const_u64(lw, w[4 + i], &v))
+                    return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                                          "permutation not constant");
+                t->permutation[i] = (uint32_t)v;
+            }
+        }
+        t->size = t->mem_size = CVM_TENSOR_VALUE_SIZE;
+        t->align = 8;
+        return CVM_SUCCESS;
+    }
+    default:
+        t->tclass = CVM_TC_OPAQUE;
+        return cvm_lower_fail(lw, in, CVM_ERROR_UNSUPPORTED, "this type is not supported");
+    }
+}
+
+/* ---- constants -------------------------------------------------------------- */
+
+static cvm_result const_alloc(cvm_lower *lw, uint32_t id, uint32_t size, uint32_t align,
+                              uint8_t **o_ptr)
+{
+    cvm_program *p = lw->prog;
+    uint64_t off = (lw->const_used + 15) & ~UINT64_C(15);
+    (void)align;
+    if (off + size > lw->const_cap) {
+        uint64_t ncap = lw->const_cap ? lw->const_cap * 2 : 4096;
+        while (ncap < off + size)
+            ncap *= 2;
+        uint8_t *nd = cvm_realloc(p->const_data, ncap);
+        if (!nd)
+            return cvm_diag_set(lw->diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+        memset(nd + lw->const_cap, 0, ncap - lw->const_cap);
+        p->const_data = nd;
+        lw->const_cap = ncap;
+    }
+    p->const_offset[id] = off;
+    lw->const_used = off + size;
+    *o_ptr = p->const_data + off;
+    return CVM_SUCCESS;
+}
+
+static const uint8_t *const_ptr(const cvm_lower *lw, uint32_t id)
+{
+    if (id >= lw->prog->bound || lw->prog->const_offset[id] == UINT64_MAX)
+        return NULL;
+    return lw->prog->const_data + lw->prog->const_offset[id];
+}
+
+static const cvm_specialization *find_spec(const cvm_lower *lw, uint32_t id)
+{
+    uint32_t spec_id;
+    if (!decoration_u32(lw->mod, id, SPV_NO_MEMBER, SpvDecorationSpecId, &spec_id))
+        return NULL;
+    for (uint32_t i = 0; i < lw->nspecs; i++)
+        if (lw->specs[i].constant_id == spec_id)
+            return &lw->specs[i];
+    return NULL;
+}
+
+/* Builds a composite value from constituents in register layout. */
+static cvm_result build_composite(cvm_lower *lw, const spv_inst *in, const cvm_type *t,
+                                  uint8_t *dst, const uint32_t *ids, uint32_t n, int replicate)
+{
+    const cvm_program *p = lw->prog;
+    switch (t->tclass) {
+    case CVM_TC_VECTOR:
+    case CVM_TC_COOPVEC:
+    case CVM_TC_MATRIX:
+    case CVM_TC_ARRAY: {
+        const cvm_type *e = &p->types[t->elem];
+        uint32_t esize = t->tclass == CVM_TC_ARRAY ? align_up32(e->size, t->align) : e->size;
+        /* A vector may be built from smaller vectors. */
+        uint32_t at = 0;
+        for (uint32_t i = 0; i < (replicate ? t->count : n); i++) {
+            uint32_t cid = replicate ? ids[0] : ids[i];
+            const uint8_t *src = const_ptr(lw, cid);
+            const cvm_type *ct = &p->types[lw->mod->defs[cid].type];
+            if (!src)
+                return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "constituent %u is not a constant", cid);
+            uint32_t csize = ct->size;
+            if (at + csize > t->size)
+                return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "too many constituents");
+            memcpy(dst + at, src, csize);
+            at += t->tclass == CVM_TC_ARRAY ? esize : csize;
+        }
+        return CVM_SUCCESS;
+    }
+    case CVM_TC_STRUCT:
+        for (uint32_t i = 0; i < t->nmembers && i < n; i++) {
+            const uint8_t *src = const_ptr(lw, replicate ? ids[0] : ids[i]);
+            if (!src)
+                return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "constituent is not a constant");
+            memcpy(dst + t->member_offsets[i], src, p->types[t->member_types[i]].size);
+        }
+        return CVM_SUCCESS;
+    case CVM_TC_COOPMAT: {
+        const uint8_t *src = const_ptr(lw, ids[0]);
+        uint32_t esize = p->types[t->elem].size;
+        if (!src || n < 1)
+            return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "matrix constant needs one constant constituent");
+        for (uint32_t i = 0; i < t->rows * t->cols; i++)
+            memcpy(dst + (size_t)i * esize, src, esize);
+        return CVM_SUCCESS;
+    }
+    default:
+        return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "composite of a non-composite type");
+    }
+}
+
+
+static cvm_result lower_constant(cvm_lower *lw, const spv_inst *in)
+{
+    cvm_program *p = lw->prog;
+    uint32_t rt = in->words[1], id = in->words[2];
+    const cvm_type *t = &p->types[rt];
+    uint8_t *dst = NULL;
+    if (t->tclass == CVM_TC_NONE && in->opcode != SpvOpUndef)
+        return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "constant of no type");
+    CVM_TRY(const_alloc(lw, id, t->size ? t->size : 1, t->align, &dst));
+    const cvm_specialization *sp;
+    switch (in->opcode) {
+    case SpvOpConstantTrue:
+    case SpvOpConstantFalse:
+    case SpvOpSpecConstantTrue:
+    case SpvOpSpecConstantFalse:
+        dst[0] = in->opcode == SpvOpConstantTrue || in->opcode == SpvOpSpecConstantTrue;
+        if ((in->opcode == SpvOpSpecConstantTrue || in->opcode == SpvOpSpecConstantFalse) &&
+            (sp = find_spec(lw, id)) != NULL)
+            dst[0] = sp->bits != 0;
+        return CVM_SUCCESS;
+    case SpvOpConstant:
+    case SpvOpSpecConstant: {
+        uint32_t nw = in->word_count - 3u;
+        uint64_t bits = nw > 0 ? in->words[3] : 0;
+        if (nw > 1)
+            bits |= (uint64_t)in->words[4] << 32;
+        if (in->opcode == SpvOpSpecConstant && (sp = find_spec(lw, id)) != NULL)
+            bits = sp->bits;
+        if (t->tclass != CVM_TC_INT && t->tclass != CVM_TC_FLOAT)
+            return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "scalar constant of a non-scalar type");
+        memcpy(dst, &bits, t->size); /* little-endian host */
+        return CVM_SUCCESS;
+    }
+    case SpvOpConstantComposite:
+    case SpvOpSpecConstantComposite:
+        return build_composite(lw, in, t, dst, in->words + 3, in->word_count - 3u, 0);
+    case SpvOpConstantCompositeReplicateEXT:
+    case SpvOpSpecConstantCompositeReplicateEXT:
+        return build_composite(lw, in, t, dst, in->words + 3, 1, 1);
+    case SpvOpConstantNull:
+    case SpvOpUndef:
+        memset(dst, 0, t->size);
+        return CVM_SUCCESS;
+    case SpvOpSpecConstantOp:
+        return cvm_eval_spec_op(lw, in, dst);
+    default:
+        return cvm_lower_fail(lw, in, CVM_ERROR_UNSUPPORTED, "constant instruction");
+    }
+}
+
+/* ---- variables -------------------------------------------------------------- */
+
+static uint64_t align_up64(uint64_t v, uint64_t a)
+{
+    return a ? (v + a - 1) / a * a : v;
+}
+
+static cvm_result add_descriptor(cvm_lower *lw, const spv_inst *in, uint32_t var, uint32_t sc,
+                                 uint32_t pointee, uint32_t *next_region)
+{
+    cvm_program *p = lw->prog;
+    uint32_t set = 0, binding = 0, n = 1;
+    decoration_u32(lw->mod, var, SPV_NO_MEMBER, SpvDecorationDescriptorSet, &set);
+    if (!decoration_u32(lw->mod, var, SPV_NO_MEMBER, SpvDecorationBinding, &binding))
+        return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "buffer variable %u has no Binding",
+                              var);
+    const cvm_type *pt = &p->types[pointee];
+    if (pt->tclass == CVM_TC_ARRAY && p->types[pt->elem].tclass == CVM_TC_STRUCT) {
+        n = pt->count ? pt->count : 64; /* runtime descriptor arrays: up to 64 elements */
+        p->var_region[var] = 0xfe;      /* marker: descriptor array */
+    }
+    cvm_descriptor *nd = cvm_realloc(p->descs, (p->ndescs + 1) * sizeof(cvm_descriptor));
+    if (!nd)
+        return cvm_diag_set(lw->diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+    p->descs = nd;
+    cvm_descriptor *d = &p->descs[p->ndescs++];
+    d->set = set;
+    d->binding = binding;
+    d->array_size = n;
+    d->var = var;
+    d->storage_class = sc;
+    d->first_region = *next_region;
+    *next_region += n;
+    p->var_offset[var] = CVM_ADDR(d->first_region, 0);
+    return CVM_SUCCESS;
+}
+
+static cvm_result lower_global_variable(cvm_lower *lw, const spv_inst *in, uint32_t *next_region)
+{
+    cvm_program *p = lw->prog;
+    uint32_t rt = in->words[1], id = in->words[2], sc = in->words[3];
+    const cvm_type *pt = &p->types[rt];
+    uint32_t pointee = pt->elem;
+    const cvm_type *vt = &p->types[pointee];
+    uint64_t size = vt->mem_size;
+    switch (sc) {
+    case SpvStorageClassStorageBuffer:
+    case SpvStorageClassUniform:
+        return add_descriptor(lw, in, id, sc, pointee, next_region);
+    case SpvStorageClassPushConstant:
+        p->var_region[id] = CVM_REGION_PUSH;
+        p->var_offset[id] = CVM_ADDR(CVM_REGION_PUSH, 0);
+        p->push_size = (uint32_t)size;
+        return CVM_SUCCESS;
+    case SpvStorageClassWorkgroup:
+        p->wg_size = align_up64(p->wg_size, 16);
+        p->var_region[id] = CVM_REGION_WORKGROUP;
+        p->var_offset[id] = CVM_ADDR(CVM_REGION_WORKGROUP, p->wg_size);
+        p->wg_size += size;
+        return CVM_SUCCESS;
+    case SpvStorageClassPrivate:
+    case SpvStorageClassInput: {
+        if (type_has_coopmat(p, pointee)) {
+            p->scope_size = align_up64(p->scope_size, 16);
+            p->var_region[id] = CVM_REGION_SCOPE;
+            p->var_offset[id] = p->scope_size;
+            p->scope_size += size;
+            return CVM_SUCCESS;
+        }
+        p->inv_size = align_up64(p->inv_size, 16);
+        p->var_region[id] = CVM_REGION_INVOCATION;
+        p->var_offset[id] = p->inv_size; /* per-lane base added at run time */
+        p->inv_size += size;
+        if (sc == SpvStorageClassInput) {
+            uint32_t bi;
+            if (!decoration_u32(lw->mod, id, SPV_NO_MEMBER, SpvDecorationBuiltIn, &bi))
+                return cvm_lower_fail(lw, in, CVM_ERROR_UNSUPPORTED,
+                                      "Input variable %u is not a built-in", id);
+            uint32_t *nv = cvm_realloc(p->builtin_vars, (p->nbuiltins + 1) * sizeof(uint32_t));
+            if (!nv)
+                return cvm_diag_set(lw->diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+            p->builtin_vars = nv;
+            uint32_t *nk = cvm_realloc(p->builtin_kinds, (p->nbuiltins + 1) * sizeof(uint32_t));
+            if (!nk)
+                return cvm_diag_set(lw->diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+            p->builtin_kinds = nk;
+            p->builtin_vars[p->nbuiltins] = id;
+            p->builtin_kinds[p->nbuiltins++] = bi;
+        }
+        return CVM_SUCCESS;
+    }
+    case SpvStorageClassOutput:
+        return cvm_lower_fail(lw, in, CVM_ERROR_UNSUPPORTED, "Output variables in a compute shader");
+    default:
+        return cvm_lower_fail(lw, in, CVM_ERROR_UNSUPPORTED, "variables of storage class %u", sc);
+    }
+}
+
+/* ---- the globals section ----------------------------------------------------- */
+
+static int is_type_op(uint16_t op)
+{
+    switch (op) {
+    case SpvOpTypeVoid: case SpvOpTypeBool: case SpvOpTypeInt: case SpvOpTypeFloat:
+    case SpvOpTypeVector: case SpvOpTypeMatrix: case SpvOpTypeImage: case SpvOpTypeSampler:
+    case SpvOpTypeSampledImage: case SpvOpTypeArray: case SpvOpTypeRuntimeArray:
+    case SpvOpTypeStruct: case SpvOpTypeOpaque: case SpvOpTypePointer: case SpvOpTypeFunction:
+    case SpvOpTypeEvent: case SpvOpTypeDeviceEvent: case SpvOpTypeReserveId: case SpvOpTypeQueue:
+    case SpvOpTypePipe: case SpvOpTypeForwardPointer: case SpvOpTypeCooperativeMatrixKHR:
+    case SpvOpTypeTensorLayoutNV: case SpvOpTypeTensorViewNV:
+    case SpvOpTypeVectorIdEXT: case SpvOpTypeUntypedPointerKHR:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+static int is_constant_op(uint16_t op)
+{
+    switch (op) {
+    case SpvOpConstantTrue: case SpvOpConstantFalse: case SpvOpConstant:
+    case SpvOpConstantComposite: case SpvOpConstantNull: case SpvOpSpecConstantTrue:
+    case SpvOpSpecConstantFalse: case SpvOpSpecConstant: case SpvOpSpecConstantComposite:
+    case SpvOpSpecConstantOp: case SpvOpConstantCompositeReplicateEXT:
+    case SpvOpSpecConstantCompositeReplicateEXT:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+static cvm_result lower_globals(cvm_lower *lw)
+{
+    const spv_module *mod = lw->mod;
+    size_t off = mod->globals_begin;
+    spv_inst in;
+    uint32_t next_region = CVM_REGION_FIRST_BUFFER;
+    while (off < mod->globals_end && spv_next_inst(&mod->bin, &off, &in, lw->diag) == 1) {
+        if (is_type_op(in.opcode)) {
+            if (in.opcode == SpvOpTypeForwardPointer)
+                continue;
+            CVM_TRY(lower_type(lw, &in));
+        } else if (is_constant_op(in.opcode) || in.opcode == SpvOpUndef) {
+            CVM_TRY(lower_constant(lw, &in));
+        } else if (in.opcode == SpvOpVariable) {
+            CVM_TRY(lower_global_variable(lw, &in, &next_region));
+        }
+    }
+    return CVM_SUCCESS;
+}
+
+/* ---- functions -------------------------------------------------------------- */
+
+static cvm_insn *new_insn(cvm_lower *lw)
+{
+    cvm_program *p = lw->prog;
+    if (p->ninsns == p->insns_cap) {
+        uint32_t ncap = p->insns_cap ? p->insns_cap * 2 : 256;
+        cvm_insn *ni = cvm_realloc(p->insns, ncap * sizeof(cvm_insn));
+        if (!ni)
+            return NULL;
+        p->insns = ni;
+        p->insns_cap = ncap;
+    }
+    cvm_insn *in = &p->insns[p->ninsns++];
+    memset(in, 0, sizeof(*in));
+    return in;
+}
+
+typedef struct blockinfo {
+    uint32_t label;
+    uint32_t begin, end;      /* word offsets of OpLabel and past the terminator */
+    uint32_t merge, cont;     /* merge/continue labels, 0 if none */
+    uint32_t succ[2];
+    uint32_t *succs;          /* switch targets */
+    uint32_t nsuccs;
+    uint32_t order;           /* structured order, UINT32_MAX unreachable */
+    uint8_t visited;
+} blockinfo;
+
+static cvm_result add_succ(blockinfo *b, uint32_t label)
+{
+    uint32_t *ns = cvm_realloc(b->succs, (b->nsuccs + 1) * sizeof(uint32_t));
+    if (!ns)
+        return CVM_ERROR_OUT_OF_MEMORY;
+    b->succs = ns;
+    b->succs[b->nsuccs++] = label;
+    return CVM_SUCCESS;
+}
+
+/* Depth-first search that visits a header's merge block first and its
+ * continue target second, so that in reverse post-order every block of a
+ * construct comes before the construct's merge block and a loop's continue
+ * target after its body: lanes waiting at a merge then always run last, which
+ * is where structured SPIR-V reconverges. Iterative to bound stack use. */
+static cvm_result structured_order(blockinfo *blocks, uint32_t nblocks, const uint32_t *index_of,
+                                   uint32_t *o_order, uint32_t *o_count)
+{
+    uint32_t *stack = cvm_malloc((size_t)nblocks * 2 * sizeof(uint32_t) + 8);
+    uint32_t *post = cvm_malloc((size_t)nblocks * sizeof(uint32_t) + 4);
+    uint32_t sp = 0, npost = 0;
+    if (!stack || !post) {
+        cvm_mem_free(stack);
+        cvm_mem_free(post);
+        return CVM_ERROR_OUT_OF_MEMORY;
+    }
+    /* stack entries: block index, next successor position */
+    stack[sp++] = 0;
+    stack[sp++] = 0;
+    blocks[0].visited = 1;
+    while (sp) {
+        uint32_t bi = stack[sp - 2], pos = stack[sp - 1];
+        blockinfo *b = &blocks[bi];
+        /* successor list in visiting order: merge, continue, then the rest */
+        uint32_t cand = 0;
+        uint32_t k = 0, found = 0;
+        uint32_t total = 2 + b->nsuccs;
+        for (; pos < total; pos++) {
+            uint32_t lab = pos == 0 ? b->merge : pos == 1 ? b->cont : b->succs[pos - 2];
+            if (!lab)
+                continue;
+            k = index_of[lab];
+            if (k == UINT32_MAX || blocks[k].visited)
+                continue;
+            cand = k;
+            found = 1;
+            pos++;
+            break;
+        }
+        stack[sp - 1] = pos;
+        if (found) {
+            blocks[cand].visited = 1;
+            stack[sp++] = cand;
+            stack[sp++] = 0;
+        } else {
+            post[npost++] = bi;
+            sp -= 2;
+        }
+    }
+    for (uint32_t i = 0; i < npost; i++)
+        o_order[i] = post[npost - 1 - i];
+    *o_count = npost;
+    cvm_mem_free(stack);
+    cvm_mem_free(post);
+    return CVM_SUCCESS;
+}
+
+
+static cvm_result lower_inst(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
+{
+    static const cvm_lower_family_fn families[] = {
+        cvm_lower_memory, cvm_lower_arith,    cvm_lower_convert, cvm_lower_composite,
+        cvm_lower_glsl,   cvm_lower_subgroup, cvm_lower_atomic,  cvm_lower_coopmat,
+    };
+    out->spv_op = in->opcode;
+    out->word_off = in->offset;
+    const spv_instruction_desc *d = spv_grammar_instruction(in->opcode);
+    if (d && d->has_result_type && in->word_count >= 3) {
+        out->type = in->words[1];
+        out->result = in->words[2];
+    } else if (d && d->has_result && in->word_count >= 2) {
+        out->result = in->words[1];
+    }
+    cvm_result r = cvm_lower_control(lw, in, out);
+    if (r != CVM_ERROR_NOT_FOUND)
+        return r;
+    for (size_t i = 0; i < CVM_ARRAY_SIZE(families); i++) {
+        r = families[i](lw, in, out);
+        if (r != CVM_ERROR_NOT_FOUND)
+            return r;
+    }
+    return cvm_lower_fail(lw, in, CVM_ERROR_UNSUPPORTED, "instruction not supported by the engine");
+}
+
+uint32_t cvm_lower_block_index(const cvm_lower *lw, uint32_t label)
+{
+    if (label == 0 || label >= lw->mod->bound)
+        return UINT32_MAX;
+    return lw->block_of_label[label];
+}
+
+static cvm_result lower_function(cvm_lower *lw, uint32_t fidx)
+{
+    const spv_module *mod = lw->mod;
+    cvm_program *p = lw->prog;
+    const spv_function *sf = &mod->functions[fidx];
+    cvm_function *f = &p->funcs[fidx];
+    cvm_result r = CVM_SUCCESS;
+    blockinfo *blocks = NULL;
+    uint32_t nblocks = 0, cap = 0;
+    uint32_t *order = NULL;
+    f->id = sf->id;
+    f->return_type = sf->result_type;
+
+    /* Pass 1: parameters and blocks. */
+    size_t off = sf->begin;
+    spv_inst in;
+    spv_next_inst(&mod->bin, &off, &in, NULL); /* OpFunction */
+    blockinfo *cur = NULL;
+    while (off < sf->end && spv_next_inst(&mod->bin, &off, &in, lw->diag) == 1) {
+        if (in.opcode == SpvOpFunctionParameter) {
+            uint32_t *np = cvm_realloc(f->params, (f->nparams + 1) * sizeof(uint32_t));
+            if (!np)
+                goto oom;
+            f->params = np;
+            f->params[f->nparams++] = in.words[2];
+        } else if (in.opcode == SpvOpLabel) {
+            if (nblocks == cap) {
+                cap = cap ? cap * 2 : 16;
+                blockinfo *nb = cvm_realloc(blocks, cap * sizeof(blockinfo));
+                if (!nb)
+                    goto oom;
+                blocks = nb;
+            }
+            cur = &blocks[nblocks];
+            memset(cur, 0, sizeof(*cur));
+            cur->label = in.words[1];
+            cur->begin = in.offset;
+            lw->block_of_label[cur->label] = nblocks;
+            nblocks++;
+        } else if (cur) {
+            switch (in.opcode) {
+            case SpvOpLoopMerge:
+                cur->merge = in.words[1];
+                cur->cont = in.words[2];
+                break;
+            case SpvOpSelectionMerge:
+                cur->merge = in.words[1];
+                break;
+            case SpvOpBranch:
+                if (add_succ(cur, in.words[1]))
+                    goto oom;
+                cur->end = (uint32_t)off;
+                cur = NULL;
+                break;
+            case SpvOpBranchConditional:
+                if (add_succ(cur, in.words[2]) || add_succ(cur, in.words[3]))
+                    goto oom;
+                cur->end = (uint32_t)off;
+                cur = NULL;
+                break;
+            case SpvOpSwitch: {
+                const cvm_type *st = &p->types[mod->defs[in.words[1]].type];
+                uint32_t lw_words = st->size > 4 ? 2 : 1;
+                if (add_succ(cur, in.words[2]))
+                    goto oom;
+                for (uint32_t i = 3; i + lw_words < in.word_count; i += lw_words + 1)
+                    if (add_succ(cur, in.words[i + lw_words]))
+                        goto oom;
+                cur->end = (uint32_t)off;
+                cur = NULL;
+                break;
+            }
+            case SpvOpReturn:
+            case SpvOpReturnValue:
+            case SpvOpKill:
+            case SpvOpUnreachable:
+            case SpvOpTerminateInvocation:
+                cur->end = (uint32_t)off;
+                cur = NULL;
+                break;
+            default:
+                break;
+            }
+        }
+    }
+    if (nblocks == 0) {
+        r = cvm_lower_fail(lw, NULL, CVM_ERROR_UNSUPPORTED, "function %u has no body (linkage)", sf->id);
+        goto done;
+    }
+    for (uint32_t i = 0; i < nblocks; i++) {
+        if (!blocks[i].end) {
+            spv_inst li;
+            spv_module_inst_at(mod, blocks[i].begin, &li);
+            r = cvm_lower_fail(lw, &li, CVM_ERROR_MALFORMED, "block %u has no terminator",
+                               blocks[i].label);
+            goto done;
+        }
+        for (uint32_t s = 0; s < blocks[i].nsuccs; s++) {
+            uint32_t lab = blocks[i].succs[s];
+            if (lab >= mod->bound || lw->block_of_label[lab] == UINT32_MAX ||
+                mod->defs[lab].func != fidx) {
+                spv_inst li;
+                spv_module_inst_at(mod, blocks[i].begin, &li);
+                r = cvm_lower_fail(lw, &li, CVM_ERROR_INVALID_MODULE,
+                                   "branch to %u, which is not a block of this function", lab);
+                goto done;
+            }
+        }
+    }
+
+    /* Structured order. */
+    order = cvm_malloc(nblocks * sizeof(uint32_t));
+    if (!order)
+        goto oom;
+    uint32_t norder = 0;
+    if (structured_order(blocks, nblocks, lw->block_of_label, order, &norder) != CVM_SUCCESS)
+        goto oom;
+    for (uint32_t i = 0; i < nblocks; i++)
+        lw->block_of_label[blocks[i].label] = UINT32_MAX;
+    for (uint32_t i = 0; i < norder; i++)
+        lw->block_of_label[blocks[order[i]].label] = i;
+
+    f->blocks = cvm_calloc(norder, sizeof(cvm_block));
+    if (!f->blocks)
+        goto oom;
+    f->nblocks = norder;
+
+    /* Pass 2: instructions, block by block in structured order. */
+    for (uint32_t i = 0; i < norder; i++) {
+        blockinfo *b = &blocks[order[i]];
+        cvm_block *cb = &f->blocks[i];
+        cb->label = b->label;
+        cb->first = p->ninsns;
+        size_t o2 = b->begin;
+        spv_next_inst(&mod->bin, &o2, &in, NULL); /* OpLabel */
+        while (o2 < b->end && spv_next_inst(&mod->bin, &o2, &in, lw->diag) == 1) {
+            switch (in.opcode) {
+            case SpvOpLine: case SpvOpNoLine: case SpvOpLoopMerge: case SpvOpSelectionMerge:
+            case SpvOpNop: case SpvOpMemoryBarrier: case SpvOpModuleProcessed:
+                continue;
+            default:
+                break;
+            }
+            cvm_insn *ins = new_insn(lw);
+            if (!ins)
+                goto oom;
+            if ((r = lower_inst(lw, &in, ins)) != CVM_SUCCESS)
+                goto done;
+            if (ins->fn == NULL && ins->cf == CVM_CF_NONE)
+                p->ninsns--; /* a no-op */
+        }
+        cb->count = p->ninsns - cb->first;
+    }
+    f->lowered = 1;
+    goto done;
+oom:
+    r = cvm_diag_set(lw->diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+done:
+    for (uint32_t i = 0; i < nblocks; i++)
+        cvm_mem_free(blocks[i].succs);
+    cvm_mem_free(blocks);
+    cvm_mem_free(order);
+    return r;
+}
+
+/* ---- the program ------------------------------------------------------------ */
+
+void cvm_program_destroy(cvm_program *p)
+{
+    if (!p)
+        return;
+    if (p->types) {
+        for (uint32_t i = 0; i < p->bound; i++) {
+            cvm_mem_free(p->types[i].member_types);
+            cvm_mem_free(p->types[i].member_offsets);
+            cvm_mem_free(p->types[i].member_mem_offsets);
+        }
+    }
+    cvm_mem_free(p->types);
+    cvm_mem_free(p->const_data);
+    cvm_mem_free(p->const_offset);
+    cvm_mem_free(p->insns);
+    cvm_mem_free(p->extra);
+    if (p->funcs) {
+        for (uint32_t i = 0; i < p->nfuncs; i++) {
+            cvm_mem_free(p->funcs[i].params);
+            cvm_mem_free(p->funcs[i].blocks);
+            cvm_mem_free(p->funcs[i].local_ids);
+        }
+    }
+    cvm_mem_free(p->funcs);
+    cvm_mem_free(p->func_index);
+    cvm_mem_free(p->var_offset);
+    cvm_mem_free(p->var_region);
+    cvm_mem_free(p->descs);
+    cvm_mem_free(p->builtin_vars);
+    cvm_mem_free(p->builtin_kinds);
+    cvm_mem_free(p);
+}
+
+static cvm_result find_local_size(cvm_lower *lw, uint32_t func)
+{
+    const spv_module *mod = lw->mod;
+    cvm_program *p = lw->prog;
+    int found = 0;
+    for (uint32_t i = 0; i < mod->nmodes; i++) {
+        const spv_exec_mode *m = &mod->modes[i];
+        if (m->func != func || m->nops < 3)
+            continue;
+        if (m->mode == SpvExecutionModeLocalSize) {
+            for (int k = 0; k < 3; k++)
+                p->local_size[k] = mod->bin.words[m->off + k];
+            found = 1;
+        } else if (m->mode == SpvExecutionModeLocalSizeId) {
+            for (int k = 0; k < 3; k++) {
+                uint64_t v;
+                if (!cvm_lower_const_u64(lw, mod->bin.words[m->off + k], &v))
+                    return cvm_lower_fail(lw, NULL, CVM_ERROR_INVALID_MODULE,
+                                          "LocalSizeId operand is not a constant");
+                p->local_size[k] = (uint32_t)v;
+            }
+            found = 1;
+        }
+    }
+    /* A constant decorated BuiltIn WorkgroupSize overrides the mode. */
+    for (uint32_t i = 0; i < mod->ndecorations; i++) {
+        const spv_decoration *d = &mod->decorations[i];
+        if (d->decoration != SpvDecorationBuiltIn || d->member != SPV_NO_MEMBER ||
+            spv_decoration_operand(mod, d, 0) != SpvBuiltInWorkgroupSize)
+            continue;
+        const uint8_t *v = const_ptr(lw, d->target);
+        if (!v)
+            continue;
+        for (int k = 0; k < 3; k++)
+            memcpy(&p->local_size[k], v + 4 * k, 4);
+        found = 1;
+    }
+    if (!found)
+        return cvm_lower_fail(lw, NULL, CVM_ERROR_INVALID_MODULE,
+                              "the entry point declares no workgroup size");
+    uint64_t n = (uint64_t)p->local_size[0] * p->local_size[1] * p->local_size[2];
+    if (n == 0 || n > CVM_MAX_WORKGROUP_INVOCATIONS)
+        return cvm_lower_fail(lw, NULL, CVM_ERROR_LIMIT, "workgroup size %ux%ux%u (limit %u invocations)",
+                              p->local_size[0], p->local_size[1], p->local_size[2],
+                              CVM_MAX_WORKGROUP_INVOCATIONS);
+    return CVM_SUCCESS;
+}
+
+cvm_result cvm_program_build(const spv_module *mod, const char *entry_name,
+                             const cvm_specialization *specs, uint32_t nspecs,
+                             cvm_program **o_prog, cvm_diagnostic *diag)
+{
+    cvm_lower lw;
+    memset(&lw, 0, sizeof(lw));
+    cvm_result r;
+    cvm_program *p = cvm_calloc(1, sizeof(cvm_program));
+    if (!p)
+        return cvm_diag_set(diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+    p->mod = mod;
+    p->bound = mod->bound;
+    lw.prog = p;
+    lw.mod = mod;
+    lw.diag = diag;
+    lw.specs = specs;
+    lw.nspecs = nspecs;
+    p->types = cvm_calloc(mod->bound, sizeof(cvm_type));
+    p->const_offset = cvm_malloc(mod->bound * sizeof(uint64_t));
+    p->func_index = cvm_malloc(mod->bound * sizeof(uint32_t));
+    p->var_offset = cvm_calloc(mod->bound, sizeof(uint64_t));
+    p->var_region = cvm_calloc(mod->bound, 1);
+    lw.block_of_label = cvm_malloc(mod->bound * sizeof(uint32_t));
+    p->funcs = cvm_calloc(mod->nfunctions ? mod->nfunctions : 1, sizeof(cvm_function));
+    if (!p->types || !p->const_offset || !p->func_index || !p->var_offset || !p->var_region ||
+        !lw.block_of_label || !p->funcs) {
+        r = cvm_diag_set(diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+        goto fail;
+    }
+    for (uint32_t i = 0; i < mod->bound; i++) {
+        p->const_offset[i] = UINT64_MAX;
+        p->func_index[i] = UINT32_MAX;
+        lw.block_of_label[i] = UINT32_MAX;
+    }
+    p->nfuncs = mod->nfunctions;
+    for (uint32_t i = 0; i < mod->nfunctions; i++)
+        p->func_index[mod->functions[i].id] = i;
+    p->glsl_ext = mod->glsl_ext;
+
+    /* Entry point. */
+    const spv_entry_point *ep = NULL;
+    for (uint32_t i = 0; i < mod->nentries; i++) {
+        const spv_entry_point *e = &mod->entries[i];
+        if (e->model != SpvExecutionModelGLCompute)
+            continue;
+        if (entry_name ? !strcmp(entry_name, e->name) : ep == NULL) {
+            ep = e;
+            if (entry_name)
+                break;
+        }
+    }
+    if (!ep) {
+        r = cvm_diag_set(diag, CVM_ERROR_NOT_FOUND, "no GLCompute entry point named '%s'",
+                         entry_name ? entry_name : "(any)");
+        goto fail;
+    }
+    p->entry = p->func_index[ep->func];
+
+    if ((r = lower_globals(&lw)) != CVM_SUCCESS)
+        goto fail;
+    if ((r = find_local_size(&lw, ep->func)) != CVM_SUCCESS)
+        goto fail;
+    for (uint32_t i = 0; i < mod->nfunctions; i++)
+        if ((r = lower_function(&lw, i)) != CVM_SUCCESS)
+            goto fail;
+    cvm_mem_free(lw.block_of_label);
+    *o_prog = p;
+    return CVM_SUCCESS;
+fail:
+    cvm_mem_free(lw.block_of_label);
+    cvm_program_destroy(p);
+    return r;
+}
+
+cvm_result cvm_lower_alloc_variable(cvm_lower *lw, uint32_t id, uint64_t size, int scope)
+{
+    cvm_program *p = lw->prog;
+    if (scope) {
+        p->scope_size = align_up64(p->scope_size, 16);
+        p->var_region[id] = scope == 2 ? (CVM_REGION_SCOPE | 0x80) : CVM_REGION_SCOPE;
+        p->var_offset[id] = p->scope_size;
+        p->scope_size += size;
+    } else {
+        p->inv_size = align_up64(p->inv_size, 16);
+        p->var_region[id] = CVM_REGION_INVOCATION;
+        p->var_offset[id] = p->inv_size;
+        p->inv_size += size;
+    }
+    return CVM_SUCCESS;
+}

@@ -1,0 +1,587 @@
+/* Arithmetic, bit, logical and relational instructions on scalars, vectors
+ * and (element-wise) cooperative matrices.
+ *
+ * Floats narrower than f32 (f16, bf16, E4M3, E5M2) are computed in double and
+ * rounded once to their format; double has more than 2p+2 bits for each of
+ * them and for f32, so the one rounding is the correctly rounded result of
+ * +, -, *, / (no double-rounding error). */
+#include <math.h>
+#include <string.h>
+
+#include "exec/ops/ewise.h"
+
+static unsigned elem_step(const cvm_insn *in, uint8_t bcast_bit, unsigned size)
+{
+    return (in->flags & bcast_bit) ? 0 : size;
+}
+
+static uint64_t mask_of(unsigned bytes)
+{
+    return bytes >= 8 ? ~UINT64_C(0) : (UINT64_C(1) << (bytes * 8)) - 1;
+}
+
+/* Sign-extends the low `bytes` of v. */
+static int64_t sext(uint64_t v, unsigned bytes)
+{
+    if (bytes >= 8)
+        return (int64_t)v;
+    unsigned sh = 64 - bytes * 8;
+    return (int64_t)(v << sh) >> sh;
+}
+
+static uint64_t load_bits(const uint8_t *p, unsigned bytes)
+{
+    uint64_t v = 0;
+    memcpy(&v, p, bytes);
+    return v;
+}
+
+static void store_bits(uint8_t *p, uint64_t v, unsigned bytes)
+{
+    memcpy(p, &v, bytes);
+}
+
+static int is_float_op(uint32_t op)
+{
+    switch (op) {
+    case SpvOpFNegate: case SpvOpFAdd: case SpvOpFSub: case SpvOpFMul: case SpvOpFDiv:
+    case SpvOpFRem: case SpvOpFMod: case SpvOpVectorTimesScalar: case SpvOpMatrixTimesScalar:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* The generic kernel: every kind, every operation of this family. */
+static void k_generic(const cvm_insn *in, uint8_t *r, const uint8_t *a, const uint8_t *b,
+                      const uint8_t *c, uint32_t n)
+{
+    cvm_scalar_kind k = (cvm_scalar_kind)in->sk;
+    unsigned es = cvm_sk_size(k);
+    unsigned bs_size = in->sk2 != CVM_SK_COUNT ? cvm_sk_size((cvm_scalar_kind)in->sk2) : es;
+    unsigned sa = elem_step(in, CVM_EW_A_BCAST, es), sb = elem_step(in, CVM_EW_B_BCAST, bs_size);
+    unsigned sc = elem_step(in, CVM_EW_C_BCAST, es);
+    uint32_t op = in->spv_op;
+    for (uint32_t i = 0; i < n; i++, a += sa, b += sb, c += sc) {
+        if (is_float_op(op)) {
+            double x = cvm_load_as_f64(k, a), y = op == SpvOpFNegate ? 0.0 : cvm_load_as_f64(k, b);
+            double v;
+            switch (op) {
+            case SpvOpFNegate: v = -x; break;
+            case SpvOpFAdd: v = x + y; break;
+            case SpvOpFSub: v = x - y; break;
+            case SpvOpFDiv: v = x / y; break;
+            case SpvOpFRem: v = fmod(x, y); break;
+            case SpvOpFMod: {
+                /* OpFMod: the sign of y */
+                v = fmod(x, y);
+                if (v != 0.0 && ((v < 0) != (y < 0)))
+                    v += y;
+                break;
+            }
+            default: v = x * y; break;
+            }
+            if (k == CVM_SK_F32) {
+                /* compute f32 in f32 for + - * /: identical to rounding the
+                 * double (see the file comment), but FRem/FMod need care */
+                float fv = (float)v;
+                memcpy(r + (size_t)i * 4, &fv, 4);
+            } else {
+                cvm_store_from_f64(k, r + (size_t)i * es, v, 0);
+            }
+            continue;
+        }
+        uint64_t x = load_bits(a, es), y = load_bits(b, bs_size);
+        uint64_t m = mask_of(es);
+        unsigned bits = es * 8;
+        uint64_t v = 0;
+        int is_bool_result = 0;
+        switch (op) {
+        case SpvOpSNegate: v = (0 - x) & m; break;
+        case SpvOpIAdd: v = (x + y) & m; break;
+        case SpvOpISub: v = (x - y) & m; break;
+        case SpvOpIMul: v = (x * y) & m; break;
+        case SpvOpUDiv: v = (y & m) ? (x & m) / (y & m) : 0; break;
+        case SpvOpUMod: v = (y & m) ? (x & m) % (y & m) : 0; break;
+        case SpvOpSDiv:
+        case SpvOpSRem:
+        case SpvOpSMod: {
+            int64_t sx = sext(x, es), sy = sext(y, es);
+            int64_t q;
+            if (sy == 0)
+                q = 0; /* undefined in the texts; coopvm gives 0 */
+            else if (sy == -1)
+                q = op == SpvOpSDiv ? (int64_t)(0 - (uint64_t)sx) : 0;
+            else if (op == SpvOpSDiv)
+                q = sx / sy;
+            else {
+                q = sx % sy;
+                if (op == SpvOpSMod && q != 0 && ((q < 0) != (sy < 0)))
+                    q += sy;
+            }
+            v = (uint64_t)q & m;
+            break;
+        }
+        case SpvOpShiftLeftLogical: {
+            uint64_t s = y & mask_of(bs_size);
+            v = s >= bits ? 0 : (x << s) & m;
+            break;
+        }
+        case SpvOpShiftRightLogical: {
+            uint64_t s = y & mask_of(bs_size);
+            v = s >= bits ? 0 : (x & m) >> s;
+            break;
+        }
+        case SpvOpShiftRightArithmetic: {
+            uint64_t s = y & mask_of(bs_size);
+            int64_t sx = sext(x, es);
+            v = (uint64_t)(s >= bits ? (sx < 0 ? -1 : 0) : (sx >> s)) & m;
+            break;
+        }
+        case SpvOpBitwiseOr: v = x | y; break;
+        case SpvOpBitwiseXor: v = x ^ y; break;
+        case SpvOpBitwiseAnd: v = x & y; break;
+        case SpvOpNot: v = ~x & m; break;
+        case SpvOpBitReverse: {
+            v = 0;
+            for (unsigned bi = 0; bi < bits; bi++)
+                if (x & (UINT64_C(1) << bi))
+                    v |= UINT64_C(1) << (bits - 1 - bi);
+            break;
+        }
+        case SpvOpBitCount: {
+            uint64_t t = x & m;
+            unsigned cnt = 0;
+            while (t) {
+                cnt += (unsigned)(t & 1);
+                t >>= 1;
+            }
+            v = cnt;
+            break;
+        }
+        case SpvOpLogicalOr: v = (x | y) & 1; break;
+        case SpvOpLogicalAnd: v = (x & y) & 1; break;
+        case SpvOpLogicalNot: v = !(x & 1); break;
+        case SpvOpLogicalEqual: v = (x & 1) == (y & 1); break;
+        case SpvOpLogicalNotEqual: v = (x & 1) != (y & 1); break;
+        default: {
+            /* relational: bool result, operands of kind k */
+            is_bool_result = 1;
+            if (cvm_sk_is_float(k)) {
+                double fx = cvm_load_as_f64(k, a), fy = cvm_load_as_f64(k, b);
+                int un = isnan(fx) || isnan(fy);
+                switch (op) {
+                case SpvOpFOrdEqual: v = !un && fx == fy; break;
+                case SpvOpFUnordEqual: v = un || fx == fy; break;
+                case SpvOpFOrdNotEqual: v = !un && fx != fy; break;
+                case SpvOpFUnordNotEqual: v = un || fx != fy; break;
+                case SpvOpFOrdLessThan: v = !un && fx < fy; break;
+                case SpvOpFUnordLessThan: v = un || fx < fy; break;
+                case SpvOpFOrdGreaterThan: v = !un && fx > fy; break;
+                case SpvOpFUnordGreaterThan: v = un || fx > fy; break;
+                case SpvOpFOrdLessThanEqual: v = !un && fx <= fy; break;
+                case SpvOpFUnordLessThanEqual: v = un || fx <= fy; break;
+                case SpvOpFOrdGreaterThanEqual: v = !un && fx >= fy; break;
+                case SpvOpFUnordGreaterThanEqual: v = un || fx >= fy; break;
+                case SpvOpIsNan: v = isnan(fx) != 0; break;
+                case SpvOpIsInf: v = isinf(fx) != 0; break;
+                case SpvOpIsFinite: v = isfinite(fx) != 0; break;
+                case SpvOpIsNormal: v = isnormal(fx) != 0; break;
+                case SpvOpSignBitSet: v = signbit(fx) != 0; break;
+                default: v = 0; break;
+                }
+            } else {
+                int64_t sx = sext(x, es), sy = sext(y, es);
+                uint64_t ux = x & m, uy = y & m;
+                switch (op) {
+                case SpvOpIEqual: v = ux == uy; break;
+                case SpvOpINotEqual: v = ux != uy; break;
+                case SpvOpUGreaterThan: v = ux > uy; break;
+                case SpvOpSGreaterThan: v = sx > sy; break;
+                case SpvOpUGreaterThanEqual: v = ux >= uy; break;
+                case SpvOpSGreaterThanEqual: v = sx >= sy; break;
+                case SpvOpULessThan: v = ux < uy; break;
+                case SpvOpSLessThan: v = sx < sy; break;
+                case SpvOpULessThanEqual: v = ux <= uy; break;
+                case SpvOpSLessThanEqual: v = sx <= sy; break;
+                default: v = 0; break;
+                }
+            }
+            break;
+        }
+        }
+        if (is_bool_result)
+            r[i] = (uint8_t)v;
+        else
+            store_bits(r + (size_t)i * es, v, es);
+    }
+}
+
+/* Fast paths for the hot 32-bit cases: the same results as k_generic. */
+static void k_fadd_f32(const cvm_insn *in, uint8_t *r, const uint8_t *a, const uint8_t *b,
+                       const uint8_t *c, uint32_t n)
+{
+    unsigned sa = elem_step(in, CVM_EW_A_BCAST, 4), sb = elem_step(in, CVM_EW_B_BCAST, 4);
+    for (uint32_t i = 0; i < n; i++) {
+        float x, y, v;
+        memcpy(&x, a + (size_t)i * sa, 4);
+        memcpy(&y, b + (size_t)i * sb, 4);
+        switch (in->spv_op) {
+        case SpvOpFAdd: v = x + y; break;
+        case SpvOpFSub: v = x - y; break;
+        case SpvOpFDiv: v = x / y; break;
+        default: v = x * y; break;
+        }
+        memcpy(r + (size_t)i * 4, &v, 4);
+    }
+}
+
+static void k_int32(const cvm_insn *in, uint8_t *r, const uint8_t *a, const uint8_t *b,
+                    const uint8_t *c, uint32_t n)
+{
+    unsigned sa = elem_step(in, CVM_EW_A_BCAST, 4), sb = elem_step(in, CVM_EW_B_BCAST, 4);
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t x, y, v;
+        memcpy(&x, a + (size_t)i * sa, 4);
+        memcpy(&y, b + (size_t)i * sb, 4);
+        switch (in->spv_op) {
+        case SpvOpIAdd: v = x + y; break;
+        case SpvOpISub: v = x - y; break;
+        case SpvOpIMul: v = x * y; break;
+        case SpvOpBitwiseAnd: v = x & y; break;
+        case SpvOpBitwiseOr: v = x | y; break;
+        default: v = x ^ y; break;
+        }
+        memcpy(r + (size_t)i * 4, &v, 4);
+    }
+}
+
+static cvm_result h_generic(cvm_exec *ex, const cvm_insn *in) { return cvm_ew_run(ex, in, k_generic); }
+static cvm_result h_fadd_f32(cvm_exec *ex, const cvm_insn *in) { return cvm_ew_run(ex, in, k_fadd_f32); }
+static cvm_result h_int32(cvm_exec *ex, const cvm_insn *in) { return cvm_ew_run(ex, in, k_int32); }
+
+/* OpSelect: any type; a scalar condition picks whole objects. */
+static cvm_result h_select(cvm_exec *ex, const cvm_insn *in)
+{
+    cvm_val r = ex->vals[in->result], cnd = ex->vals[in->a], x = ex->vals[in->b], y = ex->vals[in->c];
+    const cvm_type *t = &ex->prog->types[in->type];
+    if (in->flags & CVM_INSN_PER_INSTANCE) {
+        for (uint32_t i = 0; i < cvm_scope_instances(ex, in); i++) {
+            int chk = cvm_scope_instance_check(ex, in, i);
+            if (chk < 0)
+                return CVM_ERROR_DIVERGENT_COLLECTIVE;
+            if (chk == 0)
+                continue;
+            uint32_t fl = cvm_scope_first_active(ex, in, i);
+            const uint8_t *src = *CVM_LANE(cnd, fl) ? x.p + (size_t)i * x.stride : y.p + (size_t)i * y.stride;
+            memcpy(r.p + (size_t)i * r.stride, src, t->size);
+        }
+        return CVM_SUCCESS;
+    }
+    if (in->ncomp > 1) { /* vector condition */
+        unsigned es = t->size / in->ncomp;
+        CVM_FOR_ACTIVE(ex, l) {
+            const uint8_t *cp = CVM_LANE(cnd, l);
+            for (uint32_t k = 0; k < in->ncomp; k++)
+                memcpy(CVM_LANE(r, l) + k * es, (cp[k] ? CVM_LANE(x, l) : CVM_LANE(y, l)) + k * es, es);
+        }
+        return CVM_SUCCESS;
+    }
+    CVM_FOR_ACTIVE(ex, l)
+        memcpy(CVM_LANE(r, l), *CVM_LANE(cnd, l) ? CVM_LANE(x, l) : CVM_LANE(y, l), t->size);
+    return CVM_SUCCESS;
+}
+
+static cvm_result h_any_all(cvm_exec *ex, const cvm_insn *in)
+{
+    cvm_val r = ex->vals[in->result], a = ex->vals[in->a];
+    CVM_FOR_ACTIVE(ex, l) {
+        const uint8_t *p = CVM_LANE(a, l);
+        uint8_t v = in->spv_op == SpvOpAll;
+        for (uint32_t k = 0; k < in->ncomp; k++)
+            v = in->spv_op == SpvOpAll ? (uint8_t)(v & p[k]) : (uint8_t)(v | p[k]);
+        *CVM_LANE(r, l) = v;
+    }
+    return CVM_SUCCESS;
+}
+
+static cvm_result h_dot(cvm_exec *ex, const cvm_insn *in)
+{
+    cvm_val r = ex->vals[in->result], a = ex->vals[in->a], b = ex->vals[in->b];
+    cvm_scalar_kind k = (cvm_scalar_kind)in->sk;
+    unsigned es = cvm_sk_size(k);
+    CVM_FOR_ACTIVE(ex, l) {
+        double s = 0;
+        for (uint32_t i = 0; i < in->ncomp; i++)
+            s += cvm_load_as_f64(k, CVM_LANE(a, l) + i * es) * cvm_load_as_f64(k, CVM_LANE(b, l) + i * es);
+        cvm_store_from_f64(k, CVM_LANE(r, l), s, 0);
+    }
+    return CVM_SUCCESS;
+}
+
+/* Bit-field operations: Base, (Insert,) Offset, Count per component. */
+static cvm_result h_bitfield(cvm_exec *ex, const cvm_insn *in)
+{
+    cvm_val r = ex->vals[in->result], base = ex->vals[in->a];
+    const uint32_t *ops = ex->prog->extra + in->extra;
+    cvm_scalar_kind k = (cvm_scalar_kind)in->sk;
+    unsigned es = cvm_sk_size(k), bits = es * 8;
+    int insert = in->spv_op == SpvOpBitFieldInsert;
+    cvm_val ins = ex->vals[ops[0]];
+    cvm_val off = ex->vals[ops[insert ? 1 : 0]], cnt = ex->vals[ops[insert ? 2 : 1]];
+    unsigned ins_step = insert ? es : 0;
+    CVM_FOR_ACTIVE(ex, l) {
+        uint64_t o = cvm_load_as_u64((cvm_scalar_kind)in->sk2, CVM_LANE(off, l));
+        uint64_t c = cvm_load_as_u64((cvm_scalar_kind)in->sk2, CVM_LANE(cnt, l));
+        for (uint32_t i = 0; i < in->ncomp; i++) {
+            uint64_t x = load_bits(CVM_LANE(base, l) + i * es, es), v;
+            uint64_t fm = c >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << c) - 1;
+            if (o >= bits)
+                o = bits - 1; /* undefined in the texts */
+            if (insert) {
+                uint64_t y = load_bits(CVM_LANE(ins, l) + i * ins_step, es);
+                v = (x & ~(fm << o)) | ((y & fm) << o);
+            } else {
+                v = (x >> o) & fm;
+                if (in->spv_op == SpvOpBitFieldSExtract && c > 0 && c < 64 && (v >> (c - 1)) & 1)
+                    v |= ~fm;
+            }
+            store_bits(CVM_LANE(r, l) + i * es, v & mask_of(es), es);
+        }
+    }
+    return CVM_SUCCESS;
+}
+
+/* IAddCarry, ISubBorrow, UMulExtended, SMulExtended: a struct of two
+ * vectors (or scalars) of the operand type. */
+static cvm_result h_extended(cvm_exec *ex, const cvm_insn *in)
+{
+    cvm_val r = ex->vals[in->result], a = ex->vals[in->a], b = ex->vals[in->b];
+    unsigned es = cvm_sk_size((cvm_scalar_kind)in->sk);
+    uint32_t second = in->d; /* register offset of member 1 */
+    CVM_FOR_ACTIVE(ex, l) {
+        for (uint32_t i = 0; i < in->ncomp; i++) {
+            uint64_t x = load_bits(CVM_LANE(a, l) + i * es, es), y = load_bits(CVM_LANE(b, l) + i * es, es);
+            uint64_t lo, hi;
+            uint64_t m = mask_of(es);
+            switch (in->spv_op) {
+            case SpvOpIAddCarry: lo = (x + y) & m; hi = lo < x; break;
+            case SpvOpISubBorrow: lo = (x - y) & m; hi = x < y; break;
+            case SpvOpUMulExtended:
+                if (es < 8) {
+                    uint64_t p = x * y;
+                    lo = p & m;
+                    hi = (p >> (es * 8)) & m;
+                } else {
+                    __uint128_t p = (__uint128_t)x * y;
+                    lo = (uint64_t)p;
+                    hi = (uint64_t)(p >> 64);
+                }
+                break;
+            default: {
+                if (es < 8) {
+                    int64_t p = sext(x, es) * sext(y, es);
+                    lo = (uint64_t)p & m;
+                    hi = ((uint64_t)(p >> (es * 8))) & m;
+                } else {
+                    __int128 p = (__int128)(int64_t)x * (int64_t)y;
+                    lo = (uint64_t)p;
+                    hi = (uint64_t)((unsigned __int128)p >> 64);
+                }
+                break;
+            }
+            }
+            store_bits(CVM_LANE(r, l) + i * es, lo, es);
+            store_bits(CVM_LANE(r, l) + second + i * es, hi, es);
+        }
+    }
+    return CVM_SUCCESS;
+}
+
+/* Integer dot products (SPV_KHR_integer_dot_product). */
+static cvm_result h_idot(cvm_exec *ex, const cvm_insn *in)
+{
+    cvm_val r = ex->vals[in->result], a = ex->vals[in->a], b = ex->vals[in->b];
+    cvm_val acc = in->c ? ex->vals[in->c] : a;
+    cvm_scalar_kind ka = (cvm_scalar_kind)in->sk2, kr = (cvm_scalar_kind)in->sk;
+    uint32_t op = in->spv_op;
+    int packed = in->d != 0;
+    CVM_FOR_ACTIVE(ex, l) {
+        int64_t s = 0;
+        for (uint32_t i = 0; i < in->ncomp; i++) {
+            int64_t x, y;
+            if (packed) {
+                uint32_t pa, pb;
+                memcpy(&pa, CVM_LANE(a, l), 4);
+                memcpy(&pb, CVM_LANE(b, l), 4);
+                uint8_t xa = (uint8_t)(pa >> (8 * i)), xb = (uint8_t)(pb >> (8 * i));
+                x = (op == SpvOpUDot || op == SpvOpUDotAccSat) ? xa : (int8_t)xa;
+                y = (op == SpvOpSDot || op == SpvOpSDotAccSat) ? (int8_t)xb : xb;
+            } else {
+                unsigned es = cvm_sk_size(ka);
+                uint64_t xa = load_bits(CVM_LANE(a, l) + i * es, es), xb = load_bits(CVM_LANE(b, l) + i * es, es);
+                x = (op == SpvOpUDot || op == SpvOpUDotAccSat) ? (int64_t)xa : sext(xa, es);
+                y = (op == SpvOpSDot || op == SpvOpSDotAccSat) ? sext(xb, es) : (int64_t)xb;
+            }
+            s += x * y;
+        }
+        int sat = op == SpvOpSDotAccSat || op == SpvOpUDotAccSat || op == SpvOpSUDotAccSat;
+        if (sat) {
+            if (cvm_sk_is_signed_int(kr))
+                cvm_store_from_s64(kr, CVM_LANE(r, l), s + cvm_load_as_s64(kr, CVM_LANE(acc, l)), 1);
+            else
+                cvm_store_from_u64(kr, CVM_LANE(r, l), (uint64_t)s + cvm_load_as_u64(kr, CVM_LANE(acc, l)), 1);
+        } else {
+            cvm_store_from_s64(kr, CVM_LANE(r, l), s, 0);
+        }
+    }
+    return CVM_SUCCESS;
+}
+
+static cvm_scalar_kind component_kind(cvm_lower *lw, uint32_t id)
+{
+    const cvm_type *t = cvm_lower_type(lw, cvm_lower_type_of(lw, id));
+    return (cvm_scalar_kind)t->sk;
+}
+
+cvm_result cvm_lower_arith(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
+{
+    const uint32_t *w = in->words;
+    uint32_t op = in->opcode;
+    out->sk2 = CVM_SK_COUNT;
+    switch (op) {
+    case SpvOpSNegate: case SpvOpFNegate: case SpvOpNot: case SpvOpBitReverse:
+    case SpvOpBitCount: case SpvOpLogicalNot:
+        out->a = w[3];
+        CVM_TRY(cvm_ew_shape(lw, in, out, w[1], &w[3], 1));
+        out->sk = component_kind(lw, w[3]);
+        out->fn = h_generic;
+        return CVM_SUCCESS;
+    case SpvOpIAdd: case SpvOpFAdd: case SpvOpISub: case SpvOpFSub: case SpvOpIMul:
+    case SpvOpFMul: case SpvOpUDiv: case SpvOpSDiv: case SpvOpFDiv: case SpvOpUMod:
+    case SpvOpSRem: case SpvOpSMod: case SpvOpFRem: case SpvOpFMod:
+    case SpvOpVectorTimesScalar: case SpvOpMatrixTimesScalar:
+    case SpvOpBitwiseOr: case SpvOpBitwiseXor: case SpvOpBitwiseAnd:
+    case SpvOpLogicalOr: case SpvOpLogicalAnd: case SpvOpLogicalEqual: case SpvOpLogicalNotEqual:
+    case SpvOpShiftRightLogical: case SpvOpShiftRightArithmetic: case SpvOpShiftLeftLogical: {
+        out->a = w[3];
+        out->b = w[4];
+        const cvm_type *rt = cvm_lower_type(lw, w[1]);
+        if (rt->tclass == CVM_TC_MATRIX) {
+            /* OpTypeMatrix times scalar: all columns' components */
+            out->ncomp = rt->count * cvm_lower_type(lw, rt->elem)->count;
+            out->flags |= CVM_EW_B_BCAST;
+        } else {
+            CVM_TRY(cvm_ew_shape(lw, in, out, w[1], &w[3], 2));
+        }
+        out->sk = component_kind(lw, w[3]);
+        if (op == SpvOpShiftRightLogical || op == SpvOpShiftRightArithmetic ||
+            op == SpvOpShiftLeftLogical)
+            out->sk2 = component_kind(lw, w[4]);
+        out->fn = h_generic;
+        if (out->sk == CVM_SK_F32 && (op == SpvOpFAdd || op == SpvOpFSub || op == SpvOpFMul ||
+                                      op == SpvOpFDiv || op == SpvOpVectorTimesScalar ||
+                                      op == SpvOpMatrixTimesScalar))
+            out->fn = h_fadd_f32;
+        if ((out->sk == CVM_SK_U32 || out->sk == CVM_SK_S32) &&
+            (op == SpvOpIAdd || op == SpvOpISub || op == SpvOpIMul || op == SpvOpBitwiseAnd ||
+             op == SpvOpBitwiseOr || op == SpvOpBitwiseXor))
+            out->fn = h_int32;
+        return CVM_SUCCESS;
+    }
+    case SpvOpIEqual: case SpvOpINotEqual: case SpvOpUGreaterThan: case SpvOpSGreaterThan:
+    case SpvOpUGreaterThanEqual: case SpvOpSGreaterThanEqual: case SpvOpULessThan:
+    case SpvOpSLessThan: case SpvOpULessThanEqual: case SpvOpSLessThanEqual:
+    case SpvOpFOrdEqual: case SpvOpFUnordEqual: case SpvOpFOrdNotEqual: case SpvOpFUnordNotEqual:
+    case SpvOpFOrdLessThan: case SpvOpFUnordLessThan: case SpvOpFOrdGreaterThan:
+    case SpvOpFUnordGreaterThan: case SpvOpFOrdLessThanEqual: case SpvOpFUnordLessThanEqual:
+    case SpvOpFOrdGreaterThanEqual: case SpvOpFUnordGreaterThanEqual:
+        out->a = w[3];
+        out->b = w[4];
+        CVM_TRY(cvm_ew_shape(lw, in, out, w[1], &w[3], 2));
+        out->sk = component_kind(lw, w[3]);
+        out->fn = h_generic;
+        return CVM_SUCCESS;
+    case SpvOpIsNan: case SpvOpIsInf: case SpvOpIsFinite: case SpvOpIsNormal: case SpvOpSignBitSet:
+        out->a = w[3];
+        CVM_TRY(cvm_ew_shape(lw, in, out, w[1], &w[3], 1));
+        out->sk = component_kind(lw, w[3]);
+        out->fn = h_generic;
+        return CVM_SUCCESS;
+    case SpvOpSelect: {
+        const cvm_type *ct = cvm_lower_type(lw, cvm_lower_type_of(lw, w[3]));
+        const cvm_type *rt = cvm_lower_type(lw, w[1]);
+        out->a = w[3];
+        out->b = w[4];
+        out->c = w[5];
+        out->ncomp = ct->tclass == CVM_TC_VECTOR ? ct->count : 1;
+        if (rt->tclass == CVM_TC_COOPMAT)
+            out->flags = CVM_INSN_PER_INSTANCE | (rt->scope == SpvScopeWorkgroup ? CVM_INSN_WORKGROUP_SCOPE : 0);
+        out->fn = h_select;
+        return CVM_SUCCESS;
+    }
+    case SpvOpAny:
+    case SpvOpAll: {
+        const cvm_type *t = cvm_lower_type(lw, cvm_lower_type_of(lw, w[3]));
+        out->a = w[3];
+        out->ncomp = t->tclass == CVM_TC_VECTOR ? t->count : 1;
+        out->fn = h_any_all;
+        return CVM_SUCCESS;
+    }
+    case SpvOpDot: {
+        const cvm_type *t = cvm_lower_type(lw, cvm_lower_type_of(lw, w[3]));
+        out->a = w[3];
+        out->b = w[4];
+        out->ncomp = t->count;
+        out->sk = t->sk;
+        out->fn = h_dot;
+        return CVM_SUCCESS;
+    }
+    case SpvOpBitFieldInsert:
+    case SpvOpBitFieldSExtract:
+    case SpvOpBitFieldUExtract: {
+        out->a = w[3];
+        CVM_TRY(cvm_ew_shape(lw, in, out, w[1], &w[3], 1));
+        out->sk = component_kind(lw, w[3]);
+        uint32_t first = op == SpvOpBitFieldInsert ? 4 : 4;
+        out->nextra = in->word_count - first;
+        out->extra = cvm_lower_extra(lw, w + first, out->nextra);
+        out->sk2 = component_kind(lw, w[in->word_count - 1]);
+        out->fn = h_bitfield;
+        return CVM_SUCCESS;
+    }
+    case SpvOpIAddCarry: case SpvOpISubBorrow: case SpvOpUMulExtended: case SpvOpSMulExtended: {
+        const cvm_type *st = cvm_lower_type(lw, w[1]);
+        const cvm_type *t = cvm_lower_type(lw, cvm_lower_type_of(lw, w[3]));
+        if (st->tclass != CVM_TC_STRUCT || st->nmembers != 2)
+            return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "result must be a 2-member struct");
+        out->a = w[3];
+        out->b = w[4];
+        out->ncomp = t->tclass == CVM_TC_VECTOR ? t->count : 1;
+        out->sk = t->sk;
+        out->d = st->member_offsets[1];
+        out->fn = h_extended;
+        return CVM_SUCCESS;
+    }
+    case SpvOpSDot: case SpvOpUDot: case SpvOpSUDot:
+    case SpvOpSDotAccSat: case SpvOpUDotAccSat: case SpvOpSUDotAccSat: {
+        const cvm_type *t = cvm_lower_type(lw, cvm_lower_type_of(lw, w[3]));
+        int acc = op == SpvOpSDotAccSat || op == SpvOpUDotAccSat || op == SpvOpSUDotAccSat;
+        out->a = w[3];
+        out->b = w[4];
+        out->c = acc ? w[5] : 0;
+        out->sk = cvm_lower_type(lw, w[1])->sk;
+        if (t->tclass == CVM_TC_VECTOR) {
+            out->ncomp = t->count;
+            out->sk2 = t->sk;
+        } else {
+            out->ncomp = 4; /* PackedVectorFormat4x8Bit */
+            out->d = 1;
+        }
+        out->fn = h_idot;
+        return CVM_SUCCESS;
+    }
+    default:
+        return CVM_ERROR_NOT_FOUND;
+    }
+}

@@ -1,0 +1,402 @@
+/* Composite instructions: construct, extract, insert, shuffles, dynamic
+ * vector access, copies; and per-invocation access to cooperative matrix
+ * elements (OpCooperativeMatrixLengthKHR, OpCompositeExtract/Insert).
+ *
+ * Element ownership (ARCHITECTURE.md): with L = ceil(M*N / invocations in
+ * the scope), the invocation with index i in its scope owns the row-major
+ * flat indices [i*L, (i+1)*L); indices past M*N are padding (reads give 0,
+ * writes are dropped). */
+#include <string.h>
+
+#include "exec/ops/ewise.h"
+
+static uint32_t matrix_L(const cvm_exec *ex, const cvm_type *t)
+{
+    uint32_t inv = t->scope == SpvScopeWorkgroup ? ex->nlanes : ex->sg_size;
+    return (t->rows * t->cols + inv - 1) / inv;
+}
+
+static uint32_t lane_in_scope(const cvm_exec *ex, const cvm_type *t, uint32_t l)
+{
+    return t->scope == SpvScopeWorkgroup ? l : l % ex->sg_size;
+}
+
+static uint32_t scope_instance(const cvm_exec *ex, const cvm_type *t, uint32_t l)
+{
+    return t->scope == SpvScopeWorkgroup ? 0 : l / ex->sg_size;
+}
+
+/* in->a: composite, in->b: register offset, in->c: size (constant path) */
+static cvm_result h_extract(cvm_exec *ex, const cvm_insn *in)
+{
+    cvm_val r = ex->vals[in->result], a = ex->vals[in->a];
+    CVM_FOR_ACTIVE(ex, l)
+        memcpy(CVM_LANE(r, l), CVM_LANE(a, l) + in->b, in->c);
+    return CVM_SUCCESS;
+}
+
+static cvm_result h_insert(cvm_exec *ex, const cvm_insn *in)
+{
+    cvm_val r = ex->vals[in->result], obj = ex->vals[in->a], comp = ex->vals[in->d];
+    uint32_t size = ex->prog->types[in->type].size;
+    CVM_FOR_ACTIVE(ex, l) {
+        uint8_t *dst = CVM_LANE(r, l);
+        if (dst != CVM_LANE(comp, l))
+            memmove(dst, CVM_LANE(comp, l), size);
+        memcpy(dst + in->b, CVM_LANE(obj, l), in->c);
+    }
+    return CVM_SUCCESS;
+}
+
+/* Matrix element by invocation: in->a matrix, in->b index, in->type matrix type */
+static cvm_result h_matrix_extract(cvm_exec *ex, const cvm_insn *in)
+{
+    const cvm_type *t = &ex->prog->types[in->type];
+    cvm_val r = ex->vals[in->result], a = ex->vals[in->a];
+    uint32_t es = ex->prog->types[t->elem].size, L = matrix_L(ex, t), total = t->rows * t->cols;
+    CVM_FOR_ACTIVE(ex, l) {
+        uint64_t flat = (uint64_t)lane_in_scope(ex, t, l) * L + in->b;
+        const uint8_t *m = a.p + (size_t)scope_instance(ex, t, l) * a.stride;
+        if (flat < total && in->b < L)
+            memcpy(CVM_LANE(r, l), m + flat * es, es);
+        else
+            memset(CVM_LANE(r, l), 0, es);
+    }
+    return CVM_SUCCESS;
+}
+
+static cvm_result h_matrix_insert(cvm_exec *ex, const cvm_insn *in)
+{
+    const cvm_type *t = &ex->prog->types[in->type];
+    cvm_val r = ex->vals[in->result], obj = ex->vals[in->a], comp = ex->vals[in->d];
+    uint32_t es = ex->prog->types[t->elem].size, L = matrix_L(ex, t), total = t->rows * t->cols;
+    uint8_t flags = CVM_INSN_PER_INSTANCE | (t->scope == SpvScopeWorkgroup ? CVM_INSN_WORKGROUP_SCOPE : 0);
+    cvm_insn probe = *in;
+    probe.flags = flags;
+    for (uint32_t i = 0; i < cvm_scope_instances(ex, &probe); i++) {
+        int chk = cvm_scope_instance_check(ex, &probe, i);
+        if (chk < 0)
+            return CVM_ERROR_DIVERGENT_COLLECTIVE;
+        if (chk && r.p + (size_t)i * r.stride != comp.p + (size_t)i * comp.stride)
+            memcpy(r.p + (size_t)i * r.stride, comp.p + (size_t)i * comp.stride, t->size);
+    }
+    CVM_FOR_ACTIVE(ex, l) {
+        uint64_t flat = (uint64_t)lane_in_scope(ex, t, l) * L + in->b;
+        if (flat < total && in->b < L)
+            memcpy(r.p + (size_t)scope_instance(ex, t, l) * r.stride + flat * es, CVM_LANE(obj, l), es);
+    }
+    return CVM_SUCCESS;
+}
+
+static cvm_result h_matrix_length(cvm_exec *ex, const cvm_insn *in)
+{
+    const cvm_type *t = &ex->prog->types[in->a];
+    uint32_t L = matrix_L(ex, t);
+    cvm_val r = ex->vals[in->result];
+    CVM_FOR_ACTIVE(ex, l)
+        memcpy(CVM_LANE(r, l), &L, 4);
+    return CVM_SUCCESS;
+}
+
+/* Construct: constituents concatenated at offsets in extra (id, offset, size) */
+static cvm_result h_construct(cvm_exec *ex, const cvm_insn *in)
+{
+    cvm_val r = ex->vals[in->result];
+    const uint32_t *parts = ex->prog->extra + in->extra;
+    CVM_FOR_ACTIVE(ex, l) {
+        uint8_t *dst = CVM_LANE(r, l);
+        for (uint32_t k = 0; k < in->nextra; k += 3)
+            memcpy(dst + parts[k + 1], CVM_LANE(ex->vals[parts[k]], l), parts[k + 2]);
+    }
+    return CVM_SUCCESS;
+}
+
+/* A matrix from one scalar: every element (per scope instance). */
+static cvm_result h_matrix_splat(cvm_exec *ex, const cvm_insn *in)
+{
+    const cvm_type *t = &ex->prog->types[in->type];
+    cvm_val r = ex->vals[in->result], s = ex->vals[in->a];
+    uint32_t es = ex->prog->types[t->elem].size, total = t->rows * t->cols;
+    for (uint32_t i = 0; i < cvm_scope_instances(ex, in); i++) {
+        int chk = cvm_scope_instance_check(ex, in, i);
+        if (chk < 0)
+            return CVM_ERROR_DIVERGENT_COLLECTIVE;
+        if (chk == 0)
+            continue;
+        const uint8_t *v = CVM_LANE(s, cvm_scope_first_active(ex, in, i));
+        uint8_t *m = r.p + (size_t)i * r.stride;
+        for (uint32_t e = 0; e < total; e++)
+            memcpy(m + (size_t)e * es, v, es);
+    }
+    return CVM_SUCCESS;
+}
+
+static cvm_result h_copy(cvm_exec *ex, const cvm_insn *in)
+{
+    cvm_val r = ex->vals[in->result], a = ex->vals[in->a];
+    if (in->flags & CVM_INSN_PER_INSTANCE) {
+        for (uint32_t i = 0; i < cvm_scope_instances(ex, in); i++)
+            memcpy(r.p + (size_t)i * r.stride, a.p + (size_t)i * a.stride, in->c);
+        return CVM_SUCCESS;
+    }
+    CVM_FOR_ACTIVE(ex, l)
+        memcpy(CVM_LANE(r, l), CVM_LANE(a, l), in->c);
+    return CVM_SUCCESS;
+}
+
+/* Shuffle: extra holds (source 0/1, byte offset) per result component. */
+static cvm_result h_shuffle(cvm_exec *ex, const cvm_insn *in)
+{
+    cvm_val r = ex->vals[in->result], a = ex->vals[in->a], b = ex->vals[in->b];
+    const uint32_t *sel = ex->prog->extra + in->extra;
+    uint32_t es = in->c;
+    CVM_FOR_ACTIVE(ex, l) {
+        for (uint32_t k = 0; k < in->ncomp; k++) {
+            uint8_t *dst = CVM_LANE(r, l) + k * es;
+            if (sel[2 * k] == 2)
+                memset(dst, 0, es);
+            else
+                memcpy(dst, (sel[2 * k] ? CVM_LANE(b, l) : CVM_LANE(a, l)) + sel[2 * k + 1], es);
+        }
+    }
+    return CVM_SUCCESS;
+}
+
+static uint64_t index_value(const uint8_t *p, uint32_t size)
+{
+    uint64_t v = 0;
+    memcpy(&v, p, size);
+    return v;
+}
+
+static cvm_result h_vec_extract_dyn(cvm_exec *ex, const cvm_insn *in)
+{
+    cvm_val r = ex->vals[in->result], a = ex->vals[in->a], idx = ex->vals[in->b];
+    CVM_FOR_ACTIVE(ex, l) {
+        uint64_t i = index_value(CVM_LANE(idx, l), in->d);
+        if (i < in->ncomp)
+            memcpy(CVM_LANE(r, l), CVM_LANE(a, l) + i * in->c, in->c);
+        else
+            memset(CVM_LANE(r, l), 0, in->c); /* undefined in the texts */
+    }
+    return CVM_SUCCESS;
+}
+
+static cvm_result h_vec_insert_dyn(cvm_exec *ex, const cvm_insn *in)
+{
+    const uint32_t *ops = ex->prog->extra + in->extra; /* component id, index id */
+    cvm_val r = ex->vals[in->result], a = ex->vals[in->a], comp = ex->vals[ops[0]], idx = ex->vals[ops[1]];
+    CVM_FOR_ACTIVE(ex, l) {
+        uint64_t i = index_value(CVM_LANE(idx, l), in->d);
+        if (CVM_LANE(r, l) != CVM_LANE(a, l))
+            memmove(CVM_LANE(r, l), CVM_LANE(a, l), (size_t)in->c * in->ncomp);
+        if (i < in->ncomp)
+            memcpy(CVM_LANE(r, l) + i * in->c, CVM_LANE(comp, l), in->c);
+    }
+    return CVM_SUCCESS;
+}
+
+/* Walks constant indices through a type in register layout. */
+static cvm_result walk_indices(cvm_lower *lw, const spv_inst *in, uint32_t type, const uint32_t *idx,
+                               uint32_t n, uint32_t *o_off, uint32_t *o_type)
+{
+    uint32_t off = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const cvm_type *t = cvm_lower_type(lw, type);
+        switch (t->tclass) {
+        case CVM_TC_VECTOR:
+        case CVM_TC_MATRIX:
+        case CVM_TC_ARRAY: {
+            const cvm_type *e = cvm_lower_type(lw, t->elem);
+            uint32_t esize = t->tclass == CVM_TC_ARRAY ? (e->size + t->align - 1) / t->align * t->align
+                                                         : e->size;
+            if (t->count && idx[i] >= t->count)
+                return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "index %u out of range %u",
+                                      idx[i], t->count);
+            off += idx[i] * esize;
+            type = t->elem;
+            break;
+        }
+        case CVM_TC_STRUCT:
+            if (idx[i] >= t->nmembers)
+                return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "member %u out of range", idx[i]);
+            off += t->member_offsets[idx[i]];
+            type = t->member_types[idx[i]];
+            break;
+        default:
+            return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "index into a non-composite");
+        }
+    }
+    *o_off = off;
+    *o_type = type;
+    return CVM_SUCCESS;
+}
+
+static uint8_t scope_flags(const cvm_type *t)
+{
+    return CVM_INSN_PER_INSTANCE | (t->scope == SpvScopeWorkgroup ? CVM_INSN_WORKGROUP_SCOPE : 0);
+}
+
+cvm_result cvm_lower_composite(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
+{
+    const uint32_t *w = in->words;
+    switch (in->opcode) {
+    case SpvOpCooperativeMatrixLengthKHR: {
+        const cvm_type *t = cvm_lower_type(lw, w[3]);
+        if (t->tclass != CVM_TC_COOPMAT)
+            return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "operand is not a matrix type");
+        out->a = w[3];
+        out->fn = h_matrix_length;
+        return CVM_SUCCESS;
+    }
+    case SpvOpCompositeExtract: {
+        uint32_t ct = cvm_lower_type_of(lw, w[3]);
+        const cvm_type *t = cvm_lower_type(lw, ct);
+        out->a = w[3];
+        if (t->tclass == CVM_TC_COOPMAT) {
+            if (in->word_count != 5)
+                return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "matrix extract takes one index");
+            out->b = w[4];
+            out->type = ct;
+            out->fn = h_matrix_extract;
+            return CVM_SUCCESS;
+        }
+        uint32_t off, et;
+        CVM_TRY(walk_indices(lw, in, ct, w + 4, in->word_count - 4u, &off, &et));
+        out->b = off;
+        out->c = cvm_lower_type(lw, et)->size;
+        out->fn = h_extract;
+        return CVM_SUCCESS;
+    }
+    case SpvOpCompositeInsert: {
+        uint32_t ct = w[1];
+        const cvm_type *t = cvm_lower_type(lw, ct);
+        out->a = w[3];
+        out->d = w[4];
+        out->type = ct;
+        if (t->tclass == CVM_TC_COOPMAT) {
+            out->b = w[5];
+            out->fn = h_matrix_insert;
+            return CVM_SUCCESS;
+        }
+        uint32_t off, et;
+        CVM_TRY(walk_indices(lw, in, ct, w + 5, in->word_count - 5u, &off, &et));
+        out->b = off;
+        out->c = cvm_lower_type(lw, et)->size;
+        out->fn = h_insert;
+        return CVM_SUCCESS;
+    }
+    case SpvOpCompositeConstruct:
+    case SpvOpCompositeConstructReplicateEXT: {
+        const cvm_type *t = cvm_lower_type(lw, w[1]);
+        int rep = in->opcode == SpvOpCompositeConstructReplicateEXT;
+        if (t->tclass == CVM_TC_COOPMAT) {
+            out->a = w[3];
+            out->flags = scope_flags(t);
+            out->fn = h_matrix_splat;
+            return CVM_SUCCESS;
+        }
+        uint32_t nparts = rep ? (t->tclass == CVM_TC_STRUCT ? t->nmembers : t->count) : in->word_count - 3u;
+        uint32_t off = 0;
+        out->extra = 0;
+        out->nextra = 0;
+        for (uint32_t i = 0; i < nparts; i++) {
+            uint32_t id = rep ? w[3] : w[3 + i];
+            const cvm_type *ct = cvm_lower_type(lw, cvm_lower_type_of(lw, id));
+            uint32_t at;
+            if (t->tclass == CVM_TC_STRUCT) {
+                if (i >= t->nmembers)
+                    return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "too many constituents");
+                at = t->member_offsets[i];
+            } else if (t->tclass == CVM_TC_ARRAY) {
+                const cvm_type *e = cvm_lower_type(lw, t->elem);
+                at = i * ((e->size + t->align - 1) / t->align * t->align);
+            } else {
+                at = off;
+            }
+            if (at + ct->size > t->size)
+                return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "constituents exceed the result");
+            uint32_t part[3] = {id, at, ct->size};
+            uint32_t e = cvm_lower_extra(lw, part, 3);
+            if (e == UINT32_MAX)
+                return cvm_lower_fail(lw, in, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+            if (out->nextra == 0)
+                out->extra = e;
+            out->nextra += 3;
+            off += ct->size;
+        }
+        out->fn = h_construct;
+        return CVM_SUCCESS;
+    }
+    case SpvOpCopyObject:
+    case SpvOpCopyLogical: {
+        const cvm_type *t = cvm_lower_type(lw, w[1]);
+        out->a = w[3];
+        out->c = t->size;
+        if (t->tclass == CVM_TC_COOPMAT)
+            out->flags = scope_flags(t);
+        out->fn = h_copy;
+        return CVM_SUCCESS;
+    }
+    case SpvOpUndef: {
+        /* a local undefined value: leave the slot as it is (zeroed at frame creation) */
+        return CVM_SUCCESS;
+    }
+    case SpvOpVectorShuffle: {
+        const cvm_type *rt = cvm_lower_type(lw, w[1]);
+        const cvm_type *at = cvm_lower_type(lw, cvm_lower_type_of(lw, w[3]));
+        uint32_t es = cvm_lower_type(lw, rt->elem)->size;
+        out->a = w[3];
+        out->b = w[4];
+        out->c = es;
+        out->ncomp = in->word_count - 5u;
+        out->extra = 0;
+        for (uint32_t k = 0; k < out->ncomp; k++) {
+            uint32_t c = w[5 + k];
+            uint32_t sel[2];
+            if (c == 0xFFFFFFFFu) {
+                sel[0] = 2;
+                sel[1] = 0;
+            } else if (c < at->count) {
+                sel[0] = 0;
+                sel[1] = c * es;
+            } else {
+                sel[0] = 1;
+                sel[1] = (c - at->count) * es;
+            }
+            uint32_t e = cvm_lower_extra(lw, sel, 2);
+            if (e == UINT32_MAX)
+                return cvm_lower_fail(lw, in, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+            if (k == 0)
+                out->extra = e;
+        }
+        out->nextra = out->ncomp * 2;
+        out->fn = h_shuffle;
+        return CVM_SUCCESS;
+    }
+    case SpvOpVectorExtractDynamic: {
+        const cvm_type *vt = cvm_lower_type(lw, cvm_lower_type_of(lw, w[3]));
+        out->a = w[3];
+        out->b = w[4];
+        out->c = cvm_lower_type(lw, vt->elem)->size;
+        out->ncomp = vt->count;
+        out->d = cvm_lower_type(lw, cvm_lower_type_of(lw, w[4]))->size;
+        out->fn = h_vec_extract_dyn;
+        return CVM_SUCCESS;
+    }
+    case SpvOpVectorInsertDynamic: {
+        const cvm_type *vt = cvm_lower_type(lw, w[1]);
+        out->a = w[3];
+        out->c = cvm_lower_type(lw, vt->elem)->size;
+        out->ncomp = vt->count;
+        out->d = cvm_lower_type(lw, cvm_lower_type_of(lw, w[5]))->size;
+        uint32_t ops[2] = {w[4], w[5]};
+        out->extra = cvm_lower_extra(lw, ops, 2);
+        out->nextra = 2;
+        out->fn = h_vec_insert_dyn;
+        return CVM_SUCCESS;
+    }
+    default:
+        return CVM_ERROR_NOT_FOUND;
+    }
+}

@@ -1,0 +1,62 @@
+/* Element-wise drivers. */
+#include "exec/ops/ewise.h"
+
+cvm_result cvm_ew_run(cvm_exec *ex, const cvm_insn *in, cvm_ew_kernel k)
+{
+    cvm_val r = ex->vals[in->result];
+    cvm_val a = ex->vals[in->a];
+    cvm_val b = in->b ? ex->vals[in->b] : a;
+    cvm_val c = in->c ? ex->vals[in->c] : a;
+    if (!(in->flags & CVM_INSN_PER_INSTANCE)) {
+        CVM_FOR_ACTIVE(ex, l)
+            k(in, CVM_LANE(r, l), CVM_LANE(a, l), CVM_LANE(b, l), CVM_LANE(c, l), in->ncomp);
+        return CVM_SUCCESS;
+    }
+    uint32_t ninst = cvm_scope_instances(ex, in);
+    for (uint32_t i = 0; i < ninst; i++) {
+        int chk = cvm_scope_instance_check(ex, in, i);
+        if (chk < 0)
+            return CVM_ERROR_DIVERGENT_COLLECTIVE;
+        if (chk == 0)
+            continue;
+        uint32_t fl = cvm_scope_first_active(ex, in, i);
+        /* matrices: instance i; broadcast scalars: the first active lane */
+        const uint8_t *pa = (in->flags & CVM_EW_A_BCAST) ? CVM_LANE(a, fl) : a.p + (size_t)i * a.stride;
+        const uint8_t *pb = (in->flags & CVM_EW_B_BCAST) ? CVM_LANE(b, fl) : b.p + (size_t)i * b.stride;
+        const uint8_t *pc = (in->flags & CVM_EW_C_BCAST) ? CVM_LANE(c, fl) : c.p + (size_t)i * c.stride;
+        k(in, r.p + (size_t)i * r.stride, pa, pb, pc, in->ncomp);
+    }
+    return CVM_SUCCESS;
+}
+
+cvm_result cvm_ew_shape(cvm_lower *lw, const spv_inst *inst, cvm_insn *out, uint32_t result_type,
+                        const uint32_t *ids, uint32_t n)
+{
+    const cvm_type *rt = cvm_lower_type(lw, result_type);
+    uint32_t ncomp = 1;
+    if (rt->tclass == CVM_TC_VECTOR)
+        ncomp = rt->count;
+    else if (rt->tclass == CVM_TC_COOPMAT) {
+        ncomp = rt->rows * rt->cols;
+        out->flags |= CVM_INSN_PER_INSTANCE;
+        if (rt->scope == SpvScopeWorkgroup)
+            out->flags |= CVM_INSN_WORKGROUP_SCOPE;
+    } else if (rt->tclass != CVM_TC_INT && rt->tclass != CVM_TC_FLOAT && rt->tclass != CVM_TC_BOOL)
+        return cvm_lower_fail(lw, inst, CVM_ERROR_UNSUPPORTED, "element-wise operation on this type");
+    out->ncomp = ncomp;
+    for (uint32_t i = 0; i < n && i < 3; i++) {
+        const cvm_type *t = cvm_lower_type(lw, cvm_lower_type_of(lw, ids[i]));
+        uint32_t tn = t->tclass == CVM_TC_VECTOR ? t->count
+                      : t->tclass == CVM_TC_COOPMAT ? t->rows * t->cols
+                                                   : 1;
+        if (tn != ncomp) {
+            if (tn != 1)
+                return cvm_lower_fail(lw, inst, CVM_ERROR_INVALID_MODULE,
+                                      "operand %u has %u components, the result %u", i, tn, ncomp);
+            out->flags |= (uint8_t)(CVM_EW_A_BCAST << i);
+        } else if ((out->flags & CVM_INSN_PER_INSTANCE) && t->tclass != CVM_TC_COOPMAT) {
+            out->flags |= (uint8_t)(CVM_EW_A_BCAST << i); /* 1x1 matrix times scalar */
+        }
+    }
+    return CVM_SUCCESS;
+}

@@ -1,0 +1,555 @@
+/* Memory instructions: variables, loads and stores (memory layout <->
+ * register layout), access chains, array length, pointer conversions,
+ * barriers. */
+#include <string.h>
+
+#include "exec/program.h"
+
+/* ---- access-chain steps ---------------------------------------------------
+ * An access chain lowers to steps in cvm_program.extra, 4 words each:
+ *   kind, operand, arg1, arg2
+ *   STEP_CONST  add arg1 | arg2 << 32 bytes
+ *   STEP_INDEX  add (index of id `operand`, arg1 = byte width, signed) * arg2 bytes
+ *   STEP_DESC   descriptor array: region += index of id `operand` (arg1 width)
+ *   STEP_MATRIX cooperative matrix element: flat = laneInScope * L + index
+ *               (operand id, arg1 = width | esize << 8 | workgroup << 31,
+ *                arg2 = L)
+ */
+enum { STEP_CONST = 0, STEP_INDEX = 1, STEP_DESC = 2, STEP_MATRIX = 3 };
+
+static int64_t read_index(const uint8_t *p, uint32_t width)
+{
+    switch (width) {
+    case 1: return (int8_t)p[0];
+    case 2: { int16_t v; memcpy(&v, p, 2); return v; }
+    case 4: { int32_t v; memcpy(&v, p, 4); return v; }
+    default: { int64_t v; memcpy(&v, p, 8); return v; }
+    }
+}
+
+static cvm_result h_access_chain(cvm_exec *ex, const cvm_insn *in)
+{
+    cvm_val r = ex->vals[in->result], base = ex->vals[in->a];
+    const uint32_t *steps = ex->prog->extra + in->extra;
+    CVM_FOR_ACTIVE(ex, l) {
+        uint64_t addr;
+        memcpy(&addr, CVM_LANE(base, l), 8);
+        for (uint32_t s = 0; s < in->nextra; s += 4) {
+            const uint32_t *st = steps + s;
+            switch (st[0]) {
+            case STEP_CONST:
+                addr += st[2] | ((uint64_t)st[3] << 32);
+                break;
+            case STEP_INDEX: {
+                int64_t idx = read_index(CVM_LANE(ex->vals[st[1]], l), st[2]);
+                addr += (uint64_t)idx * st[3];
+                break;
+            }
+            case STEP_DESC: {
+                int64_t idx = read_index(CVM_LANE(ex->vals[st[1]], l), st[2]);
+                addr += (uint64_t)idx << CVM_ADDR_OFFSET_BITS;
+                break;
+            }
+            case STEP_MATRIX: {
+                int64_t idx = read_index(CVM_LANE(ex->vals[st[1]], l), st[2] & 0xff);
+                uint32_t esize = (st[2] >> 8) & 0xff;
+                uint32_t lane_in_scope = (st[2] >> 31) ? l : l % ex->sg_size;
+                addr += ((uint64_t)lane_in_scope * st[3] + (uint64_t)idx) * esize;
+                break;
+            }
+            }
+        }
+        memcpy(CVM_LANE(r, l), &addr, 8);
+    }
+    return CVM_SUCCESS;
+}
+
+static cvm_result push_step(cvm_lower *lw, const spv_inst *in, cvm_insn *out, uint32_t kind,
+                            uint32_t op, uint32_t a1, uint32_t a2)
+{
+    uint32_t w[4] = {kind, op, a1, a2};
+    uint32_t at = cvm_lower_extra(lw, w, 4);
+    if (at == UINT32_MAX)
+        return cvm_lower_fail(lw, in, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+    if (out->nextra == 0)
+        out->extra = at;
+    out->nextra += 4;
+    return CVM_SUCCESS;
+}
+
+static cvm_result lower_access_chain(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
+{
+    const cvm_program *p = cvm_lower_program(lw);
+    const uint32_t *w = in->words;
+    uint32_t base = w[3];
+    uint32_t ptr_type = cvm_lower_type_of(lw, base);
+    const cvm_type *pt = cvm_lower_type(lw, ptr_type);
+    if (pt->tclass != CVM_TC_POINTER)
+        return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "base is not a pointer");
+    uint32_t cur = pt->elem;
+    uint32_t first = 4;
+    uint64_t pending = 0;
+    out->fn = h_access_chain;
+    out->a = base;
+    out->nextra = 0;
+    out->extra = 0;
+    if (in->opcode == SpvOpPtrAccessChain || in->opcode == SpvOpInBoundsPtrAccessChain) {
+        /* Element: steps over whole objects of the pointee type. */
+        uint32_t stride = cvm_lower_type(lw, cur)->mem_size;
+        const spv_decoration *d =
+            spv_module_find_decoration(p->mod, ptr_type, SPV_NO_MEMBER, SpvDecorationArrayStride);
+        if (d)
+            stride = spv_decoration_operand(p->mod, d, 0);
+        uint64_t v;
+        if (cvm_lower_const_u64(lw, w[4], &v))
+            pending += v * stride;
+        else
+            CVM_TRY(push_step(lw, in, out, STEP_INDEX, w[4],
+                              cvm_lower_type(lw, cvm_lower_type_of(lw, w[4]))->size, stride));
+        first = 5;
+    }
+    int desc_array = base < p->bound && p->var_region[base] == 0xfe;
+    for (uint32_t i = first; i < in->word_count; i++) {
+        const cvm_type *t = cvm_lower_type(lw, cur);
+        uint32_t idx_id = w[i];
+        uint64_t cv;
+        int is_const = cvm_lower_const_u64(lw, idx_id, &cv);
+        uint32_t iw = cvm_lower_type(lw, cvm_lower_type_of(lw, idx_id))->size;
+        if (desc_array && i == first) {
+            if (pending) {
+                CVM_TRY(push_step(lw, in, out, STEP_CONST, 0, (uint32_t)pending, (uint32_t)(pending >> 32)));
+                pending = 0;
+            }
+            if (is_const)
+                pending += cv << CVM_ADDR_OFFSET_BITS;
+            else
+                CVM_TRY(push_step(lw, in, out, STEP_DESC, idx_id, iw, 0));
+            cur = t->elem;
+            continue;
+        }
+        switch (t->tclass) {
+        case CVM_TC_STRUCT:
+            if (!is_const || cv >= t->nmembers)
+                return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                                      "struct member index must be a constant below %u", t->nmembers);
+            pending += t->member_mem_offsets[cv];
+            cur = t->member_types[cv];
+            break;
+        case CVM_TC_ARRAY:
+        case CVM_TC_VECTOR:
+        case CVM_TC_MATRIX: {
+            const cvm_type *e = cvm_lower_type(lw, t->elem);
+            uint32_t stride = t->tclass == CVM_TC_ARRAY ? t->array_stride : e->mem_size;
+            if (is_const)
+                pending += (uint64_t)(int64_t)cv * stride;
+            else
+                CVM_TRY(push_step(lw, in, out, STEP_INDEX, idx_id, iw, stride));
+            cur = t->elem;
+            break;
+        }
+        case CVM_TC_COOPMAT: {
+            const cvm_type *e = cvm_lower_type(lw, t->elem);
+            uint32_t inv = t->scope == SpvScopeWorkgroup ? p->local_size[0] * p->local_size[1] * p->local_size[2]
+                                                           : 0; /* subgroup: filled below */
+            uint32_t total = t->rows * t->cols;
+            /* L = ceil(M*N / invocations in scope); the subgroup size is a
+             * run-time setting, so L for subgroup scope is computed from the
+             * largest configured size at dispatch: we store M*N and divide
+             * at run time through arg2 = 0 marker. */
+            uint32_t L = inv ? (total + inv - 1) / inv : 0;
+            if (pending) {
+                CVM_TRY(push_step(lw, in, out, STEP_CONST, 0, (uint32_t)pending, (uint32_t)(pending >> 32)));
+                pending = 0;
+            }
+            CVM_TRY(push_step(lw, in, out, STEP_MATRIX, idx_id,
+                              iw | (e->size << 8) | (t->scope == SpvScopeWorkgroup ? 0x80000000u : 0),
+                              L ? L : (0x80000000u | total)));
+            cur = t->elem;
+            break;
+        }
+        default:
+            return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "index into a non-composite type");
+        }
+    }
+    if (pending || out->nextra == 0)
+        CVM_TRY(push_step(lw, in, out, STEP_CONST, 0, (uint32_t)pending, (uint32_t)(pending >> 32)));
+    return CVM_SUCCESS;
+}
+
+/* Subgroup-scope matrices: L depends on the subgroup size, known only at run
+ * time; the step stores 0x80000000 | M*N and this fixes it up per exec. */
+static cvm_result h_access_chain_sg(cvm_exec *ex, const cvm_insn *in)
+{
+    cvm_val r = ex->vals[in->result], base = ex->vals[in->a];
+    const uint32_t *steps = ex->prog->extra + in->extra;
+    CVM_FOR_ACTIVE(ex, l) {
+        uint64_t addr;
+        memcpy(&addr, CVM_LANE(base, l), 8);
+        for (uint32_t s = 0; s < in->nextra; s += 4) {
+            const uint32_t *st = steps + s;
+            switch (st[0]) {
+            case STEP_CONST:
+                addr += st[2] | ((uint64_t)st[3] << 32);
+                break;
+            case STEP_INDEX:
+                addr += (uint64_t)read_index(CVM_LANE(ex->vals[st[1]], l), st[2]) * st[3];
+                break;
+            case STEP_DESC:
+                addr += (uint64_t)read_index(CVM_LANE(ex->vals[st[1]], l), st[2]) << CVM_ADDR_OFFSET_BITS;
+                break;
+            case STEP_MATRIX: {
+                int64_t idx = read_index(CVM_LANE(ex->vals[st[1]], l), st[2] & 0xff);
+                uint32_t esize = (st[2] >> 8) & 0xff;
+                int wg = (st[2] >> 31) != 0;
+                uint32_t L = st[3];
+                if (L & 0x80000000u) {
+                    uint32_t total = L & 0x7fffffffu;
+                    uint32_t inv = wg ? ex->nlanes : ex->sg_size;
+                    L = (total + inv - 1) / inv;
+                }
+                uint32_t lane_in_scope = wg ? l : l % ex->sg_size;
+                addr += ((uint64_t)lane_in_scope * L + (uint64_t)idx) * esize;
+                break;
+            }
+            }
+        }
+        memcpy(CVM_LANE(r, l), &addr, 8);
+    }
+    return CVM_SUCCESS;
+}
+
+/* ---- loads and stores --------------------------------------------------------- */
+
+static cvm_result h_load(cvm_exec *ex, const cvm_insn *in)
+{
+    const cvm_program *p = ex->prog;
+    const cvm_type *t = &p->types[in->type];
+    cvm_val r = ex->vals[in->result], ptr = ex->vals[in->a];
+    CVM_FOR_ACTIVE(ex, l) {
+        uint64_t addr;
+        int skip;
+        memcpy(&addr, CVM_LANE(ptr, l), 8);
+        const uint8_t *m = cvm_mem_access(ex, in, addr, t->mem_size, 0, l, &skip);
+        if (!m) {
+            if (!skip)
+                return ex->diag ? ex->diag->result : CVM_ERROR_OUT_OF_BOUNDS;
+            memset(CVM_LANE(r, l), 0, t->size);
+            continue;
+        }
+        if (!t->has_layout)
+            memcpy(CVM_LANE(r, l), m, t->size);
+        else
+            cvm_copy_mem_to_reg(p, in->type, CVM_LANE(r, l), m);
+    }
+    return CVM_SUCCESS;
+}
+
+static cvm_result h_store(cvm_exec *ex, const cvm_insn *in)
+{
+    const cvm_program *p = ex->prog;
+    const cvm_type *t = &p->types[in->type];
+    cvm_val v = ex->vals[in->b], ptr = ex->vals[in->a];
+    CVM_FOR_ACTIVE(ex, l) {
+        uint64_t addr;
+        int skip;
+        memcpy(&addr, CVM_LANE(ptr, l), 8);
+        uint8_t *m = cvm_mem_access(ex, in, addr, t->mem_size, 1, l, &skip);
+        if (!m) {
+            if (!skip)
+                return ex->diag ? ex->diag->result : CVM_ERROR_OUT_OF_BOUNDS;
+            continue;
+        }
+        if (!t->has_layout)
+            memcpy(m, CVM_LANE(v, l), t->size);
+        else
+            cvm_copy_reg_to_mem(p, in->type, m, CVM_LANE(v, l));
+    }
+    return CVM_SUCCESS;
+}
+
+/* Whole cooperative matrices through pointers (variables holding them): once
+ * per scope instance, from the first active lane's pointer. */
+static cvm_result h_load_matrix(cvm_exec *ex, const cvm_insn *in)
+{
+    const cvm_type *t = &ex->prog->types[in->type];
+    cvm_val r = ex->vals[in->result], ptr = ex->vals[in->a];
+    for (uint32_t i = 0; i < cvm_scope_instances(ex, in); i++) {
+        int c = cvm_scope_instance_check(ex, in, i);
+        if (c < 0)
+            return CVM_ERROR_DIVERGENT_COLLECTIVE;
+        if (c == 0)
+            continue;
+        uint32_t l = cvm_scope_first_active(ex, in, i);
+        uint64_t addr;
+        memcpy(&addr, CVM_LANE(ptr, l), 8);
+        const uint8_t *m = cvm_mem_access(ex, in, addr, t->size, 0, l, NULL);
+        if (!m)
+            return ex->diag ? ex->diag->result : CVM_ERROR_OUT_OF_BOUNDS;
+        memcpy(r.p + (size_t)i * r.stride, m, t->size);
+    }
+    return CVM_SUCCESS;
+}
+
+static cvm_result h_store_matrix(cvm_exec *ex, const cvm_insn *in)
+{
+    const cvm_type *t = &ex->prog->types[in->type];
+    cvm_val v = ex->vals[in->b], ptr = ex->vals[in->a];
+    for (uint32_t i = 0; i < cvm_scope_instances(ex, in); i++) {
+        int c = cvm_scope_instance_check(ex, in, i);
+        if (c < 0)
+            return CVM_ERROR_DIVERGENT_COLLECTIVE;
+        if (c == 0)
+            continue;
+        uint32_t l = cvm_scope_first_active(ex, in, i);
+        uint64_t addr;
+        memcpy(&addr, CVM_LANE(ptr, l), 8);
+        uint8_t *m = cvm_mem_access(ex, in, addr, t->size, 1, l, NULL);
+        if (!m)
+            return ex->diag ? ex->diag->result : CVM_ERROR_OUT_OF_BOUNDS;
+        memcpy(m, v.p + (size_t)i * v.stride, t->size);
+    }
+    return CVM_SUCCESS;
+}
+
+static cvm_result h_copy_memory(cvm_exec *ex, const cvm_insn *in)
+{
+    const cvm_type *t = &ex->prog->types[in->type];
+    cvm_val dst = ex->vals[in->a], src = ex->vals[in->b];
+    CVM_FOR_ACTIVE(ex, l) {
+        uint64_t da, sa;
+        memcpy(&da, CVM_LANE(dst, l), 8);
+        memcpy(&sa, CVM_LANE(src, l), 8);
+        const uint8_t *s = cvm_mem_access(ex, in, sa, t->mem_size, 0, l, NULL);
+        if (!s)
+            return ex->diag ? ex->diag->result : CVM_ERROR_OUT_OF_BOUNDS;
+        uint8_t *d = cvm_mem_access(ex, in, da, t->mem_size, 1, l, NULL);
+        if (!d)
+            return ex->diag ? ex->diag->result : CVM_ERROR_OUT_OF_BOUNDS;
+        memmove(d, s, t->mem_size);
+    }
+    return CVM_SUCCESS;
+}
+
+static cvm_result h_array_length(cvm_exec *ex, const cvm_insn *in)
+{
+    cvm_val r = ex->vals[in->result], ptr = ex->vals[in->a];
+    CVM_FOR_ACTIVE(ex, l) {
+        uint64_t addr;
+        memcpy(&addr, CVM_LANE(ptr, l), 8);
+        uint32_t reg = CVM_ADDR_REGION(addr);
+        uint64_t off = CVM_ADDR_OFFSET(addr) + in->b;
+        uint64_t size = reg < ex->nregions ? ex->regions[reg].size : 0;
+        uint32_t n = size > off && in->c ? (uint32_t)((size - off) / in->c) : 0;
+        memcpy(CVM_LANE(r, l), &n, 4);
+    }
+    return CVM_SUCCESS;
+}
+
+static cvm_result h_variable_init(cvm_exec *ex, const cvm_insn *in)
+{
+    const cvm_program *p = ex->prog;
+    const cvm_type *t = &p->types[in->type];
+    cvm_val ptr = ex->vals[in->result], v = ex->vals[in->b];
+    CVM_FOR_ACTIVE(ex, l) {
+        uint64_t addr;
+        memcpy(&addr, CVM_LANE(ptr, l), 8);
+        uint8_t *m = cvm_mem_access(ex, in, addr, t->mem_size, 1, l, NULL);
+        if (!m)
+            return ex->diag ? ex->diag->result : CVM_ERROR_OUT_OF_BOUNDS;
+        if (!t->has_layout)
+            memcpy(m, CVM_LANE(v, l), t->size);
+        else
+            cvm_copy_reg_to_mem(p, in->type, m, CVM_LANE(v, l));
+    }
+    return CVM_SUCCESS;
+}
+
+static cvm_result h_copy_u64(cvm_exec *ex, const cvm_insn *in)
+{
+    cvm_val r = ex->vals[in->result], a = ex->vals[in->a];
+    CVM_FOR_ACTIVE(ex, l)
+        memcpy(CVM_LANE(r, l), CVM_LANE(a, l), 8);
+    return CVM_SUCCESS;
+}
+
+static cvm_result h_barrier(cvm_exec *ex, const cvm_insn *in)
+{
+    if (in->a == SpvScopeWorkgroup) {
+        for (uint32_t l = 0; l < ex->nlanes; l++)
+            if (ex->alive[l] && !ex->active[l])
+                return cvm_exec_fail(ex, in, CVM_ERROR_DIVERGENT_COLLECTIVE,
+                                     "invocation %u did not reach this workgroup barrier with "
+                                     "the others",
+                                     l);
+    } else if (in->a == SpvScopeSubgroup) {
+        for (uint32_t s = 0; s < ex->nsub; s++) {
+            uint32_t first = s * ex->sg_size, n = CVM_MIN(ex->sg_size, ex->nlanes - first);
+            uint32_t act = 0;
+            for (uint32_t l = first; l < first + n; l++)
+                act += ex->active[l];
+            if (act == 0)
+                continue;
+            for (uint32_t l = first; l < first + n; l++)
+                if (ex->alive[l] && !ex->active[l])
+                    return cvm_exec_fail(ex, in, CVM_ERROR_DIVERGENT_COLLECTIVE,
+                                         "invocation %u did not reach this subgroup barrier", l);
+        }
+    }
+    return CVM_SUCCESS;
+}
+
+static cvm_result h_ptr_compare(cvm_exec *ex, const cvm_insn *in)
+{
+    cvm_val r = ex->vals[in->result], a = ex->vals[in->a], b = ex->vals[in->b];
+    CVM_FOR_ACTIVE(ex, l) {
+        uint64_t x, y;
+        memcpy(&x, CVM_LANE(a, l), 8);
+        memcpy(&y, CVM_LANE(b, l), 8);
+        if (in->spv_op == SpvOpPtrDiff) {
+            int64_t d = in->c ? ((int64_t)(x - y)) / (int64_t)in->c : 0;
+            memcpy(CVM_LANE(r, l), &d, in->d);
+        } else {
+            *CVM_LANE(r, l) = in->spv_op == SpvOpPtrEqual ? x == y : x != y;
+        }
+    }
+    return CVM_SUCCESS;
+}
+
+static int is_scope_matrix(const cvm_type *t, uint8_t *o_flags)
+{
+    if (t->tclass != CVM_TC_COOPMAT)
+        return 0;
+    *o_flags = CVM_INSN_PER_INSTANCE | (t->scope == SpvScopeWorkgroup ? CVM_INSN_WORKGROUP_SCOPE : 0);
+    return 1;
+}
+
+static int matrix_scope_of(const cvm_program *p, uint32_t tid)
+{
+    const cvm_type *t = &p->types[tid];
+    switch (t->tclass) {
+    case CVM_TC_COOPMAT:
+        return t->scope == SpvScopeWorkgroup ? 2 : 1;
+    case CVM_TC_ARRAY:
+        return matrix_scope_of(p, t->elem);
+    case CVM_TC_STRUCT:
+        for (uint32_t i = 0; i < t->nmembers; i++) {
+            int s = matrix_scope_of(p, t->member_types[i]);
+            if (s)
+                return s;
+        }
+        return 0;
+    default:
+        return 0;
+    }
+}
+
+cvm_result cvm_lower_memory(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
+{
+    const cvm_program *p = cvm_lower_program(lw);
+    const uint32_t *w = in->words;
+    switch (in->opcode) {
+    case SpvOpVariable: {
+        const cvm_type *pt = cvm_lower_type(lw, w[1]);
+        uint32_t sc = w[3];
+        if (sc != SpvStorageClassFunction)
+            return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                                  "a variable inside a function must have Function storage");
+        const cvm_type *vt = cvm_lower_type(lw, pt->elem);
+        CVM_TRY(cvm_lower_alloc_variable(lw, w[2], vt->mem_size, matrix_scope_of(p, pt->elem)));
+        if (in->word_count > 4) {
+            out->fn = h_variable_init;
+            out->type = pt->elem;
+            out->b = w[4];
+        }
+        return CVM_SUCCESS;
+    }
+    case SpvOpLoad: {
+        const cvm_type *t = cvm_lower_type(lw, w[1]);
+        out->a = w[3];
+        out->type = w[1];
+        if (is_scope_matrix(t, &out->flags))
+            out->fn = h_load_matrix;
+        else if (t->tclass == CVM_TC_NONE || t->tclass == CVM_TC_OPAQUE)
+            return cvm_lower_fail(lw, in, CVM_ERROR_UNSUPPORTED, "load of this type");
+        else
+            out->fn = h_load;
+        return CVM_SUCCESS;
+    }
+    case SpvOpStore: {
+        uint32_t tid = cvm_lower_type_of(lw, w[2]);
+        const cvm_type *t = cvm_lower_type(lw, tid);
+        out->a = w[1];
+        out->b = w[2];
+        out->type = tid;
+        out->result = 0;
+        out->fn = is_scope_matrix(t, &out->flags) ? h_store_matrix : h_store;
+        return CVM_SUCCESS;
+    }
+    case SpvOpCopyMemory: {
+        const cvm_type *pt = cvm_lower_type(lw, cvm_lower_type_of(lw, w[1]));
+        out->fn = h_copy_memory;
+        out->a = w[1];
+        out->b = w[2];
+        out->type = pt->elem;
+        out->result = 0;
+        return CVM_SUCCESS;
+    }
+    case SpvOpAccessChain:
+    case SpvOpInBoundsAccessChain:
+    case SpvOpPtrAccessChain:
+    case SpvOpInBoundsPtrAccessChain: {
+        CVM_TRY(lower_access_chain(lw, in, out));
+        const uint32_t *steps = p->extra + out->extra;
+        for (uint32_t s = 0; s < out->nextra; s += 4)
+            if (steps[s] == STEP_MATRIX && (steps[s + 3] & 0x80000000u))
+                out->fn = h_access_chain_sg;
+        return CVM_SUCCESS;
+    }
+    case SpvOpArrayLength: {
+        const cvm_type *pt = cvm_lower_type(lw, cvm_lower_type_of(lw, w[3]));
+        const cvm_type *st = cvm_lower_type(lw, pt->elem);
+        uint32_t m = w[4];
+        if (st->tclass != CVM_TC_STRUCT || m >= st->nmembers)
+            return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "not a struct member");
+        const cvm_type *at = cvm_lower_type(lw, st->member_types[m]);
+        out->fn = h_array_length;
+        out->a = w[3];
+        out->b = st->member_mem_offsets[m];
+        out->c = at->array_stride;
+        return CVM_SUCCESS;
+    }
+    case SpvOpConvertPtrToU:
+    case SpvOpConvertUToPtr: {
+        if (cvm_lower_type(lw, w[1])->size != 8 ||
+            cvm_lower_type(lw, cvm_lower_type_of(lw, w[3]))->size != 8)
+            return cvm_lower_fail(lw, in, CVM_ERROR_UNSUPPORTED,
+                                  "pointer conversions other than to and from 64-bit integers");
+        out->fn = h_copy_u64;
+        out->a = w[3];
+        return CVM_SUCCESS;
+    }
+    case SpvOpPtrEqual:
+    case SpvOpPtrNotEqual:
+    case SpvOpPtrDiff: {
+        out->fn = h_ptr_compare;
+        out->a = w[3];
+        out->b = w[4];
+        if (in->opcode == SpvOpPtrDiff) {
+            const cvm_type *pt = cvm_lower_type(lw, cvm_lower_type_of(lw, w[3]));
+            out->c = cvm_lower_type(lw, pt->elem)->mem_size;
+            out->d = cvm_lower_type(lw, w[1])->size;
+        }
+        return CVM_SUCCESS;
+    }
+    case SpvOpControlBarrier: {
+        uint64_t scope;
+        if (!cvm_lower_const_u64(lw, w[1], &scope))
+            return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "execution scope not constant");
+        out->fn = h_barrier;
+        out->a = (uint32_t)scope;
+        return CVM_SUCCESS;
+    }
+    default:
+        return CVM_ERROR_NOT_FOUND;
+    }
+}

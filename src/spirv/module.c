@@ -1,0 +1,516 @@
+/* The module IR: one pass over the binary, bounded, every id checked. */
+#include "spirv/module.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- capabilities --------------------------------------------------------- */
+
+static const uint32_t supported_caps[] = {
+    SpvCapabilityMatrix, SpvCapabilityShader, SpvCapabilityFloat16, SpvCapabilityFloat64,
+    SpvCapabilityInt64, SpvCapabilityInt64Atomics, SpvCapabilityInt16, SpvCapabilityInt8,
+    SpvCapabilityFloat16Buffer, SpvCapabilityStorageBufferArrayDynamicIndexing,
+    SpvCapabilityGroupNonUniform, SpvCapabilityGroupNonUniformVote,
+    SpvCapabilityGroupNonUniformArithmetic, SpvCapabilityGroupNonUniformBallot,
+    SpvCapabilityGroupNonUniformShuffle, SpvCapabilityGroupNonUniformShuffleRelative,
+    SpvCapabilityGroupNonUniformClustered, SpvCapabilityGroupNonUniformQuad,
+    SpvCapabilityGroupNonUniformRotateKHR, SpvCapabilitySubgroupBallotKHR,
+    SpvCapabilitySubgroupVoteKHR, SpvCapabilityStorageBuffer16BitAccess,
+    SpvCapabilityUniformAndStorageBuffer16BitAccess, SpvCapabilityStoragePushConstant16,
+    SpvCapabilityStorageBuffer8BitAccess, SpvCapabilityUniformAndStorageBuffer8BitAccess,
+    SpvCapabilityStoragePushConstant8, SpvCapabilityWorkgroupMemoryExplicitLayoutKHR,
+    SpvCapabilityWorkgroupMemoryExplicitLayout8BitAccessKHR,
+    SpvCapabilityWorkgroupMemoryExplicitLayout16BitAccessKHR, SpvCapabilityVariablePointers,
+    SpvCapabilityVariablePointersStorageBuffer, SpvCapabilityShaderNonUniform,
+    SpvCapabilityRuntimeDescriptorArray, SpvCapabilityStorageBufferArrayNonUniformIndexing,
+    SpvCapabilityUniformBufferArrayNonUniformIndexing, SpvCapabilityVulkanMemoryModel,
+    SpvCapabilityVulkanMemoryModelDeviceScope, SpvCapabilityPhysicalStorageBufferAddresses,
+    SpvCapabilityDotProduct, SpvCapabilityDotProductInputAll, SpvCapabilityDotProductInput4x8Bit,
+    SpvCapabilityDotProductInput4x8BitPacked, SpvCapabilityCooperativeMatrixKHR,
+    SpvCapabilityCooperativeMatrixReductionsNV, SpvCapabilityCooperativeMatrixConversionsNV,
+    SpvCapabilityCooperativeMatrixPerElementOperationsNV,
+    SpvCapabilityCooperativeMatrixTensorAddressingNV, SpvCapabilityCooperativeMatrixBlockLoadsNV,
+    SpvCapabilityTensorAddressingNV, SpvCapabilityCooperativeMatrixDecodeVectorNV,
+    SpvCapabilityCooperativeMatrixConversionQCOM, SpvCapabilityCooperativeVectorNV,
+    SpvCapabilityCooperativeVectorTrainingNV, SpvCapabilityBFloat16TypeKHR,
+    SpvCapabilityBFloat16CooperativeMatrixKHR, SpvCapabilityBFloat16DotProductKHR,
+    SpvCapabilityFloat8EXT, SpvCapabilityFloat8CooperativeMatrixEXT,
+    SpvCapabilityReplicatedCompositesEXT, SpvCapabilityAtomicFloat32AddEXT,
+    SpvCapabilityAtomicFloat16AddEXT, SpvCapabilityAtomicFloat64AddEXT,
+    SpvCapabilityAtomicFloat16VectorNV, SpvCapabilityLongVectorEXT,
+};
+
+int spv_capability_supported(uint32_t cap)
+{
+    for (size_t i = 0; i < CVM_ARRAY_SIZE(supported_caps); i++)
+        if (supported_caps[i] == cap)
+            return 1;
+    return 0;
+}
+
+static const char *const supported_exts[] = {
+    "SPV_KHR_cooperative_matrix", "SPV_NV_cooperative_matrix2", "SPV_NV_tensor_addressing",
+    "SPV_NV_cooperative_matrix_decode_vector", "SPV_QCOM_cooperative_matrix_conversion",
+    "SPV_NV_cooperative_vector", "SPV_KHR_vulkan_memory_model", "SPV_KHR_storage_buffer_storage_class",
+    "SPV_KHR_8bit_storage", "SPV_KHR_16bit_storage", "SPV_KHR_physical_storage_buffer",
+    "SPV_EXT_physical_storage_buffer", "SPV_KHR_shader_ballot", "SPV_KHR_subgroup_vote",
+    "SPV_KHR_variable_pointers", "SPV_EXT_descriptor_indexing", "SPV_KHR_bfloat16",
+    "SPV_EXT_float8", "SPV_KHR_workgroup_memory_explicit_layout", "SPV_KHR_integer_dot_product",
+    "SPV_EXT_replicated_composites", "SPV_KHR_subgroup_rotate", "SPV_EXT_shader_atomic_float_add",
+    "SPV_NV_shader_atomic_fp16_vector", "SPV_KHR_non_semantic_info", "SPV_EXT_long_vector",
+    "SPV_EXT_cooperative_matrix_maintenance1", "SPV_KHR_shader_draw_parameters",
+    "SPV_GOOGLE_decorate_string", "SPV_GOOGLE_hlsl_functionality1", "SPV_GOOGLE_user_type",
+    "SPV_KHR_relaxed_extended_instruction", "SPV_KHR_uniform_group_instructions",
+};
+
+static int extension_supported(const char *name)
+{
+    for (size_t i = 0; i < CVM_ARRAY_SIZE(supported_exts); i++)
+        if (!strcmp(supported_exts[i], name))
+            return 1;
+    return 0;
+}
+
+/* ---- growable arrays ------------------------------------------------------ */
+
+static int grow(void **p, uint32_t *cap, uint32_t need, size_t elem)
+{
+    if (need <= *cap)
+        return 1;
+    uint32_t ncap = *cap ? *cap * 2 : 16;
+    while (ncap < need)
+        ncap *= 2;
+    void *np = cvm_realloc(*p, (size_t)ncap * elem);
+    if (!np)
+        return 0;
+    *p = np;
+    *cap = ncap;
+    return 1;
+}
+
+/* ---- operand walk: every id operand checked against the bound -------------- */
+
+typedef struct walk {
+    const spv_inst *inst;
+    uint32_t pos;
+    uint32_t bound;
+    cvm_diagnostic *diag;
+} walk;
+
+static cvm_result walk_operand(walk *w, uint16_t kind, int optional);
+
+static cvm_result check_id(walk *w, uint32_t id)
+{
+    if (id == 0 || id >= w->bound)
+        return cvm_diag_at(w->diag, CVM_ERROR_MALFORMED, w->inst->offset, w->inst->opcode,
+                           "id %u at word %u is outside the bound %u", id,
+                           w->inst->offset + w->pos, w->bound);
+    return CVM_SUCCESS;
+}
+
+static cvm_result walk_params(walk *w, const spv_enumerant_desc *e)
+{
+    for (uint16_t i = 0; i < e->num_params; i++)
+        CVM_TRY(walk_operand(w, e->params[i].kind, 0));
+    return CVM_SUCCESS;
+}
+
+static cvm_result truncated(walk *w)
+{
+    return cvm_diag_at(w->diag, CVM_ERROR_MALFORMED, w->inst->offset, w->inst->opcode,
+                       "instruction at word %u (opcode %u) ends before its operands do",
+                       w->inst->offset, w->inst->opcode);
+}
+
+static cvm_result walk_operand(walk *w, uint16_t kind, int optional)
+{
+    const spv_operand_kind_desc *k = &spv_operand_kinds[kind];
+    if (w->pos >= w->inst->word_count)
+        return optional ? CVM_SUCCESS : truncated(w);
+    switch (k->category) {
+    case SPV_CATEGORY_ID:
+        CVM_TRY(check_id(w, w->inst->words[w->pos]));
+        w->pos++;
+        return CVM_SUCCESS;
+    case SPV_CATEGORY_LITERAL:
+        if (kind == SPV_OPERAND_LiteralString) {
+            const char *s;
+            uint32_t n = spv_inst_string(w->inst, w->pos, &s);
+            if (!n)
+                return cvm_diag_at(w->diag, CVM_ERROR_MALFORMED, w->inst->offset,
+                                   w->inst->opcode, "unterminated string in instruction at word %u",
+                                   w->inst->offset);
+            w->pos += n;
+        } else if (kind == SPV_OPERAND_LiteralContextDependentNumber) {
+            w->pos = w->inst->word_count; /* the rest: width from the type */
+        } else {
+            w->pos++;
+        }
+        return CVM_SUCCESS;
+    case SPV_CATEGORY_VALUE_ENUM: {
+        uint32_t v = w->inst->words[w->pos++];
+        const spv_enumerant_desc *e = spv_grammar_enumerant((spv_operand_kind)kind, v);
+        if (!e)
+            return cvm_diag_at(w->diag, CVM_ERROR_MALFORMED, w->inst->offset, w->inst->opcode,
+                               "unknown %s value %u in instruction at word %u", k->name, v,
+                               w->inst->offset);
+        return walk_params(w, e);
+    }
+    case SPV_CATEGORY_BIT_ENUM: {
+        uint32_t v = w->inst->words[w->pos++];
+        for (uint32_t bit = 0; bit < 32; bit++) {
+            if (!(v & (1u << bit)))
+                continue;
+            const spv_enumerant_desc *e = spv_grammar_enumerant((spv_operand_kind)kind, 1u << bit);
+            if (!e)
+                return cvm_diag_at(w->diag, CVM_ERROR_MALFORMED, w->inst->offset,
+                                   w->inst->opcode, "unknown %s bit 0x%x in instruction at word %u",
+                                   k->name, 1u << bit, w->inst->offset);
+            CVM_TRY(walk_params(w, e));
+        }
+        return CVM_SUCCESS;
+    }
+    case SPV_CATEGORY_COMPOSITE:
+        for (uint16_t i = 0; i < k->num_bases; i++)
+            CVM_TRY(walk_operand(w, k->bases[i], 0));
+        return CVM_SUCCESS;
+    }
+    return CVM_SUCCESS;
+}
+
+static cvm_result walk_inst(const spv_inst *inst, const spv_instruction_desc *d, uint32_t bound,
+                            cvm_diagnostic *diag)
+{
+    walk w = {inst, 1, bound, diag};
+    /* OpExtInst operands past the instruction number belong to the extended
+     * set; they are ids for GLSL.std.450 and are checked like ids. */
+    for (uint16_t i = 0; i < d->num_operands; i++) {
+        const spv_operand_desc *o = &d->operands[i];
+        if (o->quantifier == SPV_QUANT_VARIABLE) {
+            while (w.pos < inst->word_count) {
+                uint32_t before = w.pos;
+                CVM_TRY(walk_operand(&w, o->kind, 0));
+                if (w.pos == before)
+                    break;
+            }
+        } else {
+            CVM_TRY(walk_operand(&w, o->kind, o->quantifier == SPV_QUANT_OPTIONAL));
+        }
+    }
+    if (w.pos < inst->word_count && inst->opcode != SpvOpExtInst &&
+        inst->opcode != SpvOpExtInstWithForwardRefsKHR)
+        return cvm_diag_at(diag, CVM_ERROR_MALFORMED, inst->offset, inst->opcode,
+                           "%s at word %u has %u words, more than its operands take", d->name,
+                           inst->offset, inst->word_count);
+    return CVM_SUCCESS;
+}
+
+/* ---- the parse ------------------------------------------------------------- */
+
+static int in_function_section(uint16_t op)
+{
+    (void)op;
+    return 1;
+}
+
+cvm_result spv_module_parse(spv_module *o_mod, spv_binary *bin, cvm_diagnostic *diag)
+{
+    spv_module m;
+    memset(&m, 0, sizeof(m));
+    m.bin = *bin;
+    m.bound = bin->header.bound;
+    cvm_result r = CVM_SUCCESS;
+    uint32_t cap_caps = 0, cap_decos = 0, cap_entries = 0, cap_modes = 0, cap_funcs = 0;
+    uint32_t cur_func = UINT32_MAX;
+
+    if (m.bound > (1u << 22)) {
+        r = cvm_diag_at(diag, CVM_ERROR_LIMIT, 3, 0, "id bound %u is larger than coopvm's limit",
+                        m.bound);
+        goto fail;
+    }
+    m.defs = cvm_calloc(m.bound, sizeof(spv_def));
+    if (!m.defs) {
+        r = cvm_diag_set(diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+        goto fail;
+    }
+
+    size_t off = SPV_HEADER_WORDS;
+    spv_inst in;
+    int got;
+    while ((got = spv_next_inst(&m.bin, &off, &in, diag)) == 1) {
+        const spv_instruction_desc *d = spv_grammar_instruction(in.opcode);
+        if (!d) {
+            r = cvm_diag_at(diag, CVM_ERROR_UNSUPPORTED, in.offset, in.opcode,
+                            "unknown opcode %u at word %u", in.opcode, in.offset);
+            goto fail;
+        }
+        if ((r = walk_inst(&in, d, m.bound, diag)) != CVM_SUCCESS)
+            goto fail;
+        uint32_t rt = 0, id = 0;
+        if (d->has_result_type && d->has_result) {
+            rt = in.words[1];
+            id = in.words[2];
+        } else if (d->has_result) {
+            id = in.words[1];
+        }
+        if (id) {
+            if (m.defs[id].off) {
+                r = cvm_diag_at(diag, CVM_ERROR_MALFORMED, in.offset, in.opcode,
+                                "id %u defined twice (at words %u and %u)", id, m.defs[id].off,
+                                in.offset);
+                goto fail;
+            }
+            m.defs[id].off = in.offset;
+            m.defs[id].opcode = in.opcode;
+            m.defs[id].nwords = in.word_count;
+            m.defs[id].type = rt;
+            m.defs[id].func = cur_func;
+        }
+        switch (in.opcode) {
+        case SpvOpCapability: {
+            uint32_t cap = in.words[1];
+            if (!spv_capability_supported(cap)) {
+                const spv_enumerant_desc *e = spv_grammar_enumerant(SPV_OPERAND_Capability, cap);
+                r = cvm_diag_at(diag, CVM_ERROR_UNSUPPORTED, in.offset, in.opcode,
+                                "capability %s is not supported by coopvm",
+                                e ? e->name : "(unknown)");
+                goto fail;
+            }
+            if (!grow((void **)&m.capabilities, &cap_caps, m.ncapabilities + 1, sizeof(uint32_t)))
+                goto oom;
+            m.capabilities[m.ncapabilities++] = cap;
+            break;
+        }
+        case SpvOpExtension: {
+            const char *s;
+            spv_inst_string(&in, 1, &s);
+            if (!extension_supported(s)) {
+                r = cvm_diag_at(diag, CVM_ERROR_UNSUPPORTED, in.offset, in.opcode,
+                                "extension %s is not supported by coopvm", s);
+                goto fail;
+            }
+            break;
+        }
+        case SpvOpExtInstImport: {
+            const char *s;
+            spv_inst_string(&in, 2, &s);
+            if (!strcmp(s, "GLSL.std.450"))
+                m.glsl_ext = in.words[1];
+            else if (strncmp(s, "NonSemantic.", 12) != 0) {
+                r = cvm_diag_at(diag, CVM_ERROR_UNSUPPORTED, in.offset, in.opcode,
+                                "extended instruction set \"%s\" is not supported", s);
+                goto fail;
+            }
+            break;
+        }
+        case SpvOpMemoryModel:
+            m.addressing_model = in.words[1];
+            m.memory_model = in.words[2];
+            break;
+        case SpvOpEntryPoint: {
+            if (!grow((void **)&m.entries, &cap_entries, m.nentries + 1, sizeof(spv_entry_point)))
+                goto oom;
+            spv_entry_point *e = &m.entries[m.nentries++];
+            e->model = in.words[1];
+            e->func = in.words[2];
+            spv_inst_string(&in, 3, &e->name);
+            e->off = in.offset;
+            break;
+        }
+        case SpvOpExecutionMode:
+        case SpvOpExecutionModeId: {
+            if (!grow((void **)&m.modes, &cap_modes, m.nmodes + 1, sizeof(spv_exec_mode)))
+                goto oom;
+            spv_exec_mode *em = &m.modes[m.nmodes++];
+            em->func = in.words[1];
+            em->mode = in.words[2];
+            em->off = in.offset + 3;
+            em->nops = in.word_count - 3u;
+            em->is_id = in.opcode == SpvOpExecutionModeId;
+            break;
+        }
+        case SpvOpDecorate:
+        case SpvOpMemberDecorate:
+        case SpvOpDecorateId:
+        case SpvOpDecorateString:
+        case SpvOpMemberDecorateString: {
+            if (!grow((void **)&m.decorations, &cap_decos, m.ndecorations + 1,
+                      sizeof(spv_decoration)))
+                goto oom;
+            spv_decoration *dd = &m.decorations[m.ndecorations++];
+            int member = in.opcode == SpvOpMemberDecorate || in.opcode == SpvOpMemberDecorateString;
+            dd->target = in.words[1];
+            dd->member = member ? in.words[2] : SPV_NO_MEMBER;
+            dd->decoration = in.words[member ? 3 : 2];
+            dd->off = in.offset + (member ? 4u : 3u);
+            dd->nops = in.word_count - (member ? 4u : 3u);
+            break;
+        }
+        case SpvOpGroupDecorate:
+        case SpvOpGroupMemberDecorate:
+        case SpvOpDecorationGroup:
+            r = cvm_diag_at(diag, CVM_ERROR_UNSUPPORTED, in.offset, in.opcode,
+                            "decoration groups are not supported");
+            goto fail;
+        case SpvOpFunction: {
+            if (cur_func != UINT32_MAX) {
+                r = cvm_diag_at(diag, CVM_ERROR_MALFORMED, in.offset, in.opcode,
+                                "OpFunction inside a function");
+                goto fail;
+            }
+            if (!m.globals_end)
+                m.globals_end = in.offset;
+            if (!grow((void **)&m.functions, &cap_funcs, m.nfunctions + 1, sizeof(spv_function)))
+                goto oom;
+            spv_function *f = &m.functions[m.nfunctions];
+            f->id = in.words[2];
+            f->result_type = in.words[1];
+            f->control = in.words[3];
+            f->fn_type = in.words[4];
+            f->begin = in.offset;
+            cur_func = m.nfunctions++;
+            m.defs[f->id].func = UINT32_MAX;
+            break;
+        }
+        case SpvOpFunctionEnd:
+            if (cur_func == UINT32_MAX) {
+                r = cvm_diag_at(diag, CVM_ERROR_MALFORMED, in.offset, in.opcode,
+                                "OpFunctionEnd outside a function");
+                goto fail;
+            }
+            m.functions[cur_func].end = (uint32_t)off;
+            cur_func = UINT32_MAX;
+            break;
+        default:
+            if (!in_function_section(in.opcode))
+                break;
+            if (!m.globals_begin && cur_func == UINT32_MAX &&
+                (d->has_result || in.opcode == SpvOpTypeForwardPointer))
+                m.globals_begin = in.offset;
+            break;
+        }
+    }
+    if (got < 0) {
+        r = diag ? diag->result : CVM_ERROR_MALFORMED;
+        goto fail;
+    }
+    if (cur_func != UINT32_MAX) {
+        r = cvm_diag_at(diag, CVM_ERROR_MALFORMED, m.functions[cur_func].begin, SpvOpFunction,
+                        "function %u has no OpFunctionEnd", m.functions[cur_func].id);
+        goto fail;
+    }
+    if (!m.globals_end)
+        m.globals_end = (uint32_t)m.bin.word_count;
+    if (!m.globals_begin)
+        m.globals_begin = m.globals_end;
+    for (uint32_t i = 0; i < m.nentries; i++) {
+        uint32_t f = m.entries[i].func;
+        if (m.defs[f].opcode != SpvOpFunction) {
+            r = cvm_diag_at(diag, CVM_ERROR_MALFORMED, m.entries[i].off, SpvOpEntryPoint,
+                            "entry point '%s' names id %u, which is not a function",
+                            m.entries[i].name, f);
+            goto fail;
+        }
+    }
+    *o_mod = m;
+    memset(bin, 0, sizeof(*bin));
+    return CVM_SUCCESS;
+oom:
+    r = cvm_diag_set(diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+fail:
+    cvm_mem_free(m.defs);
+    cvm_mem_free(m.capabilities);
+    cvm_mem_free(m.decorations);
+    cvm_mem_free(m.entries);
+    cvm_mem_free(m.modes);
+    cvm_mem_free(m.functions);
+    return r;
+}
+
+void spv_module_release(spv_module *mod)
+{
+    if (!mod)
+        return;
+    spv_binary_release(&mod->bin);
+    cvm_mem_free(mod->defs);
+    cvm_mem_free(mod->capabilities);
+    cvm_mem_free(mod->decorations);
+    cvm_mem_free(mod->entries);
+    cvm_mem_free(mod->modes);
+    cvm_mem_free(mod->functions);
+    memset(mod, 0, sizeof(*mod));
+}
+
+int spv_module_inst_at(const spv_module *mod, uint32_t off, spv_inst *o_inst)
+{
+    size_t o = off;
+    return spv_next_inst(&mod->bin, &o, o_inst, NULL) == 1;
+}
+
+int spv_module_def_inst(const spv_module *mod, uint32_t id, spv_inst *o_inst)
+{
+    if (id == 0 || id >= mod->bound || !mod->defs[id].off)
+        return 0;
+    return spv_module_inst_at(mod, mod->defs[id].off, o_inst);
+}
+
+const spv_decoration *spv_module_find_decoration(const spv_module *mod, uint32_t target,
+                                                 uint32_t member, uint32_t decoration)
+{
+    for (uint32_t i = 0; i < mod->ndecorations; i++) {
+        const spv_decoration *d = &mod->decorations[i];
+        if (d->target == target && d->member == member && d->decoration == decoration)
+            return d;
+    }
+    return NULL;
+}
+
+uint32_t spv_decoration_operand(const spv_module *mod, const spv_decoration *d, uint32_t i)
+{
+    if (i >= d->nops)
+        return 0;
+    return mod->bin.words[d->off + i];
+}
+
+const char *spv_module_name(const spv_module *mod, uint32_t id)
+{
+    size_t off = SPV_HEADER_WORDS;
+    spv_inst in;
+    while (off < mod->globals_begin && spv_next_inst(&mod->bin, &off, &in, NULL) == 1) {
+        if (in.opcode == SpvOpName && in.word_count >= 3 && in.words[1] == id) {
+            const char *s;
+            if (spv_inst_string(&in, 2, &s))
+                return s;
+        }
+    }
+    return NULL;
+}
+
+void spv_module_locate(const spv_module *mod, uint32_t word_off, cvm_diagnostic *diag)
+{
+    if (!diag || !mod->bin.words)
+        return;
+    size_t off = SPV_HEADER_WORDS;
+    spv_inst in;
+    uint32_t file = 0, line = 0, col = 0;
+    while (off <= word_off && spv_next_inst(&mod->bin, &off, &in, NULL) == 1) {
+        if (in.opcode == SpvOpLine && in.word_count >= 4) {
+            file = in.words[1];
+            line = in.words[2];
+            col = in.words[3];
+        } else if (in.opcode == SpvOpNoLine || in.opcode == SpvOpFunctionEnd) {
+            file = line = col = 0;
+        }
+    }
+    if (!line)
+        return;
+    diag->line = line;
+    diag->column = col;
+    spv_inst s;
+    const char *name;
+    if (spv_module_def_inst(mod, file, &s) && s.opcode == SpvOpString &&
+        spv_inst_string(&s, 2, &name)) {
+        strncpy(diag->file, name, sizeof(diag->file) - 1);
+        diag->file[sizeof(diag->file) - 1] = 0;
+    }
+}
