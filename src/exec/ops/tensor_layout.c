@@ -725,6 +725,13 @@ static cvm_result plan_separable(const cvm_tensor_layout *t, const cvm_tensor_vi
     return status;
 }
 
+bool cvm_tensor_plan_is_separable(const cvm_tensor_layout *t, const cvm_tensor_view *v,
+                                  uint32_t N)
+{
+    return address_check(t, v, CVM_TENSOR_LOAD, N) == CVM_SUCCESS &&
+           separable_width(t, v, N) != 0;
+}
+
 cvm_result cvm_tensor_plan(const cvm_tensor_layout *t, const cvm_tensor_view *v,
                            cvm_tensor_access access, uint32_t M, uint32_t N,
                            cvm_tensor_element *o_elements)

@@ -208,7 +208,8 @@ typedef struct cvm_tensor_element {
  * matrix with N columns, step by step as written, with the SPEC_NOTES
  * corrections.  Errors (with *o_e untouched):
  *   CVM_ERROR_INVALID_ARGUMENT: NULL pointers, a layout/view with `dim`
- *     outside 1..5 or a clamp mode outside 0..4, N == 0, and values the
+ *     outside 1..5, a clamp mode outside 0..4, or an invalid permutation,
+ *     col >= N, and values the
  *     texts leave undefined because they divide by zero: a span, blockSize
  *     or view dimension of 0, or layoutDimension 0 in ClampToEdge/Repeat/
  *     RepeatMirrored on a load; reported only when the element's
@@ -224,13 +225,19 @@ cvm_result cvm_tensor_element_address(const cvm_tensor_layout *t, const cvm_tens
  * `o_elements[row * N + col]` (caller-owned, M*N entries).  Identical, entry
  * for entry and in status, to calling cvm_tensor_element_address for each
  * element in row-major order and stopping at the first error (then the
- * contents of o_elements are unspecified).  Common cases (no view or an
+ * contents of o_elements are unspecified).  N == 0 is
+ * CVM_ERROR_INVALID_ARGUMENT, as in cvm_tensor_element_address.  Common cases (no view or an
  * identity view, span[LDim-1] equal to the row width, any clamp mode and
  * block size) take a separable path that resolves each row and each column
  * once; the rest use the reference per element.  M == 0 is an empty plan. */
 cvm_result cvm_tensor_plan(const cvm_tensor_layout *t, const cvm_tensor_view *v,
                            cvm_tensor_access access, uint32_t M, uint32_t N,
                            cvm_tensor_element *o_elements);
+
+/* True when cvm_tensor_plan takes the separable path for this layout, view
+ * and row width (for tests, and for an engine that counts slow plans). */
+bool cvm_tensor_plan_is_separable(const cvm_tensor_layout *t, const cvm_tensor_view *v,
+                                  uint32_t N);
 
 /* The same plan, always through the reference (for tests and for a checking
  * mode that wants no fast path). */
