@@ -696,30 +696,46 @@ static cvm_result plan_separable(const cvm_tensor_layout *t, const cvm_tensor_vi
             }
             resolve_part(t, access, 0, L - 1, spanCoord, &rp);
         }
-        for (uint32_t col = 0; col < N; ++col) {
-            const cvm_tensor_element cp = cols[col];
-            cvm_tensor_element e;
-            memset(&e, 0, sizeof e);
-            if (row_clipped || cp.kind == CVM_TENSOR_ELEMENT_CLIPPED) {
-                e.kind = CVM_TENSOR_ELEMENT_CLIPPED; /* the clip test comes first */
-            } else if (rp.kind == PART_ERROR) {
-                status = CVM_ERROR_INVALID_ARGUMENT;
-            } else if (rp.kind != CVM_TENSOR_ELEMENT_MEMORY) {
-                e.kind = rp.kind; /* terminated in dimensions 0..L-2 */
-                e.undefined = rp.undefined;
-            } else if (cp.kind == PART_ERROR) {
-                status = CVM_ERROR_INVALID_ARGUMENT;
-            } else if (cp.kind != CVM_TENSOR_ELEMENT_MEMORY) {
-                e.kind = cp.kind;
-                e.undefined = (uint8_t)(rp.undefined | cp.undefined);
-            } else {
-                e = rp;
-                e.blockCoord[L - 1] = cp.blockCoord[L - 1];
-                e.coordInBlock[L - 1] = cp.coordInBlock[L - 1];
-                e.undefined = (uint8_t)(rp.undefined | cp.undefined);
-                e.index = (int64_t)((uint64_t)rp.index + (uint64_t)cp.index);
+        if (row_clipped || rp.kind != CVM_TENSOR_ELEMENT_MEMORY) {
+            /* The whole row is decided by the clip or by dimensions
+             * 0..L-2, except columns outside the clip (the clip test comes
+             * first). */
+            cvm_tensor_element whole;
+            memset(&whole, 0, sizeof whole);
+            whole.kind = row_clipped ? (uint8_t)CVM_TENSOR_ELEMENT_CLIPPED : rp.kind;
+            whole.undefined = row_clipped ? 0 : rp.undefined;
+            for (uint32_t col = 0; col < N; ++col) {
+                if (cols[col].kind == CVM_TENSOR_ELEMENT_CLIPPED) {
+                    if (row != 0) /* row 0 holds the CLIPPED entry already */
+                        out[col] = cols[col];
+                    continue;
+                }
+                if (whole.kind == PART_ERROR)
+                    status = CVM_ERROR_INVALID_ARGUMENT;
+                out[col] = whole;
             }
-            out[col] = e;
+            continue;
+        }
+        for (uint32_t col = 0; col < N; ++col) {
+            const cvm_tensor_element *cp = &cols[col];
+            if (CVM_LIKELY(cp->kind == CVM_TENSOR_ELEMENT_MEMORY)) {
+                cvm_tensor_element e = rp;
+                e.blockCoord[L - 1] = cp->blockCoord[L - 1];
+                e.coordInBlock[L - 1] = cp->coordInBlock[L - 1];
+                e.undefined = (uint8_t)(rp.undefined | cp->undefined);
+                e.index = (int64_t)((uint64_t)rp.index + (uint64_t)cp->index);
+                out[col] = e;
+            } else if (cp->kind == CVM_TENSOR_ELEMENT_CLIPPED) {
+                if (row != 0)
+                    out[col] = *cp;
+            } else if (cp->kind == PART_ERROR) {
+                status = CVM_ERROR_INVALID_ARGUMENT;
+            } else {
+                /* terminated in dimension L-1: DROPPED / CLAMP_CONSTANT */
+                cvm_tensor_element e = *cp;
+                e.undefined = (uint8_t)(rp.undefined | cp->undefined);
+                out[col] = e;
+            }
         }
     }
     return status;
