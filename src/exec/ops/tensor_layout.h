@@ -166,7 +166,10 @@ typedef enum cvm_tensor_element_kind {
      * from 'Pointer' is index * size of the matrix component type; with a
      * DecodeFunc the function's pointer is 'Pointer' + index * size of its
      * pointee type (the block), and blockCoord/coordInBlock are its other
-     * arguments. */
+     * arguments (SPEC_NOTES "decode pointer").  Stores get the same
+     * treatment of block sizes: "a block size larger than 1 must not be used"
+     * with a store is a validation rule (SPEC_NOTES "block size on stores"),
+     * so it is not checked here. */
     CVM_TENSOR_ELEMENT_MEMORY = 0,
     /* Load only, clamp mode Constant, a coordinate out of range: the element
      * is the low bits of clampValue cut to the component width; no memory is
