@@ -10,6 +10,14 @@
 #include <string.h>
 #include <math.h>
 #include <cmocka.h>
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <cpuid.h>
+static int cpu_has_f16c(void)
+{
+    unsigned eax, ebx, ecx, edx;
+    return __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & bit_F16C);
+}
+#endif
 
 #include "cvm_common.h"
 #include "exec/kernels/matmul.h"
@@ -356,7 +364,7 @@ static int cpu_has_fast(void)
 {
 #if defined(__x86_64__) && defined(__GNUC__)
     return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
-           __builtin_cpu_supports("f16c");
+           cpu_has_f16c();
 #else
     return 0;
 #endif

@@ -18,8 +18,19 @@
 #include <float.h>
 #include <math.h>
 #include <cmocka.h>
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <cpuid.h>
+static int cpu_has_f16c(void)
+{
+    unsigned eax, ebx, ecx, edx;
+    return __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & bit_F16C);
+}
+#endif
 
 #include "numeric/numeric.h"
+
+#define DINF ((double)INFINITY)
+#define DNAN ((double)NAN)
 
 /* Test helpers -------------------------------------------------------------- */
 
@@ -125,21 +136,21 @@ static uint32_t ref_encode(ref_fmt *f, long double x, int saturate)
         r = top;
     } else {
         uint32_t lo = 0, hi = top; /* largest i with table[i] <= a, by bisection */
-        if (a >= f->table[top]) {
+        if (a >= (long double)f->table[top]) {
             lo = top;
         } else {
             while (hi - lo > 1) {
                 uint32_t mid = (lo + hi) / 2;
-                if (f->table[mid] <= a)
+                if ((long double)f->table[mid] <= a)
                     lo = mid;
                 else
                     hi = mid;
             }
         }
-        if (lo == top || f->table[lo] == a) {
+        if (lo == top || (long double)f->table[lo] == a) {
             r = lo;
         } else {
-            long double midv = (f->table[lo] + f->table[lo + 1]) / 2; /* exact */
+            long double midv = (long double)((f->table[lo] + f->table[lo + 1]) / 2); /* exact */
             if (a < midv)
                 r = lo;
             else if (a > midv)
@@ -197,7 +208,7 @@ static int saturating_formats(const ref_fmt *f)
 /* Compares one encoding; NaN results compare by class and sign. */
 static void check_enc(ref_fmt *f, double x, uint32_t got, int sat, const char *what)
 {
-    uint32_t want = ref_encode(f, x, sat);
+    uint32_t want = ref_encode(f, (long double)x, sat);
     int ok;
     if (isnan(x))
         ok = ref_is_nan(f, got) && ((got ^ want) >> (f->bits - 1)) == 0;
@@ -318,7 +329,7 @@ static void encoder_vs_reference(ref_fmt *f)
     for (uint32_t p = 0; p <= f->max_finite; p++) {
         double lo = f->table[p], hi = f->table[p + 1];
         double mid = (lo + hi) / 2;
-        double cand[] = {lo, mid, nextafter(mid, 0.0), nextafter(mid, INFINITY),
+        double cand[] = {lo, mid, nextafter(mid, 0.0), nextafter(mid, DINF),
                          (double)nextafterf((float)mid, 0.0f),
                          (double)nextafterf((float)mid, INFINITY)};
         for (size_t i = 0; i < sizeof cand / sizeof cand[0]; i++) {
@@ -341,7 +352,7 @@ static void encoder_vs_reference(ref_fmt *f)
         float xf = bitsf((uint32_t)(r >> 32) & 0xffffe000u);
         check_value_both(f, (double)xf);
     }
-    double specials[] = {0.0, -0.0, INFINITY, -INFINITY, NAN, -NAN, 1e300, -1e300, 4.9e-324,
+    double specials[] = {0.0, -0.0, DINF, -DINF, DNAN, -DNAN, 1e300, -1e300, 4.9e-324,
                          -4.9e-324, 2.2250738585072014e-308, 1.0, -1.0, 65504.0, 65519.99,
                          65520.0, 448.0, 464.0, 464.0000001, 479.0, 480.0, 57344.0, 61439.0,
                          61440.0, 3.3895313892515355e38, 3.4e38};
@@ -401,8 +412,8 @@ static void test_fp8_overflow(void **state)
     assert_int_equal(cvm_f32_to_e4m3(-INFINITY, 1), 0xfe);
     assert_int_equal(cvm_f32_to_e4m3(INFINITY, 0), 0x7f);
     assert_int_equal(cvm_f32_to_e4m3(NAN, 1), 0x7f);
-    assert_int_equal(cvm_f32_to_e4m3(ldexp(1.0f, -9), 0), 0x01); /* min subnormal */
-    assert_int_equal(cvm_f32_to_e4m3(ldexp(1.0f, -10), 0), 0x00); /* tie to even 0 */
+    assert_int_equal(cvm_f32_to_e4m3(ldexpf(1.0f, -9), 0), 0x01); /* min subnormal */
+    assert_int_equal(cvm_f32_to_e4m3(ldexpf(1.0f, -10), 0), 0x00); /* tie to even 0 */
     assert_int_equal(cvm_f64_to_e4m3(ldexp(1.0, -10) * 1.0000001, 0), 0x01);
     /* E5M2: infinity exists; saturation clamps it and overflow. */
     assert_int_equal(cvm_f32_to_e5m2(57344.0f, 0), 0x7b);
@@ -446,7 +457,7 @@ static void test_f32_to_f16_vs_f16c(void **state)
 {
     (void)state;
 #if defined(__x86_64__) && defined(__GNUC__)
-    if (!__builtin_cpu_supports("f16c"))
+    if (!cpu_has_f16c())
         skip();
     static const uint32_t lows[] = {0x0000, 0x0001, 0x0fff, 0x1000, 0x1001, 0x1fff, 0x2000,
                                     0x2001, 0x0800, 0x17ff, 0x1800, 0x0400, 0xffff};
@@ -499,13 +510,13 @@ static void test_float_to_int(void **state)
     assert_int_equal(s8, 127);
     cvm_store_from_f64(CVM_SK_S8, &s8, 130.0, 0);
     assert_int_equal(s8, 130 - 256);
-    cvm_store_from_f64(CVM_SK_S32, &s32, NAN, 1);
+    cvm_store_from_f64(CVM_SK_S32, &s32, DNAN, 1);
     assert_int_equal(s32, 0);
-    cvm_store_from_f64(CVM_SK_S32, &s32, NAN, 0);
+    cvm_store_from_f64(CVM_SK_S32, &s32, DNAN, 0);
     assert_int_equal(s32, 0);
-    cvm_store_from_f64(CVM_SK_S32, &s32, INFINITY, 1);
+    cvm_store_from_f64(CVM_SK_S32, &s32, DINF, 1);
     assert_int_equal(s32, INT32_MAX);
-    cvm_store_from_f64(CVM_SK_S32, &s32, -INFINITY, 0);
+    cvm_store_from_f64(CVM_SK_S32, &s32, -DINF, 0);
     assert_int_equal(s32, INT32_MIN);
     cvm_store_from_f64(CVM_SK_U32, &u32, 4294967295.5, 1);
     assert_int_equal(u32, UINT32_MAX);
@@ -654,7 +665,7 @@ static void test_convert_array(void **state)
     cvm_convert_array(CVM_SK_E4M3, e, CVM_SK_F32, big, 4, 1);
     assert_int_equal(e[0], 0x7e);
     assert_int_equal(e[1], 0x80);
-    assert_int_equal(e[2], ref_encode(&REF_E4M3, (double)0.3f, 1));
+    assert_int_equal(e[2], ref_encode(&REF_E4M3, (long double)0.3f, 1));
     assert_int_equal(e[3] & 0x7f, 0x7f);
     uint8_t u[4];
     cvm_convert_array(CVM_SK_U8, u, CVM_SK_F32, big, 4, 1);
@@ -667,10 +678,10 @@ static void test_convert_array(void **state)
     uint16_t bf[2];
     cvm_convert_array(CVM_SK_BF16, bf, CVM_SK_F64, d, 2, 0);
     assert_int_equal(bf[0], 0x3f81);
-    assert_int_equal(bf[1], ref_encode(&REF_BF16, 1.0 / 3.0, 0));
+    assert_int_equal(bf[1], ref_encode(&REF_BF16, (long double)(1.0 / 3.0), 0));
     uint16_t hh = 0x3555; /* 0.333 in f16 */
     cvm_convert_array(CVM_SK_BF16, bf, CVM_SK_F16, &hh, 1, 0);
-    assert_int_equal(bf[0], ref_encode(&REF_BF16, (double)cvm_f16_to_f32(hh), 0));
+    assert_int_equal(bf[0], ref_encode(&REF_BF16, (long double)cvm_f16_to_f32(hh), 0));
     int16_t s16[2] = {-300, 300};
     cvm_convert_array(CVM_SK_S8, s, CVM_SK_S16, s16, 2, 1);
     assert_int_equal(s[0], -128);

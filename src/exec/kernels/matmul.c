@@ -29,6 +29,7 @@
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define MM_HAVE_X86 1
+#include <cpuid.h>
 #include <immintrin.h>
 #else
 #define MM_HAVE_X86 0
@@ -58,11 +59,12 @@ static int mm_has_avx2(void)
 {
     int s = atomic_load_explicit(&mm_avx2_state, memory_order_relaxed);
     if (s == 0) {
+        /* avx2 in __builtin_cpu_supports includes the OS's YMM state check;
+         * F16C is read from CPUID leaf 1 (Clang's builtin does not name it). */
+        unsigned eax, ebx, ecx, edx;
+        int f16c = __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & bit_F16C);
         __builtin_cpu_init();
-        s = (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
-             __builtin_cpu_supports("f16c"))
-                ? 2
-                : 1;
+        s = (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && f16c) ? 2 : 1;
         atomic_store_explicit(&mm_avx2_state, s, memory_order_relaxed);
     }
     return s == 2;
