@@ -32,5 +32,10 @@ void cvm_muladd_reference(const cvm_muladd_desc *d);
 /* The fastest variant for this CPU and these kinds (falls back to the
  * reference). */
 void cvm_muladd(const cvm_muladd_desc *d);
+/* The name of the variant cvm_muladd picks for `d` on this CPU ("reference",
+ * "avx2_f64", "avx2_i8"), so tests can tell which one they exercised.  A
+ * fast variant that cannot get memory for its packed operands runs the
+ * reference instead. */
+const char *cvm_muladd_variant(const cvm_muladd_desc *d);
 
 #endif /* CVM_KERNELS_MATMUL_H */

@@ -1,0 +1,486 @@
+/* MulAdd kernels (exec/kernels/matmul.h): the reference against cases
+ * worked by hand, and every fast variant against the reference, bit for bit,
+ * on random inputs of awkward sizes. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+#include <cmocka.h>
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <cpuid.h>
+static int cpu_has_f16c(void)
+{
+    unsigned eax, ebx, ecx, edx;
+    return __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & bit_F16C);
+}
+#endif
+
+#include "cvm_common.h"
+#include "exec/kernels/matmul.h"
+
+static uint64_t rng_state = 0x243f6a8885a308d3ull;
+
+static uint64_t rng(void)
+{
+    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static float bitsf(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+static uint32_t fbits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+static cvm_muladd_desc desc(uint32_t m, uint32_t n, uint32_t k, cvm_scalar_kind ak,
+                            cvm_scalar_kind bk, cvm_scalar_kind ck, cvm_scalar_kind rk)
+{
+    cvm_muladd_desc d;
+    memset(&d, 0, sizeof d);
+    d.m = m;
+    d.n = n;
+    d.k = k;
+    d.a_kind = ak;
+    d.b_kind = bk;
+    d.c_kind = ck;
+    d.r_kind = rk;
+    return d;
+}
+
+/* Reference against hand-worked cases ---------------------------------------- */
+
+static void test_ref_hand_f32(void **state)
+{
+    (void)state;
+    /* [1 2 3; 4 5 6] x [7 8; 9 10; 11 12] + [0.5 -1; 2 100]
+     * = [58 64; 139 154] + C = [58.5 63; 141 254] */
+    float a[6] = {1, 2, 3, 4, 5, 6}, b[6] = {7, 8, 9, 10, 11, 12}, c[4] = {0.5f, -1, 2, 100};
+    float r[4];
+    cvm_muladd_desc d = desc(2, 2, 3, CVM_SK_F32, CVM_SK_F32, CVM_SK_F32, CVM_SK_F32);
+    d.a = a;
+    d.b = b;
+    d.c = c;
+    d.r = r;
+    cvm_muladd_reference(&d);
+    assert_true(r[0] == 58.5f && r[1] == 63.0f && r[2] == 141.0f && r[3] == 254.0f);
+    memset(r, 0, sizeof r);
+    cvm_muladd(&d);
+    assert_true(r[0] == 58.5f && r[1] == 63.0f && r[2] == 141.0f && r[3] == 254.0f);
+}
+
+static void test_ref_hand_int_signedness(void **state)
+{
+    (void)state;
+    /* A's bits 0xff are 255 when A is unsigned, -1 when signed. */
+    uint8_t a[2] = {0xff, 2}, b[2] = {3, 0xfe};
+    int32_t c[1] = {10}, r[1];
+    cvm_muladd_desc d = desc(1, 1, 2, CVM_SK_U8, CVM_SK_U8, CVM_SK_S32, CVM_SK_S32);
+    d.a = a;
+    d.b = b;
+    d.c = c;
+    d.r = r;
+    d.c_signed = d.r_signed = 1;
+    cvm_muladd_reference(&d);
+    assert_int_equal(r[0], 255 * 3 + 2 * 254 + 10);
+    d.a_signed = 1;
+    cvm_muladd_reference(&d);
+    assert_int_equal(r[0], -1 * 3 + 2 * 254 + 10);
+    d.b_signed = 1;
+    cvm_muladd_reference(&d);
+    assert_int_equal(r[0], -1 * 3 + 2 * -2 + 10);
+    /* The same bits as s8 kinds, read unsigned because the flags say so. */
+    d.a_kind = d.b_kind = CVM_SK_S8;
+    d.a_signed = d.b_signed = 0;
+    cvm_muladd_reference(&d);
+    assert_int_equal(r[0], 255 * 3 + 2 * 254 + 10);
+    cvm_muladd(&d);
+    assert_int_equal(r[0], 255 * 3 + 2 * 254 + 10);
+}
+
+static void test_ref_int_wrap_and_saturate(void **state)
+{
+    (void)state;
+    /* s8 extremes into s16: 4 * (-128 * -128) = 65536 does not fit. */
+    int8_t a[4] = {-128, -128, -128, -128}, b[4] = {-128, -128, -128, -128};
+    int16_t c[1] = {-5}, r[1];
+    cvm_muladd_desc d = desc(1, 1, 4, CVM_SK_S8, CVM_SK_S8, CVM_SK_S16, CVM_SK_S16);
+    d.a = a;
+    d.b = b;
+    d.c = c;
+    d.r = r;
+    d.a_signed = d.b_signed = d.c_signed = d.r_signed = 1;
+    cvm_muladd_reference(&d);
+    assert_int_equal(r[0], -5); /* 65531 mod 2^16 = -5 as s16 */
+    d.saturate = 1;
+    cvm_muladd_reference(&d);
+    assert_int_equal(r[0], 32767);
+    cvm_muladd(&d);
+    assert_int_equal(r[0], 32767);
+    /* Negative side: 4 * (-128 * 127) = -65024. */
+    int8_t b2[4] = {127, 127, 127, 127};
+    d.b = b2;
+    cvm_muladd_reference(&d);
+    assert_int_equal(r[0], -32768);
+    d.saturate = 0;
+    cvm_muladd_reference(&d);
+    assert_int_equal(r[0], (int16_t)(uint16_t)(uint32_t)(-65024 - 5));
+    /* The saturation is on the accumulation with C: products in range
+     * (2 * 127 * 127 = 32258), + C = 1000 overflows. */
+    int8_t a3[2] = {127, 127}, b3[2] = {127, 127};
+    int16_t c3[1] = {1000};
+    d = desc(1, 1, 2, CVM_SK_S8, CVM_SK_S8, CVM_SK_S16, CVM_SK_S16);
+    d.a = a3;
+    d.b = b3;
+    d.c = c3;
+    d.r = r;
+    d.a_signed = d.b_signed = d.c_signed = d.r_signed = 1;
+    cvm_muladd_reference(&d);
+    assert_int_equal(r[0], 33258 - 65536);
+    d.saturate = 1;
+    cvm_muladd_reference(&d);
+    assert_int_equal(r[0], 32767);
+    /* Unsigned result saturation: 255*255*2 = 130050 into u16. */
+    uint8_t ua[2] = {255, 255}, ub[2] = {255, 255};
+    uint16_t uc[1] = {0}, ur[1];
+    d = desc(1, 1, 2, CVM_SK_U8, CVM_SK_U8, CVM_SK_U16, CVM_SK_U16);
+    d.a = ua;
+    d.b = ub;
+    d.c = uc;
+    d.r = ur;
+    cvm_muladd_reference(&d);
+    assert_int_equal(ur[0], 130050 - 65536);
+    d.saturate = 1;
+    cvm_muladd_reference(&d);
+    assert_int_equal(ur[0], 65535);
+    /* With r_signed the same s16 bits saturate to the signed range, and a
+     * negative sum into an unsigned-saturating result clamps to 0. */
+    d.r_kind = d.c_kind = CVM_SK_S16;
+    d.r_signed = 1;
+    cvm_muladd_reference(&d);
+    assert_int_equal((int16_t)ur[0], 32767);
+    int8_t na[1] = {-3}, nb[1] = {5};
+    uint32_t nc[1] = {7}, nr[1];
+    d = desc(1, 1, 1, CVM_SK_S8, CVM_SK_S8, CVM_SK_U32, CVM_SK_U32);
+    d.a = na;
+    d.b = nb;
+    d.c = nc;
+    d.r = nr;
+    d.a_signed = d.b_signed = 1;
+    d.saturate = 1;
+    cvm_muladd_reference(&d);
+    assert_int_equal(nr[0], 0); /* -15 + 7 = -8 clamps to 0 */
+    d.saturate = 0;
+    cvm_muladd_reference(&d);
+    assert_int_equal(nr[0], (uint32_t)-8);
+    /* 64-bit: wraps modulo 2^64; saturates to INT64_MAX. */
+    int64_t la[2] = {INT64_MAX, 2}, lb[2] = {2, 3}, lc[1] = {1}, lr[1];
+    d = desc(1, 1, 2, CVM_SK_S64, CVM_SK_S64, CVM_SK_S64, CVM_SK_S64);
+    d.a = la;
+    d.b = lb;
+    d.c = lc;
+    d.r = lr;
+    d.a_signed = d.b_signed = d.c_signed = d.r_signed = 1;
+    cvm_muladd_reference(&d);
+    assert_true(lr[0] == (int64_t)((uint64_t)INT64_MAX * 2u + 6u + 1u));
+    d.saturate = 1;
+    cvm_muladd_reference(&d);
+    assert_true(lr[0] == INT64_MAX);
+}
+
+/* f16 products summed and rounded once: 1 + 2^-11 + 2^-40 is above the f16
+ * tie 1 + 2^-11 and must round up to 0x3c01; an f32 accumulator would lose
+ * the 2^-40 and round the tie to even, 0x3c00. */
+static void test_ref_float_rounds_once(void **state)
+{
+    (void)state;
+    uint16_t a[2] = {cvm_f32_to_f16(ldexpf(1.0f, -6)), cvm_f32_to_f16(ldexpf(1.0f, -20))};
+    uint16_t b[2] = {cvm_f32_to_f16(ldexpf(1.0f, -5)), cvm_f32_to_f16(ldexpf(1.0f, -20))};
+    uint16_t c[1] = {0x3c00}, r[1];
+    cvm_muladd_desc d = desc(1, 1, 2, CVM_SK_F16, CVM_SK_F16, CVM_SK_F16, CVM_SK_F16);
+    d.a = a;
+    d.b = b;
+    d.c = c;
+    d.r = r;
+    cvm_muladd_reference(&d);
+    assert_int_equal(r[0], 0x3c01);
+    r[0] = 0;
+    cvm_muladd(&d);
+    assert_int_equal(r[0], 0x3c01);
+}
+
+static void test_ref_float_specials(void **state)
+{
+    (void)state;
+    /* -0 + (+0 * 1) = +0; with K = 0 C passes through: -0. */
+    float a[1] = {0.0f}, b[1] = {1.0f}, c[1] = {-0.0f}, r[1];
+    cvm_muladd_desc d = desc(1, 1, 1, CVM_SK_F32, CVM_SK_F32, CVM_SK_F32, CVM_SK_F32);
+    d.a = a;
+    d.b = b;
+    d.c = c;
+    d.r = r;
+    cvm_muladd_reference(&d);
+    assert_int_equal(fbits(r[0]), 0x00000000u);
+    d.k = 0;
+    cvm_muladd_reference(&d);
+    assert_int_equal(fbits(r[0]), 0x80000000u);
+    /* inf * 0 is NaN, and a NaN result is the canonical one. */
+    d.k = 1;
+    a[0] = INFINITY;
+    b[0] = 0.0f;
+    c[0] = bitsf(0xffc12345u);
+    cvm_muladd_reference(&d);
+    assert_int_equal(fbits(r[0]), 0x7fc00000u);
+    uint16_t hr[1];
+    d.r_kind = CVM_SK_F16;
+    d.r = hr;
+    cvm_muladd_reference(&d);
+    assert_int_equal(hr[0], 0x7e00);
+    /* Overflow of an f16 result is infinity. */
+    a[0] = 300.0f;
+    b[0] = 300.0f;
+    c[0] = 0.0f;
+    cvm_muladd_reference(&d);
+    assert_int_equal(hr[0], 0x7c00);
+}
+
+/* R may alias C, including when R's elements are wider than C's. */
+static void test_alias_r_c(void **state)
+{
+    (void)state;
+    enum { M = 5, N = 7, K = 9 };
+    uint16_t a[M * K], b[K * N];
+    for (int i = 0; i < M * K; i++)
+        a[i] = cvm_f32_to_f16((float)(i % 7) - 3.0f);
+    for (int i = 0; i < K * N; i++)
+        b[i] = cvm_f32_to_f16((float)(i % 5) * 0.25f);
+    float c[M * N], want[M * N];
+    uint16_t ch[M * N];
+    for (int i = 0; i < M * N; i++) {
+        c[i] = (float)i * 0.5f;
+        ch[i] = cvm_f32_to_f16(c[i]);
+    }
+    cvm_muladd_desc d = desc(M, N, K, CVM_SK_F16, CVM_SK_F16, CVM_SK_F32, CVM_SK_F32);
+    d.a = a;
+    d.b = b;
+    d.c = c;
+    d.r = want;
+    cvm_muladd_reference(&d);
+    float buf[M * N];
+    memcpy(buf, c, sizeof c);
+    d.c = d.r = buf;
+    cvm_muladd_reference(&d);
+    assert_memory_equal(buf, want, sizeof want);
+    memcpy(buf, c, sizeof c);
+    cvm_muladd(&d);
+    assert_memory_equal(buf, want, sizeof want);
+    /* f16 C, f32 R in the same storage (R wider). */
+    float both[M * N];
+    memcpy(both, ch, sizeof ch);
+    d.c_kind = CVM_SK_F16;
+    d.c = d.r = both;
+    cvm_muladd_reference(&d);
+    assert_memory_equal(both, want, sizeof want);
+    memcpy(both, ch, sizeof ch);
+    cvm_muladd(&d);
+    assert_memory_equal(both, want, sizeof want);
+}
+
+/* Fast variants against the reference ---------------------------------------- */
+
+static void fill_random(cvm_scalar_kind k, void *p, size_t count, uint32_t kdim)
+{
+    uint8_t *q = p;
+    size_t sz = cvm_sk_size(k);
+    for (size_t i = 0; i < count; i++) {
+        uint64_t r = rng();
+        /* About one special value (inf, NaN, zero, subnormal) per 2K. */
+        int special = cvm_sk_is_float(k) && (r >> 40) % (2 * (uint64_t)kdim + 1) == 0;
+        if (special || !cvm_sk_is_float(k)) {
+            memcpy(q + i * sz, &r, sz);
+            continue;
+        }
+        /* A finite value spread over a wide range of magnitudes, so that
+         * products of very different sizes meet in one sum. */
+        double m = 1.0 + ldexp((double)(r & 0xfffffffu), -28);
+        int e = (int)((r >> 28) % 24) - 12;
+        double v = ldexp(m, e);
+        if ((r >> 60) & 1)
+            v = -v;
+        cvm_store_from_f64(k, q + i * sz, v, 1);
+    }
+}
+
+typedef struct combo {
+    cvm_scalar_kind a, b, c, r;
+    int as, bs, cs, rs, sat;
+    const char *variant;
+} combo;
+
+static const combo combos[] = {
+    {CVM_SK_F16, CVM_SK_F16, CVM_SK_F32, CVM_SK_F32, 0, 0, 0, 0, 0, "avx2_f64"},
+    {CVM_SK_F16, CVM_SK_F16, CVM_SK_F16, CVM_SK_F16, 0, 0, 0, 0, 0, "avx2_f64"},
+    {CVM_SK_F16, CVM_SK_F16, CVM_SK_F32, CVM_SK_F16, 0, 0, 0, 0, 0, "avx2_f64"},
+    {CVM_SK_F32, CVM_SK_F32, CVM_SK_F32, CVM_SK_F32, 0, 0, 0, 0, 0, "avx2_f64"},
+    {CVM_SK_BF16, CVM_SK_BF16, CVM_SK_F32, CVM_SK_F32, 0, 0, 0, 0, 0, "avx2_f64"},
+    {CVM_SK_BF16, CVM_SK_BF16, CVM_SK_BF16, CVM_SK_BF16, 0, 0, 0, 0, 0, "avx2_f64"},
+    {CVM_SK_E4M3, CVM_SK_E5M2, CVM_SK_F16, CVM_SK_F16, 0, 0, 0, 0, 0, "avx2_f64"},
+    {CVM_SK_E4M3, CVM_SK_E4M3, CVM_SK_F32, CVM_SK_E4M3, 0, 0, 0, 0, 1, "avx2_f64"},
+    {CVM_SK_F32, CVM_SK_F16, CVM_SK_F64, CVM_SK_F64, 0, 0, 0, 0, 0, "avx2_f64"},
+    {CVM_SK_S8, CVM_SK_S8, CVM_SK_S32, CVM_SK_S32, 1, 1, 1, 1, 0, "avx2_i8"},
+    {CVM_SK_S8, CVM_SK_S8, CVM_SK_S32, CVM_SK_S32, 1, 1, 1, 1, 1, "avx2_i8"},
+    {CVM_SK_U8, CVM_SK_U8, CVM_SK_U32, CVM_SK_U32, 0, 0, 0, 0, 0, "avx2_i8"},
+    {CVM_SK_U8, CVM_SK_U8, CVM_SK_U32, CVM_SK_U32, 0, 0, 0, 0, 1, "avx2_i8"},
+    {CVM_SK_U8, CVM_SK_S8, CVM_SK_S32, CVM_SK_S32, 0, 1, 1, 1, 1, "avx2_i8"},
+    {CVM_SK_S8, CVM_SK_S8, CVM_SK_S32, CVM_SK_S32, 0, 1, 1, 0, 1, "avx2_i8"},
+    {CVM_SK_S8, CVM_SK_S8, CVM_SK_S16, CVM_SK_S16, 1, 1, 1, 1, 0, "avx2_i8"},
+    {CVM_SK_S8, CVM_SK_S8, CVM_SK_S16, CVM_SK_S16, 1, 1, 1, 1, 1, "avx2_i8"},
+    {CVM_SK_U8, CVM_SK_U8, CVM_SK_U16, CVM_SK_S8, 0, 0, 0, 1, 1, "avx2_i8"},
+    {CVM_SK_S8, CVM_SK_U8, CVM_SK_S64, CVM_SK_S64, 1, 0, 1, 1, 0, "avx2_i8"},
+    /* Not accelerated: the dispatcher must pick the reference. */
+    {CVM_SK_F64, CVM_SK_F64, CVM_SK_F64, CVM_SK_F64, 0, 0, 0, 0, 0, "reference"},
+    {CVM_SK_S16, CVM_SK_S16, CVM_SK_S32, CVM_SK_S32, 1, 1, 1, 1, 0, "reference"},
+};
+
+static const uint32_t sizes[][3] = {
+    {1, 1, 1},   {7, 5, 3},    {16, 16, 16}, {33, 17, 65}, {4, 8, 1},    {64, 64, 64},
+    {5, 37, 300}, {3, 9, 1000}, {17, 70, 2},  {16, 16, 0},  {2, 130, 513}, {40, 3, 257},
+};
+
+static int cpu_has_fast(void)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
+           cpu_has_f16c();
+#else
+    return 0;
+#endif
+}
+
+static void run_combo_size(const combo *cb, const uint32_t *sz, int fail_alloc)
+{
+    uint32_t m = sz[0], n = sz[1], k = sz[2];
+    cvm_muladd_desc d = desc(m, n, k, cb->a, cb->b, cb->c, cb->r);
+    d.a_signed = cb->as;
+    d.b_signed = cb->bs;
+    d.c_signed = cb->cs;
+    d.r_signed = cb->rs;
+    d.saturate = cb->sat;
+    size_t rbytes = (size_t)m * n * cvm_sk_size(cb->r);
+    void *a = malloc((size_t)m * k * cvm_sk_size(cb->a) + 1);
+    void *b = malloc((size_t)k * n * cvm_sk_size(cb->b) + 1);
+    void *c = malloc((size_t)m * n * cvm_sk_size(cb->c) + 1);
+    uint8_t *r1 = malloc(rbytes + 1), *r2 = malloc(rbytes + 1);
+    fill_random(cb->a, a, (size_t)m * k, k);
+    fill_random(cb->b, b, (size_t)k * n, k);
+    fill_random(cb->c, c, (size_t)m * n, k);
+    memset(r1, 0xa5, rbytes);
+    memset(r2, 0x5a, rbytes);
+    d.a = a;
+    d.b = b;
+    d.c = c;
+    d.r = r1;
+    cvm_muladd_reference(&d);
+    d.r = r2;
+    if (cpu_has_fast() && m > 0 && n > 0)
+        assert_string_equal(cvm_muladd_variant(&d), cb->variant);
+    if (fail_alloc)
+        cvm_test_fail_allocation_after(1);
+    cvm_muladd(&d);
+    cvm_test_fail_allocation_after(0);
+    for (size_t i = 0; i < rbytes; i++) {
+        if (r1[i] != r2[i]) {
+            size_t e = i / cvm_sk_size(cb->r);
+            print_error("%s x %s + %s -> %s (signed %d%d%d%d sat %d) %ux%ux%u: element %zu "
+                        "(row %zu col %zu) differs\n",
+                        cvm_sk_name(cb->a), cvm_sk_name(cb->b), cvm_sk_name(cb->c),
+                        cvm_sk_name(cb->r), cb->as, cb->bs, cb->cs, cb->rs, cb->sat, m, n, k, e,
+                        e / n, e % n);
+            fail();
+        }
+    }
+    free(a);
+    free(b);
+    free(c);
+    free(r1);
+    free(r2);
+}
+
+static void test_fast_vs_reference(void **state)
+{
+    (void)state;
+    for (size_t ci = 0; ci < sizeof combos / sizeof combos[0]; ci++)
+        for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++)
+            run_combo_size(&combos[ci], sizes[si], 0);
+}
+
+/* Saturation actually reached in the int8 variant: long K of extremes. */
+static void test_fast_int8_saturating_long_k(void **state)
+{
+    (void)state;
+    enum { M = 9, N = 20, K = 1024 };
+    static int8_t a[M * K], b[K * N];
+    int16_t c[M * N], r1[M * N], r2[M * N];
+    for (int i = 0; i < M * K; i++)
+        a[i] = (int8_t)(i % 3 == 0 ? -128 : 127);
+    for (int i = 0; i < K * N; i++)
+        b[i] = (int8_t)((i / N) % 2 ? -128 : 127 - (i % 5));
+    for (int i = 0; i < M * N; i++)
+        c[i] = (int16_t)(i * 997);
+    for (int sat = 0; sat <= 1; sat++) {
+        cvm_muladd_desc d = desc(M, N, K, CVM_SK_S8, CVM_SK_S8, CVM_SK_S16, CVM_SK_S16);
+        d.a_signed = d.b_signed = d.c_signed = d.r_signed = 1;
+        d.saturate = sat;
+        d.a = a;
+        d.b = b;
+        d.c = c;
+        d.r = r1;
+        cvm_muladd_reference(&d);
+        d.r = r2;
+        cvm_muladd(&d);
+        assert_memory_equal(r1, r2, sizeof r1);
+    }
+    /* At least one saturated element in the saturating run. */
+    int clamped = 0;
+    for (int i = 0; i < M * N; i++)
+        clamped += r2[i] == 32767 || r2[i] == -32768;
+    assert_true(clamped > 0);
+}
+
+/* Without memory the fast variants fall back to the reference. */
+static void test_fast_out_of_memory(void **state)
+{
+    (void)state;
+    static const uint32_t sz[3] = {33, 17, 65};
+    run_combo_size(&combos[0], sz, 1);
+    run_combo_size(&combos[9], sz, 1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_ref_hand_f32),
+        cmocka_unit_test(test_ref_hand_int_signedness),
+        cmocka_unit_test(test_ref_int_wrap_and_saturate),
+        cmocka_unit_test(test_ref_float_rounds_once),
+        cmocka_unit_test(test_ref_float_specials),
+        cmocka_unit_test(test_alias_r_c),
+        cmocka_unit_test(test_fast_vs_reference),
+        cmocka_unit_test(test_fast_int8_saturating_long_k),
+        cmocka_unit_test(test_fast_out_of_memory),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
