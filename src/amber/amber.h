@@ -1,0 +1,343 @@
+/* AmberScript (the compute subset of google/amber's script format) on top of
+ * coopvm.h: a parser that turns a script into a cvm_amber_script, and a
+ * runner that loads its buffers and pipelines into a session, dispatches its
+ * RUN commands and evaluates its EXPECT commands into result records.
+ *
+ * This layer never prints, exits or aborts; every failure is a cvm_result
+ * with a cvm_diagnostic.  Script errors (CVM_ERROR_SYNTAX and the semantic
+ * ones: unknown buffer, bad type...) carry `file`, 1-based `line` and
+ * `column` and a message saying what was expected.  Engine errors are passed
+ * through unchanged (word offset, opcode, message of the engine).
+ *
+ * What is accepted (see amber_parse.c for the grammar in one place):
+ *   #!amber, # comments, DEVICE_EXTENSION, DEVICE_FEATURE,
+ *   INSTANCE_EXTENSION (accepted, not checked: there is no instance),
+ *   SET ENGINE_DATA fence_timeout_ms N (accepted, ignored),
+ *   SHADER compute NAME SPIRV-BIN FILE path
+ *   SHADER compute NAME SPIRV-ASM|SPIRV-HEX [TARGET_ENV env] (FILE path | text... END)
+ *   BUFFER NAME DATA_TYPE type [STD430] (SIZE n (FILE [BINARY|TEXT] path | FILL v |
+ *          SERIES_FROM a INC_BY b) | DATA v... END)
+ *   BUFFER NAME FORMAT vk_format ...   (R8/R16/R32/R64 + G/B/A UINT/SINT/SFLOAT,
+ *          taken as vecN of the component type)
+ *   PIPELINE compute NAME ... END, DERIVE_PIPELINE NAME FROM OTHER ... END with
+ *     ATTACH shader [TYPE compute] [ENTRY_POINT e] [SPECIALIZE id AS type value]...
+ *     SUBGROUP shader  REQUIRED_SIZE n  [FULLY_POPULATED b] [VARYING_SIZE b]  END
+ *     BIND BUFFER b AS storage|uniform DESCRIPTOR_SET s BINDING n
+ *     BIND BUFFER_ARRAY b1 b2... AS storage|uniform DESCRIPTOR_SET s BINDING n
+ *     BIND BUFFER b AS push_constant
+ *     COMPILE_OPTIONS ... END (ignored: there is no compiler)
+ *   RUN pipeline X Y Z
+ *   COPY a TO b
+ *   EXPECT b EQ_BUFFER b2
+ *   EXPECT b RMSE_BUFFER b2 TOLERANCE t
+ *   EXPECT b IDX byte_offset [TOLERANCE t[%]{1,4}] EQ|NE|LT|LE|GT|GE v...
+ * Types: int8/16/32/64, uint8/16/32/64, float16, float, double, vecN<t>
+ * (N = 2..4), matCxR<t> (C, R = 2..4), laid out as std430 (vec3 padded to
+ * four components, matrices column-major with vecR columns).
+ */
+#ifndef CVM_AMBER_H
+#define CVM_AMBER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "coopvm.h"
+
+/* ---------------------------------------------------------------------------
+ * The parsed script.  Everything is owned by the script and released by
+ * cvm_amber_script_destroy; names and texts are NUL-terminated.  Indices
+ * (buffer, shader, pipeline) are into the script's arrays.
+ */
+
+typedef enum cvm_amber_scalar {
+    CVM_AMBER_INT8, CVM_AMBER_INT16, CVM_AMBER_INT32, CVM_AMBER_INT64,
+    CVM_AMBER_UINT8, CVM_AMBER_UINT16, CVM_AMBER_UINT32, CVM_AMBER_UINT64,
+    CVM_AMBER_FLOAT16, CVM_AMBER_FLOAT32, CVM_AMBER_FLOAT64
+} cvm_amber_scalar;
+
+/* A buffer's element type.  A scalar has rows = columns = 1, vecN rows = N,
+ * matCxR columns = C and rows = R. */
+typedef struct cvm_amber_type {
+    cvm_amber_scalar scalar;
+    uint32_t rows;
+    uint32_t columns;
+} cvm_amber_type;
+
+/* Bytes of one scalar (1, 2, 4 or 8). */
+uint32_t cvm_amber_scalar_size(cvm_amber_scalar s);
+/* The script's name of a scalar type ("float16", "uint32", ...). */
+const char *cvm_amber_scalar_name(cvm_amber_scalar s);
+/* Bytes of one element in the std430 layout (vec3 padded to 4 scalars). */
+uint32_t cvm_amber_type_stride(cvm_amber_type t);
+/* Byte offset, inside a buffer of this type, of value slot `value_index`
+ * (values are numbered element by element, column by column, row by row;
+ * padding has no number). */
+uint64_t cvm_amber_value_offset(cvm_amber_type t, uint64_t value_index);
+
+typedef enum cvm_amber_shader_format {
+    CVM_AMBER_SPIRV_BIN, /* binary file */
+    CVM_AMBER_SPIRV_ASM, /* spirv-as text, assembled with cvm_assemble */
+    CVM_AMBER_SPIRV_HEX  /* bytes as hex numbers, little-endian words */
+} cvm_amber_shader_format;
+
+typedef struct cvm_amber_shader {
+    char *name;
+    cvm_amber_shader_format format;
+    char *path;        /* FILE: resolved against the script's folder; else NULL */
+    char *text;        /* inline body (lines between the SHADER line and END); else NULL */
+    size_t text_length;
+    uint32_t text_line; /* script line of the first body line (for assembler errors) */
+    char *target_env;  /* TARGET_ENV or NULL */
+    uint32_t line;
+} cvm_amber_shader;
+
+typedef enum cvm_amber_init {
+    CVM_AMBER_INIT_DATA,       /* DATA ... END, FILL, SERIES_FROM: `data` holds the bytes */
+    CVM_AMBER_INIT_FILE_BINARY, /* read from `path` when a session is created */
+    CVM_AMBER_INIT_FILE_TEXT    /* whitespace-separated values from `path` */
+} cvm_amber_init;
+
+typedef struct cvm_amber_buffer {
+    char *name;
+    cvm_amber_type type;
+    uint64_t elements;     /* SIZE, or the number of DATA elements */
+    size_t size;           /* bytes: elements * cvm_amber_type_stride(type) */
+    cvm_amber_init init;
+    unsigned char *data;   /* CVM_AMBER_INIT_DATA: `size` bytes */
+    char *path;            /* FILE forms: resolved path */
+    uint32_t line;
+} cvm_amber_buffer;
+
+typedef struct cvm_amber_spec {
+    uint32_t constant_id;
+    cvm_amber_scalar type; /* as written after AS */
+    uint32_t size;         /* bytes: 4 for 8/16/32-bit types and float, 8 for 64-bit */
+    uint64_t bits;         /* the value, in the low `size` bytes */
+} cvm_amber_spec;
+
+typedef enum cvm_amber_bind_kind {
+    CVM_AMBER_BIND_STORAGE,
+    CVM_AMBER_BIND_UNIFORM,
+    CVM_AMBER_BIND_PUSH_CONSTANT
+} cvm_amber_bind_kind;
+
+typedef struct cvm_amber_binding {
+    uint32_t buffer;
+    cvm_amber_bind_kind kind;
+    uint32_t set, binding, array_element; /* 0 for push constants */
+    uint32_t line;
+} cvm_amber_binding;
+
+typedef struct cvm_amber_pipeline {
+    char *name;
+    uint32_t shader;        /* UINT32_MAX until ATTACH */
+    char *entry_point;      /* NULL: the module's only GLCompute entry point */
+    cvm_amber_spec *specs;
+    uint32_t spec_count;
+    uint32_t subgroup_size; /* SUBGROUP REQUIRED_SIZE, 0 when absent */
+    uint32_t subgroup_line;
+    cvm_amber_binding *bindings;
+    uint32_t binding_count;
+    uint32_t line;
+} cvm_amber_pipeline;
+
+typedef enum cvm_amber_command_kind {
+    CVM_AMBER_CMD_RUN,
+    CVM_AMBER_CMD_EXPECT,
+    CVM_AMBER_CMD_COPY
+} cvm_amber_command_kind;
+
+typedef enum cvm_amber_expect_kind {
+    CVM_AMBER_EXPECT_EQ_BUFFER,   /* bit-exact, value slot by value slot */
+    CVM_AMBER_EXPECT_RMSE_BUFFER, /* sqrt(mean((a-b)^2)) <= tolerance */
+    CVM_AMBER_EXPECT_IDX          /* values at a byte offset */
+} cvm_amber_expect_kind;
+
+typedef enum cvm_amber_compare {
+    CVM_AMBER_EQ, CVM_AMBER_NE, CVM_AMBER_LT, CVM_AMBER_LE, CVM_AMBER_GT, CVM_AMBER_GE
+} cvm_amber_compare;
+
+typedef struct cvm_amber_command {
+    cvm_amber_command_kind kind;
+    uint32_t line;
+    char *text;                /* the statement as written, without comment and padding */
+    /* RUN */
+    uint32_t pipeline;
+    uint32_t groups[3];
+    /* EXPECT (buffer), COPY (buffer -> other) */
+    uint32_t buffer;
+    uint32_t other;            /* EQ_BUFFER, RMSE_BUFFER, COPY */
+    cvm_amber_expect_kind expect;
+    float tolerance;           /* RMSE_BUFFER; a float as in google/amber */
+    /* IDX */
+    cvm_amber_compare compare;
+    uint64_t offset;           /* bytes, a multiple of the scalar size */
+    double *values;            /* expected values, each already rounded to the buffer's
+                                  scalar type (integers exactly as int64/uint64 below) */
+    int64_t *ivalues;          /* integer types: the values as integers (uint64 bits for uints) */
+    uint32_t value_count;
+    double tolerances[4];      /* IDX TOLERANCE; value slot i uses tolerances[i % rows],
+                                  components past tolerance_count compare exactly */
+    int tolerance_percent[4];  /* 1: relative, |got-expected| <= t/100 * |expected| */
+    uint32_t tolerance_count;
+} cvm_amber_command;
+
+typedef struct cvm_amber_requirement {
+    char *name;
+    uint32_t line;
+} cvm_amber_requirement;
+
+typedef struct cvm_amber_script {
+    char *path;                /* as given to the parser ("<script>" for text) */
+    char *dir;                 /* the folder FILE paths are relative to */
+    cvm_amber_requirement *extensions;
+    uint32_t extension_count;
+    cvm_amber_requirement *features;
+    uint32_t feature_count;
+    cvm_amber_shader *shaders;
+    uint32_t shader_count;
+    cvm_amber_buffer *buffers;
+    uint32_t buffer_count;
+    cvm_amber_pipeline *pipelines;
+    uint32_t pipeline_count;
+    cvm_amber_command *commands;
+    uint32_t command_count;
+    uint32_t run_count;        /* RUN commands among `commands` */
+    uint32_t expect_count;     /* EXPECT commands among `commands` */
+} cvm_amber_script;
+
+/* Parses `length` bytes of script text.  `path` names the script in
+ * diagnostics and its folder is where FILE paths are looked up; NULL means
+ * "<script>" in the current folder.  Reads no file (FILE contents are read by
+ * cvm_amber_session_create).  Errors: CVM_ERROR_SYNTAX (with line, column and
+ * what was expected), CVM_ERROR_NOT_FOUND (a name used before it is
+ * declared), CVM_ERROR_UNSUPPORTED (a graphics construct, GLSL source),
+ * CVM_ERROR_OUT_OF_MEMORY. */
+CVM_NODISCARD cvm_result cvm_amber_parse(const char *text, size_t length, const char *path,
+                                         cvm_amber_script **o_script, cvm_diagnostic *o_diag);
+/* Reads `path` and parses it (CVM_ERROR_IO when it cannot be read). */
+CVM_NODISCARD cvm_result cvm_amber_parse_file(const char *path, cvm_amber_script **o_script,
+                                              cvm_diagnostic *o_diag);
+void cvm_amber_script_destroy(cvm_amber_script *script);
+
+/* Index of the buffer / pipeline called `name`, or UINT32_MAX. */
+uint32_t cvm_amber_find_buffer(const cvm_amber_script *script, const char *name);
+uint32_t cvm_amber_find_pipeline(const cvm_amber_script *script, const char *name);
+
+/* Checks every DEVICE_EXTENSION and DEVICE_FEATURE with
+ * cvm_supports_extension / cvm_supports_feature.  The first unsupported one
+ * gives CVM_ERROR_UNSUPPORTED naming it, with its script line. */
+CVM_NODISCARD cvm_result cvm_amber_check_requirements(const cvm_amber_script *script,
+                                                      cvm_diagnostic *o_diag);
+
+/* ---------------------------------------------------------------------------
+ * EXPECT results.
+ */
+typedef struct cvm_amber_expect_result {
+    uint32_t command;          /* index into script->commands */
+    uint32_t line;
+    const char *text;          /* the statement (owned by the script) */
+    int passed;                /* 1 or 0 */
+    /* Why it failed when no value was compared (sizes or types differ, IDX
+     * past the end), else "". */
+    char message[256];
+    /* Value slots compared, and how many failed (for RMSE_BUFFER: how many
+     * differ by more than the tolerance; the test is on `rmse`). */
+    uint64_t compared;
+    uint64_t mismatches;
+    double rmse;               /* RMSE_BUFFER: the root mean square error */
+    /* Largest |got - expected| over all compared value slots (bit-identical
+     * pairs count 0; a NaN against a non-NaN counts infinity). */
+    double worst_error;
+    uint64_t worst_index;
+    /* The first failing value slot: for EQ_BUFFER the first bit difference,
+     * for RMSE_BUFFER the first |difference| > tolerance (or, when none is,
+     * the worst one), for IDX the first value that does not compare.  It is
+     * a flat index of value slots from the start of the buffer (element *
+     * components + component): a buffer read as a matrix has no shape here,
+     * so row = index / columns is the reader's to compute. */
+    uint64_t first_index;
+    double expected_value, got_value; /* at first_index, as numbers */
+    uint64_t expected_bits, got_bits; /* at first_index, the raw scalar bits */
+} cvm_amber_expect_result;
+
+/* ---------------------------------------------------------------------------
+ * Sessions: buffers materialised, modules and pipelines created once; RUNs
+ * dispatched as often as wanted (the benchmark's prepare-once /
+ * dispatch-many).
+ */
+typedef struct cvm_amber_session cvm_amber_session;
+
+/* Creates a context from `desc` (NULL for defaults), checks the
+ * requirements, reads FILE buffers and shaders, creates one module per used
+ * shader and one pipeline per PIPELINE, binds its buffers and push
+ * constants.  The subgroup size is the scripts' SUBGROUP REQUIRED_SIZE when
+ * one is given: pipelines asking for different sizes, or a size different
+ * from a nonzero desc->subgroup_size, are CVM_ERROR_UNSUPPORTED.  The script
+ * must outlive the session.  Errors: those of cvm_amber_check_requirements;
+ * CVM_ERROR_IO naming a FILE that cannot be read (with the script line);
+ * CVM_ERROR_INVALID_ARGUMENT for a FILE whose size is not the buffer's;
+ * every engine error of module and pipeline creation and binding. */
+CVM_NODISCARD cvm_result cvm_amber_session_create(const cvm_amber_script *script,
+                                                  const cvm_context_desc *desc,
+                                                  cvm_amber_session **o_session,
+                                                  cvm_diagnostic *o_diag);
+void cvm_amber_session_destroy(cvm_amber_session *session);
+
+/* The context in use (for cvm_context_get_desc). */
+cvm_context *cvm_amber_session_context(cvm_amber_session *session);
+
+/* Dispatches the `run_index`-th RUN command of the script (0-based, in
+ * script order; script->run_count of them).  Sets the pipeline's push
+ * constants from the push-constant buffer first.  Errors: the engine's
+ * (diagnostic unchanged), CVM_ERROR_INVALID_ARGUMENT for a bad index. */
+CVM_NODISCARD cvm_result cvm_amber_session_run(cvm_amber_session *session, uint32_t run_index,
+                                               cvm_diagnostic *o_diag);
+
+/* Restores every buffer to the contents it had when the session was
+ * created (an in-place copy: bound addresses do not change). */
+void cvm_amber_session_reset_buffers(cvm_amber_session *session);
+
+/* Evaluates every EXPECT of the script against the buffers as they are now.
+ * `*o_results` (script->expect_count records, in script order) is owned by
+ * the session and valid until the next check or destroy.  Returns
+ * CVM_SUCCESS when every EXPECT holds, CVM_ERROR_EXPECTATION_FAILED when one
+ * does not (results filled either way). */
+cvm_result cvm_amber_session_check(cvm_amber_session *session,
+                                   const cvm_amber_expect_result **o_results,
+                                   uint32_t *o_count);
+
+/* The current contents of buffer `index`: `size` bytes (see
+ * cvm_amber_buffer.size), read-write, owned by the session, never moved. */
+void *cvm_amber_session_buffer(cvm_amber_session *session, uint32_t index, size_t *o_size);
+
+/* Evaluates one EXPECT command against the session's buffers now. */
+void cvm_amber_session_evaluate(cvm_amber_session *session, uint32_t command,
+                                cvm_amber_expect_result *o_result);
+
+/* ---------------------------------------------------------------------------
+ * Running a whole script, as `amber` does: commands in order, RUN dispatches,
+ * COPY copies, EXPECT evaluates at its place.  Unlike google/amber, a
+ * failing EXPECT does not stop the script (every EXPECT gets a record).
+ */
+typedef struct cvm_amber_report {
+    cvm_amber_expect_result *results; /* one per EXPECT reached, in order */
+    uint32_t result_count;
+    uint32_t failed;                  /* records with passed == 0 */
+    uint32_t error_line;              /* script line of the command that ended the run
+                                         with an error, else 0 */
+} cvm_amber_report;
+
+/* Returns CVM_SUCCESS when all ran and every EXPECT held,
+ * CVM_ERROR_EXPECTATION_FAILED when all ran and one did not, or the error
+ * that stopped it (`o_report->error_line` says where; results reached so far
+ * are kept).  Release the report with cvm_amber_report_release. */
+cvm_result cvm_amber_execute(const cvm_amber_script *script, const cvm_context_desc *desc,
+                             cvm_amber_report *o_report, cvm_diagnostic *o_diag);
+void cvm_amber_report_release(cvm_amber_report *report);
+
+/* IEEE binary16 <-> binary32, round to nearest even (NaN stays NaN). */
+float cvm_amber_half_to_float(uint16_t h);
+uint16_t cvm_amber_float_to_half(float f);
+
+#endif /* CVM_AMBER_H */
