@@ -1,0 +1,427 @@
+/* The public handles: context, module, pipeline; dispatch over a pool of
+ * worker threads (each workgroup is independent). */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "exec/program.h"
+
+struct cvm_context {
+    cvm_context_desc desc;
+};
+
+struct cvm_module {
+    cvm_context *ctx;
+    spv_module mod;
+};
+
+typedef struct binding {
+    uint32_t set, binding, element;
+    uint8_t *data;
+    size_t size;
+} binding;
+
+struct cvm_pipeline {
+    cvm_module *module;
+    cvm_program *prog;
+    binding *bindings;
+    uint32_t nbindings;
+    uint8_t *push;
+    uint32_t push_size;
+};
+
+/* ---- context ---------------------------------------------------------------- */
+
+cvm_result cvm_context_create(const cvm_context_desc *desc, cvm_context **o_ctx,
+                              cvm_diagnostic *o_diag)
+{
+    cvm_diag_clear(o_diag);
+    if (!o_ctx)
+        return cvm_diag_set(o_diag, CVM_ERROR_INVALID_ARGUMENT, "o_ctx is NULL");
+    cvm_context_desc d;
+    memset(&d, 0, sizeof(d));
+    if (desc)
+        d = *desc;
+    if (d.threads == 0) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        d.threads = n > 0 ? (uint32_t)n : 1;
+    }
+    if (d.threads > 256)
+        d.threads = 256;
+    if (d.subgroup_size == 0)
+        d.subgroup_size = CVM_DEFAULT_SUBGROUP_SIZE;
+    if (d.subgroup_size > CVM_MAX_SUBGROUP_SIZE || (d.subgroup_size & (d.subgroup_size - 1)))
+        return cvm_diag_set(o_diag, CVM_ERROR_INVALID_ARGUMENT,
+                            "subgroup size %u is not a power of two from 1 to %u", d.subgroup_size,
+                            CVM_MAX_SUBGROUP_SIZE);
+    if (d.instruction_budget == 0)
+        d.instruction_budget = CVM_DEFAULT_BUDGET;
+    if (d.max_call_depth == 0)
+        d.max_call_depth = CVM_DEFAULT_MAX_CALL_DEPTH;
+    if (d.memory_limit == 0)
+        d.memory_limit = CVM_DEFAULT_MEMORY_LIMIT;
+    cvm_context *c = cvm_calloc(1, sizeof(*c));
+    if (!c)
+        return cvm_diag_set(o_diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+    c->desc = d;
+    *o_ctx = c;
+    return CVM_SUCCESS;
+}
+
+void cvm_context_destroy(cvm_context *ctx)
+{
+    cvm_mem_free(ctx);
+}
+
+void cvm_context_get_desc(const cvm_context *ctx, cvm_context_desc *o_desc)
+{
+    if (ctx && o_desc)
+        *o_desc = ctx->desc;
+}
+
+/* ---- module ------------------------------------------------------------------ */
+
+cvm_result cvm_module_create(cvm_context *ctx, const uint32_t *words, size_t word_count,
+                             cvm_module **o_module, cvm_diagnostic *o_diag)
+{
+    cvm_diag_clear(o_diag);
+    if (!ctx || !o_module)
+        return cvm_diag_set(o_diag, CVM_ERROR_INVALID_ARGUMENT, "NULL context or output");
+    spv_binary bin;
+    CVM_TRY(spv_binary_open(&bin, words, word_count, o_diag));
+    if (!bin.owned) {
+        uint32_t *copy = cvm_malloc(word_count * sizeof(uint32_t));
+        if (!copy)
+            return cvm_diag_set(o_diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+        memcpy(copy, words, word_count * sizeof(uint32_t));
+        bin.owned = copy;
+        bin.words = copy;
+    }
+    cvm_module *m = cvm_calloc(1, sizeof(*m));
+    if (!m) {
+        spv_binary_release(&bin);
+        return cvm_diag_set(o_diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+    }
+    cvm_result r = spv_module_parse(&m->mod, &bin, o_diag);
+    if (r != CVM_SUCCESS) {
+        spv_binary_release(&bin);
+        cvm_mem_free(m);
+        return r;
+    }
+    m->ctx = ctx;
+    *o_module = m;
+    return CVM_SUCCESS;
+}
+
+cvm_result cvm_module_create_from_file(cvm_context *ctx, const char *path, cvm_module **o_module,
+                                       cvm_diagnostic *o_diag)
+{
+    void *data;
+    size_t size;
+    cvm_diag_clear(o_diag);
+    if (!path)
+        return cvm_diag_set(o_diag, CVM_ERROR_INVALID_ARGUMENT, "path is NULL");
+    CVM_TRY(cvm_read_file(path, &data, &size, o_diag));
+    if (size % 4) {
+        cvm_mem_free(data);
+        return cvm_diag_set(o_diag, CVM_ERROR_MALFORMED, "'%s' has %zu bytes, not a multiple of 4",
+                            path, size);
+    }
+    cvm_result r = cvm_module_create(ctx, data, size / 4, o_module, o_diag);
+    cvm_mem_free(data);
+    if (r != CVM_SUCCESS && o_diag && !o_diag->file[0]) {
+        strncpy(o_diag->file, path, sizeof(o_diag->file) - 1);
+        o_diag->file[sizeof(o_diag->file) - 1] = 0;
+    }
+    return r;
+}
+
+void cvm_module_destroy(cvm_module *module)
+{
+    if (!module)
+        return;
+    spv_module_release(&module->mod);
+    cvm_mem_free(module);
+}
+
+/* ---- pipeline ---------------------------------------------------------------- */
+
+cvm_result cvm_pipeline_create(cvm_module *module, const char *entry_point,
+                               const cvm_specialization *specs, uint32_t spec_count,
+                               cvm_pipeline **o_pipeline, cvm_diagnostic *o_diag)
+{
+    cvm_diag_clear(o_diag);
+    if (!module || !o_pipeline || (spec_count && !specs))
+        return cvm_diag_set(o_diag, CVM_ERROR_INVALID_ARGUMENT, "NULL argument");
+    for (uint32_t i = 0; i < spec_count; i++)
+        if (specs[i].size != 1 && specs[i].size != 2 && specs[i].size != 4 && specs[i].size != 8)
+            return cvm_diag_set(o_diag, CVM_ERROR_INVALID_ARGUMENT,
+                                "specialization constant %u has size %u", specs[i].constant_id,
+                                specs[i].size);
+    cvm_pipeline *p = cvm_calloc(1, sizeof(*p));
+    if (!p)
+        return cvm_diag_set(o_diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+    p->module = module;
+    cvm_result r = cvm_program_build(&module->mod, entry_point, specs, spec_count, &p->prog, o_diag);
+    if (r != CVM_SUCCESS) {
+        cvm_mem_free(p);
+        return r;
+    }
+    *o_pipeline = p;
+    return CVM_SUCCESS;
+}
+
+void cvm_pipeline_destroy(cvm_pipeline *pipeline)
+{
+    if (!pipeline)
+        return;
+    cvm_program_destroy(pipeline->prog);
+    cvm_mem_free(pipeline->bindings);
+    cvm_mem_free(pipeline->push);
+    cvm_mem_free(pipeline);
+}
+
+void cvm_pipeline_local_size(const cvm_pipeline *pipeline, uint32_t o_size[3])
+{
+    for (int i = 0; i < 3; i++)
+        o_size[i] = pipeline ? pipeline->prog->local_size[i] : 0;
+}
+
+cvm_result cvm_pipeline_bind_buffer(cvm_pipeline *pipeline, uint32_t set, uint32_t binding_no,
+                                    uint32_t array_element, void *data, size_t size,
+                                    cvm_diagnostic *o_diag)
+{
+    cvm_diag_clear(o_diag);
+    if (!pipeline || (!data && size))
+        return cvm_diag_set(o_diag, CVM_ERROR_INVALID_ARGUMENT, "NULL argument");
+    if (size >= (UINT64_C(1) << CVM_ADDR_OFFSET_BITS))
+        return cvm_diag_set(o_diag, CVM_ERROR_LIMIT, "buffer of %zu bytes is too large", size);
+    for (uint32_t i = 0; i < pipeline->nbindings; i++) {
+        binding *b = &pipeline->bindings[i];
+        if (b->set == set && b->binding == binding_no && b->element == array_element) {
+            b->data = data;
+            b->size = size;
+            return CVM_SUCCESS;
+        }
+    }
+    binding *nb = cvm_realloc(pipeline->bindings, (pipeline->nbindings + 1) * sizeof(binding));
+    if (!nb)
+        return cvm_diag_set(o_diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+    pipeline->bindings = nb;
+    nb[pipeline->nbindings++] = (binding){set, binding_no, array_element, data, size};
+    return CVM_SUCCESS;
+}
+
+uint64_t cvm_pipeline_buffer_address(const cvm_pipeline *pipeline, uint32_t set,
+                                     uint32_t binding_no, uint32_t array_element)
+{
+    if (!pipeline)
+        return 0;
+    const cvm_program *prog = pipeline->prog;
+    for (uint32_t i = 0; i < prog->ndescs; i++) {
+        const cvm_descriptor *d = &prog->descs[i];
+        if (d->set == set && d->binding == binding_no && array_element < d->array_size)
+            return CVM_ADDR(d->first_region + array_element, 0);
+    }
+    return 0;
+}
+
+cvm_result cvm_pipeline_set_push_constants(cvm_pipeline *pipeline, const void *data, size_t size,
+                                           cvm_diagnostic *o_diag)
+{
+    cvm_diag_clear(o_diag);
+    if (!pipeline || (!data && size))
+        return cvm_diag_set(o_diag, CVM_ERROR_INVALID_ARGUMENT, "NULL argument");
+    if (size > 65536)
+        return cvm_diag_set(o_diag, CVM_ERROR_LIMIT, "push constants of %zu bytes", size);
+    uint8_t *np = cvm_realloc(pipeline->push, size + 1);
+    if (!np)
+        return cvm_diag_set(o_diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+    memcpy(np, data, size);
+    pipeline->push = np;
+    pipeline->push_size = (uint32_t)size;
+    return CVM_SUCCESS;
+}
+
+/* ---- dispatch ------------------------------------------------------------------ */
+
+typedef struct dispatch_job {
+    cvm_pipeline *pipe;
+    cvm_context_desc desc;
+    cvm_region *regions;
+    uint32_t nregions;
+    uint32_t groups[3];
+    uint64_t total;
+    uint64_t next;          /* atomic: next workgroup index */
+    uint64_t budget;        /* atomic */
+    int failed;             /* atomic */
+    pthread_mutex_t lock;
+    cvm_result result;
+    cvm_diagnostic diag;
+    uint64_t failed_index;
+} dispatch_job;
+
+static void *worker(void *arg)
+{
+    dispatch_job *job = arg;
+    cvm_group *g = NULL;
+    cvm_diagnostic diag;
+    cvm_diag_clear(&diag);
+    const cvm_program *prog = job->pipe->prog;
+    cvm_group_desc gd = {prog->local_size[0] * prog->local_size[1] * prog->local_size[2],
+                         job->desc.subgroup_size, job->desc.flags, job->desc.max_call_depth,
+                         job->desc.memory_limit};
+    cvm_result r = cvm_group_create(prog, &gd, job->regions, job->nregions, job->pipe->push,
+                                    job->pipe->push_size, &g, &diag);
+    uint64_t idx = 0;
+    while (r == CVM_SUCCESS) {
+        if (__atomic_load_n(&job->failed, __ATOMIC_RELAXED))
+            break;
+        idx = __atomic_fetch_add(&job->next, 1, __ATOMIC_RELAXED);
+        if (idx >= job->total)
+            break;
+        uint32_t gid[3] = {(uint32_t)(idx % job->groups[0]),
+                           (uint32_t)((idx / job->groups[0]) % job->groups[1]),
+                           (uint32_t)(idx / ((uint64_t)job->groups[0] * job->groups[1]))};
+        r = cvm_group_run(g, gid, job->groups, &job->budget, &diag);
+    }
+    if (r != CVM_SUCCESS) {
+        pthread_mutex_lock(&job->lock);
+        /* Keep the error of the lowest workgroup index for a stable report. */
+        if (!job->failed || idx < job->failed_index) {
+            job->result = r;
+            job->diag = diag;
+            job->failed_index = idx;
+        }
+        __atomic_store_n(&job->failed, 1, __ATOMIC_RELAXED);
+        pthread_mutex_unlock(&job->lock);
+    }
+    cvm_group_destroy(g);
+    return NULL;
+}
+
+cvm_result cvm_pipeline_dispatch(cvm_pipeline *pipeline, uint32_t gx, uint32_t gy, uint32_t gz,
+                                 cvm_diagnostic *o_diag)
+{
+    cvm_diag_clear(o_diag);
+    if (!pipeline)
+        return cvm_diag_set(o_diag, CVM_ERROR_INVALID_ARGUMENT, "pipeline is NULL");
+    if (gx == 0 || gy == 0 || gz == 0)
+        return CVM_SUCCESS;
+    const cvm_program *prog = pipeline->prog;
+    dispatch_job job;
+    memset(&job, 0, sizeof(job));
+    job.pipe = pipeline;
+    job.desc = pipeline->module->ctx->desc;
+    job.groups[0] = gx;
+    job.groups[1] = gy;
+    job.groups[2] = gz;
+    job.total = (uint64_t)gx * gy * gz;
+    job.budget = job.desc.instruction_budget;
+    if (prog->push_size > pipeline->push_size)
+        return cvm_diag_set(o_diag, CVM_ERROR_MISSING_BINDING,
+                            "the shader reads %u bytes of push constants, %u were given",
+                            prog->push_size, pipeline->push_size);
+    /* Regions of the bound buffers, in descriptor order. */
+    uint32_t nregions = 0;
+    for (uint32_t i = 0; i < prog->ndescs; i++)
+        nregions = CVM_MAX(nregions, prog->descs[i].first_region + prog->descs[i].array_size -
+                                         CVM_REGION_FIRST_BUFFER);
+    job.regions = cvm_calloc(nregions ? nregions : 1, sizeof(cvm_region));
+    if (!job.regions)
+        return cvm_diag_set(o_diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+    job.nregions = nregions;
+    for (uint32_t i = 0; i < prog->ndescs; i++) {
+        const cvm_descriptor *d = &prog->descs[i];
+        int any = 0;
+        for (uint32_t e = 0; e < d->array_size; e++) {
+            for (uint32_t k = 0; k < pipeline->nbindings; k++) {
+                binding *b = &pipeline->bindings[k];
+                if (b->set == d->set && b->binding == d->binding && b->element == e) {
+                    cvm_region *rg = &job.regions[d->first_region - CVM_REGION_FIRST_BUFFER + e];
+                    rg->base = b->data;
+                    rg->size = b->size;
+                    rg->writable = !spv_module_find_decoration(&pipeline->module->mod, d->var,
+                                                               SPV_NO_MEMBER, SpvDecorationNonWritable) &&
+                                   d->storage_class != SpvStorageClassUniform;
+                    /* NonWritable on the block's members also marks read-only
+                     * access, but stores are then invalid SPIR-V: allow. */
+                    rg->writable = 1;
+                    any = 1;
+                }
+            }
+        }
+        if (!any) {
+            const char *name = spv_module_name(&pipeline->module->mod, d->var);
+            cvm_mem_free(job.regions);
+            return cvm_diag_set(o_diag, CVM_ERROR_MISSING_BINDING,
+                                "the shader uses descriptor set %u binding %u (%s), which has no "
+                                "buffer bound",
+                                d->set, d->binding, name && name[0] ? name : "unnamed");
+        }
+    }
+    pthread_mutex_init(&job.lock, NULL);
+    uint32_t nthreads = job.desc.threads;
+    if (nthreads > job.total)
+        nthreads = (uint32_t)job.total;
+    pthread_t *th = cvm_calloc(nthreads, sizeof(pthread_t));
+    uint32_t started = 0;
+    if (th && nthreads > 1) {
+        for (uint32_t i = 1; i < nthreads; i++) {
+            if (pthread_create(&th[i], NULL, worker, &job) != 0)
+                break;
+            started++;
+        }
+    }
+    worker(&job);
+    for (uint32_t i = 1; i <= started; i++)
+        pthread_join(th[i], NULL);
+    cvm_mem_free(th);
+    pthread_mutex_destroy(&job.lock);
+    cvm_mem_free(job.regions);
+    if (job.failed) {
+        if (o_diag)
+            *o_diag = job.diag;
+        return job.result;
+    }
+    return CVM_SUCCESS;
+}
+
+/* ---- capabilities ---------------------------------------------------------------- */
+
+static const char *const device_extensions[] = {
+    "VK_KHR_cooperative_matrix",  "VK_NV_cooperative_matrix2", "VK_KHR_shader_float16_int8",
+    "VK_KHR_16bit_storage",       "VK_KHR_8bit_storage",       "VK_KHR_vulkan_memory_model",
+    "VK_EXT_subgroup_size_control", "VK_KHR_shader_subgroup_extended_types",
+    "VK_KHR_buffer_device_address", "VK_KHR_shader_integer_dot_product",
+    "VK_KHR_shader_bfloat16",     "VK_EXT_shader_float8",      "VK_KHR_storage_buffer_storage_class",
+};
+
+int cvm_supports_extension(const char *name)
+{
+    if (!name)
+        return 0;
+    for (size_t i = 0; i < CVM_ARRAY_SIZE(device_extensions); i++)
+        if (!strcmp(device_extensions[i], name))
+            return 1;
+    return 0;
+}
+
+static const char *const device_features[] = {
+    "SubgroupSizeControl.subgroupSizeControl", "SubgroupSizeControl.computeFullSubgroups",
+    "CooperativeMatrixFeaturesKHR.cooperativeMatrix", "Float16Int8Features.shaderFloat16",
+    "Float16Int8Features.shaderInt8", "Storage16BitFeatures.storageBuffer16BitAccess",
+    "Storage8BitFeatures.storageBuffer8BitAccess", "VulkanMemoryModelFeatures.vulkanMemoryModel",
+    "BufferDeviceAddressFeatures.bufferDeviceAddress",
+};
+
+int cvm_supports_feature(const char *name)
+{
+    if (!name)
+        return 0;
+    for (size_t i = 0; i < CVM_ARRAY_SIZE(device_features); i++)
+        if (!strcmp(device_features[i], name))
+            return 1;
+    return 0;
+}
