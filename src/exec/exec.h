@@ -311,6 +311,8 @@ cvm_result cvm_lower_glsl(cvm_lower *lw, const spv_inst *inst, cvm_insn *out);  
 cvm_result cvm_lower_subgroup(cvm_lower *lw, const spv_inst *inst, cvm_insn *out);  /* ops/subgroup.c */
 cvm_result cvm_lower_atomic(cvm_lower *lw, const spv_inst *inst, cvm_insn *out);    /* ops/atomic.c */
 cvm_result cvm_lower_coopmat(cvm_lower *lw, const spv_inst *inst, cvm_insn *out);   /* ops/coopmat.c */
+cvm_result cvm_lower_coopmat2(cvm_lower *lw, const spv_inst *inst, cvm_insn *out);  /* ops/coopmat2_ops.c */
+cvm_result cvm_lower_tensor(cvm_lower *lw, const spv_inst *inst, cvm_insn *out);    /* ops/tensor_ops.c */
 
 /* Helpers for family lowering functions. */
 const cvm_program *cvm_lower_program(const cvm_lower *lw);
@@ -323,5 +325,20 @@ uint32_t cvm_lower_extra(cvm_lower *lw, const uint32_t *words, uint32_t n);
 int cvm_lower_const_u64(const cvm_lower *lw, uint32_t id, uint64_t *o_value);
 cvm_result cvm_lower_fail(cvm_lower *lw, const spv_inst *inst, cvm_result r, const char *fmt,
                           ...) CVM_PRINTF(4, 5);
+
+/* ---- callbacks (SPV_NV_cooperative_matrix2) ------------------------------
+ * Runs the SPIR-V function with index `func` (cvm_program.funcs) `count`
+ * times, as lanes of batches of CVM_CALLBACK_BATCH: call i gets, for
+ * parameter k, the value at args[k].p + i * args[k].stride (stride 0: the
+ * same value for every call; values in the register layout of the
+ * parameter's type) and writes its return value to
+ * results + i * (size of the return type).  The callee sees the buffers,
+ * push constants and workgroup memory of the calling workgroup, and
+ * Function/Private memory of its own.  `in` names the calling instruction in
+ * diagnostics.  With CVM_FLAG_CHECK_CALLBACKS the calls run in a shuffled
+ * order, each twice, and differing results end in
+ * CVM_ERROR_CALLBACK_MISMATCH. */
+cvm_result cvm_callback_run(cvm_exec *ex, const cvm_insn *in, uint32_t func, uint32_t count,
+                            const cvm_val *args, uint32_t nargs, uint8_t *results);
 
 #endif /* CVM_EXEC_H */

@@ -7,6 +7,7 @@
  * that leave a construct early wait at the merge until the others arrive:
  * they reconverge where structured SPIR-V says they do. */
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,7 @@ struct cvm_group {
     cvm_region *regions;
     uint32_t nregions;
     uint64_t budget_local;   /* instructions taken from the shared budget, not yet used */
+    struct cvm_group *callback; /* lanes for callbacks, created on first use */
 };
 
 /* ---- helpers shared with handlers ------------------------------------------- */
@@ -290,6 +292,7 @@ void cvm_group_destroy(cvm_group *g)
             cvm_mem_free(fr);
         }
     }
+    cvm_group_destroy(g->callback);
     cvm_mem_free(g->frames);
     cvm_mem_free(g->var_addrs);
     cvm_mem_free(g->var_addr_off);
@@ -832,4 +835,131 @@ cvm_result cvm_lower_control(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
     default:
         return CVM_ERROR_NOT_FOUND;
     }
+}
+
+/* ---- callbacks ---------------------------------------------------------------- */
+
+static cvm_group *group_of(cvm_exec *ex)
+{
+    return (cvm_group *)((char *)ex - offsetof(cvm_group, ex));
+}
+
+static uint64_t splitmix(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static cvm_result callback_batch(cvm_group *cg, const cvm_function *f, uint32_t func,
+                                 const uint32_t *calls, uint32_t n, const cvm_val *args,
+                                 uint32_t nargs, uint8_t *results, uint32_t rsize)
+{
+    const cvm_program *p = cg->prog;
+    cvm_exec *cex = &cg->ex;
+    cvm_frame *fr = frame_get(cg, func, cex->diag);
+    if (!fr)
+        return cex->diag ? cex->diag->result : CVM_ERROR_OUT_OF_MEMORY;
+    for (uint32_t k = 0; k < nargs && k < f->nparams; k++) {
+        uint32_t tid = p->mod->defs[f->params[k]].type;
+        uint32_t size = p->types[tid].size;
+        cvm_val dst = fr->vals[f->params[k]];
+        for (uint32_t l = 0; l < n; l++)
+            memcpy(CVM_LANE(dst, l), args[k].p + (size_t)calls[l] * args[k].stride, size);
+    }
+    memset(cg->alive, 0, cex->nlanes);
+    memset(cg->alive, 1, n);
+    memset(cg->inv_mem, 0, p->inv_size * cex->nlanes);
+    cvm_result r = run_function(cg, func, cg->alive);
+    if (r != CVM_SUCCESS)
+        return r;
+    if (rsize && results)
+        for (uint32_t l = 0; l < n; l++)
+            memcpy(results + (size_t)calls[l] * rsize, CVM_LANE(fr->vals[0], l), rsize);
+    return CVM_SUCCESS;
+}
+
+cvm_result cvm_callback_run(cvm_exec *ex, const cvm_insn *in, uint32_t func, uint32_t count,
+                            const cvm_val *args, uint32_t nargs, uint8_t *results)
+{
+    cvm_group *g = group_of(ex);
+    const cvm_program *p = g->prog;
+    if (func >= p->nfuncs || !p->funcs[func].lowered)
+        return cvm_exec_fail(ex, in, CVM_ERROR_INVALID_MODULE, "callback is not a function");
+    const cvm_function *f = &p->funcs[func];
+    if (nargs != f->nparams)
+        return cvm_exec_fail(ex, in, CVM_ERROR_INVALID_MODULE,
+                             "callback takes %u parameters, %u were passed", f->nparams, nargs);
+    if (ex->depth + 1 > ex->max_depth)
+        return cvm_exec_fail(ex, in, CVM_ERROR_LIMIT, "call depth over %u", ex->max_depth);
+    if (!g->callback) {
+        cvm_group_desc d = g->desc;
+        d.nlanes = CVM_CALLBACK_BATCH;
+        d.sg_size = CVM_CALLBACK_BATCH < g->desc.sg_size ? CVM_CALLBACK_BATCH : g->desc.sg_size;
+        cvm_result r = cvm_group_create(p, &d, g->regions + CVM_REGION_FIRST_BUFFER,
+                                        g->nregions - CVM_REGION_FIRST_BUFFER, g->push,
+                                        (uint32_t)g->regions[CVM_REGION_PUSH].size, &g->callback,
+                                        ex->diag);
+        if (r != CVM_SUCCESS)
+            return r;
+        g->callback->ex.is_callback = 1;
+    }
+    cvm_group *cg = g->callback;
+    /* The callee shares the caller's workgroup memory. */
+    cg->regions[CVM_REGION_WORKGROUP] = g->regions[CVM_REGION_WORKGROUP];
+    cvm_exec *cex = &cg->ex;
+    memcpy(cex->group_id, ex->group_id, sizeof(cex->group_id));
+    memcpy(cex->num_groups, ex->num_groups, sizeof(cex->num_groups));
+    cex->budget = ex->budget;
+    cex->diag = ex->diag;
+    cex->depth = ex->depth + 1;
+    uint32_t rt = f->return_type;
+    uint32_t rsize = rt && p->types[rt].tclass != CVM_TC_NONE ? p->types[rt].size : 0;
+    uint32_t *order = cvm_malloc((size_t)(count ? count : 1) * sizeof(uint32_t));
+    uint8_t *again = NULL;
+    if (!order)
+        return cvm_exec_fail(ex, in, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+    for (uint32_t i = 0; i < count; i++)
+        order[i] = i;
+    int check = (ex->flags & CVM_FLAG_CHECK_CALLBACKS) != 0;
+    uint64_t seed = 0x5eed ^ ((uint64_t)in->word_off << 20) ^ ex->group_id[0];
+    cvm_result r = CVM_SUCCESS;
+    for (int pass = 0; pass < (check ? 2 : 1) && r == CVM_SUCCESS; pass++) {
+        uint8_t *out = results;
+        if (check) {
+            for (uint32_t i = count; i > 1; i--) { /* Fisher-Yates */
+                uint32_t j = (uint32_t)(splitmix(&seed) % i);
+                uint32_t t = order[i - 1];
+                order[i - 1] = order[j];
+                order[j] = t;
+            }
+            if (pass == 1 && rsize) {
+                again = cvm_malloc((size_t)count * rsize + 1);
+                if (!again) {
+                    r = cvm_exec_fail(ex, in, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+                    break;
+                }
+                out = again;
+            }
+        }
+        for (uint32_t s = 0; s < count && r == CVM_SUCCESS; s += CVM_CALLBACK_BATCH) {
+            uint32_t n = CVM_MIN(CVM_CALLBACK_BATCH, count - s);
+            r = callback_batch(cg, f, func, order + s, n, args, nargs, out, rsize);
+        }
+    }
+    if (r == CVM_SUCCESS && again) {
+        for (uint32_t i = 0; i < count; i++) {
+            if (memcmp(results + (size_t)i * rsize, again + (size_t)i * rsize, rsize)) {
+                r = cvm_exec_fail(ex, in, CVM_ERROR_CALLBACK_MISMATCH,
+                                  "callback function %u returned different values for call %u "
+                                  "when the calls ran in another order",
+                                  f->id, i);
+                break;
+            }
+        }
+    }
+    cvm_mem_free(again);
+    cvm_mem_free(order);
+    return r;
 }
