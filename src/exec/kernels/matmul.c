@@ -356,6 +356,27 @@ MM_TARGET static int mmi_run(const cvm_muladd_desc *d)
 
     unsigned rbits = cvm_mm_int_bits(d->r_kind);
     size_t cs = cvm_sk_size(d->c_kind);
+    if (cs == 4 && rbits == 32) {
+        /* 32-bit C and R, the common case, without the generic helpers:
+         * the same arithmetic as cvm_mm_int_finish, in int64 (|P| < 2^31). */
+        int64_t lo = d->r_signed ? INT32_MIN : 0;
+        int64_t hi = d->r_signed ? INT32_MAX : UINT32_MAX;
+        for (size_t i = 0; i < m; i++) {
+            for (size_t j = 0; j < n; j++) {
+                size_t idx = i * n + j;
+                uint32_t cb;
+                memcpy(&cb, c + idx * 4, 4);
+                int64_t cv = d->c_signed ? (int64_t)(int32_t)cb : (int64_t)cb;
+                int64_t t = (int64_t)ps[i * np + j] + cv;
+                if (d->saturate)
+                    t = t < lo ? lo : t > hi ? hi : t;
+                uint32_t rb = (uint32_t)t;
+                memcpy((uint8_t *)d->r + idx * 4, &rb, 4);
+            }
+        }
+        cvm_mem_free(mem);
+        return 1;
+    }
     for (size_t i = 0; i < m; i++)
         for (size_t j = 0; j < n; j++) {
             size_t idx = i * n + j;
