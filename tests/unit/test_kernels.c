@@ -460,6 +460,64 @@ static void test_fast_int8_saturating_long_k(void **state)
     assert_true(clamped > 0);
 }
 
+/* The float variant's vector result rounding (f32 and f16 four at a time)
+ * against the reference's scalar rounding: K = 0 passes a double C straight
+ * to the rounding, so C holds the hard cases: f16 ties and the doubles just
+ * beside them (where f64 -> f32 -> f16 would round twice), the f16 overflow
+ * and subnormal boundaries, values beyond f32, NaNs and infinities. */
+static void test_fast_float_result_rounding(void **state)
+{
+    (void)state;
+    enum { N = 4096 };
+    static double c[N];
+    static uint16_t a[1], b[1], h1[N], h2[N];
+    static float f1[N], f2[N];
+    size_t cnt = 0;
+    for (int e = -26; e <= 17 && cnt + 8 <= N; e++) {
+        for (int t = 0; t < 24 && cnt + 8 <= N; t++) {
+            /* a random f16-representable magnitude at exponent e, plus half
+             * an f16 ulp: a tie, then its neighbours and an f32-invisible
+             * offset */
+            uint64_t r = rng();
+            int q = e < -14 ? -24 : e - 10; /* f16 quantum exponent */
+            double base = ldexp((double)(r & 0x3ff) + (e < -14 ? 0 : 1024), q);
+            double tie = base + ldexp(1.0, q - 1);
+            double vals[8] = {tie, nextafter(tie, 0.0), nextafter(tie, 1e300),
+                              tie + ldexp(tie, -40), tie - ldexp(tie, -40), -tie, base,
+                              -(tie + ldexp(tie, -45))};
+            for (int v = 0; v < 8; v++)
+                c[cnt++] = vals[v];
+        }
+    }
+    double extra[] = {65504.0, 65519.0, 65520.0, 65520.0 - ldexp(1.0, -30), 1e300, -1e300,
+                      (double)INFINITY, -(double)INFINITY, (double)NAN, -(double)NAN, 0.0, -0.0,
+                      1e-300, -1e-300, 3.4028235677973366e38, 3.4028235677973366e38 * 1.0000001,
+                      ldexp(1.0, -25), ldexp(1.0, -25) * (1 + ldexp(1.0, -40)), ldexp(3.0, -26)};
+    for (size_t i = 0; i < sizeof extra / sizeof extra[0] && cnt < N; i++)
+        c[cnt++] = extra[i];
+    while (cnt < N) {
+        uint64_t r = rng();
+        double v;
+        memcpy(&v, &r, 8);
+        c[cnt++] = v;
+    }
+    for (int kind = 0; kind < 2; kind++) {
+        cvm_muladd_desc d = desc(64, N / 64, 0, CVM_SK_F16, CVM_SK_F16, CVM_SK_F64,
+                                 kind ? CVM_SK_F16 : CVM_SK_F32);
+        d.a = a;
+        d.b = b;
+        d.c = c;
+        d.r = kind ? (void *)h1 : (void *)f1;
+        cvm_muladd_reference(&d);
+        d.r = kind ? (void *)h2 : (void *)f2;
+        cvm_muladd(&d);
+        if (kind)
+            assert_memory_equal(h1, h2, sizeof h1);
+        else
+            assert_memory_equal(f1, f2, sizeof f1);
+    }
+}
+
 /* Without memory the fast variants fall back to the reference. */
 static void test_fast_out_of_memory(void **state)
 {
@@ -480,6 +538,7 @@ int main(void)
         cmocka_unit_test(test_alias_r_c),
         cmocka_unit_test(test_fast_vs_reference),
         cmocka_unit_test(test_fast_int8_saturating_long_k),
+        cmocka_unit_test(test_fast_float_result_rounding),
         cmocka_unit_test(test_fast_out_of_memory),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -137,6 +137,65 @@ MM_TARGET static void mmf_micro(size_t kb, const double *ap, const double *bp, d
     _mm256_storeu_pd(acc + 3 * ldc + 4, c31);
 }
 
+/* Results for f32 and f16 kinds, four at a time; returns how many of the
+ * row's `n` elements it wrote (the caller finishes the rest one by one).
+ * Same values as cvm_mm_float_finish:
+ *  - f32: vcvtpd2ps is the same IEEE conversion as the scalar (float) cast;
+ *  - f16: F16C converts only from f32, and rounding twice (f64 -> f32 -> f16,
+ *    both to nearest) can differ from rounding once.  Rounding to f32 "to
+ *    odd" first (truncate, then set the last bit when inexact) does not:
+ *    with f32 keeping at least two more bits than f16 at every f16
+ *    magnitude, the odd bit only records that the value lies strictly
+ *    between two f32 values, which decides exactly the cases where f16's
+ *    nearest-even rounding needs it (Boldo & Melquiond, "When double
+ *    rounding is odd").  Overflow comes out as FLT_MAX|1, which F16C
+ *    rounds to infinity as the reference does.
+ *  - NaN lanes become the canonical NaN. */
+MM_TARGET static size_t mmf_finish_row(const cvm_muladd_desc *d, const double *acc,
+                                       size_t idx0, size_t n)
+{
+    size_t j = 0;
+    const __m256i lo32 = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);
+    const __m256d absmask = _mm256_castsi256_pd(_mm256_set1_epi64x(INT64_MAX));
+    if (d->r_kind == CVM_SK_F32) {
+        float *out = (float *)((uint8_t *)d->r + idx0 * 4);
+        const __m128 canon = _mm_castsi128_ps(_mm_set1_epi32(0x7fc00000));
+        for (; j + 4 <= n; j += 4) {
+            __m256d v = _mm256_loadu_pd(acc + j);
+            __m128 f = _mm256_cvtpd_ps(v);
+            __m128i nan = _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(
+                _mm256_castpd_si256(_mm256_cmp_pd(v, v, _CMP_UNORD_Q)), lo32));
+            f = _mm_blendv_ps(f, canon, _mm_castsi128_ps(nan));
+            _mm_storeu_ps(out + j, f);
+        }
+    } else if (d->r_kind == CVM_SK_F16) {
+        uint8_t *out = (uint8_t *)d->r + idx0 * 2;
+        const __m128i canon = _mm_set1_epi16(0x7e00);
+        const __m128i one = _mm_set1_epi32(1);
+        for (; j + 4 <= n; j += 4) {
+            __m256d v = _mm256_loadu_pd(acc + j);
+            __m128 f = _mm256_cvtpd_ps(v);
+            __m256d back = _mm256_cvtps_pd(f);
+            __m256d away = _mm256_cmp_pd(_mm256_and_pd(back, absmask), _mm256_and_pd(v, absmask),
+                                         _CMP_GT_OQ);
+            __m256d inexact = _mm256_cmp_pd(back, v, _CMP_NEQ_OQ);
+            __m128i aw = _mm256_castsi256_si128(
+                _mm256_permutevar8x32_epi32(_mm256_castpd_si256(away), lo32));
+            __m128i ix = _mm256_castsi256_si128(
+                _mm256_permutevar8x32_epi32(_mm256_castpd_si256(inexact), lo32));
+            __m128i fb = _mm_add_epi32(_mm_castps_si128(f), aw); /* truncated: step back */
+            fb = _mm_or_si128(fb, _mm_and_si128(ix, one));        /* sticky odd bit */
+            __m128i h = _mm_cvtps_ph(_mm_castsi128_ps(fb), _MM_FROUND_TO_NEAREST_INT);
+            __m128i nan = _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(
+                _mm256_castpd_si256(_mm256_cmp_pd(v, v, _CMP_UNORD_Q)), lo32));
+            nan = _mm_packs_epi32(nan, nan); /* 4 x 16-bit masks */
+            h = _mm_blendv_epi8(h, canon, nan);
+            _mm_storel_epi64((__m128i *)(out + 2 * j), h);
+        }
+    }
+    return j;
+}
+
 /* Returns 0 when memory is short (nothing written). */
 MM_TARGET static int mmf_run(const cvm_muladd_desc *d)
 {
@@ -189,9 +248,11 @@ MM_TARGET static int mmf_run(const cvm_muladd_desc *d)
         }
     }
 
-    for (size_t i = 0; i < m; i++)
-        for (size_t j = 0; j < n; j++)
+    for (size_t i = 0; i < m; i++) {
+        size_t j = mmf_finish_row(d, acc + i * np, i * n, n);
+        for (; j < n; j++)
             cvm_mm_float_finish(d, i * n + j, acc[i * np + j]);
+    }
     cvm_mem_free(mem);
     return 1;
 }
@@ -295,6 +356,27 @@ MM_TARGET static int mmi_run(const cvm_muladd_desc *d)
 
     unsigned rbits = cvm_mm_int_bits(d->r_kind);
     size_t cs = cvm_sk_size(d->c_kind);
+    if (cs == 4 && rbits == 32) {
+        /* 32-bit C and R, the common case, without the generic helpers:
+         * the same arithmetic as cvm_mm_int_finish, in int64 (|P| < 2^31). */
+        int64_t lo = d->r_signed ? INT32_MIN : 0;
+        int64_t hi = d->r_signed ? INT32_MAX : UINT32_MAX;
+        for (size_t i = 0; i < m; i++) {
+            for (size_t j = 0; j < n; j++) {
+                size_t idx = i * n + j;
+                uint32_t cb;
+                memcpy(&cb, c + idx * 4, 4);
+                int64_t cv = d->c_signed ? (int64_t)(int32_t)cb : (int64_t)cb;
+                int64_t t = (int64_t)ps[i * np + j] + cv;
+                if (d->saturate)
+                    t = t < lo ? lo : t > hi ? hi : t;
+                uint32_t rb = (uint32_t)t;
+                memcpy((uint8_t *)d->r + idx * 4, &rb, 4);
+            }
+        }
+        cvm_mem_free(mem);
+        return 1;
+    }
     for (size_t i = 0; i < m; i++)
         for (size_t j = 0; j < n; j++) {
             size_t idx = i * n + j;
