@@ -1,0 +1,401 @@
+/* The engine through the public API: divergent control flow against a C
+ * model, shared memory and barriers, and every kind of bad input ending in a
+ * status with a message that names the place. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "engine_util.h"
+
+/* ---- control flow: C model of tests/shaders/control_flow.comp ---------- */
+
+static int model_collatz(int v, int *peak)
+{
+    int steps = 0;
+    *peak = v;
+    while (v != 1 && steps < 200) {
+        if ((v & 1) == 0)
+            v /= 2;
+        else
+            v = 3 * v + 1;
+        if (v > *peak)
+            *peak = v;
+        steps++;
+    }
+    return steps;
+}
+
+static void model_control_flow(int v, int *y, int *t)
+{
+    int acc = 0;
+    if (v < 0) {
+        *y = -1;
+        *t = 1;
+        return;
+    }
+    for (int k = 0; k < (v % 13); k++) {
+        if (k == 7)
+            break;
+        if ((k & 1) == 1)
+            continue;
+        acc += k * v;
+    }
+    switch (v % 5) {
+    case 0:
+        acc += 100;
+        /* fall through */
+    case 1:
+        acc += 10;
+        break;
+    case 3:
+        acc -= 7;
+        break;
+    default:
+        acc ^= 0x55;
+        break;
+    }
+    int peak;
+    int steps = model_collatz(v % 50 + 1, &peak);
+    acc += steps * 3 + (peak > 100 ? 1 : 2);
+    int j = 0;
+    do {
+        j += 3;
+    } while (j < (v & 15));
+    *y = acc + j;
+    *t = 2;
+}
+
+static void run_control_flow(uint32_t sg, uint32_t threads)
+{
+    enum { N = 64 * 5 };
+    int32_t x[N], y[N], t[N];
+    uint32_t seed = 12345;
+    for (int i = 0; i < N; i++) {
+        seed = seed * 1664525u + 1013904223u;
+        x[i] = (int32_t)(seed >> 8) % 1000 - 200; /* some negative: early return */
+    }
+    memset(y, 0x7f, sizeof(y));
+    memset(t, 0, sizeof(t));
+    tu_run r;
+    if (tu_open(&r, "shaders/control_flow.spv", sg, threads, 0, NULL, 0) != CVM_SUCCESS)
+        fail_msg("opening control_flow.spv: %s", r.diag.message);
+    assert_int_equal(cvm_pipeline_bind_buffer(r.pipe, 0, 0, 0, x, sizeof(x), NULL), CVM_SUCCESS);
+    assert_int_equal(cvm_pipeline_bind_buffer(r.pipe, 0, 1, 0, y, sizeof(y), NULL), CVM_SUCCESS);
+    assert_int_equal(cvm_pipeline_bind_buffer(r.pipe, 0, 2, 0, t, sizeof(t), NULL), CVM_SUCCESS);
+    cvm_result res = cvm_pipeline_dispatch(r.pipe, N / 64, 1, 1, &r.diag);
+    if (res)
+        fail_msg("dispatch: %s", r.diag.message);
+    for (int i = 0; i < N; i++) {
+        int ey, et;
+        model_control_flow(x[i], &ey, &et);
+        if (y[i] != ey || t[i] != et)
+            fail_msg("invocation %d (x=%d, subgroup size %u): got y=%d t=%d, expected y=%d t=%d", i,
+                     x[i], sg, y[i], t[i], ey, et);
+    }
+    tu_close(&r);
+}
+
+static void test_control_flow_sg32(void **s) { (void)s; run_control_flow(32, 1); }
+static void test_control_flow_sg4(void **s) { (void)s; run_control_flow(4, 2); }
+static void test_control_flow_sg64(void **s) { (void)s; run_control_flow(64, 0); }
+
+static void test_shared_memory_barrier(void **s)
+{
+    (void)s;
+    enum { G = 3, L = 96 };
+    uint32_t y[G * L];
+    tu_run r;
+    assert_int_equal(tu_open(&r, "shaders/shared_reverse.spv", 32, 0, 0, NULL, 0), CVM_SUCCESS);
+    assert_int_equal(cvm_pipeline_bind_buffer(r.pipe, 0, 0, 0, y, sizeof(y), NULL), CVM_SUCCESS);
+    assert_int_equal(cvm_pipeline_dispatch(r.pipe, G, 1, 1, &r.diag), CVM_SUCCESS);
+    for (uint32_t g = 0; g < G; g++)
+        for (uint32_t i = 0; i < L; i++)
+            assert_int_equal(y[g * L + i], (L - 1 - i) * 7u + g);
+    tu_close(&r);
+}
+
+/* ---- bad input ------------------------------------------------------------ */
+
+static uint32_t *corpus_words(const char *rel, size_t *o_n)
+{
+    size_t bytes = 0;
+    uint32_t *w = tu_read(rel, &bytes);
+    assert_non_null(w);
+    *o_n = bytes / 4;
+    return w;
+}
+
+static cvm_result create_module(const uint32_t *w, size_t n, cvm_diagnostic *d)
+{
+    cvm_context *ctx;
+    cvm_module *m = NULL;
+    assert_int_equal(cvm_context_create(NULL, &ctx, NULL), CVM_SUCCESS);
+    cvm_result r = cvm_module_create(ctx, w, n, &m, d);
+    cvm_module_destroy(m);
+    cvm_context_destroy(ctx);
+    return r;
+}
+
+/* Finds the first instruction with `opcode` after the header. */
+static size_t find_inst(const uint32_t *w, size_t n, uint32_t opcode)
+{
+    for (size_t i = 5; i < n && (w[i] >> 16);) {
+        if ((w[i] & 0xffff) == opcode)
+            return i;
+        i += w[i] >> 16;
+    }
+    return 0;
+}
+
+static void test_truncated_binary(void **s)
+{
+    (void)s;
+    size_t n;
+    uint32_t *w = corpus_words("corpus/gemm_khr_s8/gemm_khr_s8.spv", &n);
+    cvm_diagnostic d;
+    /* Cut in the middle of every 17th instruction boundary region. */
+    for (size_t cut = 5; cut < n; cut += 17) {
+        cvm_result r = create_module(w, cut, &d);
+        if (r == CVM_SUCCESS)
+            continue; /* a cut at an instruction boundary can be a valid prefix */
+        assert_true(r == CVM_ERROR_MALFORMED || r == CVM_ERROR_INVALID_MODULE ||
+                    r == CVM_ERROR_UNSUPPORTED);
+        assert_true(d.message[0] != 0);
+    }
+    assert_int_equal(create_module(w, 3, &d), CVM_ERROR_MALFORMED);
+    free(w);
+}
+
+static void test_wrong_magic(void **s)
+{
+    (void)s;
+    size_t n;
+    uint32_t *w = corpus_words("corpus/gemm_khr_s8/gemm_khr_s8.spv", &n);
+    cvm_diagnostic d;
+    w[0] = 0xdeadbeef;
+    assert_int_equal(create_module(w, n, &d), CVM_ERROR_MALFORMED);
+    assert_non_null(strstr(d.message, "magic"));
+    assert_int_equal(d.word_offset, 0);
+    free(w);
+}
+
+static void test_id_past_bound(void **s)
+{
+    (void)s;
+    size_t n;
+    uint32_t *w = corpus_words("corpus/gemm_khr_s8/gemm_khr_s8.spv", &n);
+    cvm_diagnostic d;
+    size_t at = find_inst(w, n, 4457 /* OpCooperativeMatrixLoadKHR */);
+    assert_true(at > 0);
+    w[at + 3] = w[3] + 5; /* the pointer operand */
+    assert_int_equal(create_module(w, n, &d), CVM_ERROR_MALFORMED);
+    assert_int_equal(d.word_offset, at);
+    assert_non_null(strstr(d.message, "bound"));
+    free(w);
+}
+
+static void test_unknown_opcode(void **s)
+{
+    (void)s;
+    size_t n;
+    uint32_t *w = corpus_words("corpus/gemm_khr_s8/gemm_khr_s8.spv", &n);
+    cvm_diagnostic d;
+    size_t at = find_inst(w, n, 11 /* OpExtInstImport */);
+    assert_true(at > 0);
+    w[at] = (w[at] & 0xffff0000u) | 0x7ff0u;
+    assert_int_equal(create_module(w, n, &d), CVM_ERROR_UNSUPPORTED);
+    assert_int_equal(d.word_offset, at);
+    assert_non_null(strstr(d.message, "unknown opcode"));
+    free(w);
+}
+
+static void test_unsupported_capability(void **s)
+{
+    (void)s;
+    size_t n;
+    uint32_t *w = corpus_words("corpus/gemm_khr_s8/gemm_khr_s8.spv", &n);
+    cvm_diagnostic d;
+    size_t at = find_inst(w, n, 17 /* OpCapability */);
+    w[at + 1] = 6; /* Kernel */
+    assert_int_equal(create_module(w, n, &d), CVM_ERROR_UNSUPPORTED);
+    assert_non_null(strstr(d.message, "Kernel"));
+    assert_int_equal(d.word_offset, at);
+    free(w);
+}
+
+static void test_missing_entry_point(void **s)
+{
+    (void)s;
+    tu_run r;
+    memset(&r, 0, sizeof(r));
+    assert_int_equal(cvm_context_create(NULL, &r.ctx, NULL), CVM_SUCCESS);
+    size_t n;
+    uint32_t *w = corpus_words("corpus/gemm_khr_s8/gemm_khr_s8.spv", &n);
+    assert_int_equal(cvm_module_create(r.ctx, w, n, &r.mod, &r.diag), CVM_SUCCESS);
+    assert_int_equal(cvm_pipeline_create(r.mod, "nope", NULL, 0, &r.pipe, &r.diag), CVM_ERROR_NOT_FOUND);
+    assert_non_null(strstr(r.diag.message, "nope"));
+    free(w);
+    tu_close(&r);
+}
+
+static void test_missing_binding(void **s)
+{
+    (void)s;
+    tu_run r;
+    uint32_t y[64];
+    assert_int_equal(tu_open(&r, "shaders/control_flow.spv", 32, 1, 0, NULL, 0), CVM_SUCCESS);
+    assert_int_equal(cvm_pipeline_bind_buffer(r.pipe, 0, 0, 0, y, sizeof(y), NULL), CVM_SUCCESS);
+    assert_int_equal(cvm_pipeline_dispatch(r.pipe, 1, 1, 1, &r.diag), CVM_ERROR_MISSING_BINDING);
+    assert_non_null(strstr(r.diag.message, "binding 1"));
+    tu_close(&r);
+}
+
+static void test_out_of_bounds_store(void **s)
+{
+    (void)s;
+    tu_run r;
+    uint32_t buf[64 + 4]; /* the 4 guard words must stay untouched */
+    for (int i = 0; i < 68; i++)
+        buf[i] = 0xabababab;
+    uint32_t offset = 40; /* invocations 24..31 of group 0 write past 64 words */
+    assert_int_equal(tu_open(&r, "shaders/index_oob.spv", 32, 1, 0, NULL, 0), CVM_SUCCESS);
+    assert_int_equal(cvm_pipeline_bind_buffer(r.pipe, 0, 0, 0, buf, 64 * 4, NULL), CVM_SUCCESS);
+    assert_int_equal(cvm_pipeline_set_push_constants(r.pipe, &offset, 4, NULL), CVM_SUCCESS);
+    assert_int_equal(cvm_pipeline_dispatch(r.pipe, 1, 1, 1, &r.diag), CVM_ERROR_OUT_OF_BOUNDS);
+    assert_int_equal(r.diag.opcode, 62 /* OpStore */);
+    assert_true(r.diag.word_offset > 5 && r.diag.word_offset != UINT32_MAX);
+    assert_non_null(strstr(r.diag.message, "invocation 24"));
+    for (int i = 64; i < 68; i++)
+        assert_int_equal(buf[i], 0xabababab);
+    tu_close(&r);
+}
+
+static void test_robust_access_drops_store(void **s)
+{
+    (void)s;
+    uint32_t buf[64 + 4];
+    for (int i = 0; i < 68; i++)
+        buf[i] = 0xabababab;
+    uint32_t offset = 40;
+    cvm_context_desc d;
+    memset(&d, 0, sizeof(d));
+    d.flags = CVM_FLAG_ROBUST_ACCESS;
+    tu_run r;
+    memset(&r, 0, sizeof(r));
+    assert_int_equal(cvm_context_create(&d, &r.ctx, NULL), CVM_SUCCESS);
+    size_t n = 0;
+    uint32_t *w = tu_read("shaders/index_oob.spv", &n);
+    assert_int_equal(cvm_module_create(r.ctx, w, n / 4, &r.mod, NULL), CVM_SUCCESS);
+    free(w);
+    assert_int_equal(cvm_pipeline_create(r.mod, NULL, NULL, 0, &r.pipe, NULL), CVM_SUCCESS);
+    assert_int_equal(cvm_pipeline_bind_buffer(r.pipe, 0, 0, 0, buf, 64 * 4, NULL), CVM_SUCCESS);
+    assert_int_equal(cvm_pipeline_set_push_constants(r.pipe, &offset, 4, NULL), CVM_SUCCESS);
+    assert_int_equal(cvm_pipeline_dispatch(r.pipe, 1, 1, 1, &r.diag), CVM_SUCCESS);
+    for (uint32_t i = 0; i < 24; i++)
+        assert_int_equal(buf[40 + i], i);
+    for (int i = 64; i < 68; i++)
+        assert_int_equal(buf[i], 0xabababab);
+    tu_close(&r);
+}
+
+static void test_runaway_loop_budget(void **s)
+{
+    (void)s;
+    tu_run r;
+    uint32_t y[32];
+    uint32_t zero = 0;
+    assert_int_equal(tu_open(&r, "shaders/runaway_loop.spv", 32, 1, 100000, NULL, 0), CVM_SUCCESS);
+    assert_int_equal(cvm_pipeline_bind_buffer(r.pipe, 0, 0, 0, y, sizeof(y), NULL), CVM_SUCCESS);
+    assert_int_equal(cvm_pipeline_set_push_constants(r.pipe, &zero, 4, NULL), CVM_SUCCESS);
+    assert_int_equal(cvm_pipeline_dispatch(r.pipe, 1, 1, 1, &r.diag), CVM_ERROR_BUDGET_EXCEEDED);
+    assert_non_null(strstr(r.diag.message, "budget"));
+    /* the same shader ends when the loop does */
+    uint32_t one = 1;
+    assert_int_equal(cvm_pipeline_set_push_constants(r.pipe, &one, 4, NULL), CVM_SUCCESS);
+    assert_int_equal(cvm_pipeline_dispatch(r.pipe, 1, 1, 1, &r.diag), CVM_SUCCESS);
+    assert_int_equal(y[5], 1000);
+    tu_close(&r);
+}
+
+static void test_divergent_barrier(void **s)
+{
+    (void)s;
+    tu_run r;
+    uint32_t y[64];
+    assert_int_equal(tu_open(&r, "shaders/barrier_divergent.spv", 32, 1, 0, NULL, 0), CVM_SUCCESS);
+    assert_int_equal(cvm_pipeline_bind_buffer(r.pipe, 0, 0, 0, y, sizeof(y), NULL), CVM_SUCCESS);
+    assert_int_equal(cvm_pipeline_dispatch(r.pipe, 1, 1, 1, &r.diag), CVM_ERROR_DIVERGENT_COLLECTIVE);
+    assert_int_equal(r.diag.opcode, 224 /* OpControlBarrier */);
+    assert_non_null(strstr(r.diag.message, "barrier"));
+    tu_close(&r);
+}
+
+static void test_push_constants_too_small(void **s)
+{
+    (void)s;
+    tu_run r;
+    uint32_t y[64];
+    assert_int_equal(tu_open(&r, "shaders/index_oob.spv", 32, 1, 0, NULL, 0), CVM_SUCCESS);
+    assert_int_equal(cvm_pipeline_bind_buffer(r.pipe, 0, 0, 0, y, sizeof(y), NULL), CVM_SUCCESS);
+    assert_int_equal(cvm_pipeline_dispatch(r.pipe, 1, 1, 1, &r.diag), CVM_ERROR_MISSING_BINDING);
+    assert_non_null(strstr(r.diag.message, "push constants"));
+    tu_close(&r);
+}
+
+static void test_allocation_failures(void **s)
+{
+    (void)s;
+    /* Fail the n-th allocation for every n until the whole run succeeds:
+     * each attempt must end in a status, never a crash or a leak. */
+    size_t n;
+    uint32_t *w = corpus_words("corpus/gemm_khr_s8/gemm_khr_s8.spv", &n);
+    int succeeded = 0;
+    for (uint64_t k = 1; k < 400 && !succeeded; k++) {
+        cvm_context *ctx = NULL;
+        cvm_module *m = NULL;
+        cvm_pipeline *p = NULL;
+        cvm_test_fail_allocation_after(k);
+        cvm_result r = cvm_context_create(NULL, &ctx, NULL);
+        if (r == CVM_SUCCESS)
+            r = cvm_module_create(ctx, w, n, &m, NULL);
+        if (r == CVM_SUCCESS)
+            r = cvm_pipeline_create(m, NULL, NULL, 0, &p, NULL);
+        cvm_test_fail_allocation_after(0);
+        if (r == CVM_SUCCESS)
+            succeeded = 1;
+        else
+            assert_int_equal(r, CVM_ERROR_OUT_OF_MEMORY);
+        cvm_pipeline_destroy(p);
+        cvm_module_destroy(m);
+        cvm_context_destroy(ctx);
+    }
+    assert_true(succeeded);
+    free(w);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_control_flow_sg32),
+        cmocka_unit_test(test_control_flow_sg4),
+        cmocka_unit_test(test_control_flow_sg64),
+        cmocka_unit_test(test_shared_memory_barrier),
+        cmocka_unit_test(test_truncated_binary),
+        cmocka_unit_test(test_wrong_magic),
+        cmocka_unit_test(test_id_past_bound),
+        cmocka_unit_test(test_unknown_opcode),
+        cmocka_unit_test(test_unsupported_capability),
+        cmocka_unit_test(test_missing_entry_point),
+        cmocka_unit_test(test_missing_binding),
+        cmocka_unit_test(test_out_of_bounds_store),
+        cmocka_unit_test(test_robust_access_drops_store),
+        cmocka_unit_test(test_runaway_loop_budget),
+        cmocka_unit_test(test_divergent_barrier),
+        cmocka_unit_test(test_push_constants_too_small),
+        cmocka_unit_test(test_allocation_failures),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
