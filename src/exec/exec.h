@@ -50,6 +50,7 @@ enum {
     CVM_REGION_WORKGROUP = 2,
     CVM_REGION_SCOPE = 3,      /* variables that hold cooperative matrices */
     CVM_REGION_PUSH = 4,
+    CVM_REGION_PADDING = 5,    /* 8 bytes a lane: where padding elements of matrices go */
     CVM_REGION_FIRST_BUFFER = 16 /* descriptor k of the pipeline is region 16 + k */
 };
 
@@ -263,6 +264,16 @@ static inline uint32_t cvm_scope_lane_count(const cvm_exec *ex, const cvm_insn *
     if (in->flags & CVM_INSN_WORKGROUP_SCOPE)
         return ex->nlanes;
     uint32_t first = i * ex->sg_size;
+    return CVM_MIN(ex->sg_size, ex->nlanes - first);
+}
+
+/* Invocations in the scope instance of lane l (a partial last subgroup has
+ * fewer than sg_size): the count the element ownership mapping divides by. */
+static inline uint32_t cvm_scope_size_of_lane(const cvm_exec *ex, int workgroup, uint32_t l)
+{
+    if (workgroup)
+        return ex->nlanes;
+    uint32_t first = l / ex->sg_size * ex->sg_size;
     return CVM_MIN(ex->sg_size, ex->nlanes - first);
 }
 

@@ -27,6 +27,7 @@ struct cvm_group {
     uint8_t *wg_mem;
     uint8_t *scope_mem;
     uint8_t *push;
+    uint8_t *padding;
     uint8_t *alive;
     cvm_region *regions;
     uint32_t nregions;
@@ -300,6 +301,7 @@ void cvm_group_destroy(cvm_group *g)
     cvm_mem_free(g->wg_mem);
     cvm_mem_free(g->scope_mem);
     cvm_mem_free(g->push);
+    cvm_mem_free(g->padding);
     cvm_mem_free(g->alive);
     cvm_mem_free(g->regions);
     cvm_mem_free(g->ex.scratch);
@@ -339,10 +341,11 @@ cvm_result cvm_group_create(const cvm_program *prog, const cvm_group_desc *desc,
     g->nregions = CVM_REGION_FIRST_BUFFER + nbuffer_regions;
     g->regions = cvm_calloc(g->nregions, sizeof(cvm_region));
     g->push = cvm_calloc(1, push_size + 16);
+    g->padding = cvm_calloc(n, 8);
     g->ex.scratch_size = 1 << 16;
     g->ex.scratch = cvm_malloc(g->ex.scratch_size);
     if (!g->frames || !g->var_addr_off || !g->inv_mem || !g->wg_mem || !g->scope_mem ||
-        !g->alive || !g->regions || !g->push || !g->ex.scratch) {
+        !g->alive || !g->regions || !g->push || !g->padding || !g->ex.scratch) {
         cvm_group_destroy(g);
         return cvm_diag_set(diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
     }
@@ -352,6 +355,7 @@ cvm_result cvm_group_create(const cvm_program *prog, const cvm_group_desc *desc,
     g->regions[CVM_REGION_WORKGROUP] = (cvm_region){g->wg_mem, prog->wg_size, 1};
     g->regions[CVM_REGION_SCOPE] = (cvm_region){g->scope_mem, prog->scope_size * nsub, 1};
     g->regions[CVM_REGION_PUSH] = (cvm_region){g->push, push_size, 0};
+    g->regions[CVM_REGION_PADDING] = (cvm_region){g->padding, (uint64_t)n * 8, 1};
     for (uint32_t i = 0; i < nbuffer_regions; i++)
         g->regions[CVM_REGION_FIRST_BUFFER + i] = buffer_regions[i];
 

@@ -10,9 +10,9 @@
 
 #include "exec/ops/ewise.h"
 
-static uint32_t matrix_L(const cvm_exec *ex, const cvm_type *t)
+static uint32_t matrix_L(const cvm_exec *ex, const cvm_type *t, uint32_t l)
 {
-    uint32_t inv = t->scope == SpvScopeWorkgroup ? ex->nlanes : ex->sg_size;
+    uint32_t inv = cvm_scope_size_of_lane(ex, t->scope == SpvScopeWorkgroup, l);
     return (t->rows * t->cols + inv - 1) / inv;
 }
 
@@ -53,8 +53,9 @@ static cvm_result h_matrix_extract(cvm_exec *ex, const cvm_insn *in)
 {
     const cvm_type *t = &ex->prog->types[in->type];
     cvm_val r = ex->vals[in->result], a = ex->vals[in->a];
-    uint32_t es = ex->prog->types[t->elem].size, L = matrix_L(ex, t), total = t->rows * t->cols;
+    uint32_t es = ex->prog->types[t->elem].size, total = t->rows * t->cols;
     CVM_FOR_ACTIVE(ex, l) {
+        uint32_t L = matrix_L(ex, t, l);
         uint64_t flat = (uint64_t)lane_in_scope(ex, t, l) * L + in->b;
         const uint8_t *m = a.p + (size_t)scope_instance(ex, t, l) * a.stride;
         if (flat < total && in->b < L)
@@ -69,7 +70,7 @@ static cvm_result h_matrix_insert(cvm_exec *ex, const cvm_insn *in)
 {
     const cvm_type *t = &ex->prog->types[in->type];
     cvm_val r = ex->vals[in->result], obj = ex->vals[in->a], comp = ex->vals[in->d];
-    uint32_t es = ex->prog->types[t->elem].size, L = matrix_L(ex, t), total = t->rows * t->cols;
+    uint32_t es = ex->prog->types[t->elem].size, total = t->rows * t->cols;
     uint8_t flags = CVM_INSN_PER_INSTANCE | (t->scope == SpvScopeWorkgroup ? CVM_INSN_WORKGROUP_SCOPE : 0);
     cvm_insn probe = *in;
     probe.flags = flags;
@@ -81,6 +82,7 @@ static cvm_result h_matrix_insert(cvm_exec *ex, const cvm_insn *in)
             memcpy(r.p + (size_t)i * r.stride, comp.p + (size_t)i * comp.stride, t->size);
     }
     CVM_FOR_ACTIVE(ex, l) {
+        uint32_t L = matrix_L(ex, t, l);
         uint64_t flat = (uint64_t)lane_in_scope(ex, t, l) * L + in->b;
         if (flat < total && in->b < L)
             memcpy(r.p + (size_t)scope_instance(ex, t, l) * r.stride + flat * es, CVM_LANE(obj, l), es);
@@ -91,10 +93,11 @@ static cvm_result h_matrix_insert(cvm_exec *ex, const cvm_insn *in)
 static cvm_result h_matrix_length(cvm_exec *ex, const cvm_insn *in)
 {
     const cvm_type *t = &ex->prog->types[in->a];
-    uint32_t L = matrix_L(ex, t);
     cvm_val r = ex->vals[in->result];
-    CVM_FOR_ACTIVE(ex, l)
+    CVM_FOR_ACTIVE(ex, l) {
+        uint32_t L = matrix_L(ex, t, l);
         memcpy(CVM_LANE(r, l), &L, 4);
+    }
     return CVM_SUCCESS;
 }
 

@@ -156,7 +156,8 @@ static cvm_result lower_access_chain(cvm_lower *lw, const spv_inst *in, cvm_insn
              * run-time setting, so L for subgroup scope is computed from the
              * largest configured size at dispatch: we store M*N and divide
              * at run time through arg2 = 0 marker. */
-            uint32_t L = inv ? (total + inv - 1) / inv : 0;
+            uint32_t L = 0; /* computed per lane at run time (partial subgroups) */
+            (void)inv;
             if (pending) {
                 CVM_TRY(push_step(lw, in, out, STEP_CONST, 0, (uint32_t)pending, (uint32_t)(pending >> 32)));
                 pending = 0;
@@ -204,11 +205,16 @@ static cvm_result h_access_chain_sg(cvm_exec *ex, const cvm_insn *in)
                 uint32_t L = st[3];
                 if (L & 0x80000000u) {
                     uint32_t total = L & 0x7fffffffu;
-                    uint32_t inv = wg ? ex->nlanes : ex->sg_size;
+                    uint32_t inv = cvm_scope_size_of_lane(ex, wg, l);
                     L = (total + inv - 1) / inv;
                 }
                 uint32_t lane_in_scope = wg ? l : l % ex->sg_size;
-                addr += ((uint64_t)lane_in_scope * L + (uint64_t)idx) * esize;
+                uint64_t flat = (uint64_t)lane_in_scope * L + (uint64_t)idx;
+                if ((uint64_t)idx >= L || flat >= (st[3] & 0x7fffffffu))
+                    /* padding: a per-lane scratch word (the texts leave it undefined) */
+                    addr = CVM_ADDR(CVM_REGION_PADDING, (uint64_t)l * 8);
+                else
+                    addr += flat * esize;
                 break;
             }
             }

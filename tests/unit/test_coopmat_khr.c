@@ -1,0 +1,136 @@
+/* KHR cooperative matrices through the engine against plain-loop references:
+ * load (row/column major, strides), MulAdd (s8 and f16), per-invocation
+ * element access through length() at several tile and subgroup sizes
+ * (including padding when M*N is not a multiple of the subgroup size),
+ * matrix x scalar, matrix + matrix, f32 -> f16 conversion. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "engine_util.h"
+#include "numeric/numeric.h"
+
+static uint32_t lcg(uint32_t *s)
+{
+    *s = *s * 1664525u + 1013904223u;
+    return *s >> 8;
+}
+
+/* corpus gemm_khr_s8: C = A(MxK, s8 row-major) * B(KxN, s8 row-major) + 1000,
+ * tiles TMxTN with TK steps, from specialization constants. */
+static void run_s8(uint32_t M, uint32_t N, uint32_t K, uint32_t TM, uint32_t TN, uint32_t TK,
+                   uint32_t sg)
+{
+    int8_t *a = malloc((size_t)M * K), *b = malloc((size_t)K * N);
+    int32_t *c = calloc((size_t)M * N, 4);
+    uint32_t seed = M * 31 + N * 7 + K + TM + sg;
+    for (size_t i = 0; i < (size_t)M * K; i++)
+        a[i] = (int8_t)lcg(&seed);
+    for (size_t i = 0; i < (size_t)K * N; i++)
+        b[i] = (int8_t)lcg(&seed);
+    cvm_specialization sp[6] = {{0, 4, M}, {1, 4, N}, {2, 4, K}, {3, 4, TM}, {4, 4, TN}, {5, 4, TK}};
+    tu_run r;
+    if (tu_open(&r, "corpus/gemm_khr_s8/gemm_khr_s8.spv", sg, 0, 0, sp, 6) != CVM_SUCCESS)
+        fail_msg("open: %s", r.diag.message);
+    assert_int_equal(cvm_pipeline_bind_buffer(r.pipe, 0, 0, 0, a, (size_t)M * K, NULL), CVM_SUCCESS);
+    assert_int_equal(cvm_pipeline_bind_buffer(r.pipe, 0, 1, 0, b, (size_t)K * N, NULL), CVM_SUCCESS);
+    assert_int_equal(cvm_pipeline_bind_buffer(r.pipe, 0, 2, 0, c, (size_t)M * N * 4, NULL), CVM_SUCCESS);
+    if (cvm_pipeline_dispatch(r.pipe, N / TN, M / TM, 1, &r.diag) != CVM_SUCCESS)
+        fail_msg("dispatch: %s", r.diag.message);
+    for (uint32_t i = 0; i < M; i++)
+        for (uint32_t j = 0; j < N; j++) {
+            int32_t s = 1000;
+            for (uint32_t k = 0; k < K; k++)
+                s += a[(size_t)i * K + k] * b[(size_t)k * N + j];
+            if (c[(size_t)i * N + j] != s)
+                fail_msg("C[%u][%u] = %d, expected %d (tiles %ux%ux%u, subgroup %u)", i, j,
+                         c[(size_t)i * N + j], s, TM, TN, TK, sg);
+        }
+    tu_close(&r);
+    free(a);
+    free(b);
+    free(c);
+}
+
+static void test_s8_corpus_shape(void **s) { (void)s; run_s8(64, 64, 128, 16, 16, 32, 32); }
+static void test_s8_small_tiles_sg8(void **s) { (void)s; run_s8(32, 48, 64, 8, 8, 16, 8); }
+static void test_s8_padding_sg64(void **s) { (void)s; run_s8(24, 48, 40, 8, 24, 8, 64); } /* 192 elements over 64 lanes: L=3 */
+static void test_s8_padding_sg128(void **s) { (void)s; run_s8(20, 14, 21, 5, 7, 3, 128); } /* 35 elements, L=1, 93 lanes of padding */
+static void test_s8_odd_tiles_sg4(void **s) { (void)s; run_s8(27, 30, 35, 9, 10, 7, 4); }
+
+/* corpus gemm_khr_f16 with its own inputs: C = alpha*A*B + beta*C0, D = f16(C). */
+static void test_f16_gemm(void **s)
+{
+    (void)s;
+    enum { M = 64, N = 48, K = 80 };
+    uint16_t a[M * K], b[N * K], d[M * N];
+    float c[M * N], c0[M * N];
+    uint32_t seed = 99;
+    for (int i = 0; i < M * K; i++)
+        a[i] = cvm_f32_to_f16((float)((int)(lcg(&seed) % 41) - 20) / 8.0f);
+    for (int i = 0; i < N * K; i++)
+        b[i] = cvm_f32_to_f16((float)((int)(lcg(&seed) % 41) - 20) / 16.0f);
+    for (int i = 0; i < M * N; i++)
+        c[i] = c0[i] = (float)((int)(lcg(&seed) % 100) - 50) / 4.0f;
+    float pc[2] = {0.5f, 2.0f};
+    cvm_specialization sp[3] = {{0, 4, M}, {1, 4, N}, {2, 4, K}};
+    tu_run r;
+    if (tu_open(&r, "corpus/gemm_khr_f16/gemm_khr_f16.spv", 32, 0, 0, sp, 3) != CVM_SUCCESS)
+        fail_msg("open: %s", r.diag.message);
+    assert_int_equal(cvm_pipeline_bind_buffer(r.pipe, 0, 0, 0, a, sizeof(a), NULL), CVM_SUCCESS);
+    assert_int_equal(cvm_pipeline_bind_buffer(r.pipe, 0, 1, 0, b, sizeof(b), NULL), CVM_SUCCESS);
+    assert_int_equal(cvm_pipeline_bind_buffer(r.pipe, 0, 2, 0, c, sizeof(c), NULL), CVM_SUCCESS);
+    assert_int_equal(cvm_pipeline_bind_buffer(r.pipe, 0, 3, 0, d, sizeof(d), NULL), CVM_SUCCESS);
+    assert_int_equal(cvm_pipeline_set_push_constants(r.pipe, pc, sizeof(pc), NULL), CVM_SUCCESS);
+    if (cvm_pipeline_dispatch(r.pipe, N / 16, M / 16, 1, &r.diag) != CVM_SUCCESS)
+        fail_msg("dispatch: %s", r.diag.message);
+    /* Inputs are small multiples of powers of two: every product and partial
+     * sum is exact in f32, so the result is exact whatever the order. */
+    for (int i = 0; i < M; i++)
+        for (int j = 0; j < N; j++) {
+            float acc = 0;
+            for (int k = 0; k < K; k++) /* B is column-major: b[j*K + k] */
+                acc += cvm_f16_to_f32(a[i * K + k]) * cvm_f16_to_f32(b[j * K + k]);
+            float e = acc * 0.5f + c0[i * N + j] * 2.0f;
+            if (c[i * N + j] != e)
+                fail_msg("C[%d][%d] = %g, expected %g", i, j, (double)c[i * N + j], (double)e);
+            if (d[i * N + j] != cvm_f32_to_f16(e))
+                fail_msg("D[%d][%d] = 0x%04x, expected 0x%04x", i, j, d[i * N + j], cvm_f32_to_f16(e));
+        }
+    tu_close(&r);
+}
+
+static void test_load_out_of_bounds(void **s)
+{
+    (void)s;
+    /* A buffer one element short: the last tile's row must be reported. */
+    enum { M = 16, N = 16, K = 32 };
+    int8_t a[M * K - 1], b[K * N];
+    int32_t c[M * N];
+    memset(a, 1, sizeof(a));
+    memset(b, 1, sizeof(b));
+    cvm_specialization sp[6] = {{0, 4, M}, {1, 4, N}, {2, 4, K}, {3, 4, 16}, {4, 4, 16}, {5, 4, 32}};
+    tu_run r;
+    assert_int_equal(tu_open(&r, "corpus/gemm_khr_s8/gemm_khr_s8.spv", 32, 1, 0, sp, 6), CVM_SUCCESS);
+    assert_int_equal(cvm_pipeline_bind_buffer(r.pipe, 0, 0, 0, a, sizeof(a), NULL), CVM_SUCCESS);
+    assert_int_equal(cvm_pipeline_bind_buffer(r.pipe, 0, 1, 0, b, sizeof(b), NULL), CVM_SUCCESS);
+    assert_int_equal(cvm_pipeline_bind_buffer(r.pipe, 0, 2, 0, c, sizeof(c), NULL), CVM_SUCCESS);
+    assert_int_equal(cvm_pipeline_dispatch(r.pipe, 1, 1, 1, &r.diag), CVM_ERROR_OUT_OF_BOUNDS);
+    assert_int_equal(r.diag.opcode, 4457 /* OpCooperativeMatrixLoadKHR */);
+    assert_non_null(strstr(r.diag.message, "511"));
+    tu_close(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_s8_corpus_shape),    cmocka_unit_test(test_s8_small_tiles_sg8),
+        cmocka_unit_test(test_s8_padding_sg64),    cmocka_unit_test(test_s8_padding_sg128),
+        cmocka_unit_test(test_s8_odd_tiles_sg4),   cmocka_unit_test(test_f16_gemm),
+        cmocka_unit_test(test_load_out_of_bounds),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
