@@ -192,10 +192,9 @@ static uint64_t frame_slot_bytes(const cvm_group *g, uint32_t tid)
 {
     const cvm_program *p = g->prog;
     uint32_t wg;
-    uint64_t size = (p->types[tid].size + 15u) & ~15u;
-    if (is_scope_value(p, tid, &wg))
-        return size * (wg ? 1 : g->ex.nsub);
-    return size * g->desc.nlanes;
+    uint64_t size = p->types[tid].size ? p->types[tid].size : 1;
+    uint64_t count = is_scope_value(p, tid, &wg) ? (wg ? 1 : g->ex.nsub) : g->desc.nlanes;
+    return (size * count + 15u) & ~(uint64_t)15u;
 }
 
 static cvm_frame *frame_get(cvm_group *g, uint32_t fidx, cvm_diagnostic *diag)
@@ -250,13 +249,13 @@ static cvm_frame *frame_get(cvm_group *g, uint32_t fidx, cvm_diagnostic *diag)
             fr->vals[id].stride = 8;
         } else if (d->func == fidx && d->type && d->opcode != SpvOpFunction) {
             fr->vals[id].p = fr->regs + at;
-            fr->vals[id].stride = (p->types[d->type].size + 15u) & ~15u;
+            fr->vals[id].stride = p->types[d->type].size ? p->types[d->type].size : 1;
             at += frame_slot_bytes(g, d->type);
         }
     }
     if (rt && p->types[rt].tclass != CVM_TC_NONE) {
         fr->vals[0].p = fr->regs + at;
-        fr->vals[0].stride = (p->types[rt].size + 15u) & ~15u;
+        fr->vals[0].stride = p->types[rt].size ? p->types[rt].size : 1;
     }
     g->frames[fidx] = fr;
     return fr;

@@ -8,6 +8,38 @@ cvm_result cvm_ew_run(cvm_exec *ex, const cvm_insn *in, cvm_ew_kernel k)
     cvm_val b = in->b ? ex->vals[in->b] : a;
     cvm_val c = in->c ? ex->vals[in->c] : a;
     if (!(in->flags & CVM_INSN_PER_INSTANCE)) {
+        /* All lanes active and every operand either dense (one value after
+         * the other) or one scalar for all lanes: one kernel call over all
+         * lanes' components. */
+        if (ex->nactive == ex->nlanes && ex->nlanes > 1) {
+            const cvm_type *rt = &ex->prog->types[in->type];
+            uint32_t rsize = rt->size;
+            int ok = r.stride == rsize && rsize != 0;
+            cvm_insn flat = *in;
+            const cvm_val *ops[3] = {&a, &b, &c};
+            const uint32_t ids[3] = {in->a, in->b, in->c};
+            for (int oi = 0; oi < 3 && ok; oi++) {
+                if (!ids[oi])
+                    continue;
+                uint8_t bit = (uint8_t)(CVM_EW_A_BCAST << oi);
+                if (ops[oi]->stride == 0) {
+                    if (in->ncomp == 1 || (in->flags & bit))
+                        flat.flags |= bit;
+                    else
+                        ok = 0;
+                } else if (in->flags & bit) {
+                    ok = 0; /* a per-lane scalar broadcast over components */
+                }
+                /* a dense operand: its stride must equal its value size */
+                else if (ops[oi]->stride != ex->prog->types[ex->prog->mod->defs[ids[oi]].type].size) {
+                    ok = 0;
+                }
+            }
+            if (ok) {
+                k(&flat, r.p, a.p, b.p, c.p, in->ncomp * ex->nlanes);
+                return CVM_SUCCESS;
+            }
+        }
         CVM_FOR_ACTIVE(ex, l)
             k(in, CVM_LANE(r, l), CVM_LANE(a, l), CVM_LANE(b, l), CVM_LANE(c, l), in->ncomp);
         return CVM_SUCCESS;
