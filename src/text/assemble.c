@@ -570,8 +570,9 @@ static int as_encode_string(as_ctx *c, const char *s, int optional)
     txt_buf b = {0};
     int r = unquote(s, &b);
     if (r < 0) {
+        int oom = b.oom;
         txt_buf_free(&b);
-        return b.oom ? as_oom(c) : as_error(c, "Literal string is too long.");
+        return oom ? as_oom(c) : as_error(c, "Literal string is too long.");
     }
     if (r == 0) {
         txt_buf_free(&b);

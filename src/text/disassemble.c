@@ -595,6 +595,11 @@ static void put_instruction(txt_buf *b, const txt_inst *inst, const names *n)
 cvm_result cvm_disassemble(const uint32_t *words, size_t word_count, uint32_t flags,
                            char **o_text, size_t *o_length, cvm_diagnostic *o_diag)
 {
+    /* Errors are read back from the diagnostic, so keep one when the caller
+     * passes none. */
+    cvm_diagnostic scratch;
+    if (!o_diag)
+        o_diag = &scratch;
     cvm_diag_clear(o_diag);
     if (!o_text)
         return cvm_diag_set(o_diag, CVM_ERROR_INVALID_ARGUMENT, "o_text is NULL");
@@ -623,7 +628,7 @@ cvm_result cvm_disassemble(const uint32_t *words, size_t word_count, uint32_t fl
     while ((k = txt_decoder_next(&d, &inst, o_diag)) > 0 && !b.oom)
         put_instruction(&b, &inst, (flags & CVM_TEXT_RAW_ID) ? NULL : &n);
     if (k < 0) {
-        r = o_diag ? o_diag->result : CVM_ERROR_MALFORMED;
+        r = o_diag->result;
         if (r == CVM_SUCCESS)
             r = CVM_ERROR_MALFORMED;
         goto fail;
