@@ -197,6 +197,20 @@ CVM_API int cvm_supports_extension(const char *name);
  * "CooperativeMatrixFeaturesKHR.cooperativeMatrix") is supported, else 0. */
 CVM_API int cvm_supports_feature(const char *name);
 
+/* Engine limits, in the shape of VkPhysicalDeviceCooperativeMatrix2PropertiesNV
+ * and the compute limits of VkPhysicalDeviceLimits. */
+typedef struct cvm_limits {
+    uint32_t max_matrix_dimension;           /* rows or columns of one cooperative matrix */
+    uint32_t flexible_dimension_granularity; /* cooperativeMatrixFlexibleDimensionsMaxDimension
+                                                granularity: any size that is a multiple */
+    uint32_t max_workgroup_invocations;      /* maxComputeWorkGroupInvocations, also the
+                                                workgroup-scope matrix limit */
+    uint32_t min_subgroup_size, max_subgroup_size; /* VK_EXT_subgroup_size_control */
+    uint32_t callback_batch;                 /* lanes of one callback batch */
+} cvm_limits;
+
+CVM_API void cvm_get_limits(cvm_limits *o_limits);
+
 /* ---------------------------------------------------------------------------
  * SPIR-V text form (the spirv-as / spirv-dis format of SPIRV-Tools).
  */

@@ -425,3 +425,15 @@ int cvm_supports_feature(const char *name)
             return 1;
     return 0;
 }
+
+void cvm_get_limits(cvm_limits *o)
+{
+    if (!o)
+        return;
+    o->max_matrix_dimension = CVM_MAX_MATRIX_DIM;
+    o->flexible_dimension_granularity = 1;
+    o->max_workgroup_invocations = CVM_MAX_WORKGROUP_INVOCATIONS;
+    o->min_subgroup_size = 1;
+    o->max_subgroup_size = CVM_MAX_SUBGROUP_SIZE;
+    o->callback_batch = CVM_CALLBACK_BATCH;
+}
