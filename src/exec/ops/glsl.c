@@ -1,11 +1,710 @@
-/* Placeholder: the glsl family is not implemented yet; every instruction of it
- * is reported as unsupported by lower.c. */
-#include "exec/program.h"
+/* GLSL.std.450 extended instructions (OpExtInst of the set
+ * cvm_program.glsl_ext) on scalars and vectors (OpTypeVector and the long /
+ * cooperative vectors of OpTypeVectorIdEXT); Determinant and MatrixInverse on
+ * OpTypeMatrix.
+ *
+ * Precision (the texts leave it to the client API; coopvm picks):
+ *   - f32: the elementary functions (Round, Trunc, FAbs, Floor, Ceil, Fract,
+ *     Sin ... Atanh, Atan2, Pow, Exp, Log, Exp2, Log2, Sqrt, FMin/FMax/
+ *     NMin/NMax/FClamp/NClamp, Fma, Frexp, Ldexp, Modf) are the C library's
+ *     float functions (sinf, powf, fmaf ...), bit for bit.  Everything built
+ *     from several operations (Radians, Degrees, InverseSqrt, FMix, SmoothStep,
+ *     Length, Distance, Cross, Normalize, FaceForward, Reflect, Refract,
+ *     Determinant, MatrixInverse, the Unpack*norm) is computed in double and
+ *     rounded once to f32.
+ *   - f64: the double functions and double arithmetic.
+ *   - f16, bf16, E4M3, E5M2: computed in double from the exact operand values
+ *     and rounded once to the format (round to nearest even).
+ *   - Round rounds halfway cases away from zero (C round); RoundEven to even.
+ *   - FSign of +-0 gives that zero, of NaN the NaN.
+ *   - FindILsb/FindUMsb of 0 and FindSMsb of 0 or -1 give -1.
+ *   - IMix is reserved in the GLSL.std.450 text (no semantics): unsupported.
+ *   - Interpolate* are fragment-only: unsupported.
+ *
+ * OpExtInst of any other imported set (the module only admits NonSemantic.*
+ * ones besides GLSL.std.450) is a no-op. */
+#include <math.h>
+#include <string.h>
+
+#include "exec/ops/ewise.h"
+
+#define PI_D 3.14159265358979323846
+
+/* insn fields: a, b, c operand ids (element-wise); d = GLSL instruction
+ * number; sk = operand component kind; sk2 = second kind (Ldexp exponent,
+ * result kind of Find*, pointee kind of Frexp's exponent); ncomp; e (in
+ * `extra`) further operands for the geometric ones. */
+
+static unsigned step_of(const cvm_insn *in, uint8_t bit, unsigned es)
+{
+    return (in->flags & bit) ? 0 : es;
+}
+
+static double round_even(double x)
+{
+    double r = round(x);
+    if (fabs(x - trunc(x)) == 0.5)
+        r = 2.0 * round(x * 0.5);
+    return r;
+}
+
+static double fsign(double x)
+{
+    return x > 0 ? 1.0 : x < 0 ? -1.0 : x;
+}
+
+/* Float element-wise operations. With f32 set, x, y, z hold f32 values and
+ * the libm float functions are used. */
+static double f_eval(uint32_t g, int f32, double x, double y, double z)
+{
+    float fx = (float)x, fy = (float)y, fz = (float)z;
+    switch (g) {
+    case SpvGLSLstd450Round: return f32 ? (double)roundf(fx) : round(x);
+    case SpvGLSLstd450RoundEven: return round_even(x);
+    case SpvGLSLstd450Trunc: return f32 ? (double)truncf(fx) : trunc(x);
+    case SpvGLSLstd450FAbs: return fabs(x);
+    case SpvGLSLstd450FSign: return fsign(x);
+    case SpvGLSLstd450Floor: return f32 ? (double)floorf(fx) : floor(x);
+    case SpvGLSLstd450Ceil: return f32 ? (double)ceilf(fx) : ceil(x);
+    case SpvGLSLstd450Fract: return f32 ? (double)(fx - floorf(fx)) : x - floor(x);
+    case SpvGLSLstd450Radians: return x * (PI_D / 180.0);
+    case SpvGLSLstd450Degrees: return x * (180.0 / PI_D);
+    case SpvGLSLstd450Sin: return f32 ? (double)sinf(fx) : sin(x);
+    case SpvGLSLstd450Cos: return f32 ? (double)cosf(fx) : cos(x);
+    case SpvGLSLstd450Tan: return f32 ? (double)tanf(fx) : tan(x);
+    case SpvGLSLstd450Asin: return f32 ? (double)asinf(fx) : asin(x);
+    case SpvGLSLstd450Acos: return f32 ? (double)acosf(fx) : acos(x);
+    case SpvGLSLstd450Atan: return f32 ? (double)atanf(fx) : atan(x);
+    case SpvGLSLstd450Sinh: return f32 ? (double)sinhf(fx) : sinh(x);
+    case SpvGLSLstd450Cosh: return f32 ? (double)coshf(fx) : cosh(x);
+    case SpvGLSLstd450Tanh: return f32 ? (double)tanhf(fx) : tanh(x);
+    case SpvGLSLstd450Asinh: return f32 ? (double)asinhf(fx) : asinh(x);
+    case SpvGLSLstd450Acosh: return f32 ? (double)acoshf(fx) : acosh(x);
+    case SpvGLSLstd450Atanh: return f32 ? (double)atanhf(fx) : atanh(x);
+    case SpvGLSLstd450Atan2: return f32 ? (double)atan2f(fx, fy) : atan2(x, y);
+    case SpvGLSLstd450Pow: return f32 ? (double)powf(fx, fy) : pow(x, y);
+    case SpvGLSLstd450Exp: return f32 ? (double)expf(fx) : exp(x);
+    case SpvGLSLstd450Log: return f32 ? (double)logf(fx) : log(x);
+    case SpvGLSLstd450Exp2: return f32 ? (double)exp2f(fx) : exp2(x);
+    case SpvGLSLstd450Log2: return f32 ? (double)log2f(fx) : log2(x);
+    case SpvGLSLstd450Sqrt: return f32 ? (double)sqrtf(fx) : sqrt(x);
+    case SpvGLSLstd450InverseSqrt: return 1.0 / sqrt(x);
+    case SpvGLSLstd450FMin:
+    case SpvGLSLstd450NMin: return f32 ? (double)fminf(fx, fy) : fmin(x, y);
+    case SpvGLSLstd450FMax:
+    case SpvGLSLstd450NMax: return f32 ? (double)fmaxf(fx, fy) : fmax(x, y);
+    case SpvGLSLstd450FClamp:
+    case SpvGLSLstd450NClamp:
+        return f32 ? (double)fminf(fmaxf(fx, fy), fz) : fmin(fmax(x, y), z);
+    case SpvGLSLstd450FMix: return x * (1.0 - z) + y * z;
+    case SpvGLSLstd450Step: return y < x ? 0.0 : 1.0;
+    case SpvGLSLstd450SmoothStep: {
+        double t = (z - x) / (y - x);
+        t = t < 0.0 ? 0.0 : t > 1.0 ? 1.0 : t;
+        return t * t * (3.0 - 2.0 * t);
+    }
+    case SpvGLSLstd450Fma: return f32 ? (double)fmaf(fx, fy, fz) : fma(x, y, z);
+    case SpvGLSLstd450Ldexp: {
+        double e = y < -100000.0 ? -100000.0 : y > 100000.0 ? 100000.0 : y;
+        return f32 ? (double)ldexpf(fx, (int)e) : ldexp(x, (int)e);
+    }
+    default: return 0.0;
+    }
+}
+
+static void store_f(cvm_scalar_kind k, uint8_t *dst, double v)
+{
+    if (k == CVM_SK_F32) {
+        float f = (float)v;
+        memcpy(dst, &f, 4);
+    } else if (k == CVM_SK_F64) {
+        memcpy(dst, &v, 8);
+    } else {
+        cvm_store_from_f64(k, dst, v, 0);
+    }
+}
+
+static void k_float(const cvm_insn *in, uint8_t *r, const uint8_t *a, const uint8_t *b,
+                    const uint8_t *c, uint32_t n)
+{
+    cvm_scalar_kind k = (cvm_scalar_kind)in->sk;
+    unsigned es = cvm_sk_size(k);
+    int ldexp_op = in->d == SpvGLSLstd450Ldexp;
+    cvm_scalar_kind kb = ldexp_op ? (cvm_scalar_kind)in->sk2 : k;
+    unsigned sa = step_of(in, CVM_EW_A_BCAST, es), sb = step_of(in, CVM_EW_B_BCAST, cvm_sk_size(kb));
+    unsigned sc = step_of(in, CVM_EW_C_BCAST, es);
+    for (uint32_t i = 0; i < n; i++) {
+        double x = cvm_load_as_f64(k, a + (size_t)i * sa);
+        double y = 0, z = 0;
+        if (in->b)
+            y = ldexp_op ? (double)cvm_load_as_s64(kb, b + (size_t)i * sb)
+                         : cvm_load_as_f64(kb, b + (size_t)i * sb);
+        if (in->c)
+            z = cvm_load_as_f64(k, c + (size_t)i * sc);
+        store_f(k, r + (size_t)i * es, f_eval(in->d, k == CVM_SK_F32, x, y, z));
+    }
+}
+
+static uint64_t mask_of(unsigned es)
+{
+    return es >= 8 ? ~UINT64_C(0) : (UINT64_C(1) << (es * 8)) - 1;
+}
+
+static int64_t sext(uint64_t v, unsigned es)
+{
+    if (es >= 8)
+        return (int64_t)v;
+    unsigned sh = 64 - es * 8;
+    return (int64_t)(v << sh) >> sh;
+}
+
+static void k_int(const cvm_insn *in, uint8_t *r, const uint8_t *a, const uint8_t *b,
+                  const uint8_t *c, uint32_t n)
+{
+    cvm_scalar_kind k = (cvm_scalar_kind)in->sk, kr = (cvm_scalar_kind)in->sk2;
+    unsigned es = cvm_sk_size(k), rs = cvm_sk_size(kr), bits = es * 8;
+    unsigned sa = step_of(in, CVM_EW_A_BCAST, es), sb = step_of(in, CVM_EW_B_BCAST, es);
+    unsigned sc = step_of(in, CVM_EW_C_BCAST, es);
+    uint64_t m = mask_of(es);
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t x = 0, y = 0, z = 0, v = 0;
+        memcpy(&x, a + (size_t)i * sa, es);
+        if (in->b)
+            memcpy(&y, b + (size_t)i * sb, es);
+        if (in->c)
+            memcpy(&z, c + (size_t)i * sc, es);
+        int64_t sx = sext(x, es), sy = sext(y, es), sz = sext(z, es);
+        switch (in->d) {
+        case SpvGLSLstd450SAbs: v = (uint64_t)(sx < 0 ? -(uint64_t)sx : (uint64_t)sx); break;
+        case SpvGLSLstd450SSign: v = (uint64_t)(sx > 0 ? 1 : sx < 0 ? -1 : 0); break;
+        case SpvGLSLstd450UMin: v = x < y ? x : y; break;
+        case SpvGLSLstd450UMax: v = x > y ? x : y; break;
+        case SpvGLSLstd450SMin: v = (uint64_t)(sx < sy ? sx : sy); break;
+        case SpvGLSLstd450SMax: v = (uint64_t)(sx > sy ? sx : sy); break;
+        case SpvGLSLstd450UClamp: { uint64_t t = x > y ? x : y; v = t < z ? t : z; break; }
+        case SpvGLSLstd450SClamp: { int64_t t = sx > sy ? sx : sy; v = (uint64_t)(t < sz ? t : sz); break; }
+        case SpvGLSLstd450FindILsb: {
+            int64_t bit = -1;
+            for (unsigned q = 0; q < bits; q++)
+                if ((x >> q) & 1) { bit = q; break; }
+            v = (uint64_t)bit;
+            break;
+        }
+        case SpvGLSLstd450FindUMsb:
+        case SpvGLSLstd450FindSMsb: {
+            uint64_t t = in->d == SpvGLSLstd450FindSMsb && sx < 0 ? ~x & m : x & m;
+            int64_t bit = -1;
+            for (unsigned q = bits; q-- > 0;)
+                if ((t >> q) & 1) { bit = q; break; }
+            v = (uint64_t)bit;
+            break;
+        }
+        default: break;
+        }
+        memcpy(r + (size_t)i * rs, &v, rs);
+    }
+}
+
+static cvm_result h_float(cvm_exec *ex, const cvm_insn *in) { return cvm_ew_run(ex, in, k_float); }
+static cvm_result h_int(cvm_exec *ex, const cvm_insn *in) { return cvm_ew_run(ex, in, k_int); }
+
+/* ---- Modf, Frexp (pointer and struct forms) ------------------------------------ */
+
+/* in->a x; in->b the pointer (0 for the struct forms); in->c register offset
+ * of the struct's second member; sk x's kind; sk2 the second part's kind. */
+static cvm_result h_modf_frexp(cvm_exec *ex, const cvm_insn *in)
+{
+    cvm_val r = ex->vals[in->result], a = ex->vals[in->a];
+    cvm_val ptr = in->b ? ex->vals[in->b] : a;
+    cvm_scalar_kind k = (cvm_scalar_kind)in->sk, k2 = (cvm_scalar_kind)in->sk2;
+    unsigned es = cvm_sk_size(k), es2 = cvm_sk_size(k2);
+    int frexp_op = in->d == SpvGLSLstd450Frexp || in->d == SpvGLSLstd450FrexpStruct;
+    CVM_FOR_ACTIVE(ex, l) {
+        uint8_t *second;
+        if (in->b) {
+            uint64_t addr;
+            int skip;
+            memcpy(&addr, CVM_LANE(ptr, l), 8);
+            second = cvm_mem_access(ex, in, addr, (uint64_t)es2 * in->ncomp, 1, l, &skip);
+            if (!second && !skip)
+                return ex->diag ? ex->diag->result : CVM_ERROR_OUT_OF_BOUNDS;
+        } else {
+            second = CVM_LANE(r, l) + in->c;
+        }
+        uint8_t *first = CVM_LANE(r, l);
+        for (uint32_t i = 0; i < in->ncomp; i++) {
+            double x = cvm_load_as_f64(k, CVM_LANE(a, l) + (size_t)i * es);
+            double v1;
+            if (frexp_op) {
+                int e = 0;
+                if (isfinite(x)) {
+                    v1 = frexp(x, &e);
+                } else {
+                    v1 = x;
+                }
+                store_f(k, first + (size_t)i * es, v1);
+                if (second)
+                    cvm_store_from_s64(k2, second + (size_t)i * es2, e, 0);
+            } else {
+                double whole;
+                v1 = isinf(x) ? copysign(0.0, x) : modf(x, &whole);
+                if (isinf(x))
+                    whole = x;
+                store_f(k, first + (size_t)i * es, v1);
+                if (second)
+                    store_f(k, second + (size_t)i * es, whole);
+            }
+        }
+    }
+    return CVM_SUCCESS;
+}
+
+/* ---- geometric ------------------------------------------------------------------- */
+
+/* in->a, in->b, in->c operands; sk kind; ncomp components of the vector
+ * operands. Computed in double, rounded once per result component. */
+static cvm_result h_geom(cvm_exec *ex, const cvm_insn *in)
+{
+    cvm_val r = ex->vals[in->result], a = ex->vals[in->a];
+    cvm_val b = in->b ? ex->vals[in->b] : a, c = in->c ? ex->vals[in->c] : a;
+    cvm_scalar_kind k = (cvm_scalar_kind)in->sk;
+    unsigned es = cvm_sk_size(k);
+    uint32_t n = in->ncomp;
+#define X(v, i) cvm_load_as_f64(k, CVM_LANE(v, l) + (size_t)(i) * es)
+    CVM_FOR_ACTIVE(ex, l) {
+        uint8_t *dst = CVM_LANE(r, l);
+        switch (in->d) {
+        case SpvGLSLstd450Length: {
+            double s = 0;
+            for (uint32_t i = 0; i < n; i++)
+                s += X(a, i) * X(a, i);
+            store_f(k, dst, n == 1 ? fabs(X(a, 0)) : sqrt(s));
+            break;
+        }
+        case SpvGLSLstd450Distance: {
+            double s = 0;
+            for (uint32_t i = 0; i < n; i++) {
+                double d = X(a, i) - X(b, i);
+                s += d * d;
+            }
+            store_f(k, dst, n == 1 ? fabs(X(a, 0) - X(b, 0)) : sqrt(s));
+            break;
+        }
+        case SpvGLSLstd450Cross: {
+            double x0 = X(a, 0), x1 = X(a, 1), x2 = X(a, 2);
+            double y0 = X(b, 0), y1 = X(b, 1), y2 = X(b, 2);
+            store_f(k, dst, x1 * y2 - y1 * x2);
+            store_f(k, dst + es, x2 * y0 - y2 * x0);
+            store_f(k, dst + 2 * es, x0 * y1 - y0 * x1);
+            break;
+        }
+        case SpvGLSLstd450Normalize: {
+            double s = 0;
+            for (uint32_t i = 0; i < n; i++)
+                s += X(a, i) * X(a, i);
+            double len = sqrt(s);
+            for (uint32_t i = 0; i < n; i++)
+                store_f(k, dst + (size_t)i * es, X(a, i) / len);
+            break;
+        }
+        case SpvGLSLstd450FaceForward: { /* N, I, Nref: dot(Nref, I) < 0 ? N : -N */
+            double d = 0;
+            for (uint32_t i = 0; i < n; i++)
+                d += X(c, i) * X(b, i);
+            for (uint32_t i = 0; i < n; i++)
+                store_f(k, dst + (size_t)i * es, d < 0 ? X(a, i) : -X(a, i));
+            break;
+        }
+        case SpvGLSLstd450Reflect: { /* I, N: I - 2 dot(N, I) N */
+            double d = 0;
+            for (uint32_t i = 0; i < n; i++)
+                d += X(b, i) * X(a, i);
+            for (uint32_t i = 0; i < n; i++)
+                store_f(k, dst + (size_t)i * es, X(a, i) - 2.0 * d * X(b, i));
+            break;
+        }
+        case SpvGLSLstd450Refract: { /* I, N, eta (scalar, possibly of another float width) */
+            double d = 0;
+            double eta = cvm_load_as_f64((cvm_scalar_kind)in->sk2, CVM_LANE(c, l));
+            for (uint32_t i = 0; i < n; i++)
+                d += X(b, i) * X(a, i);
+            double kk = 1.0 - eta * eta * (1.0 - d * d);
+            for (uint32_t i = 0; i < n; i++)
+                store_f(k, dst + (size_t)i * es,
+                        kk < 0.0 ? 0.0 : eta * X(a, i) - (eta * d + sqrt(kk)) * X(b, i));
+            break;
+        }
+        default:
+            break;
+        }
+    }
+#undef X
+    return CVM_SUCCESS;
+}
+
+/* ---- pack / unpack ------------------------------------------------------------------ */
+
+static double clampd(double v, double lo, double hi)
+{
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+static cvm_result h_pack(cvm_exec *ex, const cvm_insn *in)
+{
+    cvm_val r = ex->vals[in->result], a = ex->vals[in->a];
+    CVM_FOR_ACTIVE(ex, l) {
+        const uint8_t *src = CVM_LANE(a, l);
+        uint8_t *dst = CVM_LANE(r, l);
+        uint32_t v = 0;
+        float f[4] = {0, 0, 0, 0};
+        switch (in->d) {
+        case SpvGLSLstd450PackDouble2x32:
+            memcpy(dst, src, 8); /* low word first: the texts' component order */
+            continue;
+        case SpvGLSLstd450UnpackDouble2x32:
+            memcpy(dst, src, 8);
+            continue;
+        case SpvGLSLstd450PackSnorm4x8:
+        case SpvGLSLstd450PackUnorm4x8:
+            memcpy(f, src, 16);
+            for (int i = 0; i < 4; i++) {
+                double x = (double)f[i];
+                int32_t q = in->d == SpvGLSLstd450PackSnorm4x8
+                                ? (int32_t)round_even(clampd(x, -1.0, 1.0) * 127.0)
+                                : (int32_t)round_even(clampd(x, 0.0, 1.0) * 255.0);
+                if (isnan(x))
+                    q = 0;
+                v |= ((uint32_t)q & 0xffu) << (8 * i);
+            }
+            break;
+        case SpvGLSLstd450PackSnorm2x16:
+        case SpvGLSLstd450PackUnorm2x16:
+            memcpy(f, src, 8);
+            for (int i = 0; i < 2; i++) {
+                double x = (double)f[i];
+                int32_t q = in->d == SpvGLSLstd450PackSnorm2x16
+                                ? (int32_t)round_even(clampd(x, -1.0, 1.0) * 32767.0)
+                                : (int32_t)round_even(clampd(x, 0.0, 1.0) * 65535.0);
+                if (isnan(x))
+                    q = 0;
+                v |= ((uint32_t)q & 0xffffu) << (16 * i);
+            }
+            break;
+        case SpvGLSLstd450PackHalf2x16:
+            memcpy(f, src, 8);
+            v = (uint32_t)cvm_f32_to_f16(f[0]) | ((uint32_t)cvm_f32_to_f16(f[1]) << 16);
+            break;
+        case SpvGLSLstd450UnpackSnorm2x16:
+        case SpvGLSLstd450UnpackUnorm2x16:
+            memcpy(&v, src, 4);
+            for (int i = 0; i < 2; i++) {
+                uint32_t q = (v >> (16 * i)) & 0xffffu;
+                f[i] = in->d == SpvGLSLstd450UnpackSnorm2x16
+                           ? (float)clampd((double)(int16_t)q / 32767.0, -1.0, 1.0)
+                           : (float)((double)q / 65535.0);
+            }
+            memcpy(dst, f, 8);
+            continue;
+        case SpvGLSLstd450UnpackSnorm4x8:
+        case SpvGLSLstd450UnpackUnorm4x8:
+            memcpy(&v, src, 4);
+            for (int i = 0; i < 4; i++) {
+                uint32_t q = (v >> (8 * i)) & 0xffu;
+                f[i] = in->d == SpvGLSLstd450UnpackSnorm4x8
+                           ? (float)clampd((double)(int8_t)q / 127.0, -1.0, 1.0)
+                           : (float)((double)q / 255.0);
+            }
+            memcpy(dst, f, 16);
+            continue;
+        case SpvGLSLstd450UnpackHalf2x16:
+            memcpy(&v, src, 4);
+            f[0] = cvm_f16_to_f32((uint16_t)(v & 0xffffu));
+            f[1] = cvm_f16_to_f32((uint16_t)(v >> 16));
+            memcpy(dst, f, 8);
+            continue;
+        default:
+            break;
+        }
+        memcpy(dst, &v, 4);
+    }
+    return CVM_SUCCESS;
+}
+
+/* ---- Determinant, MatrixInverse --------------------------------------------------- */
+
+/* in->a the matrix; ncomp = n (columns = rows); sk the component kind.
+ * Column-major register layout: element (row i, column j) at (j * n + i).
+ * Gaussian elimination with partial pivoting in double. */
+static cvm_result h_matrix(cvm_exec *ex, const cvm_insn *in)
+{
+    cvm_val r = ex->vals[in->result], a = ex->vals[in->a];
+    cvm_scalar_kind k = (cvm_scalar_kind)in->sk;
+    unsigned es = cvm_sk_size(k);
+    uint32_t n = in->ncomp;
+    CVM_FOR_ACTIVE(ex, l) {
+        double m[4][8];
+        for (uint32_t i = 0; i < n; i++)
+            for (uint32_t j = 0; j < n; j++) {
+                m[i][j] = cvm_load_as_f64(k, CVM_LANE(a, l) + ((size_t)j * n + i) * es);
+                m[i][n + j] = i == j ? 1.0 : 0.0;
+            }
+        double det = 1.0;
+        for (uint32_t col = 0; col < n; col++) {
+            uint32_t piv = col;
+            for (uint32_t i = col + 1; i < n; i++)
+                if (fabs(m[i][col]) > fabs(m[piv][col]))
+                    piv = i;
+            if (piv != col) {
+                for (uint32_t j = 0; j < 2 * n; j++) {
+                    double t = m[col][j];
+                    m[col][j] = m[piv][j];
+                    m[piv][j] = t;
+                }
+                det = -det;
+            }
+            double p = m[col][col];
+            det *= p;
+            if (p == 0.0)
+                continue; /* singular: the inverse is undefined in the texts */
+            for (uint32_t i = 0; i < n; i++) {
+                if (i == col)
+                    continue;
+                double f = m[i][col] / p;
+                for (uint32_t j = 0; j < 2 * n; j++)
+                    m[i][j] -= f * m[col][j];
+            }
+        }
+        if (in->d == SpvGLSLstd450Determinant) {
+            store_f(k, CVM_LANE(r, l), det);
+            continue;
+        }
+        for (uint32_t i = 0; i < n; i++)
+            for (uint32_t j = 0; j < n; j++)
+                store_f(k, CVM_LANE(r, l) + ((size_t)j * n + i) * es, m[i][n + j] / m[i][i]);
+    }
+    return CVM_SUCCESS;
+}
+
+/* ---- lowering ------------------------------------------------------------------------- */
+
+static const cvm_type *type_of(cvm_lower *lw, uint32_t id)
+{
+    return cvm_lower_type(lw, cvm_lower_type_of(lw, id));
+}
+
+static uint32_t ncomp_of(const cvm_type *t)
+{
+    return t->tclass == CVM_TC_VECTOR ? t->count : 1;
+}
+
+static int is_scalar_or_vector(const cvm_type *t)
+{
+    return t->tclass == CVM_TC_INT || t->tclass == CVM_TC_FLOAT || t->tclass == CVM_TC_VECTOR;
+}
 
 cvm_result cvm_lower_glsl(cvm_lower *lw, const spv_inst *inst, cvm_insn *out)
 {
-    (void)lw;
-    (void)inst;
-    (void)out;
-    return CVM_ERROR_NOT_FOUND;
+    if (inst->opcode != SpvOpExtInst)
+        return CVM_ERROR_NOT_FOUND;
+    const cvm_program *p = cvm_lower_program(lw);
+    const uint32_t *w = inst->words;
+    uint32_t n = inst->word_count;
+    if (n < 5)
+        return cvm_lower_fail(lw, inst, CVM_ERROR_MALFORMED, "OpExtInst is too short");
+    if (w[3] != p->glsl_ext || p->glsl_ext == 0)
+        return CVM_SUCCESS; /* NonSemantic.*: no effect on execution */
+    uint32_t g = w[4];
+    const uint32_t *ops = w + 5;
+    uint32_t nops = n - 5;
+    const cvm_type *rt = cvm_lower_type(lw, w[1]);
+    out->d = g;
+    out->spv_op = SpvOpExtInst;
+    if (nops < 1)
+        return cvm_lower_fail(lw, inst, CVM_ERROR_INVALID_MODULE, "GLSL.std.450 %u has no operands", g);
+    const cvm_type *t0 = type_of(lw, ops[0]);
+    if (t0->tclass == CVM_TC_COOPMAT || rt->tclass == CVM_TC_COOPMAT)
+        return cvm_lower_fail(lw, inst, CVM_ERROR_INVALID_MODULE,
+                              "GLSL.std.450 instructions take scalars and vectors, not "
+                              "cooperative matrices");
+    uint32_t want = 0; /* operand count of the element-wise ones */
+    int is_int = 0;
+    switch (g) {
+    case SpvGLSLstd450Round: case SpvGLSLstd450RoundEven: case SpvGLSLstd450Trunc:
+    case SpvGLSLstd450FAbs: case SpvGLSLstd450FSign: case SpvGLSLstd450Floor:
+    case SpvGLSLstd450Ceil: case SpvGLSLstd450Fract: case SpvGLSLstd450Radians:
+    case SpvGLSLstd450Degrees: case SpvGLSLstd450Sin: case SpvGLSLstd450Cos:
+    case SpvGLSLstd450Tan: case SpvGLSLstd450Asin: case SpvGLSLstd450Acos:
+    case SpvGLSLstd450Atan: case SpvGLSLstd450Sinh: case SpvGLSLstd450Cosh:
+    case SpvGLSLstd450Tanh: case SpvGLSLstd450Asinh: case SpvGLSLstd450Acosh:
+    case SpvGLSLstd450Atanh: case SpvGLSLstd450Exp: case SpvGLSLstd450Log:
+    case SpvGLSLstd450Exp2: case SpvGLSLstd450Log2: case SpvGLSLstd450Sqrt:
+    case SpvGLSLstd450InverseSqrt:
+        want = 1;
+        break;
+    case SpvGLSLstd450Atan2: case SpvGLSLstd450Pow: case SpvGLSLstd450FMin:
+    case SpvGLSLstd450FMax: case SpvGLSLstd450Step: case SpvGLSLstd450NMin:
+    case SpvGLSLstd450NMax: case SpvGLSLstd450Ldexp:
+        want = 2;
+        break;
+    case SpvGLSLstd450FClamp: case SpvGLSLstd450FMix: case SpvGLSLstd450SmoothStep:
+    case SpvGLSLstd450Fma: case SpvGLSLstd450NClamp:
+        want = 3;
+        break;
+    case SpvGLSLstd450SAbs: case SpvGLSLstd450SSign: case SpvGLSLstd450FindILsb:
+    case SpvGLSLstd450FindSMsb: case SpvGLSLstd450FindUMsb:
+        want = 1;
+        is_int = 1;
+        break;
+    case SpvGLSLstd450UMin: case SpvGLSLstd450SMin: case SpvGLSLstd450UMax:
+    case SpvGLSLstd450SMax:
+        want = 2;
+        is_int = 1;
+        break;
+    case SpvGLSLstd450UClamp: case SpvGLSLstd450SClamp:
+        want = 3;
+        is_int = 1;
+        break;
+    default:
+        break;
+    }
+    if (want) {
+        if (nops != want)
+            return cvm_lower_fail(lw, inst, CVM_ERROR_INVALID_MODULE,
+                                  "GLSL.std.450 %u takes %u operands, not %u", g, want, nops);
+        if (!is_scalar_or_vector(rt) || !is_scalar_or_vector(t0))
+            return cvm_lower_fail(lw, inst, CVM_ERROR_INVALID_MODULE,
+                                  "GLSL.std.450 %u on a non-numerical type", g);
+        if (is_int != !cvm_sk_is_float((cvm_scalar_kind)t0->sk))
+            return cvm_lower_fail(lw, inst, CVM_ERROR_INVALID_MODULE,
+                                  "GLSL.std.450 %u: operand component type does not suit it", g);
+        out->a = ops[0];
+        out->b = want > 1 ? ops[1] : 0;
+        out->c = want > 2 ? ops[2] : 0;
+        CVM_TRY(cvm_ew_shape(lw, inst, out, w[1], ops, want));
+        out->sk = t0->sk;
+        if (is_int) {
+            out->sk2 = rt->sk;
+            if (cvm_sk_size((cvm_scalar_kind)rt->sk) != cvm_sk_size((cvm_scalar_kind)t0->sk))
+                return cvm_lower_fail(lw, inst, CVM_ERROR_INVALID_MODULE,
+                                      "result and operand widths differ");
+            out->fn = h_int;
+        } else {
+            out->sk2 = g == SpvGLSLstd450Ldexp ? type_of(lw, ops[1])->sk : t0->sk;
+            if (g == SpvGLSLstd450Ldexp && cvm_sk_is_float((cvm_scalar_kind)out->sk2))
+                return cvm_lower_fail(lw, inst, CVM_ERROR_INVALID_MODULE,
+                                      "Ldexp's exponent must be an integer");
+            out->fn = h_float;
+        }
+        return CVM_SUCCESS;
+    }
+    switch (g) {
+    case SpvGLSLstd450Modf:
+    case SpvGLSLstd450Frexp:
+    case SpvGLSLstd450ModfStruct:
+    case SpvGLSLstd450FrexpStruct: {
+        int ptr_form = g == SpvGLSLstd450Modf || g == SpvGLSLstd450Frexp;
+        if (nops != (ptr_form ? 2u : 1u) || t0->tclass == CVM_TC_INT ||
+            !is_scalar_or_vector(t0) || !cvm_sk_is_float((cvm_scalar_kind)t0->sk))
+            return cvm_lower_fail(lw, inst, CVM_ERROR_INVALID_MODULE,
+                                  "GLSL.std.450 %u: bad operands", g);
+        out->a = ops[0];
+        out->sk = t0->sk;
+        out->ncomp = ncomp_of(t0);
+        if (ptr_form) {
+            const cvm_type *pt = type_of(lw, ops[1]);
+            if (pt->tclass != CVM_TC_POINTER)
+                return cvm_lower_fail(lw, inst, CVM_ERROR_INVALID_MODULE,
+                                      "the second operand must be a pointer");
+            out->b = ops[1];
+            out->sk2 = cvm_lower_type(lw, pt->elem)->sk;
+        } else {
+            if (rt->tclass != CVM_TC_STRUCT || rt->nmembers != 2)
+                return cvm_lower_fail(lw, inst, CVM_ERROR_INVALID_MODULE,
+                                      "the result must be a two-member struct");
+            out->c = rt->member_offsets[1];
+            out->sk2 = cvm_lower_type(lw, rt->member_types[1])->sk;
+        }
+        if (g == SpvGLSLstd450Frexp || g == SpvGLSLstd450FrexpStruct) {
+            if (cvm_sk_is_float((cvm_scalar_kind)out->sk2))
+                return cvm_lower_fail(lw, inst, CVM_ERROR_INVALID_MODULE,
+                                      "Frexp's exponent must be an integer");
+        } else {
+            out->sk2 = out->sk;
+        }
+        out->fn = h_modf_frexp;
+        return CVM_SUCCESS;
+    }
+    case SpvGLSLstd450Length: case SpvGLSLstd450Distance: case SpvGLSLstd450Cross:
+    case SpvGLSLstd450Normalize: case SpvGLSLstd450FaceForward: case SpvGLSLstd450Reflect:
+    case SpvGLSLstd450Refract: {
+        uint32_t need = g == SpvGLSLstd450Length || g == SpvGLSLstd450Normalize ? 1
+                        : g == SpvGLSLstd450FaceForward || g == SpvGLSLstd450Refract ? 3
+                                                                                      : 2;
+        if (nops != need || !is_scalar_or_vector(t0) || !cvm_sk_is_float((cvm_scalar_kind)t0->sk))
+            return cvm_lower_fail(lw, inst, CVM_ERROR_INVALID_MODULE,
+                                  "GLSL.std.450 %u: bad operands", g);
+        if (g == SpvGLSLstd450Cross && ncomp_of(t0) != 3)
+            return cvm_lower_fail(lw, inst, CVM_ERROR_INVALID_MODULE, "Cross needs 3 components");
+        out->a = ops[0];
+        out->b = need > 1 ? ops[1] : 0;
+        out->c = need > 2 ? ops[2] : 0;
+        out->sk = t0->sk;
+        out->sk2 = g == SpvGLSLstd450Refract ? type_of(lw, ops[2])->sk : t0->sk;
+        out->ncomp = ncomp_of(t0);
+        for (uint32_t i = 1; i < need; i++) {
+            if (g == SpvGLSLstd450Refract && i == 2)
+                break;
+            if (ncomp_of(type_of(lw, ops[i])) != out->ncomp)
+                return cvm_lower_fail(lw, inst, CVM_ERROR_INVALID_MODULE,
+                                      "operands differ in component count");
+        }
+        out->fn = h_geom;
+        return CVM_SUCCESS;
+    }
+    case SpvGLSLstd450PackSnorm4x8: case SpvGLSLstd450PackUnorm4x8:
+    case SpvGLSLstd450PackSnorm2x16: case SpvGLSLstd450PackUnorm2x16:
+    case SpvGLSLstd450PackHalf2x16: case SpvGLSLstd450PackDouble2x32:
+    case SpvGLSLstd450UnpackSnorm2x16: case SpvGLSLstd450UnpackUnorm2x16:
+    case SpvGLSLstd450UnpackHalf2x16: case SpvGLSLstd450UnpackSnorm4x8:
+    case SpvGLSLstd450UnpackUnorm4x8: case SpvGLSLstd450UnpackDouble2x32: {
+        /* operand and result sizes fixed by the text */
+        static const struct { uint32_t g, in_size, out_size; } sizes[] = {
+            {SpvGLSLstd450PackSnorm4x8, 16, 4}, {SpvGLSLstd450PackUnorm4x8, 16, 4},
+            {SpvGLSLstd450PackSnorm2x16, 8, 4}, {SpvGLSLstd450PackUnorm2x16, 8, 4},
+            {SpvGLSLstd450PackHalf2x16, 8, 4}, {SpvGLSLstd450PackDouble2x32, 8, 8},
+            {SpvGLSLstd450UnpackSnorm2x16, 4, 8}, {SpvGLSLstd450UnpackUnorm2x16, 4, 8},
+            {SpvGLSLstd450UnpackHalf2x16, 4, 8}, {SpvGLSLstd450UnpackSnorm4x8, 4, 16},
+            {SpvGLSLstd450UnpackUnorm4x8, 4, 16}, {SpvGLSLstd450UnpackDouble2x32, 8, 8},
+        };
+        for (size_t i = 0; i < CVM_ARRAY_SIZE(sizes); i++) {
+            if (sizes[i].g != g)
+                continue;
+            if (nops != 1 || t0->size != sizes[i].in_size || rt->size != sizes[i].out_size)
+                return cvm_lower_fail(lw, inst, CVM_ERROR_INVALID_MODULE,
+                                      "GLSL.std.450 %u: operand or result type of the wrong size", g);
+        }
+        out->a = ops[0];
+        out->fn = h_pack;
+        return CVM_SUCCESS;
+    }
+    case SpvGLSLstd450Determinant:
+    case SpvGLSLstd450MatrixInverse: {
+        const cvm_type *ct = cvm_lower_type(lw, t0->elem);
+        if (nops != 1 || t0->tclass != CVM_TC_MATRIX || ct->count != t0->count ||
+            t0->count < 2 || t0->count > 4 || !cvm_sk_is_float((cvm_scalar_kind)t0->sk))
+            return cvm_lower_fail(lw, inst, CVM_ERROR_INVALID_MODULE,
+                                  "GLSL.std.450 %u needs a square float matrix of 2 to 4 columns", g);
+        out->a = ops[0];
+        out->sk = t0->sk;
+        out->ncomp = t0->count;
+        out->fn = h_matrix;
+        return CVM_SUCCESS;
+    }
+    case SpvGLSLstd450IMix:
+        return cvm_lower_fail(lw, inst, CVM_ERROR_UNSUPPORTED,
+                              "IMix is reserved in GLSL.std.450 (it has no defined semantics)");
+    default:
+        return cvm_lower_fail(lw, inst, CVM_ERROR_UNSUPPORTED,
+                              "GLSL.std.450 instruction %u is not available to compute shaders", g);
+    }
 }

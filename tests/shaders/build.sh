@@ -1,0 +1,20 @@
+#!/bin/sh
+# Rebuilds the test shaders (glslangValidator 12 and SPIRV-Tools; not needed
+# by the build, the .spv files are committed).
+set -e
+cd "$(dirname "$0")"
+for s in glsl_f32 glsl_f16 glsl_f64 glsl_int atomic_ops atomic_float; do
+  [ -f $s.comp ] && glslangValidator -V --target-env vulkan1.3 -o $s.spv $s.comp >/dev/null
+done
+# subgroup_ops: glslang 12 has no subgroupRotate, so slots 21 and 22 are
+# written as ShuffleDown by 5 and 6 and rewritten here into
+# OpGroupNonUniformRotateKHR by 5, and by 3 with ClusterSize 4.
+glslangValidator -V --target-env vulkan1.3 -o subgroup_ops.tmp.spv subgroup_ops.comp >/dev/null
+spirv-dis subgroup_ops.tmp.spv | sed \
+  -e 's/^\(.*\)OpCapability GroupNonUniformQuad$/&\n\1OpCapability GroupNonUniformRotateKHR\n\1OpExtension "SPV_KHR_subgroup_rotate"/' \
+  -e 's/OpGroupNonUniformShuffleDown \(%uint %uint_3 %[0-9a-z_]*\) %uint_5/OpGroupNonUniformRotateKHR \1 %uint_5/' \
+  -e 's/OpGroupNonUniformShuffleDown \(%uint %uint_3 %[0-9a-z_]*\) %uint_6/OpGroupNonUniformRotateKHR \1 %uint_3 %uint_4/' \
+  > subgroup_ops.tmp.spvasm
+spirv-as --target-env vulkan1.3 -o subgroup_ops.spv subgroup_ops.tmp.spvasm
+rm -f subgroup_ops.tmp.spv subgroup_ops.tmp.spvasm
+for s in *.spv; do spirv-val --target-env vulkan1.3 $s; done
