@@ -297,12 +297,138 @@ static void test_decode_vector_mismatch(void **state)
     assert_memory_equal(b.out, want.out, sizeof(b.out));
 }
 
+
+/* ---- tensor_views ----------------------------------------------------------
+ * See the comment at the top of tests/shaders/tensor_views.spvasm. */
+
+enum { VW_N = 8 };
+
+/* One matrix element through layout t and view v: the model of a load. */
+static uint32_t model_load_element(const uint32_t *src, const cvm_tensor_layout *t,
+                                   const cvm_tensor_view *v, uint32_t object, uint32_t r,
+                                   uint32_t c)
+{
+    cvm_tensor_element e;
+    assert_int_equal(cvm_tensor_element_address(t, v, CVM_TENSOR_LOAD, r, c, VW_N, &e),
+                     CVM_SUCCESS);
+    switch (e.kind) {
+    case CVM_TENSOR_ELEMENT_MEMORY:
+        assert_true(e.index >= 0 && e.index < 256);
+        return src[e.index]; /* byte offset index * 4 (uint component) */
+    case CVM_TENSOR_ELEMENT_CLAMP_CONSTANT:
+        return t->clampValue;
+    case CVM_TENSOR_ELEMENT_CLIPPED:
+        return object;
+    default:
+        fail_msg("a load has no dropped elements");
+    }
+    return 0;
+}
+
+static void test_views_3d_4d_5d_and_clip(void **state)
+{
+    (void)state;
+    for (int threads = 0; threads < 2; threads++) {
+        static uint32_t src[256], dst[24 * VW_N], st[4 * 4 * 8];
+        static uint32_t want_dst[24 * VW_N], want_st[4 * 4 * 8];
+        for (uint32_t i = 0; i < 256; i++)
+            src[i] = 0x1000u + i * 7u;
+        fill_u32(dst, CVM_ARRAY_SIZE(dst), SENTINEL);
+        fill_u32(st, CVM_ARRAY_SIZE(st), SENTINEL);
+        memcpy(want_dst, dst, sizeof(dst));
+        memcpy(want_st, st, sizeof(st));
+
+        /* load 1 */
+        cvm_tensor_layout a;
+        const uint32_t ad[3] = {3, 5, 7}, asp[3] = {2, 4, 8};
+        const int32_t aoff[3] = {1, -1, 2};
+        assert_int_equal(cvm_tensor_layout_create(3, CVM_TENSOR_CLAMP_CONSTANT, &a), CVM_SUCCESS);
+        assert_int_equal(cvm_tensor_layout_set_dimension(&a, ad, 3, &a), CVM_SUCCESS);
+        assert_int_equal(cvm_tensor_layout_set_clamp_value(&a, 0xDEADBEEF, &a), CVM_SUCCESS);
+        assert_int_equal(cvm_tensor_layout_slice(&a, aoff, asp, 3, &a), CVM_SUCCESS);
+        cvm_tensor_view va;
+        const uint32_t pa[3] = {1, 0, 2};
+        assert_int_equal(cvm_tensor_view_create(3, false, pa, 3, &va), CVM_SUCCESS);
+        /* load 2 */
+        cvm_tensor_layout b;
+        const uint32_t bd[4] = {2, 3, 4, 5}, bst[4] = {130, 40, 8, 1}, bsp[4] = {2, 2, 4, 4};
+        const int32_t boff[4] = {0, 1, -1, 2};
+        assert_int_equal(cvm_tensor_layout_create(4, CVM_TENSOR_CLAMP_CLAMP_TO_EDGE, &b),
+                         CVM_SUCCESS);
+        assert_int_equal(cvm_tensor_layout_set_dimension(&b, bd, 4, &b), CVM_SUCCESS);
+        assert_int_equal(cvm_tensor_layout_set_stride(&b, bst, 4, &b), CVM_SUCCESS);
+        assert_int_equal(cvm_tensor_layout_slice(&b, boff, bsp, 4, &b), CVM_SUCCESS);
+        cvm_tensor_view vb;
+        const uint32_t pb[4] = {2, 0, 3, 1}, vbd[4] = {2, 4, 2, 4}, vbs[4] = {1, 2, 8, 16};
+        assert_int_equal(cvm_tensor_view_create(4, true, pb, 4, &vb), CVM_SUCCESS);
+        assert_int_equal(cvm_tensor_view_set_dimension(&vb, vbd, 4, &vb), CVM_SUCCESS);
+        assert_int_equal(cvm_tensor_view_set_stride(&vb, vbs, 4, &vb), CVM_SUCCESS);
+        /* load 3 */
+        cvm_tensor_layout d;
+        const uint32_t dd[5] = {2, 2, 3, 2, 4}, dsp[5] = {2, 2, 3, 2, 4};
+        const int32_t doff[5] = {1, 0, -1, 1, 3};
+        assert_int_equal(cvm_tensor_layout_create(5, CVM_TENSOR_CLAMP_REPEAT, &d), CVM_SUCCESS);
+        assert_int_equal(cvm_tensor_layout_set_dimension(&d, dd, 5, &d), CVM_SUCCESS);
+        assert_int_equal(cvm_tensor_layout_slice(&d, doff, dsp, 5, &d), CVM_SUCCESS);
+        cvm_tensor_view vd;
+        const uint32_t pd[5] = {4, 3, 2, 1, 0};
+        assert_int_equal(cvm_tensor_view_create(5, false, pd, 5, &vd), CVM_SUCCESS);
+        assert_int_equal(cvm_tensor_view_set_clip(&vd, 1, 5, 2, 4, &vd), CVM_SUCCESS);
+        /* store */
+        cvm_tensor_layout e;
+        const uint32_t ed[3] = {4, 4, 8}, esp[3] = {4, 4, 8};
+        const int32_t eoff[3] = {1, 2, -3};
+        assert_int_equal(cvm_tensor_layout_create(3, CVM_TENSOR_CLAMP_CONSTANT, &e), CVM_SUCCESS);
+        assert_int_equal(cvm_tensor_layout_set_dimension(&e, ed, 3, &e), CVM_SUCCESS);
+        assert_int_equal(cvm_tensor_layout_slice(&e, eoff, esp, 3, &e), CVM_SUCCESS);
+        cvm_tensor_view ve;
+        const uint32_t pe[3] = {0, 1, 2};
+        assert_int_equal(cvm_tensor_view_create(3, false, pe, 3, &ve), CVM_SUCCESS);
+        assert_int_equal(cvm_tensor_view_set_clip(&ve, 0, 6, 1, 6, &ve), CVM_SUCCESS);
+
+        uint32_t m1[64], m2[64];
+        uint32_t kinds[4] = {0};
+        for (uint32_t r = 0; r < 8; r++)
+            for (uint32_t c = 0; c < 8; c++) {
+                m1[r * 8 + c] = model_load_element(src, &a, &va, 0, r, c);
+                m2[r * 8 + c] = model_load_element(src, &b, &vb, 0, r, c);
+                want_dst[r * 8 + c] = m1[r * 8 + c];
+                want_dst[(8 + r) * 8 + c] = m2[r * 8 + c];
+                want_dst[(16 + r) * 8 + c] = model_load_element(src, &d, &vd, m1[r * 8 + c], r, c);
+                cvm_tensor_element el;
+                assert_int_equal(cvm_tensor_element_address(&e, &ve, CVM_TENSOR_STORE, r, c, 8, &el),
+                                 CVM_SUCCESS);
+                kinds[el.kind]++;
+                if (el.kind == CVM_TENSOR_ELEMENT_MEMORY) {
+                    assert_true(el.index >= 0 && el.index < 128);
+                    want_st[el.index] = m2[r * 8 + c];
+                }
+            }
+        /* the store has written, dropped and clipped elements; load 1 clamped ones */
+        assert_true(kinds[CVM_TENSOR_ELEMENT_MEMORY] && kinds[CVM_TENSOR_ELEMENT_DROPPED] &&
+                    kinds[CVM_TENSOR_ELEMENT_CLIPPED]);
+        uint32_t nclamp = 0;
+        for (int i = 0; i < 64; i++)
+            nclamp += m1[i] == 0xDEADBEEF;
+        assert_true(nclamp > 0 && nclamp < 64);
+
+        binding bb[3] = {{0, src, sizeof(src)}, {1, dst, sizeof(dst)}, {2, st, sizeof(st)}};
+        cvm_diagnostic diag;
+        assert_int_equal(run_shader("tensor_views", NULL, 0,
+                                    threads ? CVM_FLAG_CHECK_CALLBACKS : 0, threads, bb, 3, &diag),
+                         CVM_SUCCESS);
+        assert_memory_equal(dst, want_dst, sizeof(dst));
+        assert_memory_equal(st, want_st, sizeof(st));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_decode_scalar_blocks_and_clamp),
         cmocka_unit_test(test_decode_vector_matches_scalar),
         cmocka_unit_test(test_decode_vector_mismatch),
+        cmocka_unit_test(test_views_3d_4d_5d_and_clip),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
