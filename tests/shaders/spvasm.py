@@ -133,10 +133,7 @@ class Assembler:
             return self.number(toks.pop(0)[1], tk, width)
         if kind.startswith("Pair"):
             parts = kind[4:]
-            out = []
-            for p in ("LiteralInteger", "IdRef"):
-                pass
-            names = []
+            out, names = [], []
             while parts:
                 for p in ("LiteralInteger", "IdRef"):
                     if parts.startswith(p):
