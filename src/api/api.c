@@ -396,6 +396,7 @@ static const char *const device_extensions[] = {
     "VK_EXT_subgroup_size_control", "VK_KHR_shader_subgroup_extended_types",
     "VK_KHR_buffer_device_address", "VK_KHR_shader_integer_dot_product",
     "VK_KHR_shader_bfloat16",     "VK_EXT_shader_float8",      "VK_KHR_storage_buffer_storage_class",
+    "VK_NV_cooperative_matrix_decode_vector",
 };
 
 int cvm_supports_extension(const char *name)

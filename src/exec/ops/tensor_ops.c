@@ -1,10 +1,733 @@
-/* Placeholder: lands from its own branch. */
+/* Tensor addressing in the engine: values of OpTypeTensorLayoutNV and
+ * OpTypeTensorViewNV with the OpCreateTensor* / OpTensorLayout* /
+ * OpTensorView* instructions (SPV_NV_tensor_addressing), and
+ * OpCooperativeMatrixLoadTensorNV / OpCooperativeMatrixStoreTensorNV with
+ * the TensorView, DecodeFunc (SPV_NV_cooperative_matrix2) and
+ * DecodeVectorFunc (SPV_NV_cooperative_matrix_decode_vector) operands.
+ *
+ * Layouts and views are plain per-lane values: the register holds a
+ * cvm_tensor_layout or cvm_tensor_view (ops/tensor_layout.h), whose pure
+ * functions do every state change and every address.  The load and store are
+ * collective: they run once per scope instance with the operands of its
+ * first active invocation (the texts require them to be dynamically uniform
+ * within the instance), as the KHR load/store in coopmat.c do.
+ *
+ * Byte offsets: a plain element is at 'Pointer' + index * size of the
+ * matrix component type ([CM2] "This index is then multiplied by the size
+ * of the component type of the matrix and treated as a byte offset from the
+ * 'Pointer' operand").  With a DecodeFunc, the function's pointer is
+ * 'Pointer' + index * size of the function's pointee type: it addresses the
+ * block (SPEC_NOTES "decode pointer"). */
+#include <string.h>
+
+#include "exec/ops/tensor_layout.h"
 #include "exec/program.h"
+
+_Static_assert(sizeof(cvm_tensor_layout) <= CVM_TENSOR_VALUE_SIZE,
+               "a tensor layout must fit its register");
+_Static_assert(sizeof(cvm_tensor_view) <= CVM_TENSOR_VALUE_SIZE,
+               "a tensor view must fit its register");
+
+/* Extra operands of a tensor load/store (in->extra, TX_COUNT words). */
+enum {
+    TX_DECODE = 0,      /* function index of DecodeFunc, or UINT32_MAX */
+    TX_DECODE_PSIZE,    /* size of DecodeFunc's pointee type (the block) */
+    TX_VECTOR,          /* function index of DecodeVectorFunc, or UINT32_MAX */
+    TX_VECTOR_PSIZE,    /* size of DecodeVectorFunc's pointee type */
+    TX_V,               /* components returned by DecodeVectorFunc */
+    TX_COORD_SIZE,      /* register size of the blockCoord/coordInBlock parameter */
+    TX_COUNT
+};
+
+static uint32_t lane_u32(const cvm_exec *ex, uint32_t id, uint32_t lane)
+{
+    uint32_t x;
+    memcpy(&x, CVM_LANE(ex->vals[id], lane), 4);
+    return x;
+}
+
+static const char *tensor_error_text(cvm_result r)
+{
+    switch (r) {
+    case CVM_ERROR_INVALID_MODULE:
+        return "the operands break the rules of the instruction";
+    case CVM_ERROR_INVALID_ARGUMENT:
+        return "the value is undefined by the texts (a zero block size, span or dimension, or an "
+               "uninitialized layout/view)";
+    default:
+        return cvm_result_string(r);
+    }
+}
+
+/* Reads the layout value `id` of lane `lane` and checks it against its type
+ * (an OpUndef layout, all zero, has no dimension). */
+static cvm_result read_layout(cvm_exec *ex, const cvm_insn *in, uint32_t id, uint32_t lane,
+                              cvm_tensor_layout *o_t)
+{
+    const cvm_type *ty = &ex->prog->types[ex->prog->mod->defs[id].type];
+    memcpy(o_t, CVM_LANE(ex->vals[id], lane), sizeof(*o_t));
+    if (o_t->dim != ty->dim || (uint32_t)o_t->clampMode != ty->clamp_mode)
+        return cvm_exec_fail(ex, in, CVM_ERROR_INVALID_ARGUMENT,
+                             "invocation %u: tensor layout %u is not initialized "
+                             "(it does not come from OpCreateTensorLayoutNV)",
+                             lane, id);
+    return CVM_SUCCESS;
+}
+
+static cvm_result read_view(cvm_exec *ex, const cvm_insn *in, uint32_t id, uint32_t lane,
+                            cvm_tensor_view *o_v)
+{
+    const cvm_type *ty = &ex->prog->types[ex->prog->mod->defs[id].type];
+    memcpy(o_v, CVM_LANE(ex->vals[id], lane), sizeof(*o_v));
+    if (o_v->dim != ty->dim)
+        return cvm_exec_fail(ex, in, CVM_ERROR_INVALID_ARGUMENT,
+                             "invocation %u: tensor view %u is not initialized "
+                             "(it does not come from OpCreateTensorViewNV)",
+                             lane, id);
+    return CVM_SUCCESS;
+}
+
+/* ---- layout and view instructions (per lane) ----------------------------
+ * a = the TensorLayout / TensorView operand (0 for the Create ones); the
+ * other operand ids in extra (nextra of them), in instruction order. */
+static cvm_result h_tensor_state(cvm_exec *ex, const cvm_insn *in)
+{
+    const cvm_program *p = ex->prog;
+    const cvm_type *rt = &p->types[in->type];
+    const uint32_t *ops = p->extra + in->extra;
+    cvm_val res = ex->vals[in->result];
+    CVM_FOR_ACTIVE(ex, l) {
+        uint32_t v[2 * CVM_TENSOR_MAX_DIM];
+        for (uint32_t k = 0; k < in->nextra; k++)
+            v[k] = lane_u32(ex, ops[k], l);
+        cvm_result r = CVM_SUCCESS;
+        if (rt->tclass == CVM_TC_TENSOR_LAYOUT) {
+            cvm_tensor_layout t;
+            if (in->spv_op == SpvOpCreateTensorLayoutNV) {
+                r = cvm_tensor_layout_create(rt->dim, rt->clamp_mode, &t);
+            } else {
+                if ((r = read_layout(ex, in, in->a, l, &t)) != CVM_SUCCESS)
+                    return r;
+                switch (in->spv_op) {
+                case SpvOpTensorLayoutSetDimensionNV:
+                    r = cvm_tensor_layout_set_dimension(&t, v, in->nextra, &t);
+                    break;
+                case SpvOpTensorLayoutSetStrideNV:
+                    r = cvm_tensor_layout_set_stride(&t, v, in->nextra, &t);
+                    break;
+                case SpvOpTensorLayoutSetBlockSizeNV:
+                    r = cvm_tensor_layout_set_block_size(&t, v, in->nextra, &t);
+                    break;
+                case SpvOpTensorLayoutSetClampValueNV:
+                    r = cvm_tensor_layout_set_clamp_value(&t, v[0], &t);
+                    break;
+                default: { /* SpvOpTensorLayoutSliceNV: (Offset, Span) pairs */
+                    int32_t offsets[CVM_TENSOR_MAX_DIM];
+                    uint32_t spans[CVM_TENSOR_MAX_DIM];
+                    for (uint32_t k = 0; k < in->nextra / 2; k++) {
+                        offsets[k] = (int32_t)v[2 * k];
+                        spans[k] = v[2 * k + 1];
+                    }
+                    r = cvm_tensor_layout_slice(&t, offsets, spans, in->nextra / 2, &t);
+                    break;
+                }
+                }
+            }
+            if (r == CVM_SUCCESS)
+                memcpy(CVM_LANE(res, l), &t, sizeof(t));
+        } else {
+            cvm_tensor_view tv;
+            if (in->spv_op == SpvOpCreateTensorViewNV) {
+                r = cvm_tensor_view_create(rt->dim, rt->has_dimensions != 0, rt->permutation,
+                                           rt->dim, &tv);
+            } else {
+                if ((r = read_view(ex, in, in->a, l, &tv)) != CVM_SUCCESS)
+                    return r;
+                switch (in->spv_op) {
+                case SpvOpTensorViewSetDimensionNV:
+                    r = cvm_tensor_view_set_dimension(&tv, v, in->nextra, &tv);
+                    break;
+                case SpvOpTensorViewSetStrideNV:
+                    r = cvm_tensor_view_set_stride(&tv, v, in->nextra, &tv);
+                    break;
+                default: /* SpvOpTensorViewSetClipNV */
+                    r = cvm_tensor_view_set_clip(&tv, v[0], v[1], v[2], v[3], &tv);
+                    break;
+                }
+            }
+            if (r == CVM_SUCCESS)
+                memcpy(CVM_LANE(res, l), &tv, sizeof(tv));
+        }
+        if (r != CVM_SUCCESS)
+            return cvm_exec_fail(ex, in, r, "invocation %u: %s", l, tensor_error_text(r));
+    }
+    return CVM_SUCCESS;
+}
+
+/* ---- load and store -------------------------------------------------------
+ * a = Pointer, b = Object (the stored matrix, or the load's matrix for
+ * clipped elements), c = TensorLayout, d = TensorView (0 none), type = the
+ * matrix type, extra = TX_COUNT words (above). */
+
+/* Address of `index` units of `unit` bytes past `base`, in base's region.
+ * Returns 1 with *o_addr, or 0 when the offset leaves the 40-bit offset
+ * range of the region (a negative index under clamp mode Undefined, or a
+ * huge one): then, in robust mode, *o_skip is set and no error is raised,
+ * else the instruction fails naming the element. */
+static int element_address(cvm_exec *ex, const cvm_insn *in, uint64_t base, int64_t index,
+                           uint64_t unit, uint32_t row, uint32_t col, uint64_t *o_addr,
+                           int *o_skip)
+{
+    const uint64_t limit = UINT64_C(1) << CVM_ADDR_OFFSET_BITS;
+    uint64_t off = CVM_ADDR_OFFSET(base);
+    *o_skip = 0;
+    if (index >= 0 && (unit == 0 || (uint64_t)index < limit / unit) &&
+        off + (uint64_t)index * unit < limit) {
+        *o_addr = CVM_ADDR(CVM_ADDR_REGION(base), off + (uint64_t)index * unit);
+        return 1;
+    }
+    if (ex->flags & CVM_FLAG_ROBUST_ACCESS) {
+        *o_skip = 1;
+        return 0;
+    }
+    cvm_exec_fail(ex, in, CVM_ERROR_OUT_OF_BOUNDS,
+                  "matrix element (%u, %u): tensor index %lld (units of %llu bytes) is outside "
+                  "the memory 'Pointer' points into",
+                  row, col, (long long)index, (unsigned long long)unit);
+    return 0;
+}
+
+static cvm_result fail_result(const cvm_exec *ex)
+{
+    return ex->diag && ex->diag->result != CVM_SUCCESS ? ex->diag->result : CVM_ERROR_OUT_OF_BOUNDS;
+}
+
+/* Names the element whose address the plan could not compute. */
+static cvm_result plan_failure(cvm_exec *ex, const cvm_insn *in, cvm_result r,
+                               const cvm_tensor_layout *t, const cvm_tensor_view *v,
+                               cvm_tensor_access acc, uint32_t M, uint32_t N)
+{
+    for (uint32_t row = 0; row < M; row++) {
+        for (uint32_t col = 0; col < N; col++) {
+            cvm_tensor_element e;
+            cvm_result er = cvm_tensor_element_address(t, v, acc, row, col, N, &e);
+            if (er != CVM_SUCCESS)
+                return cvm_exec_fail(ex, in, er, "matrix element (%u, %u): %s", row, col,
+                                     tensor_error_text(er));
+        }
+    }
+    return cvm_exec_fail(ex, in, r, "%s", tensor_error_text(r));
+}
+
+/* Working memory of one load/store, allocated once per instruction. */
+typedef struct tensor_work {
+    cvm_tensor_element *plan;  /* M*N */
+    cvm_tensor_element *range; /* M*N: the plan under clamp mode Constant (grouping) */
+    uint32_t *calls;           /* element index per scalar decode call */
+    uint32_t *groups;          /* V element indices per vector decode call */
+    uint8_t *in_group;         /* M*N */
+    uint64_t *ptrs;            /* per call */
+    uint8_t *coords;           /* per call: blockCoord, then coordInBlock */
+    uint8_t *results;          /* per call */
+    uint8_t *vresults;         /* per vector call */
+} tensor_work;
+
+static void work_free(tensor_work *w)
+{
+    cvm_mem_free(w->plan);
+    cvm_mem_free(w->range);
+    cvm_mem_free(w->calls);
+    cvm_mem_free(w->groups);
+    cvm_mem_free(w->in_group);
+    cvm_mem_free(w->ptrs);
+    cvm_mem_free(w->coords);
+    cvm_mem_free(w->results);
+    cvm_mem_free(w->vresults);
+}
+
+/* Runs decode function `func` for `count` calls whose elements are
+ * `elems[k * step]`: pointer = base + index * psize, blockCoord and
+ * coordInBlock of that element.  Results to w->results (scalar) or `out`. */
+static cvm_result run_decode(cvm_exec *ex, const cvm_insn *in, tensor_work *w, uint32_t func,
+                             uint64_t psize, uint32_t coord_size, uint32_t dim, uint64_t base,
+                             const uint32_t *elems, uint32_t step, uint32_t count, uint32_t N,
+                             uint8_t *out)
+{
+    uint8_t *bc = w->coords, *cb = w->coords + (size_t)count * coord_size;
+    memset(w->coords, 0, (size_t)count * coord_size * 2);
+    for (uint32_t k = 0; k < count; k++) {
+        uint32_t ei = elems[(size_t)k * step];
+        const cvm_tensor_element *e = &w->plan[ei];
+        int skip;
+        if (!element_address(ex, in, base, e->index, psize, ei / N, ei % N, &w->ptrs[k], &skip)) {
+            if (!skip)
+                return fail_result(ex);
+            /* robust mode: a pointer the callee's accesses will find out of bounds */
+            w->ptrs[k] = CVM_ADDR(CVM_ADDR_REGION(base), (UINT64_C(1) << CVM_ADDR_OFFSET_BITS) - 1);
+        }
+        memcpy(bc + (size_t)k * coord_size, e->blockCoord, 4u * dim);
+        memcpy(cb + (size_t)k * coord_size, e->coordInBlock, 4u * dim);
+    }
+    cvm_val args[3] = {{(uint8_t *)w->ptrs, 8}, {bc, coord_size}, {cb, coord_size}};
+    return cvm_callback_run(ex, in, func, count, args, 3, out);
+}
+
+/* The V-1 partners of element `ei` (coordInBlock[LDim-1] a multiple of V)
+ * along the matrix row (dr 0, dc 1) or column (dr 1, dc 0): elements whose
+ * blockCoord and coordInBlock agree except coordInBlock[LDim-1], which
+ * counts up by one ([DV] "V consecutive integers starting at a multiple of
+ * V"), all inside the layout (not clamped) and the clip. */
+static int find_group(const tensor_work *w, uint32_t ei, uint32_t M, uint32_t N, uint32_t dim,
+                      uint32_t V, uint32_t dr, uint32_t dc, uint32_t *o_members)
+{
+    const cvm_tensor_element *e0 = &w->plan[ei];
+    uint32_t row = ei / N, col = ei % N;
+    if (row + dr * (V - 1) >= M || col + dc * (V - 1) >= N)
+        return 0;
+    for (uint32_t k = 0; k < V; k++) {
+        uint32_t ej = (row + dr * k) * N + col + dc * k;
+        const cvm_tensor_element *e = &w->plan[ej];
+        if (e->kind != CVM_TENSOR_ELEMENT_MEMORY || e->undefined || w->in_group[ej] ||
+            w->range[ej].kind != CVM_TENSOR_ELEMENT_MEMORY || e->index != e0->index)
+            return 0;
+        for (uint32_t d = 0; d < dim; d++) {
+            uint32_t want = d == dim - 1 ? e0->coordInBlock[d] + k : e0->coordInBlock[d];
+            if (e->blockCoord[d] != e0->blockCoord[d] || e->coordInBlock[d] != want)
+                return 0;
+        }
+        o_members[k] = ej;
+    }
+    return 1;
+}
+
+static cvm_result decode_load(cvm_exec *ex, const cvm_insn *in, tensor_work *w,
+                              const cvm_tensor_layout *t, const cvm_tensor_view *v, uint64_t base,
+                              uint8_t *mat, uint32_t M, uint32_t N, uint32_t es)
+{
+    const cvm_program *p = ex->prog;
+    const uint32_t *x = p->extra + in->extra;
+    uint32_t total = M * N, dim = t->dim, V = x[TX_V];
+    uint32_t nscalar = 0, ngroups = 0;
+    int check = (ex->flags & CVM_FLAG_CHECK_CALLBACKS) != 0;
+    cvm_result r;
+    memset(w->in_group, 0, total);
+    if (x[TX_VECTOR] != UINT32_MAX) {
+        /* Which elements lie inside the layout: the same plan under clamp
+         * mode Constant marks every out-of-range one (for Constant and
+         * Undefined the plan itself already tells). */
+        cvm_tensor_layout tc = *t;
+        tc.clampMode = CVM_TENSOR_CLAMP_CONSTANT;
+        if (cvm_tensor_plan(&tc, v, CVM_TENSOR_LOAD, M, N, w->range) == CVM_SUCCESS) {
+            for (uint32_t ei = 0; ei < total; ei++) {
+                const cvm_tensor_element *e = &w->plan[ei];
+                if (e->kind != CVM_TENSOR_ELEMENT_MEMORY || e->undefined || w->in_group[ei] ||
+                    e->coordInBlock[dim - 1] % V != 0)
+                    continue;
+                uint32_t *members = w->groups + (size_t)ngroups * V;
+                if (find_group(w, ei, M, N, dim, V, 0, 1, members) ||
+                    find_group(w, ei, M, N, dim, V, 1, 0, members)) {
+                    for (uint32_t k = 0; k < V; k++)
+                        w->in_group[members[k]] = 1;
+                    ngroups++;
+                }
+            }
+        }
+    }
+    for (uint32_t ei = 0; ei < total; ei++)
+        if (w->plan[ei].kind == CVM_TENSOR_ELEMENT_MEMORY && (check || !w->in_group[ei]))
+            w->calls[nscalar++] = ei;
+    if (nscalar) {
+        r = run_decode(ex, in, w, x[TX_DECODE], x[TX_DECODE_PSIZE], x[TX_COORD_SIZE], dim, base,
+                       w->calls, 1, nscalar, N, w->results);
+        if (r != CVM_SUCCESS)
+            return r;
+        for (uint32_t k = 0; k < nscalar; k++)
+            memcpy(mat + (size_t)w->calls[k] * es, w->results + (size_t)k * es, es);
+    }
+    if (ngroups) {
+        r = run_decode(ex, in, w, x[TX_VECTOR], x[TX_VECTOR_PSIZE], x[TX_COORD_SIZE], dim, base,
+                       w->groups, V, ngroups, N, w->vresults);
+        if (r != CVM_SUCCESS)
+            return r;
+        for (uint32_t g = 0; g < ngroups; g++) {
+            for (uint32_t k = 0; k < V; k++) {
+                uint32_t ei = w->groups[(size_t)g * V + k];
+                const uint8_t *val = w->vresults + ((size_t)g * V + k) * es;
+                if (check && memcmp(mat + (size_t)ei * es, val, es))
+                    return cvm_exec_fail(
+                        ex, in, CVM_ERROR_CALLBACK_MISMATCH,
+                        "matrix element (%u, %u): DecodeVectorFunc (component %u of its call) "
+                        "and DecodeFunc decode it differently",
+                        ei / N, ei % N, k);
+                memcpy(mat + (size_t)ei * es, val, es);
+            }
+        }
+    }
+    return CVM_SUCCESS;
+}
+
+static cvm_result tensor_transfer(cvm_exec *ex, const cvm_insn *in, int store)
+{
+    const cvm_program *p = ex->prog;
+    const cvm_type *mt = &p->types[in->type];
+    const uint32_t *x = p->extra + in->extra;
+    uint32_t M = mt->rows, N = mt->cols, es = p->types[mt->elem].size;
+    uint32_t total = M * N;
+    cvm_tensor_access acc = store ? CVM_TENSOR_STORE : CVM_TENSOR_LOAD;
+    cvm_val obj = ex->vals[in->b];
+    cvm_val res = store ? obj : ex->vals[in->result];
+    tensor_work w;
+    cvm_result r = CVM_SUCCESS;
+    memset(&w, 0, sizeof(w));
+    w.plan = cvm_malloc((size_t)total * sizeof(*w.plan) + 1);
+    if (!w.plan)
+        return cvm_exec_fail(ex, in, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+    if (!store && x[TX_DECODE] != UINT32_MAX) {
+        size_t n = (size_t)total + 1;
+        w.range = cvm_malloc(n * sizeof(*w.range));
+        w.calls = cvm_malloc(n * sizeof(uint32_t));
+        w.groups = cvm_malloc(n * sizeof(uint32_t));
+        w.in_group = cvm_malloc(n);
+        w.ptrs = cvm_malloc(n * sizeof(uint64_t));
+        w.coords = cvm_malloc(n * 2 * x[TX_COORD_SIZE]);
+        w.results = cvm_malloc(n * es);
+        w.vresults = cvm_malloc(n * es);
+        if (!w.range || !w.calls || !w.groups || !w.in_group || !w.ptrs || !w.coords ||
+            !w.results || !w.vresults) {
+            r = cvm_exec_fail(ex, in, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+            goto done;
+        }
+    }
+    for (uint32_t i = 0; i < cvm_scope_instances(ex, in); i++) {
+        int chk = cvm_scope_instance_check(ex, in, i);
+        if (chk < 0) {
+            r = CVM_ERROR_DIVERGENT_COLLECTIVE;
+            goto done;
+        }
+        if (chk == 0)
+            continue;
+        uint32_t l = cvm_scope_first_active(ex, in, i);
+        uint64_t base;
+        cvm_tensor_layout t;
+        cvm_tensor_view v;
+        memcpy(&base, CVM_LANE(ex->vals[in->a], l), 8);
+        if ((r = read_layout(ex, in, in->c, l, &t)) != CVM_SUCCESS)
+            goto done;
+        if (in->d && (r = read_view(ex, in, in->d, l, &v)) != CVM_SUCCESS)
+            goto done;
+        const cvm_tensor_view *vp = in->d ? &v : NULL;
+        r = cvm_tensor_plan(&t, vp, acc, M, N, w.plan);
+        if (r != CVM_SUCCESS) {
+            r = plan_failure(ex, in, r, &t, vp, acc, M, N);
+            goto done;
+        }
+        uint8_t *mat = res.p + (size_t)i * res.stride;
+        if (!store) {
+            /* Clipped elements keep the element of 'Object'. */
+            const uint8_t *src = obj.p + (size_t)i * obj.stride;
+            if (src != mat)
+                memmove(mat, src, (size_t)total * es);
+            uint64_t cv = t.clampValue; /* its low bits, cut to the component width */
+            for (uint32_t ei = 0; ei < total; ei++)
+                if (w.plan[ei].kind == CVM_TENSOR_ELEMENT_CLAMP_CONSTANT)
+                    memcpy(mat + (size_t)ei * es, &cv, es < 8 ? es : 8);
+            if (x[TX_DECODE] != UINT32_MAX) {
+                r = decode_load(ex, in, &w, &t, vp, base, mat, M, N, es);
+                if (r != CVM_SUCCESS)
+                    goto done;
+                continue;
+            }
+        }
+        for (uint32_t ei = 0; ei < total; ei++) {
+            const cvm_tensor_element *e = &w.plan[ei];
+            if (e->kind != CVM_TENSOR_ELEMENT_MEMORY)
+                continue; /* clamped (done above), clipped or dropped */
+            uint64_t addr;
+            int skip;
+            uint8_t *m = NULL;
+            if (element_address(ex, in, base, e->index, es, ei / N, ei % N, &addr, &skip))
+                m = cvm_mem_access(ex, in, addr, es, store, l, &skip);
+            if (!m) {
+                if (!skip) {
+                    r = fail_result(ex);
+                    goto done;
+                }
+                if (!store) /* robust mode: loads read zero, stores drop */
+                    memset(mat + (size_t)ei * es, 0, es);
+                continue;
+            }
+            if (store)
+                memcpy(m, mat + (size_t)ei * es, es);
+            else
+                memcpy(mat + (size_t)ei * es, m, es);
+        }
+    }
+done:
+    work_free(&w);
+    return r;
+}
+
+static cvm_result h_load_tensor(cvm_exec *ex, const cvm_insn *in)
+{
+    return tensor_transfer(ex, in, 0);
+}
+
+static cvm_result h_store_tensor(cvm_exec *ex, const cvm_insn *in)
+{
+    return tensor_transfer(ex, in, 1);
+}
+
+/* ---- lowering -------------------------------------------------------------- */
+
+/* Words taken by the Memory Operands starting at w[0] (the mask included),
+ * or 0 when they do not fit in `avail` words. */
+static uint32_t memory_operand_words(const uint32_t *w, uint32_t avail)
+{
+    if (avail < 1)
+        return 0;
+    uint32_t mask = w[0], n = 1;
+    static const uint32_t with_operand[] = {
+        SpvMemoryAccessAlignedMask, SpvMemoryAccessMakePointerAvailableMask,
+        SpvMemoryAccessMakePointerVisibleMask, 0x10000u /* AliasScopeINTELMask */,
+        0x20000u /* NoAliasINTELMask */};
+    for (size_t i = 0; i < CVM_ARRAY_SIZE(with_operand); i++)
+        if (mask & with_operand[i])
+            n++;
+    return n <= avail ? n : 0;
+}
+
+static int is_u32_scalar(const cvm_lower *lw, uint32_t id)
+{
+    const cvm_type *t = cvm_lower_type(lw, cvm_lower_type_of(lw, id));
+    return t->tclass == CVM_TC_INT && t->size == 4;
+}
+
+static cvm_result lower_state(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
+{
+    const uint32_t *w = in->words;
+    int create = in->opcode == SpvOpCreateTensorLayoutNV || in->opcode == SpvOpCreateTensorViewNV;
+    int layout = in->opcode == SpvOpCreateTensorLayoutNV ||
+                 in->opcode == SpvOpTensorLayoutSetDimensionNV ||
+                 in->opcode == SpvOpTensorLayoutSetStrideNV ||
+                 in->opcode == SpvOpTensorLayoutSliceNV ||
+                 in->opcode == SpvOpTensorLayoutSetClampValueNV ||
+                 in->opcode == SpvOpTensorLayoutSetBlockSizeNV;
+    if (in->word_count < 3)
+        return cvm_lower_fail(lw, in, CVM_ERROR_MALFORMED, "too few operands");
+    const cvm_type *rt = cvm_lower_type(lw, w[1]);
+    if (rt->tclass != (layout ? CVM_TC_TENSOR_LAYOUT : CVM_TC_TENSOR_VIEW))
+        return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "'Result Type' must be %s",
+                              layout ? "OpTypeTensorLayoutNV" : "OpTypeTensorViewNV");
+    uint32_t first = 3, nops = 0;
+    if (!create) {
+        if (in->word_count < 4)
+            return cvm_lower_fail(lw, in, CVM_ERROR_MALFORMED, "too few operands");
+        if (cvm_lower_type_of(lw, w[3]) != w[1])
+            return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                                  "the type of '%s' must be 'Result Type'",
+                                  layout ? "TensorLayout" : "TensorView");
+        out->a = w[3];
+        first = 4;
+    }
+    nops = in->word_count - first;
+    uint32_t want;
+    switch (in->opcode) {
+    case SpvOpCreateTensorLayoutNV: case SpvOpCreateTensorViewNV: want = 0; break;
+    case SpvOpTensorLayoutSliceNV: want = 2 * rt->dim; break;
+    case SpvOpTensorLayoutSetClampValueNV: want = 1; break;
+    case SpvOpTensorViewSetClipNV: want = 4; break;
+    default: want = rt->dim; break;
+    }
+    if (nops != want)
+        return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                              "%u operands after the %s, the dimension %u of 'Result Type' "
+                              "requires %u",
+                              nops, create ? "result" : layout ? "layout" : "view", rt->dim, want);
+    for (uint32_t k = 0; k < nops; k++)
+        if (!is_u32_scalar(lw, w[first + k]))
+            return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                                  "operand %u must be a scalar 32-bit integer", first + k);
+    out->extra = cvm_lower_extra(lw, w + first, nops);
+    if (out->extra == UINT32_MAX)
+        return cvm_lower_fail(lw, in, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+    out->nextra = nops;
+    out->fn = h_tensor_state;
+    return CVM_SUCCESS;
+}
+
+/* Checks a DecodeFunc / DecodeVectorFunc and returns its function index,
+ * its pointee size and (vector) component count. */
+static cvm_result lower_decode_func(cvm_lower *lw, const spv_inst *in, uint32_t fid,
+                                    const char *what, const cvm_type *mt, uint32_t dim,
+                                    int vector, uint32_t *o_index, uint32_t *o_psize,
+                                    uint32_t *o_coord_size, uint32_t *o_v)
+{
+    const cvm_program *p = cvm_lower_program(lw);
+    const spv_module *mod = p->mod;
+    uint32_t fi = fid < mod->bound ? p->func_index[fid] : UINT32_MAX;
+    if (fi == UINT32_MAX)
+        return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "%s %u is not an OpFunction", what,
+                              fid);
+    const spv_function *sf = &mod->functions[fi];
+    spv_inst ft;
+    if (sf->fn_type >= mod->bound || !spv_module_inst_at(mod, mod->defs[sf->fn_type].off, &ft) ||
+        ft.opcode != SpvOpTypeFunction)
+        return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "%s %u has no function type", what,
+                              fid);
+    if (ft.word_count != 6)
+        return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                              "%s %u must take three parameters (pointer, blockCoord, "
+                              "coordInBlock)",
+                              what, fid);
+    const cvm_type *pt = cvm_lower_type(lw, ft.words[3]);
+    if (pt->tclass != CVM_TC_POINTER || pt->elem == 0)
+        return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                              "the first parameter of %s %u must be a PhysicalStorageBuffer "
+                              "pointer",
+                              what, fid);
+    for (uint32_t k = 4; k <= 5; k++) {
+        const cvm_type *at = cvm_lower_type(lw, ft.words[k]);
+        const cvm_type *et = cvm_lower_type(lw, at->elem);
+        if (at->tclass != CVM_TC_ARRAY || at->count != dim || et->tclass != CVM_TC_INT ||
+            et->size != 4 || at->size != 4 * dim)
+            return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                                  "parameter %u of %s %u must be an array of %u 32-bit integers "
+                                  "(the tensor layout's dimension)",
+                                  k - 2, what, fid, dim);
+    }
+    *o_coord_size = 4 * dim;
+    const cvm_type *ct = cvm_lower_type(lw, mt->elem);
+    const cvm_type *ret = cvm_lower_type(lw, ft.words[2]);
+    if (!vector) {
+        if (ret->tclass != ct->tclass || ret->sk != ct->sk || ret->size != ct->size)
+            return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                                  "the return type of %s %u must be the matrix component type",
+                                  what, fid);
+        *o_v = 1;
+    } else {
+        const cvm_type *rc = cvm_lower_type(lw, ret->elem);
+        if (ret->tclass != CVM_TC_VECTOR || (ret->count != 2 && ret->count != 4 && ret->count != 8) ||
+            rc->tclass != ct->tclass || rc->sk != ct->sk || rc->size != ct->size ||
+            ret->size != ret->count * ct->size)
+            return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                                  "the return type of %s %u must be a vector of 2, 4 or 8 of the "
+                                  "matrix component type",
+                                  what, fid);
+        *o_v = ret->count;
+    }
+    *o_index = fi;
+    *o_psize = cvm_lower_type(lw, pt->elem)->mem_size;
+    return CVM_SUCCESS;
+}
+
+static cvm_result lower_transfer(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
+{
+    const uint32_t *w = in->words;
+    int store = in->opcode == SpvOpCooperativeMatrixStoreTensorNV;
+    uint32_t at = store ? 1 : 3; /* Pointer */
+    if (in->word_count < at + 4u)
+        return cvm_lower_fail(lw, in, CVM_ERROR_MALFORMED, "too few operands");
+    uint32_t ptr = w[at], object = w[at + 1], layout = w[at + 2];
+    uint32_t mtype = store ? cvm_lower_type_of(lw, object) : w[1];
+    const cvm_type *mt = cvm_lower_type(lw, mtype);
+    if (mt->tclass != CVM_TC_COOPMAT)
+        return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "%s must be a cooperative matrix",
+                              store ? "'Object'" : "'Result Type'");
+    if (!store && cvm_lower_type_of(lw, object) != mtype)
+        return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                              "'Object' must have the type of 'Result Type'");
+    const cvm_type *pt = cvm_lower_type(lw, cvm_lower_type_of(lw, ptr));
+    if (pt->tclass != CVM_TC_POINTER)
+        return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "'Pointer' must be a pointer");
+    const cvm_type *lt = cvm_lower_type(lw, cvm_lower_type_of(lw, layout));
+    if (lt->tclass != CVM_TC_TENSOR_LAYOUT)
+        return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                              "'TensorLayout' must be a tensor layout");
+    uint32_t pos = at + 3;
+    uint32_t nmem = memory_operand_words(w + pos, in->word_count - pos);
+    if (!nmem)
+        return cvm_lower_fail(lw, in, CVM_ERROR_MALFORMED,
+                              "'Memory Operand' is missing or incomplete");
+    pos += nmem;
+    if (pos >= in->word_count)
+        return cvm_lower_fail(lw, in, CVM_ERROR_MALFORMED,
+                              "'Tensor Addressing Operands' is missing");
+    uint32_t mask = w[pos++];
+    if (mask & ~7u)
+        return cvm_lower_fail(lw, in, CVM_ERROR_UNSUPPORTED,
+                              "Tensor Addressing Operands 0x%x: unknown bits", mask);
+    uint32_t view = 0, decode = 0, vdecode = 0;
+    uint32_t nwant = (uint32_t)((mask & 1u) != 0) + ((mask & 2u) != 0) + ((mask & 4u) != 0);
+    if (in->word_count - pos != nwant)
+        return cvm_lower_fail(lw, in, CVM_ERROR_MALFORMED,
+                              "Tensor Addressing Operands 0x%x take %u ids, %u are given", mask,
+                              nwant, in->word_count - pos);
+    if (mask & 1u)
+        view = w[pos++];
+    if (mask & 2u)
+        decode = w[pos++];
+    if (mask & 4u)
+        vdecode = w[pos++];
+    if (view && cvm_lower_type(lw, cvm_lower_type_of(lw, view))->tclass != CVM_TC_TENSOR_VIEW)
+        return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                              "the TensorView operand must be a tensor view");
+    if (store && (decode || vdecode))
+        return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                              "DecodeFunc is not allowed with OpCooperativeMatrixStoreTensorNV");
+    if (vdecode && !decode)
+        return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                              "DecodeVectorFunc requires DecodeFunc in the same operands");
+    uint32_t x[TX_COUNT] = {UINT32_MAX, 0, UINT32_MAX, 0, 1, 4 * lt->dim};
+    cvm_result r;
+    if (decode) {
+        uint32_t v1;
+        r = lower_decode_func(lw, in, decode, "DecodeFunc", mt, lt->dim, 0, &x[TX_DECODE],
+                              &x[TX_DECODE_PSIZE], &x[TX_COORD_SIZE], &v1);
+        if (r != CVM_SUCCESS)
+            return r;
+    }
+    if (vdecode) {
+        r = lower_decode_func(lw, in, vdecode, "DecodeVectorFunc", mt, lt->dim, 1, &x[TX_VECTOR],
+                              &x[TX_VECTOR_PSIZE], &x[TX_COORD_SIZE], &x[TX_V]);
+        if (r != CVM_SUCCESS)
+            return r;
+    }
+    out->extra = cvm_lower_extra(lw, x, TX_COUNT);
+    if (out->extra == UINT32_MAX)
+        return cvm_lower_fail(lw, in, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+    out->nextra = TX_COUNT;
+    out->a = ptr;
+    out->b = object;
+    out->c = layout;
+    out->d = view;
+    out->type = mtype;
+    out->sk = mt->sk;
+    if (store)
+        out->result = 0;
+    out->flags = CVM_INSN_PER_INSTANCE |
+                 (mt->scope == SpvScopeWorkgroup ? CVM_INSN_WORKGROUP_SCOPE : 0);
+    out->fn = store ? h_store_tensor : h_load_tensor;
+    return CVM_SUCCESS;
+}
 
 cvm_result cvm_lower_tensor(cvm_lower *lw, const spv_inst *inst, cvm_insn *out)
 {
-    (void)lw;
-    (void)inst;
-    (void)out;
-    return CVM_ERROR_NOT_FOUND;
+    switch (inst->opcode) {
+    case SpvOpCreateTensorLayoutNV:
+    case SpvOpTensorLayoutSetDimensionNV:
+    case SpvOpTensorLayoutSetStrideNV:
+    case SpvOpTensorLayoutSliceNV:
+    case SpvOpTensorLayoutSetClampValueNV:
+    case SpvOpTensorLayoutSetBlockSizeNV:
+    case SpvOpCreateTensorViewNV:
+    case SpvOpTensorViewSetDimensionNV:
+    case SpvOpTensorViewSetStrideNV:
+    case SpvOpTensorViewSetClipNV:
+        return lower_state(lw, inst, out);
+    case SpvOpCooperativeMatrixLoadTensorNV:
+    case SpvOpCooperativeMatrixStoreTensorNV:
+        return lower_transfer(lw, inst, out);
+    default:
+        return CVM_ERROR_NOT_FOUND;
+    }
 }
