@@ -1,10 +1,568 @@
-/* Placeholder: lands from its own branch. */
+/* SPV_NV_cooperative_matrix2, the instructions other than tensor addressing:
+ * OpCooperativeMatrixReduceNV (ReduceEXT), OpCooperativeMatrixPerElementOpNV
+ * (PerElementOpEXT), OpCooperativeMatrixConvertNV (ConvertUseEXT) and
+ * OpCooperativeMatrixTransposeNV.  (Op{F,S,U}Convert changing component type
+ * and Use together live in convert.c.)
+ *
+ * Like the KHR instructions (coopmat.c) each runs once per scope instance
+ * (subgroup, or the workgroup) after checking that every live invocation of
+ * the instance is active; non-matrix operands of a per-element operation come
+ * from the instance's first active invocation.
+ *
+ * Callbacks (CombineFunc, Func) run through cvm_callback_run, in batches over
+ * all participating scope instances.  The texts leave the order of the calls
+ * open ("may be called in any order", the reduction tree unspecified); this
+ * file fixes it:
+ *
+ *   default   each reduced sequence is folded left to right:
+ *             acc = e0; acc = f(acc, e1); acc = f(acc, e2); ...
+ *             A sequence is a row (Row, left to right), a column (Column, top
+ *             to bottom), a 2x2 neighbourhood in the order the text lists it:
+ *             (2r,2c), (2r+1,2c), (2r,2c+1), (2r+1,2c+1).  Row|Column folds
+ *             every row left to right, then the row results top to bottom.
+ *             Each combine runs exactly once: L-1 calls for L elements.
+ *   checking  (CVM_FLAG_CHECK_CALLBACKS) a pairwise tree with swapped
+ *             arguments: level by level, element pairs (x[2j], x[2j+1])
+ *             become f(x[2j+1], x[2j]) and an odd last element moves up
+ *             unchanged; Row|Column does this per row, then over the row
+ *             results.  Every level goes through the runner's shuffled,
+ *             repeated calls.  For integer components the default fold also
+ *             runs and a difference is CVM_ERROR_CALLBACK_MISMATCH (integer
+ *             combines are exact, so a difference means the combine is not
+ *             commutative and associative); floating-point results may differ
+ *             by rounding between trees, which the text allows, so they are
+ *             not compared and the tree's result stands.
+ *
+ * Per-element Func is called once per element in row-major order (each
+ * instance in turn); the runner shuffles and repeats the calls in checking
+ * mode. */
+#include <string.h>
+
 #include "exec/program.h"
 
-cvm_result cvm_lower_coopmat2(cvm_lower *lw, const spv_inst *inst, cvm_insn *out)
+static uint8_t scope_flags(const cvm_type *t)
 {
-    (void)lw;
-    (void)inst;
-    (void)out;
-    return CVM_ERROR_NOT_FOUND;
+    return CVM_INSN_PER_INSTANCE | (t->scope == SpvScopeWorkgroup ? CVM_INSN_WORKGROUP_SCOPE : 0);
+}
+
+static const cvm_type *type_of_value(const cvm_exec *ex, uint32_t id)
+{
+    const cvm_program *p = ex->prog;
+    return &p->types[p->mod->defs[id].type];
+}
+
+static uint32_t elem_size(const cvm_program *p, const cvm_type *mt)
+{
+    return p->types[mt->elem].size;
+}
+
+/* Same scalar type (class, kind and width): types of one shape may have
+ * different ids. */
+static int same_scalar(const cvm_type *a, const cvm_type *b)
+{
+    return a->tclass == b->tclass && a->sk == b->sk && a->size == b->size;
+}
+
+/* Collects the scope instances that execute `in` into o_inst (room for
+ * cvm_scope_instances entries); fails on a divergent collective. */
+static cvm_result participants(cvm_exec *ex, const cvm_insn *in, uint32_t *o_inst, uint32_t *o_n)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < cvm_scope_instances(ex, in); i++) {
+        int chk = cvm_scope_instance_check(ex, in, i);
+        if (chk < 0)
+            return CVM_ERROR_DIVERGENT_COLLECTIVE;
+        if (chk > 0)
+            o_inst[n++] = i;
+    }
+    *o_n = n;
+    return CVM_SUCCESS;
+}
+
+/* ---- reductions ------------------------------------------------------------ */
+
+/* Folds `nseq` sequences of `len` elements (sequence s at x + s*len*es) left
+ * to right into out[s]; x is left as it was. */
+static cvm_result fold_sequential(cvm_exec *ex, const cvm_insn *in, uint32_t func, uint32_t es,
+                                  uint32_t nseq, uint32_t len, const uint8_t *x, uint8_t *out)
+{
+    for (uint32_t s = 0; s < nseq; s++)
+        memcpy(out + (size_t)s * es, x + (size_t)s * len * es, es);
+    if (len < 2 || nseq == 0)
+        return CVM_SUCCESS;
+    /* acc and the result must not alias: the checking mode reads the
+     * arguments again after a first pass wrote results. */
+    uint8_t *buf = cvm_malloc((size_t)nseq * es * 2);
+    if (!buf)
+        return cvm_exec_fail(ex, in, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+    uint8_t *rhs = buf, *res = buf + (size_t)nseq * es;
+    cvm_result r = CVM_SUCCESS;
+    for (uint32_t k = 1; k < len && r == CVM_SUCCESS; k++) {
+        for (uint32_t s = 0; s < nseq; s++)
+            memcpy(rhs + (size_t)s * es, x + ((size_t)s * len + k) * es, es);
+        cvm_val args[2] = {{out, es}, {rhs, es}};
+        r = cvm_callback_run(ex, in, func, nseq, args, 2, res);
+        if (r == CVM_SUCCESS)
+            memcpy(out, res, (size_t)nseq * es);
+    }
+    cvm_mem_free(buf);
+    return r;
+}
+
+/* The checking mode's order: a pairwise tree with swapped arguments. */
+static cvm_result fold_tree(cvm_exec *ex, const cvm_insn *in, uint32_t func, uint32_t es,
+                            uint32_t nseq, uint32_t len, const uint8_t *x, uint8_t *out)
+{
+    size_t all = (size_t)nseq * len * es;
+    size_t half_max = (size_t)nseq * (len / 2) * es;
+    uint8_t *w = cvm_malloc(all + 3 * half_max + 1);
+    if (!w)
+        return cvm_exec_fail(ex, in, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+    uint8_t *lhs = w + all, *rhs = lhs + half_max, *res = rhs + half_max;
+    memcpy(w, x, all);
+    cvm_result r = CVM_SUCCESS;
+    for (uint32_t n = len; n > 1 && r == CVM_SUCCESS; n = n / 2 + (n & 1)) {
+        uint32_t half = n / 2;
+        for (uint32_t s = 0; s < nseq; s++) {
+            const uint8_t *seq = w + (size_t)s * len * es;
+            for (uint32_t j = 0; j < half; j++) {
+                size_t c = ((size_t)s * half + j) * es;
+                memcpy(lhs + c, seq + (size_t)(2 * j + 1) * es, es);
+                memcpy(rhs + c, seq + (size_t)(2 * j) * es, es);
+            }
+        }
+        cvm_val args[2] = {{lhs, es}, {rhs, es}};
+        r = cvm_callback_run(ex, in, func, nseq * half, args, 2, res);
+        if (r != CVM_SUCCESS)
+            break;
+        for (uint32_t s = 0; s < nseq; s++) {
+            uint8_t *seq = w + (size_t)s * len * es;
+            if (n & 1)
+                memmove(seq + (size_t)half * es, seq + (size_t)(n - 1) * es, es);
+            memcpy(seq, res + (size_t)s * half * es, (size_t)half * es);
+        }
+    }
+    if (r == CVM_SUCCESS)
+        for (uint32_t s = 0; s < nseq; s++)
+            memcpy(out + (size_t)s * es, w + (size_t)s * len * es, es);
+    cvm_mem_free(w);
+    return r;
+}
+
+/* Row|Column folds rows first, then the row results: two levels of
+ * sequences; the others are one level. */
+static cvm_result reduce_sequences(cvm_exec *ex, const cvm_insn *in, uint32_t func, uint32_t es,
+                                   int tree, int two_level, uint32_t nseq, uint32_t len,
+                                   uint32_t len2, const uint8_t *x, uint8_t *tmp, uint8_t *out)
+{
+    cvm_result (*fold)(cvm_exec *, const cvm_insn *, uint32_t, uint32_t, uint32_t, uint32_t,
+                       const uint8_t *, uint8_t *) = tree ? fold_tree : fold_sequential;
+    if (!two_level)
+        return fold(ex, in, func, es, nseq, len, x, out);
+    CVM_TRY(fold(ex, in, func, es, nseq * len2, len, x, tmp));
+    return fold(ex, in, func, es, nseq, len2, tmp, out);
+}
+
+/* Reduce: a = Matrix, b = Reduce mask, c = CombineFunc (function index). */
+static cvm_result h_reduce(cvm_exec *ex, const cvm_insn *in)
+{
+    const cvm_program *p = ex->prog;
+    const cvm_type *tm = type_of_value(ex, in->a);
+    const cvm_type *tr = &p->types[in->type];
+    uint32_t es = elem_size(p, tm);
+    uint32_t M = tm->rows, N = tm->cols, mode = in->b;
+    cvm_val vm = ex->vals[in->a], vr = ex->vals[in->result];
+
+    /* Sequences per instance: G of L elements each (Row|Column: M rows of N,
+     * then one of M). */
+    uint32_t G, L, L2 = 0;
+    int two_level = 0;
+    if (mode == SpvCooperativeMatrixReduce2x2Mask) {
+        G = (M / 2) * (N / 2);
+        L = 4;
+    } else if (mode == SpvCooperativeMatrixReduceRowMask) {
+        G = M;
+        L = N;
+    } else if (mode == SpvCooperativeMatrixReduceColumnMask) {
+        G = N;
+        L = M;
+    } else {
+        G = 1;
+        L = N;
+        L2 = M;
+        two_level = 1;
+    }
+
+    uint32_t *inst = cvm_malloc((size_t)cvm_scope_instances(ex, in) * sizeof(uint32_t));
+    if (!inst)
+        return cvm_exec_fail(ex, in, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+    uint32_t ninst = 0;
+    cvm_result r = participants(ex, in, inst, &ninst);
+    if (r != CVM_SUCCESS || ninst == 0) {
+        cvm_mem_free(inst);
+        return r;
+    }
+
+    /* Gather every instance's sequences, in fold order, into x. */
+    size_t per_inst = (size_t)M * N;
+    uint32_t nseq = ninst * G;
+    size_t xsize = (size_t)ninst * per_inst * es;
+    size_t tsize = two_level ? (size_t)ninst * M * es : 0;
+    size_t osize = (size_t)nseq * es;
+    uint8_t *x = cvm_malloc(2 * xsize + 2 * tsize + 2 * osize + 1);
+    if (!x) {
+        cvm_mem_free(inst);
+        return cvm_exec_fail(ex, in, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+    }
+    uint8_t *tmp = x + xsize, *out = tmp + tsize, *out2 = out + osize, *tmp2 = out2 + osize;
+    for (uint32_t k = 0; k < ninst; k++) {
+        const uint8_t *src = vm.p + (size_t)inst[k] * vm.stride;
+        uint8_t *dst = x + (size_t)k * per_inst * es;
+        if (mode == SpvCooperativeMatrixReduceColumnMask) {
+            for (uint32_t c = 0; c < N; c++)
+                for (uint32_t rr = 0; rr < M; rr++)
+                    memcpy(dst + ((size_t)c * M + rr) * es, src + ((size_t)rr * N + c) * es, es);
+        } else if (mode == SpvCooperativeMatrixReduce2x2Mask) {
+            size_t o = 0;
+            for (uint32_t rr = 0; rr < M / 2; rr++)
+                for (uint32_t c = 0; c < N / 2; c++) {
+                    static const uint8_t dr[4] = {0, 1, 0, 1}, dc[4] = {0, 0, 1, 1};
+                    for (uint32_t q = 0; q < 4; q++)
+                        memcpy(dst + (o++) * es,
+                               src + ((size_t)(2 * rr + dr[q]) * N + 2 * c + dc[q]) * es, es);
+                }
+        } else {
+            memcpy(dst, src, per_inst * es); /* rows, left to right */
+        }
+    }
+
+    int check = (ex->flags & CVM_FLAG_CHECK_CALLBACKS) != 0;
+    r = reduce_sequences(ex, in, in->c, es, check, two_level, nseq, L, L2, x, tmp, out);
+    if (r == CVM_SUCCESS && check && p->types[tm->elem].tclass == CVM_TC_INT) {
+        r = reduce_sequences(ex, in, in->c, es, 0, two_level, nseq, L, L2, x, tmp2, out2);
+        if (r == CVM_SUCCESS) {
+            for (uint32_t s = 0; s < nseq; s++) {
+                if (memcmp(out + (size_t)s * es, out2 + (size_t)s * es, es)) {
+                    r = cvm_exec_fail(ex, in, CVM_ERROR_CALLBACK_MISMATCH,
+                                      "CombineFunc %u gave different results for reduction %u "
+                                      "of scope instance %u when combining in another order",
+                                      p->funcs[in->c].id, s % G, inst[s / G]);
+                    break;
+                }
+            }
+        }
+    }
+
+    /* Spread the reductions over the result. */
+    if (r == CVM_SUCCESS) {
+        for (uint32_t k = 0; k < ninst; k++) {
+            uint8_t *dst = vr.p + (size_t)inst[k] * vr.stride;
+            const uint8_t *red = out + (size_t)k * G * es;
+            for (uint32_t rr = 0; rr < tr->rows; rr++)
+                for (uint32_t c = 0; c < tr->cols; c++) {
+                    uint32_t g = mode == SpvCooperativeMatrixReduceRowMask      ? rr
+                                 : mode == SpvCooperativeMatrixReduceColumnMask ? c
+                                 : mode == SpvCooperativeMatrixReduce2x2Mask    ? rr * (N / 2) + c
+                                                                                : 0;
+                    memcpy(dst + ((size_t)rr * tr->cols + c) * es, red + (size_t)g * es, es);
+                }
+        }
+    }
+    cvm_mem_free(x);
+    cvm_mem_free(inst);
+    return r;
+}
+
+/* ---- per-element operations ------------------------------------------------ */
+
+/* PerElementOp: a = Matrix, c = Func (function index), extra/nextra = the
+ * optional operands. */
+static cvm_result h_per_element(cvm_exec *ex, const cvm_insn *in)
+{
+    const cvm_program *p = ex->prog;
+    const cvm_type *tm = type_of_value(ex, in->a);
+    uint32_t es = elem_size(p, tm);
+    uint32_t count = tm->rows * tm->cols;
+    cvm_val vm = ex->vals[in->a], vr = ex->vals[in->result];
+    uint32_t nargs = 3 + in->nextra;
+    const uint32_t *ops = p->extra + in->extra;
+    cvm_val *args = cvm_malloc(nargs * sizeof(cvm_val) + (size_t)count * 8);
+    if (!args)
+        return cvm_exec_fail(ex, in, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+    uint32_t *rows = (uint32_t *)(args + nargs), *cols = rows + count;
+    for (uint32_t e = 0; e < count; e++) {
+        rows[e] = e / tm->cols;
+        cols[e] = e % tm->cols;
+    }
+    args[0] = (cvm_val){(uint8_t *)rows, 4};
+    args[1] = (cvm_val){(uint8_t *)cols, 4};
+    cvm_result r = CVM_SUCCESS;
+    for (uint32_t i = 0; i < cvm_scope_instances(ex, in) && r == CVM_SUCCESS; i++) {
+        int chk = cvm_scope_instance_check(ex, in, i);
+        if (chk < 0) {
+            r = CVM_ERROR_DIVERGENT_COLLECTIVE;
+            break;
+        }
+        if (chk == 0)
+            continue;
+        uint32_t fl = cvm_scope_first_active(ex, in, i);
+        args[2] = (cvm_val){vm.p + (size_t)i * vm.stride, es};
+        for (uint32_t k = 0; k < in->nextra; k++) {
+            cvm_val v = ex->vals[ops[k]];
+            const cvm_type *t = type_of_value(ex, ops[k]);
+            if (t->tclass == CVM_TC_COOPMAT)
+                args[3 + k] = (cvm_val){v.p + (size_t)i * v.stride, elem_size(p, t)};
+            else
+                args[3 + k] = (cvm_val){CVM_LANE(v, fl), 0};
+        }
+        r = cvm_callback_run(ex, in, in->c, count, args, nargs, vr.p + (size_t)i * vr.stride);
+    }
+    cvm_mem_free(args);
+    return r;
+}
+
+/* ---- Use conversion and transpose ------------------------------------------ */
+
+/* ConvertUse: a = Matrix; the elements are the same, only Use differs. */
+static cvm_result h_convert_use(cvm_exec *ex, const cvm_insn *in)
+{
+    const cvm_type *tr = &ex->prog->types[in->type];
+    cvm_val vm = ex->vals[in->a], vr = ex->vals[in->result];
+    for (uint32_t i = 0; i < cvm_scope_instances(ex, in); i++) {
+        int chk = cvm_scope_instance_check(ex, in, i);
+        if (chk < 0)
+            return CVM_ERROR_DIVERGENT_COLLECTIVE;
+        if (chk > 0)
+            memcpy(vr.p + (size_t)i * vr.stride, vm.p + (size_t)i * vm.stride, tr->size);
+    }
+    return CVM_SUCCESS;
+}
+
+/* Transpose: a = Matrix (rows x cols), result cols x rows. */
+static cvm_result h_transpose(cvm_exec *ex, const cvm_insn *in)
+{
+    const cvm_program *p = ex->prog;
+    const cvm_type *tr = &p->types[in->type];
+    uint32_t es = elem_size(p, tr);
+    cvm_val vm = ex->vals[in->a], vr = ex->vals[in->result];
+    for (uint32_t i = 0; i < cvm_scope_instances(ex, in); i++) {
+        int chk = cvm_scope_instance_check(ex, in, i);
+        if (chk < 0)
+            return CVM_ERROR_DIVERGENT_COLLECTIVE;
+        if (chk == 0)
+            continue;
+        const uint8_t *src = vm.p + (size_t)i * vm.stride; /* tr->cols x tr->rows */
+        uint8_t *dst = vr.p + (size_t)i * vr.stride;
+        for (uint32_t r = 0; r < tr->rows; r++)
+            for (uint32_t c = 0; c < tr->cols; c++)
+                memcpy(dst + ((size_t)r * tr->cols + c) * es, src + ((size_t)c * tr->rows + r) * es,
+                       es);
+    }
+    return CVM_SUCCESS;
+}
+
+/* ---- lowering -------------------------------------------------------------- */
+
+static const char *use_name(uint32_t use)
+{
+    return use == CVM_USE_A ? "MatrixAKHR" : use == CVM_USE_B ? "MatrixBKHR" : "MatrixAccumulatorKHR";
+}
+
+/* The callback `func_id`: its index, return type and parameter types (from
+ * its OpTypeFunction; the function itself may be lowered later). */
+static cvm_result callback_sig(cvm_lower *lw, const spv_inst *in, uint32_t func_id,
+                               const char *what, uint32_t *o_index, spv_inst *o_ftype)
+{
+    const cvm_program *p = cvm_lower_program(lw);
+    uint32_t fi = func_id < p->bound ? p->func_index[func_id] : UINT32_MAX;
+    if (fi == UINT32_MAX)
+        return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "%s %u is not an OpFunction", what,
+                              func_id);
+    if (!spv_module_def_inst(p->mod, p->mod->functions[fi].fn_type, o_ftype) ||
+        o_ftype->opcode != SpvOpTypeFunction || o_ftype->word_count < 3)
+        return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "%s %u has no function type", what,
+                              func_id);
+    *o_index = fi;
+    return CVM_SUCCESS;
+}
+
+static cvm_result lower_reduce(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
+{
+    const uint32_t *w = in->words;
+    if (in->word_count != 6)
+        return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "wrong operand count");
+    const cvm_type *tr = cvm_lower_type(lw, w[1]);
+    const cvm_type *tm = cvm_lower_type(lw, cvm_lower_type_of(lw, w[3]));
+    if (tr->tclass != CVM_TC_COOPMAT || tm->tclass != CVM_TC_COOPMAT)
+        return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                              "Result Type and Matrix must be cooperative matrices");
+    const cvm_type *et = cvm_lower_type(lw, tm->elem);
+    if (!same_scalar(cvm_lower_type(lw, tr->elem), et))
+        return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                              "Matrix and Result Type have different component types");
+    if (tr->use != CVM_USE_ACC || tm->use != CVM_USE_ACC)
+        return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                              "Matrix and Result Type must have Use MatrixAccumulatorKHR");
+    if (tr->scope != tm->scope)
+        return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "Matrix and Result Type have different scopes");
+    uint32_t mode = w[4];
+    const uint32_t rc = SpvCooperativeMatrixReduceRowMask | SpvCooperativeMatrixReduceColumnMask;
+    if (mode == SpvCooperativeMatrixReduce2x2Mask) {
+        if (tr->rows * 2 != tm->rows || tr->cols * 2 != tm->cols)
+            return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                                  "2x2 reduction of a %ux%u matrix into %ux%u: the result must be "
+                                  "half the size in both dimensions",
+                                  tm->rows, tm->cols, tr->rows, tr->cols);
+    } else if (mode == SpvCooperativeMatrixReduceRowMask) {
+        if (tr->rows != tm->rows)
+            return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                                  "Row reduction of %u rows into %u rows: the row counts must match",
+                                  tm->rows, tr->rows);
+    } else if (mode == SpvCooperativeMatrixReduceColumnMask) {
+        if (tr->cols != tm->cols)
+            return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                                  "Column reduction of %u columns into %u columns: the column "
+                                  "counts must match",
+                                  tm->cols, tr->cols);
+    } else if (mode != rc) {
+        return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                              "Reduce mask 0x%x: 2x2 alone, or Row and/or Column", mode);
+    }
+    spv_inst ft;
+    uint32_t fi;
+    CVM_TRY(callback_sig(lw, in, w[5], "CombineFunc", &fi, &ft));
+    if (ft.word_count != 5 || !same_scalar(cvm_lower_type(lw, ft.words[2]), et) ||
+        !same_scalar(cvm_lower_type(lw, ft.words[3]), et) ||
+        !same_scalar(cvm_lower_type(lw, ft.words[4]), et))
+        return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                              "CombineFunc %u must take two parameters and return a value of the "
+                              "component type of Matrix",
+                              w[5]);
+    out->a = w[3];
+    out->b = mode;
+    out->c = fi;
+    out->type = w[1];
+    out->flags = scope_flags(tr);
+    out->fn = h_reduce;
+    return CVM_SUCCESS;
+}
+
+static cvm_result lower_per_element(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
+{
+    const uint32_t *w = in->words;
+    if (in->word_count < 5)
+        return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "wrong operand count");
+    const cvm_type *tr = cvm_lower_type(lw, w[1]);
+    const cvm_type *tm = cvm_lower_type(lw, cvm_lower_type_of(lw, w[3]));
+    if (tm->tclass != CVM_TC_COOPMAT)
+        return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "Matrix must be a cooperative matrix");
+    if (tr->tclass != CVM_TC_COOPMAT || tr->rows != tm->rows || tr->cols != tm->cols ||
+        tr->scope != tm->scope || tr->use != tm->use ||
+        !same_scalar(cvm_lower_type(lw, tr->elem), cvm_lower_type(lw, tm->elem)))
+        return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "Result Type must match the type of Matrix");
+    const cvm_type *et = cvm_lower_type(lw, tm->elem);
+    uint32_t nextra = in->word_count - 5u;
+    spv_inst ft;
+    uint32_t fi;
+    CVM_TRY(callback_sig(lw, in, w[4], "Func", &fi, &ft));
+    if (ft.word_count != 3u + 3u + nextra)
+        return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                              "Func %u takes %u parameters; row, column, element and %u operands "
+                              "make %u",
+                              w[4], ft.word_count - 3u, nextra, 3u + nextra);
+    const cvm_type *prow = cvm_lower_type(lw, ft.words[3]), *pcol = cvm_lower_type(lw, ft.words[4]);
+    if (prow->tclass != CVM_TC_INT || prow->size != 4 || pcol->tclass != CVM_TC_INT || pcol->size != 4)
+        return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                              "the first two parameters of Func %u must be 32-bit integers", w[4]);
+    if (!same_scalar(cvm_lower_type(lw, ft.words[5]), et) ||
+        !same_scalar(cvm_lower_type(lw, ft.words[2]), et))
+        return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                              "the third parameter and the return type of Func %u must be the "
+                              "component type of Matrix",
+                              w[4]);
+    for (uint32_t k = 0; k < nextra; k++) {
+        uint32_t id = w[5 + k];
+        const cvm_type *ot = cvm_lower_type(lw, cvm_lower_type_of(lw, id));
+        const cvm_type *pt = cvm_lower_type(lw, ft.words[6 + k]);
+        if (ot->tclass == CVM_TC_COOPMAT) {
+            if (ot->rows != tm->rows || ot->cols != tm->cols || ot->scope != tm->scope ||
+                ot->use != tm->use)
+                return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                                      "matrix operand %u (%ux%u %s) must have the type of Matrix "
+                                      "(%ux%u %s)",
+                                      id, ot->rows, ot->cols, use_name(ot->use), tm->rows, tm->cols,
+                                      use_name(tm->use));
+            if (!same_scalar(cvm_lower_type(lw, ot->elem), pt))
+                return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                                      "the component type of matrix operand %u does not match "
+                                      "parameter %u of Func",
+                                      id, 3 + k);
+        } else if (ot->tclass != pt->tclass || ot->size != pt->size || ot->sk != pt->sk) {
+            return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                                  "operand %u does not match the type of parameter %u of Func", id,
+                                  3 + k);
+        }
+    }
+    out->a = w[3];
+    out->c = fi;
+    out->nextra = nextra;
+    out->extra = cvm_lower_extra(lw, w + 5, nextra);
+    if (out->extra == UINT32_MAX)
+        return cvm_lower_fail(lw, in, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+    out->type = w[1];
+    out->flags = scope_flags(tr);
+    out->fn = h_per_element;
+    return CVM_SUCCESS;
+}
+
+static cvm_result lower_convert_transpose(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
+{
+    const uint32_t *w = in->words;
+    int tp = in->opcode == SpvOpCooperativeMatrixTransposeNV;
+    if (in->word_count != 4)
+        return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "wrong operand count");
+    const cvm_type *tr = cvm_lower_type(lw, w[1]);
+    const cvm_type *tm = cvm_lower_type(lw, cvm_lower_type_of(lw, w[3]));
+    if (tr->tclass != CVM_TC_COOPMAT || tm->tclass != CVM_TC_COOPMAT)
+        return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                              "Result Type and Matrix must be cooperative matrices");
+    /* The SPIR-V text of Transpose does not name the component type; the
+     * GLSL text requires it to match, and there is no conversion to do. */
+    if (!same_scalar(cvm_lower_type(lw, tr->elem), cvm_lower_type(lw, tm->elem)))
+        return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                              "Matrix and Result Type have different component types%s",
+                              tp ? "" : " (use Op{F,S,U}Convert to change them)");
+    if (tr->scope != tm->scope)
+        return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "Matrix and Result Type have different scopes");
+    if (tp ? (tr->rows != tm->cols || tr->cols != tm->rows)
+           : (tr->rows != tm->rows || tr->cols != tm->cols))
+        return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "%ux%u matrix into %ux%u: the %s",
+                              tm->rows, tm->cols, tr->rows, tr->cols,
+                              tp ? "dimensions must be swapped" : "dimensions must match");
+    if (tm->use != CVM_USE_ACC || (tp ? tr->use != CVM_USE_B : tr->use == CVM_USE_ACC))
+        return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                              "Use %s into %s: Matrix must be MatrixAccumulatorKHR and the "
+                              "result %s",
+                              use_name(tm->use), use_name(tr->use),
+                              tp ? "MatrixBKHR" : "MatrixAKHR or MatrixBKHR");
+    out->a = w[3];
+    out->type = w[1];
+    out->flags = scope_flags(tr);
+    out->fn = tp ? h_transpose : h_convert_use;
+    return CVM_SUCCESS;
+}
+
+cvm_result cvm_lower_coopmat2(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
+{
+    switch (in->opcode) {
+    case SpvOpCooperativeMatrixReduceNV:
+        return lower_reduce(lw, in, out);
+    case SpvOpCooperativeMatrixPerElementOpNV:
+        return lower_per_element(lw, in, out);
+    case SpvOpCooperativeMatrixConvertNV:
+    case SpvOpCooperativeMatrixTransposeNV:
+        return lower_convert_transpose(lw, in, out);
+    default:
+        return CVM_ERROR_NOT_FOUND;
+    }
 }
