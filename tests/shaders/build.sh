@@ -3,7 +3,7 @@
 # by the build, the .spv files are committed).
 set -e
 cd "$(dirname "$0")"
-for s in glsl_f32 glsl_f16 glsl_f64 glsl_int atomic_float; do
+for s in glsl_f32 glsl_f16 glsl_int atomic_float; do
   [ -f $s.comp ] && glslangValidator -V --target-env vulkan1.3 -o $s.spv $s.comp >/dev/null
 done
 # subgroup_ops: glslang 12 has no subgroupRotate, so slots 21 and 22 are
