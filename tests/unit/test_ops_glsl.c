@@ -79,7 +79,7 @@ static void test_glsl_f32(void **state)
     uint32_t bad = 0;
     for (uint32_t i = 0; i < n; i++) {
         float a = x[i], b = y[i], c = z[i];
-        double da = a, db = b, dc = c;
+        double da = (double)a, db = (double)b, dc = (double)c;
         float lo = fminf(b, c), hi = fmaxf(b, c);
         float e[73];
         int ex;
@@ -166,14 +166,14 @@ static void test_glsl_f32(void **state)
         float v4[4] = {a, b, c, a * b};
         uint32_t ps4 = 0, pu4 = 0, ps2 = 0, pu2 = 0;
         for (int k = 0; k < 4; k++) {
-            double f = v4[k];
+            double f = (double)v4[k];
             int32_t qs = isnan(f) ? 0 : (int32_t)nearbyint(fmin(fmax(f, -1.0), 1.0) * 127.0);
             int32_t qu = isnan(f) ? 0 : (int32_t)nearbyint(fmin(fmax(f, 0.0), 1.0) * 255.0);
             ps4 |= ((uint32_t)qs & 0xffu) << (8 * k);
             pu4 |= ((uint32_t)qu & 0xffu) << (8 * k);
         }
         for (int k = 0; k < 2; k++) {
-            double f = v4[k], g = v4[2 + k];
+            double f = (double)v4[k], g = (double)v4[2 + k];
             int32_t qs = isnan(f) ? 0 : (int32_t)nearbyint(fmin(fmax(f, -1.0), 1.0) * 32767.0);
             int32_t qu = isnan(g) ? 0 : (int32_t)nearbyint(fmin(fmax(g, 0.0), 1.0) * 65535.0);
             ps2 |= ((uint32_t)qs & 0xffffu) << (16 * k);
@@ -354,9 +354,9 @@ static void test_glsl_int_and_matrix(void **state)
                         o[s * n + i], e[s]);
         /* determinants: exact in double for these quarter-integer entries */
         double d2[4], d3[9], d4[16];
-        for (int k = 0; k < 4; k++) d2[k] = m[16 * i + k];
-        for (int k = 0; k < 9; k++) d3[k] = m[16 * i + k];
-        for (int k = 0; k < 16; k++) d4[k] = m[16 * i + k];
+        for (int k = 0; k < 4; k++) d2[k] = (double)m[16 * i + k];
+        for (int k = 0; k < 9; k++) d3[k] = (double)m[16 * i + k];
+        for (int k = 0; k < 16; k++) d4[k] = (double)m[16 * i + k];
         float ed[3] = {rd1(det_leibniz(d2, 2)), rd1(det_leibniz(d3, 3)), rd1(det_leibniz(d4, 4))};
         for (int s = 0; s < 3; s++)
             if (!same_f32(of[s * n + i], ed[s]) && bad++ < 12)
