@@ -38,6 +38,8 @@ static const uint32_t supported_caps[] = {
     SpvCapabilityReplicatedCompositesEXT, SpvCapabilityAtomicFloat32AddEXT,
     SpvCapabilityAtomicFloat16AddEXT, SpvCapabilityAtomicFloat64AddEXT,
     SpvCapabilityAtomicFloat16VectorNV, SpvCapabilityLongVectorEXT,
+    SpvCapabilityAtomicFloat16MinMaxEXT, SpvCapabilityAtomicFloat32MinMaxEXT,
+    SpvCapabilityAtomicFloat64MinMaxEXT,
 };
 
 int spv_capability_supported(uint32_t cap)
@@ -61,6 +63,7 @@ static const char *const supported_exts[] = {
     "SPV_EXT_cooperative_matrix_maintenance1", "SPV_KHR_shader_draw_parameters",
     "SPV_GOOGLE_decorate_string", "SPV_GOOGLE_hlsl_functionality1", "SPV_GOOGLE_user_type",
     "SPV_KHR_relaxed_extended_instruction", "SPV_KHR_uniform_group_instructions",
+    "SPV_EXT_shader_atomic_float_min_max", "SPV_EXT_shader_atomic_float16_add",
 };
 
 static int extension_supported(const char *name)

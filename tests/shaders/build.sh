@@ -3,7 +3,7 @@
 # by the build, the .spv files are committed).
 set -e
 cd "$(dirname "$0")"
-for s in glsl_f32 glsl_f16 glsl_f64 glsl_int atomic_ops atomic_float; do
+for s in glsl_f32 glsl_f16 glsl_int atomic_float; do
   [ -f $s.comp ] && glslangValidator -V --target-env vulkan1.3 -o $s.spv $s.comp >/dev/null
 done
 # subgroup_ops: glslang 12 has no subgroupRotate, so slots 21 and 22 are
@@ -17,4 +17,15 @@ spirv-dis subgroup_ops.tmp.spv | sed \
   > subgroup_ops.tmp.spvasm
 spirv-as --target-env vulkan1.3 -o subgroup_ops.spv subgroup_ops.tmp.spvasm
 rm -f subgroup_ops.tmp.spv subgroup_ops.tmp.spvasm
+# atomic_ops: GLSL has no increment, decrement or subtract atomics; the
+# atomicAdd by 12345u, 23456u and 34567u become OpAtomicIIncrement,
+# OpAtomicIDecrement and OpAtomicISub by 34567.
+glslangValidator -V --target-env vulkan1.3 -o atomic_ops.tmp.spv atomic_ops.comp >/dev/null
+spirv-dis atomic_ops.tmp.spv | sed \
+  -e 's/OpAtomicIAdd \(%uint %[0-9a-z_]* %uint_1 %uint_0\) %uint_12345/OpAtomicIIncrement \1/' \
+  -e 's/OpAtomicIAdd \(%uint %[0-9a-z_]* %uint_1 %uint_0\) %uint_23456/OpAtomicIDecrement \1/' \
+  -e 's/OpAtomicIAdd \(%uint %[0-9a-z_]* %uint_1 %uint_0\) %uint_34567/OpAtomicISub \1 %uint_34567/' \
+  > atomic_ops.tmp.spvasm
+spirv-as --target-env vulkan1.3 -o atomic_ops.spv atomic_ops.tmp.spvasm
+rm -f atomic_ops.tmp.spv atomic_ops.tmp.spvasm
 for s in *.spv; do spirv-val --target-env vulkan1.3 $s; done

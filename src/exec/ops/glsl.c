@@ -17,6 +17,8 @@
  *     and rounded once to the format (round to nearest even).
  *   - Round rounds halfway cases away from zero (C round); RoundEven to even.
  *   - FSign of +-0 gives that zero, of NaN the NaN.
+ *   - Determinant and MatrixInverse give +0 for a zero (elimination order
+ *     would otherwise decide its sign).
  *   - FindILsb/FindUMsb of 0 and FindSMsb of 0 or -1 give -1.
  *   - IMix is reserved in the GLSL.std.450 text (no semantics): unsupported.
  *   - Interpolate* are fragment-only: unsupported.
@@ -475,12 +477,12 @@ static cvm_result h_matrix(cvm_exec *ex, const cvm_insn *in)
             }
         }
         if (in->d == SpvGLSLstd450Determinant) {
-            store_f(k, CVM_LANE(r, l), det);
+            store_f(k, CVM_LANE(r, l), det + 0.0); /* a zero is +0 */
             continue;
         }
         for (uint32_t i = 0; i < n; i++)
             for (uint32_t j = 0; j < n; j++)
-                store_f(k, CVM_LANE(r, l) + ((size_t)j * n + i) * es, m[i][n + j] / m[i][i]);
+                store_f(k, CVM_LANE(r, l) + ((size_t)j * n + i) * es, m[i][n + j] / m[i][i] + 0.0);
     }
     return CVM_SUCCESS;
 }

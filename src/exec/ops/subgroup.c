@@ -342,8 +342,8 @@ static void acc_identity(uint32_t op, cvm_scalar_kind k, acc *s)
     case SpvOpGroupNonUniformSMin: s->u = m >> 1; break;
     case SpvOpGroupNonUniformUMin: s->u = m; break;
     case SpvOpGroupNonUniformSMax: s->u = (m >> 1) + 1; break; /* the most negative */
-    case SpvOpGroupNonUniformFMin: s->f = INFINITY; break;
-    case SpvOpGroupNonUniformFMax: s->f = -INFINITY; break;
+    case SpvOpGroupNonUniformFMin: s->f = (double)INFINITY; break;
+    case SpvOpGroupNonUniformFMax: s->f = -(double)INFINITY; break;
     case SpvOpGroupNonUniformBitwiseAnd: s->u = m; break;
     case SpvOpGroupNonUniformLogicalAnd: s->u = 1; break;
     default: break; /* IAdd, FAdd, UMax, Or, Xor, LogicalOr, LogicalXor: 0 */
