@@ -200,6 +200,12 @@ static cvm_result walk_inst(const spv_inst *inst, const spv_instruction_desc *d,
             CVM_TRY(walk_operand(&w, o->kind, o->quantifier == SPV_QUANT_OPTIONAL));
         }
     }
+    /* OpSpecConstantOp: the operands of the inner operation follow the
+     * opcode literal; they are ids (OpSpecConstantOp takes no literals except
+     * CompositeExtract/Insert indices and VectorShuffle components, which the
+     * lowering checks). */
+    if (inst->opcode == SpvOpSpecConstantOp)
+        w.pos = inst->word_count;
     if (w.pos < inst->word_count && inst->opcode != SpvOpExtInst &&
         inst->opcode != SpvOpExtInstWithForwardRefsKHR)
         return cvm_diag_at(diag, CVM_ERROR_MALFORMED, inst->offset, inst->opcode,

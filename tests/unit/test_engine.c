@@ -345,6 +345,23 @@ static void test_push_constants_too_small(void **s)
     tu_close(&r);
 }
 
+static void test_spec_constant_ops(void **s)
+{
+    (void)s;
+    uint32_t y[8];
+    cvm_specialization sp[2] = {{0, 4, 7}, {1, 4, 9}};
+    tu_run r;
+    if (tu_open(&r, "shaders/spec_op.spv", 32, 1, 0, sp, 2) != CVM_SUCCESS)
+        fail_msg("open: %s", r.diag.message);
+    assert_int_equal(cvm_pipeline_bind_buffer(r.pipe, 0, 0, 0, y, sizeof(y), NULL), CVM_SUCCESS);
+    assert_int_equal(cvm_pipeline_dispatch(r.pipe, 1, 1, 1, &r.diag), CVM_SUCCESS);
+    /* A=7, B=9: SUM 16, PROD 63, SHIFTED (7<<2)|9 = 29 */
+    assert_int_equal(y[0], 16 * 100 + 63 + 29);
+    for (int i = 1; i < 8; i++)
+        assert_int_equal(y[i], 16 * 100 + 63);
+    tu_close(&r);
+}
+
 static void test_allocation_failures(void **s)
 {
     (void)s;
@@ -395,6 +412,7 @@ int main(void)
         cmocka_unit_test(test_runaway_loop_budget),
         cmocka_unit_test(test_divergent_barrier),
         cmocka_unit_test(test_push_constants_too_small),
+        cmocka_unit_test(test_spec_constant_ops),
         cmocka_unit_test(test_allocation_failures),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
