@@ -256,9 +256,9 @@ static void k_int32(const cvm_insn *in, uint8_t *r, const uint8_t *a, const uint
     }
 }
 
-static cvm_result h_generic(cvm_exec *ex, const cvm_insn *in) { return cvm_ew_run(ex, in, k_generic); }
-static cvm_result h_fadd_f32(cvm_exec *ex, const cvm_insn *in) { return cvm_ew_run(ex, in, k_fadd_f32); }
-static cvm_result h_int32(cvm_exec *ex, const cvm_insn *in) { return cvm_ew_run(ex, in, k_int32); }
+static cvm_result h_generic(cvm_exec *ex, const cvm_insn *in) { return cvm_ew_run_elementwise(ex, in, k_generic); }
+static cvm_result h_fadd_f32(cvm_exec *ex, const cvm_insn *in) { return cvm_ew_run_elementwise(ex, in, k_fadd_f32); }
+static cvm_result h_int32(cvm_exec *ex, const cvm_insn *in) { return cvm_ew_run_elementwise(ex, in, k_int32); }
 
 /* OpSelect: any type; a scalar condition picks whole objects. */
 static cvm_result h_select(cvm_exec *ex, const cvm_insn *in)

@@ -33,8 +33,8 @@ static void k_quantize(const cvm_insn *in, uint8_t *r, const uint8_t *a, const u
     }
 }
 
-static cvm_result h_convert(cvm_exec *ex, const cvm_insn *in) { return cvm_ew_run(ex, in, k_convert); }
-static cvm_result h_quantize(cvm_exec *ex, const cvm_insn *in) { return cvm_ew_run(ex, in, k_quantize); }
+static cvm_result h_convert(cvm_exec *ex, const cvm_insn *in) { return cvm_ew_run_elementwise(ex, in, k_convert); }
+static cvm_result h_quantize(cvm_exec *ex, const cvm_insn *in) { return cvm_ew_run_elementwise(ex, in, k_quantize); }
 
 static cvm_result h_bitcast(cvm_exec *ex, const cvm_insn *in)
 {

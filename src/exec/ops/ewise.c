@@ -1,7 +1,7 @@
 /* Element-wise drivers. */
 #include "exec/ops/ewise.h"
 
-cvm_result cvm_ew_run(cvm_exec *ex, const cvm_insn *in, cvm_ew_kernel k)
+static cvm_result ew_run(cvm_exec *ex, const cvm_insn *in, cvm_ew_kernel k, int elementwise)
 {
     cvm_val r = ex->vals[in->result];
     cvm_val a = ex->vals[in->a];
@@ -11,7 +11,7 @@ cvm_result cvm_ew_run(cvm_exec *ex, const cvm_insn *in, cvm_ew_kernel k)
         /* All lanes active and every operand either dense (one value after
          * the other) or one scalar for all lanes: one kernel call over all
          * lanes' components. */
-        if (ex->nactive == ex->nlanes && ex->nlanes > 1) {
+        if (elementwise && ex->nactive == ex->nlanes && ex->nlanes > 1) {
             const cvm_type *rt = &ex->prog->types[in->type];
             uint32_t rsize = rt->size;
             int ok = r.stride == rsize && rsize != 0;
@@ -59,6 +59,16 @@ cvm_result cvm_ew_run(cvm_exec *ex, const cvm_insn *in, cvm_ew_kernel k)
         k(in, r.p + (size_t)i * r.stride, pa, pb, pc, in->ncomp);
     }
     return CVM_SUCCESS;
+}
+
+cvm_result cvm_ew_run(cvm_exec *ex, const cvm_insn *in, cvm_ew_kernel k)
+{
+    return ew_run(ex, in, k, 0);
+}
+
+cvm_result cvm_ew_run_elementwise(cvm_exec *ex, const cvm_insn *in, cvm_ew_kernel k)
+{
+    return ew_run(ex, in, k, 1);
 }
 
 cvm_result cvm_ew_shape(cvm_lower *lw, const spv_inst *inst, cvm_insn *out, uint32_t result_type,

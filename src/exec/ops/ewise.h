@@ -23,6 +23,11 @@ typedef void (*cvm_ew_kernel)(const cvm_insn *in, uint8_t *r, const uint8_t *a, 
  * absent). */
 cvm_result cvm_ew_run(cvm_exec *ex, const cvm_insn *in, cvm_ew_kernel k);
 
+/* As cvm_ew_run, for kernels whose every output element depends only on the
+ * same element of the operands (never on other components): with every lane
+ * active and dense or uniform operands, one call covers all lanes. */
+cvm_result cvm_ew_run_elementwise(cvm_exec *ex, const cvm_insn *in, cvm_ew_kernel k);
+
 /* Fills ncomp/flags for a result type and operand ids; returns the scalar
  * kind of the result components. `o_inst` set when matrices are involved. */
 cvm_result cvm_ew_shape(cvm_lower *lw, const spv_inst *inst, cvm_insn *out, uint32_t result_type,
