@@ -197,6 +197,19 @@ static uint64_t frame_slot_bytes(const cvm_group *g, uint32_t tid)
     return (size * count + 15u) & ~(uint64_t)15u;
 }
 
+static void frame_free(cvm_frame *fr)
+{
+    if (!fr)
+        return;
+    cvm_mem_free(fr->vals);
+    cvm_mem_free(fr->regs);
+    cvm_mem_free(fr->cur_block);
+    cvm_mem_free(fr->prev_block);
+    cvm_mem_free(fr->active);
+    cvm_mem_free(fr->call_mask);
+    cvm_mem_free(fr);
+}
+
 static cvm_frame *frame_get(cvm_group *g, uint32_t fidx, cvm_diagnostic *diag)
 {
     if (g->frames[fidx])
@@ -262,15 +275,7 @@ static cvm_frame *frame_get(cvm_group *g, uint32_t fidx, cvm_diagnostic *diag)
 oom:
     cvm_diag_set(diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory for a function frame");
 fail:
-    if (fr) {
-        cvm_mem_free(fr->vals);
-        cvm_mem_free(fr->regs);
-        cvm_mem_free(fr->cur_block);
-        cvm_mem_free(fr->prev_block);
-        cvm_mem_free(fr->active);
-        cvm_mem_free(fr->call_mask);
-        cvm_mem_free(fr);
-    }
+    frame_free(fr);
     return NULL;
 }
 
@@ -279,18 +284,8 @@ void cvm_group_destroy(cvm_group *g)
     if (!g)
         return;
     if (g->frames) {
-        for (uint32_t i = 0; i < g->prog->nfuncs; i++) {
-            cvm_frame *fr = g->frames[i];
-            if (!fr)
-                continue;
-            cvm_mem_free(fr->vals);
-            cvm_mem_free(fr->regs);
-            cvm_mem_free(fr->cur_block);
-            cvm_mem_free(fr->prev_block);
-            cvm_mem_free(fr->active);
-            cvm_mem_free(fr->call_mask);
-            cvm_mem_free(fr);
-        }
+        for (uint32_t i = 0; i < g->prog->nfuncs; i++)
+            frame_free(g->frames[i]);
     }
     cvm_group_destroy(g->callback);
     cvm_mem_free(g->frames);

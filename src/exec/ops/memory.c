@@ -17,6 +17,8 @@
  */
 enum { STEP_CONST = 0, STEP_INDEX = 1, STEP_DESC = 2, STEP_MATRIX = 3 };
 
+static cvm_result h_access_chain(cvm_exec *ex, const cvm_insn *in);
+
 static int64_t read_index(const uint8_t *p, uint32_t width)
 {
     switch (width) {
@@ -25,43 +27,6 @@ static int64_t read_index(const uint8_t *p, uint32_t width)
     case 4: { int32_t v; memcpy(&v, p, 4); return v; }
     default: { int64_t v; memcpy(&v, p, 8); return v; }
     }
-}
-
-static cvm_result h_access_chain(cvm_exec *ex, const cvm_insn *in)
-{
-    cvm_val r = ex->vals[in->result], base = ex->vals[in->a];
-    const uint32_t *steps = ex->prog->extra + in->extra;
-    CVM_FOR_ACTIVE(ex, l) {
-        uint64_t addr;
-        memcpy(&addr, CVM_LANE(base, l), 8);
-        for (uint32_t s = 0; s < in->nextra; s += 4) {
-            const uint32_t *st = steps + s;
-            switch (st[0]) {
-            case STEP_CONST:
-                addr += st[2] | ((uint64_t)st[3] << 32);
-                break;
-            case STEP_INDEX: {
-                int64_t idx = read_index(CVM_LANE(ex->vals[st[1]], l), st[2]);
-                addr += (uint64_t)idx * st[3];
-                break;
-            }
-            case STEP_DESC: {
-                int64_t idx = read_index(CVM_LANE(ex->vals[st[1]], l), st[2]);
-                addr += (uint64_t)idx << CVM_ADDR_OFFSET_BITS;
-                break;
-            }
-            case STEP_MATRIX: {
-                int64_t idx = read_index(CVM_LANE(ex->vals[st[1]], l), st[2] & 0xff);
-                uint32_t esize = (st[2] >> 8) & 0xff;
-                uint32_t lane_in_scope = (st[2] >> 31) ? l : l % ex->sg_size;
-                addr += ((uint64_t)lane_in_scope * st[3] + (uint64_t)idx) * esize;
-                break;
-            }
-            }
-        }
-        memcpy(CVM_LANE(r, l), &addr, 8);
-    }
-    return CVM_SUCCESS;
 }
 
 static cvm_result push_step(cvm_lower *lw, const spv_inst *in, cvm_insn *out, uint32_t kind,
@@ -149,22 +114,17 @@ static cvm_result lower_access_chain(cvm_lower *lw, const spv_inst *in, cvm_insn
         }
         case CVM_TC_COOPMAT: {
             const cvm_type *e = cvm_lower_type(lw, t->elem);
-            uint32_t inv = t->scope == SpvScopeWorkgroup ? p->local_size[0] * p->local_size[1] * p->local_size[2]
-                                                           : 0; /* subgroup: filled below */
+            /* L = ceil(M*N / invocations in the scope instance) depends on
+             * the subgroup size and partial subgroups: computed at run time
+             * from M*N (the 0x80000000 marker). */
             uint32_t total = t->rows * t->cols;
-            /* L = ceil(M*N / invocations in scope); the subgroup size is a
-             * run-time setting, so L for subgroup scope is computed from the
-             * largest configured size at dispatch: we store M*N and divide
-             * at run time through arg2 = 0 marker. */
-            uint32_t L = 0; /* computed per lane at run time (partial subgroups) */
-            (void)inv;
             if (pending) {
                 CVM_TRY(push_step(lw, in, out, STEP_CONST, 0, (uint32_t)pending, (uint32_t)(pending >> 32)));
                 pending = 0;
             }
             CVM_TRY(push_step(lw, in, out, STEP_MATRIX, idx_id,
                               iw | (e->size << 8) | (t->scope == SpvScopeWorkgroup ? 0x80000000u : 0),
-                              L ? L : (0x80000000u | total)));
+                              0x80000000u | total));
             cur = t->elem;
             break;
         }
@@ -177,9 +137,10 @@ static cvm_result lower_access_chain(cvm_lower *lw, const spv_inst *in, cvm_insn
     return CVM_SUCCESS;
 }
 
-/* Subgroup-scope matrices: L depends on the subgroup size, known only at run
- * time; the step stores 0x80000000 | M*N and this fixes it up per exec. */
-static cvm_result h_access_chain_sg(cvm_exec *ex, const cvm_insn *in)
+/* Runs the steps per active lane.  For matrix elements L depends on the
+ * invocations in the lane's scope instance, known only at run time: the step
+ * stores 0x80000000 | M*N and L is computed here. */
+static cvm_result h_access_chain(cvm_exec *ex, const cvm_insn *in)
 {
     cvm_val r = ex->vals[in->result], base = ex->vals[in->a];
     const uint32_t *steps = ex->prog->extra + in->extra;
@@ -504,12 +465,7 @@ cvm_result cvm_lower_memory(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
     case SpvOpInBoundsAccessChain:
     case SpvOpPtrAccessChain:
     case SpvOpInBoundsPtrAccessChain: {
-        CVM_TRY(lower_access_chain(lw, in, out));
-        const uint32_t *steps = p->extra + out->extra;
-        for (uint32_t s = 0; s < out->nextra; s += 4)
-            if (steps[s] == STEP_MATRIX && (steps[s + 3] & 0x80000000u))
-                out->fn = h_access_chain_sg;
-        return CVM_SUCCESS;
+        return lower_access_chain(lw, in, out);
     }
     case SpvOpArrayLength: {
         const cvm_type *pt = cvm_lower_type(lw, cvm_lower_type_of(lw, w[3]));
