@@ -13,7 +13,7 @@
  *   STEP_DESC   descriptor array: region += index of id `operand` (arg1 width)
  *   STEP_MATRIX cooperative matrix element: flat = laneInScope * L + index
  *               (operand id, arg1 = width | esize << 8 | workgroup << 31,
- *                arg2 = L)
+ *                arg2 = 0x80000000 | M*N: L is computed per lane)
  */
 enum { STEP_CONST = 0, STEP_INDEX = 1, STEP_DESC = 2, STEP_MATRIX = 3 };
 
