@@ -11,7 +11,8 @@
  *     from several operations (Radians, Degrees, InverseSqrt, FMix, SmoothStep,
  *     Length, Distance, Cross, Normalize, FaceForward, Reflect, Refract,
  *     Determinant, MatrixInverse, the Unpack*norm) is computed in double and
- *     rounded once to f32.
+ *     rounded once to f32.  Dot products add their products in component
+ *     order (products of two f32 are exact in double; only the sums round).
  *   - f64: the double functions and double arithmetic.
  *   - f16, bf16, E4M3, E5M2: computed in double from the exact operand values
  *     and rounded once to the format (round to nearest even).
