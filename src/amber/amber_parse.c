@@ -971,7 +971,7 @@ static cvm_result parse_attach(parser *P, cvm_amber_pipeline *pl)
             if (!(pl->entry_point = tok_dup(e)))
                 return oom(P);
         } else if (is(t, "SPECIALIZE")) {
-            uint32_t id;
+            uint32_t id = 0;
             tok ty, v;
             CVM_TRY(parse_u32(P, "a specialization constant id", &id));
             CVM_TRY(keyword(P, "AS"));
