@@ -1,18 +1,31 @@
-# The conformance corpus (tests/corpus, copied from shared/corpus with its
-# README): each case runs through `coopvm run` with one worker thread, with
-# all cores, and with the callback checking mode.  Exit status 3 means the
-# case needs something coopvm does not implement yet: ctest reports it as
-# skipped, never as passed.
-file(GLOB CVM_CORPUS_CASES LIST_DIRECTORIES true ${CMAKE_CURRENT_SOURCE_DIR}/corpus/*)
-foreach(dir ${CVM_CORPUS_CASES})
-  if(NOT IS_DIRECTORY ${dir})
-    continue()
-  endif()
-  get_filename_component(case ${dir} NAME)
-  set(script ${dir}/${case}.amber)
-  add_test(NAME corpus.${case}.threads1 COMMAND coopvm_cli run ${script} --threads 1)
-  add_test(NAME corpus.${case}.threadsall COMMAND coopvm_cli run ${script})
-  add_test(NAME corpus.${case}.checkcallbacks COMMAND coopvm_cli run ${script} --check-callbacks)
-  set_tests_properties(corpus.${case}.threads1 corpus.${case}.threadsall
-                       corpus.${case}.checkcallbacks PROPERTIES SKIP_RETURN_CODE 3 TIMEOUT 600)
+# Two sets of AmberScript cases, each run through `coopvm run` with one
+# worker thread, with all cores, and with the callback checking mode:
+#   tests/corpus  the shared conformance corpus (copied with its README);
+#   tests/cases   the project's own cases for what the corpus does not reach
+#                 (see tests/cases/README.md for how each expectation was made).
+# Exit status 3 means the case needs something coopvm does not implement
+# yet: ctest reports it as skipped, never as passed.
+foreach(set corpus cases)
+  file(GLOB cvm_case_dirs LIST_DIRECTORIES true ${CMAKE_CURRENT_SOURCE_DIR}/${set}/*)
+  foreach(dir ${cvm_case_dirs})
+    if(NOT IS_DIRECTORY ${dir})
+      continue()
+    endif()
+    get_filename_component(case ${dir} NAME)
+    set(script ${dir}/${case}.amber)
+    add_test(NAME ${set}.${case}.threads1 COMMAND coopvm_cli run ${script} --threads 1)
+    add_test(NAME ${set}.${case}.threadsall COMMAND coopvm_cli run ${script})
+    add_test(NAME ${set}.${case}.checkcallbacks COMMAND coopvm_cli run ${script} --check-callbacks)
+    set_tests_properties(${set}.${case}.threads1 ${set}.${case}.threadsall
+                         ${set}.${case}.checkcallbacks PROPERTIES SKIP_RETURN_CODE 3 TIMEOUT 600)
+  endforeach()
 endforeach()
+
+# The inputs of tests/cases are what their generator writes.
+add_test(NAME cases.inputs_reproducible
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cases/make_inputs.py --check)
+
+# The recorded outputs of the cases that are plain integer arithmetic equal a
+# closed-form model of them (tests/cases/models.py).
+add_test(NAME cases.expected_models
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cases/models.py)
