@@ -293,6 +293,13 @@ uint32_t cvm_scope_first_active(const cvm_exec *ex, const cvm_insn *in, uint32_t
 uint8_t *cvm_mem_access(cvm_exec *ex, const cvm_insn *in, uint64_t addr, uint64_t size,
                         int write, uint32_t lane, int *o_robust_skip);
 
+/* The host pointer cvm_mem_access would return for the same arguments when
+ * it succeeds (`size` bytes at `addr` in bounds, and writable when `write`),
+ * else NULL; never sets a diagnostic nor fails.  For a caller that checks a
+ * whole range at once and falls back to cvm_mem_access per access, so that a
+ * failure is reported exactly as before. */
+uint8_t *cvm_mem_peek(const cvm_exec *ex, uint64_t addr, uint64_t size, int write);
+
 /* Copy a value of type `type_id` between memory layout (at `mem`) and
  * register layout (at `reg`). */
 void cvm_copy_mem_to_reg(const cvm_program *prog, uint32_t type_id, uint8_t *reg,

@@ -88,6 +88,16 @@ uint32_t cvm_scope_first_active(const cvm_exec *ex, const cvm_insn *in, uint32_t
     return UINT32_MAX;
 }
 
+uint8_t *cvm_mem_peek(const cvm_exec *ex, uint64_t addr, uint64_t size, int write)
+{
+    uint32_t reg = CVM_ADDR_REGION(addr);
+    uint64_t off = CVM_ADDR_OFFSET(addr);
+    if (reg < ex->nregions && ex->regions[reg].base && off <= ex->regions[reg].size &&
+        size <= ex->regions[reg].size - off && (!write || ex->regions[reg].writable))
+        return ex->regions[reg].base + off;
+    return NULL;
+}
+
 uint8_t *cvm_mem_access(cvm_exec *ex, const cvm_insn *in, uint64_t addr, uint64_t size,
                         int write, uint32_t lane, int *o_robust_skip)
 {

@@ -652,7 +652,17 @@ static void test_view_transpose(void **state)
     for (uint32_t r = 0; r < 5; ++r)
         for (uint32_t c = 0; c < 3; ++c)
             want_memory(addr(&t, &v, CVM_TENSOR_LOAD, r, c, 3), 5 * c + r);
-    assert_false(cvm_tensor_plan_is_separable(&t, &v, 3));
+    /* span[perm[1]] = span[0] = 3 is the row width: the separable path
+     * (column -> dimension 0, row -> dimension 1), identical to the
+     * reference. */
+    assert_true(cvm_tensor_plan_is_separable(&t, &v, 3));
+    cvm_tensor_element plan[15], ref[15];
+    assert_int_equal(cvm_tensor_plan(&t, &v, CVM_TENSOR_LOAD, 5, 3, plan), CVM_SUCCESS);
+    assert_int_equal(cvm_tensor_plan_reference(&t, &v, CVM_TENSOR_LOAD, 5, 3, ref), CVM_SUCCESS);
+    for (int i = 0; i < 15; ++i)
+        assert_true(element_equal(&plan[i], &ref[i]));
+    /* a row width other than span[0] is not separable */
+    assert_false(cvm_tensor_plan_is_separable(&t, &v, 5));
 }
 
 static void test_view_explicit_strides(void **state)
@@ -992,7 +1002,9 @@ static random_case random_case_make(void)
     rc.has_view = view_kind >= 4;
     uint32_t width = rc.N;
     if (rc.has_view) {
-        uint32_t VD = view_kind <= 6 ? L : 1 + rnd(5);
+        /* random permutations: often of the layout's dimension count, the
+         * separable permuted case when span[perm[L-1]] is the row width */
+        uint32_t VD = view_kind <= 6 || rnd(2) == 0 ? L : 1 + rnd(5);
         uint32_t perm[5] = {0, 1, 2, 3, 4};
         if (view_kind > 6)
             for (uint32_t i = VD - 1; i > 0; --i) { /* Fisher-Yates */
@@ -1011,14 +1023,15 @@ static random_case random_case_make(void)
         }
         width = rc.v.clipColSpan < rc.N ? rc.v.clipColSpan : rc.N;
     }
-    /* Often make span[L-1] the row width, the separable case. */
+    /* Often make span[L-1] (with a view of L dimensions, span[perm[L-1]])
+     * the row width, the separable case. */
     if (rnd(10) < 6 && width != 0)
-        spans[L - 1] = width;
+        spans[rc.has_view && rc.v.dim == L ? rc.v.permutation[L - 1] : L - 1] = width;
     slice(&rc.t, offs, spans);
     if (rc.has_view && rc.v.hasDimensions) {
         uint32_t vd[5];
         for (uint32_t d = 0; d < rc.v.dim; ++d)
-            vd[d] = view_kind <= 6 && rnd(4) != 0 ? rc.t.span[d]
+            vd[d] = (view_kind <= 6 || rc.v.dim == L) && rnd(4) != 0 ? rc.t.span[d]
                                                   : (rnd(40) == 0 ? 0 : 1 + rnd(8));
         assert_int_equal(cvm_tensor_view_set_dimension(&rc.v, vd, rc.v.dim, &rc.v), CVM_SUCCESS);
         if (rnd(4) == 0) {
@@ -1037,7 +1050,8 @@ static void test_plan_matches_reference_random(void **state)
     (void)state;
     enum { CASES = 20000 };
     static cvm_tensor_element plan[144], ref[144];
-    int separable = 0, general = 0, errors = 0, kinds[4] = {0}, undefined = 0;
+    int separable = 0, separable_permuted = 0, general = 0, errors = 0, kinds[4] = {0},
+        undefined = 0;
     for (int n = 0; n < CASES; ++n) {
         random_case rc = random_case_make();
         const cvm_tensor_view *v = rc.has_view ? &rc.v : NULL;
@@ -1049,8 +1063,11 @@ static void test_plan_matches_reference_random(void **state)
         cvm_result got = cvm_tensor_plan(&rc.t, v, rc.access, rc.M, rc.N, plan);
         if (got != want)
             fail_msg("case %d: plan status %d, reference %d", n, got, want);
-        if (cvm_tensor_plan_is_separable(&rc.t, v, rc.N))
+        if (cvm_tensor_plan_is_separable(&rc.t, v, rc.N)) {
             ++separable;
+            if (v != NULL && v->permutation[v->dim - 1] != v->dim - 1)
+                ++separable_permuted;
+        }
         else
             ++general;
         if (want != CVM_SUCCESS) {
@@ -1075,10 +1092,12 @@ static void test_plan_matches_reference_random(void **state)
         }
     }
     /* The draw must exercise both paths, every kind, and the error cases. */
-    print_message("random: %d separable, %d general, %d errors; kinds M%d C%d X%d D%d; "
-                  "undefined %d\n",
-                  separable, general, errors, kinds[0], kinds[1], kinds[2], kinds[3], undefined);
+    print_message("random: %d separable (%d with a permuted view), %d general, %d errors; "
+                  "kinds M%d C%d X%d D%d; undefined %d\n",
+                  separable, separable_permuted, general, errors, kinds[0], kinds[1], kinds[2],
+                  kinds[3], undefined);
     assert_true(separable > CASES / 4);
+    assert_true(separable_permuted > CASES / 40);
     assert_true(general > CASES / 4);
     assert_true(errors > 0);
     for (int k = 0; k < 4; ++k)

@@ -422,6 +422,109 @@ static void test_views_3d_4d_5d_and_clip(void **state)
     }
 }
 
+/* Out-of-bounds tensor loads and stores (tensor_views with short src / st
+ * buffers): the failing element is the first in row-major order, reported
+ * with the memory layer's message for that element; stores before it are
+ * done, after it not; in robust mode out-of-bounds loads read zero and
+ * stores are dropped.  (The engine copies a whole plan at once only when no
+ * element can fail, so these pin the per-element fallback.) */
+static void views_layouts(cvm_tensor_layout *a, cvm_tensor_view *va, cvm_tensor_layout *e,
+                          cvm_tensor_view *ve)
+{
+    const uint32_t ad[3] = {3, 5, 7}, asp[3] = {2, 4, 8}, pa[3] = {1, 0, 2};
+    const int32_t aoff[3] = {1, -1, 2};
+    assert_int_equal(cvm_tensor_layout_create(3, CVM_TENSOR_CLAMP_CONSTANT, a), CVM_SUCCESS);
+    assert_int_equal(cvm_tensor_layout_set_dimension(a, ad, 3, a), CVM_SUCCESS);
+    assert_int_equal(cvm_tensor_layout_set_clamp_value(a, 0xDEADBEEF, a), CVM_SUCCESS);
+    assert_int_equal(cvm_tensor_layout_slice(a, aoff, asp, 3, a), CVM_SUCCESS);
+    assert_int_equal(cvm_tensor_view_create(3, false, pa, 3, va), CVM_SUCCESS);
+    const uint32_t ed[3] = {4, 4, 8}, esp[3] = {4, 4, 8}, pe[3] = {0, 1, 2};
+    const int32_t eoff[3] = {1, 2, -3};
+    assert_int_equal(cvm_tensor_layout_create(3, CVM_TENSOR_CLAMP_CONSTANT, e), CVM_SUCCESS);
+    assert_int_equal(cvm_tensor_layout_set_dimension(e, ed, 3, e), CVM_SUCCESS);
+    assert_int_equal(cvm_tensor_layout_slice(e, eoff, esp, 3, e), CVM_SUCCESS);
+    assert_int_equal(cvm_tensor_view_create(3, false, pe, 3, ve), CVM_SUCCESS);
+    assert_int_equal(cvm_tensor_view_set_clip(ve, 0, 6, 1, 6, ve), CVM_SUCCESS);
+}
+
+static void test_views_out_of_bounds(void **state)
+{
+    (void)state;
+    cvm_tensor_layout a, e;
+    cvm_tensor_view va, ve;
+    views_layouts(&a, &va, &e, &ve);
+    static uint32_t src[256], dst[24 * VW_N], st[4 * 4 * 8];
+    for (uint32_t i = 0; i < 256; i++)
+        src[i] = 0x1000u + i * 7u;
+    cvm_diagnostic diag;
+    char want[256];
+
+    /* load 1 with src cut to 64 words: its first element past word 63 fails */
+    uint32_t bad = UINT32_MAX;
+    for (uint32_t i = 0; i < 64 && bad == UINT32_MAX; i++) {
+        cvm_tensor_element el;
+        assert_int_equal(cvm_tensor_element_address(&a, &va, CVM_TENSOR_LOAD, i / 8, i % 8, 8, &el),
+                         CVM_SUCCESS);
+        if (el.kind == CVM_TENSOR_ELEMENT_MEMORY && el.index >= 64)
+            bad = (uint32_t)el.index;
+    }
+    assert_true(bad != UINT32_MAX);
+    binding bb[3] = {{0, src, 64 * 4}, {1, dst, sizeof(dst)}, {2, st, sizeof(st)}};
+    assert_int_equal(run_shader("tensor_views", NULL, 0, 0, 1, bb, 3, &diag),
+                     CVM_ERROR_OUT_OF_BOUNDS);
+    snprintf(want, sizeof want, "loads 4 bytes at byte offset %u of a 256-byte buffer", bad * 4);
+    if (!strstr(diag.message, want))
+        fail_msg("message '%s' lacks '%s'", diag.message, want);
+
+    /* robust: the same load reads zero past the end */
+    fill_u32(dst, CVM_ARRAY_SIZE(dst), SENTINEL);
+    assert_int_equal(run_shader("tensor_views", NULL, 0, CVM_FLAG_ROBUST_ACCESS, 1, bb, 3, &diag),
+                     CVM_SUCCESS);
+    for (uint32_t i = 0; i < 64; i++) {
+        cvm_tensor_element el;
+        assert_int_equal(cvm_tensor_element_address(&a, &va, CVM_TENSOR_LOAD, i / 8, i % 8, 8, &el),
+                         CVM_SUCCESS);
+        if (el.kind == CVM_TENSOR_ELEMENT_MEMORY)
+            assert_int_equal(dst[i], el.index >= 64 ? 0u : src[el.index]);
+    }
+
+    /* the store with st cut to 64 words: elements before the first failing
+     * one (row-major) are written, none after */
+    static uint32_t full_st[4 * 4 * 8];
+    fill_u32(full_st, CVM_ARRAY_SIZE(full_st), SENTINEL);
+    binding full[3] = {{0, src, sizeof(src)}, {1, dst, sizeof(dst)}, {2, full_st, sizeof(full_st)}};
+    assert_int_equal(run_shader("tensor_views", NULL, 0, 0, 1, full, 3, &diag), CVM_SUCCESS);
+    static uint32_t want_st[4 * 4 * 8];
+    fill_u32(want_st, CVM_ARRAY_SIZE(want_st), SENTINEL);
+    bad = UINT32_MAX;
+    for (uint32_t i = 0; i < 64 && bad == UINT32_MAX; i++) {
+        cvm_tensor_element el;
+        assert_int_equal(cvm_tensor_element_address(&e, &ve, CVM_TENSOR_STORE, i / 8, i % 8, 8, &el),
+                         CVM_SUCCESS);
+        if (el.kind != CVM_TENSOR_ELEMENT_MEMORY)
+            continue;
+        if (el.index >= 64)
+            bad = (uint32_t)el.index;
+        else
+            want_st[el.index] = full_st[el.index];
+    }
+    assert_true(bad != UINT32_MAX);
+    fill_u32(st, CVM_ARRAY_SIZE(st), SENTINEL);
+    binding cut[3] = {{0, src, sizeof(src)}, {1, dst, sizeof(dst)}, {2, st, 64 * 4}};
+    assert_int_equal(run_shader("tensor_views", NULL, 0, 0, 1, cut, 3, &diag),
+                     CVM_ERROR_OUT_OF_BOUNDS);
+    snprintf(want, sizeof want, "stores 4 bytes at byte offset %u of a 256-byte buffer", bad * 4);
+    if (!strstr(diag.message, want))
+        fail_msg("message '%s' lacks '%s'", diag.message, want);
+    assert_memory_equal(st, want_st, sizeof(st));
+
+    /* robust: out-of-bounds stores dropped, the rest written */
+    fill_u32(st, CVM_ARRAY_SIZE(st), SENTINEL);
+    assert_int_equal(run_shader("tensor_views", NULL, 0, CVM_FLAG_ROBUST_ACCESS, 1, cut, 3, &diag),
+                     CVM_SUCCESS);
+    assert_memory_equal(st, full_st, 64 * 4);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -429,6 +532,7 @@ int main(void)
         cmocka_unit_test(test_decode_vector_matches_scalar),
         cmocka_unit_test(test_decode_vector_mismatch),
         cmocka_unit_test(test_views_3d_4d_5d_and_clip),
+        cmocka_unit_test(test_views_out_of_bounds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -593,20 +593,32 @@ static bool mul_u64_ok(uint64_t a, uint64_t b, uint64_t *o)
     return true;
 }
 
-/* The row width of the separable path, or 0 when it does not apply. */
-static uint64_t separable_width(const cvm_tensor_layout *t, const cvm_tensor_view *v, uint32_t N)
+/* The row width of the separable path, or 0 when it does not apply; the
+ * layout dimension the column resolves goes to *o_p.
+ *
+ * Permuted views: with VDim == LDim and no view dimensions (or view
+ * dimensions equal to the span with the packed strides of the span, the same
+ * computation), linearToViewCoord takes the mixed-radix digits of the linear
+ * index with radices span[perm[VDim-1]], span[perm[VDim-2]], ...,
+ * span[perm[0]] (the last one modulo), into viewCoord[perm[k]]; each digit is
+ * below its span, so viewCoordToLinear with the packed strides of the span
+ * (exact when the product of the spans fits in 64 bits) followed by
+ * linearToSpanCoord gives spanCoord == viewCoord.  When the innermost radix
+ * span[perm[VDim-1]] equals the row width W, the digit of dimension
+ * p = perm[VDim-1] is c' and the others come from r' alone (the identity is
+ * the case p == LDim-1). */
+static uint64_t separable_width(const cvm_tensor_layout *t, const cvm_tensor_view *v, uint32_t N,
+                                uint32_t *o_p)
 {
     const uint32_t L = t->dim;
     for (uint32_t d = 0; d < L; ++d)
         if (t->span[d] == 0)
             return 0;
     uint64_t W = N;
+    uint32_t p = L - 1;
     if (v != NULL) {
         if (v->dim != L)
             return 0;
-        for (uint32_t d = 0; d < L; ++d)
-            if (v->permutation[d] != d)
-                return 0;
         /* packed strides of the span, exact */
         uint64_t packed = 1;
         for (int32_t d = (int32_t)L - 1; d >= 0; --d) {
@@ -616,23 +628,27 @@ static uint64_t separable_width(const cvm_tensor_layout *t, const cvm_tensor_vie
             if (!mul_u64_ok(packed, t->span[d], &packed))
                 return 0;
         }
+        p = v->permutation[L - 1];
         W = clip_width(v, N);
     }
-    return (uint64_t)t->span[L - 1] == W ? W : 0;
+    *o_p = p;
+    return (uint64_t)t->span[p] == W ? W : 0;
 }
 
 /* Internal marker in `kind` for a part whose calculation failed. */
 #define PART_ERROR 0xFFu
 
-/* Resolves dimensions [d0, d1) with the given span coordinates into *o_p:
- * kind MEMORY (all continue; index holds the partial sum), DROPPED /
- * CLAMP_CONSTANT (terminated), or PART_ERROR. */
-static void resolve_part(const cvm_tensor_layout *t, cvm_tensor_access access, uint32_t d0,
-                         uint32_t d1, const coord64 spanCoord, cvm_tensor_element *o_p)
+/* Resolves the `n` dimensions `dims` (increasing) with the given span
+ * coordinates into *o_p: kind MEMORY (all continue; index holds the partial
+ * sum), DROPPED / CLAMP_CONSTANT (terminated), or PART_ERROR. */
+static void resolve_part(const cvm_tensor_layout *t, cvm_tensor_access access,
+                         const uint32_t *dims, uint32_t n, const coord64 spanCoord,
+                         cvm_tensor_element *o_p)
 {
     memset(o_p, 0, sizeof *o_p);
     uint64_t index = 0;
-    for (uint32_t d = d0; d < d1; ++d) {
+    for (uint32_t k = 0; k < n; ++k) {
+        uint32_t d = dims[k];
         int64_t bc = 0;
         uint8_t kind = CVM_TENSOR_ELEMENT_MEMORY;
         int r = spanCoordToTensorCoord_dim(t, access, d, spanCoord[d], &bc, &o_p->coordInBlock[d],
@@ -655,13 +671,27 @@ static void resolve_part(const cvm_tensor_layout *t, cvm_tensor_access access, u
     o_p->index = (int64_t)index;
 }
 
+/* The reference resolves dimensions 0..LDim-1 in order and stops at the
+ * first that terminates or fails.  The column resolves dimension p; a row's
+ * other dimensions are split into those before p (`pre`) and after it
+ * (`post`), so an element is: pre if pre terminated or failed, else the
+ * column part if it did, else post if it did, else the sum of the three
+ * (`undefined` gathered from every part resolved). */
 static cvm_result plan_separable(const cvm_tensor_layout *t, const cvm_tensor_view *v,
-                                 cvm_tensor_access access, uint32_t M, uint32_t N,
+                                 cvm_tensor_access access, uint32_t M, uint32_t N, uint32_t p,
                                  cvm_tensor_element *o_elements)
 {
     const uint32_t L = t->dim;
     if (M == 0)
         return CVM_SUCCESS;
+    uint32_t pre_dims[CVM_TENSOR_MAX_DIM], post_dims[CVM_TENSOR_MAX_DIM];
+    uint32_t npre = 0, npost = 0;
+    for (uint32_t d = 0; d < L; ++d) {
+        if (d < p)
+            pre_dims[npre++] = d;
+        else if (d > p)
+            post_dims[npost++] = d;
+    }
     /* Column parts go into row 0 of the output; rows are then filled from
      * the last to the first, row 0 in place (each element reads only its own
      * column part), so no scratch memory is needed. */
@@ -673,8 +703,8 @@ static cvm_result plan_separable(const cvm_tensor_layout *t, const cvm_tensor_vi
             continue;
         }
         coord64 spanCoord = {0};
-        spanCoord[L - 1] = col - (v != NULL ? v->clipColOffset : 0); /* c' < W = span[L-1] */
-        resolve_part(t, access, L - 1, L, spanCoord, &cols[col]);
+        spanCoord[p] = col - (v != NULL ? v->clipColOffset : 0); /* c' < W = span[p] */
+        resolve_part(t, access, &p, 1, spanCoord, &cols[col]);
     }
 
     /* Status as the reference's row-major walk: an error is returned if any
@@ -683,27 +713,32 @@ static cvm_result plan_separable(const cvm_tensor_layout *t, const cvm_tensor_vi
     for (uint32_t row = M; row-- > 0;) {
         cvm_tensor_element *out = o_elements + (size_t)row * N;
         bool row_clipped = v != NULL && clip_row(v, row);
-        cvm_tensor_element rp;
-        memset(&rp, 0, sizeof rp);
+        cvm_tensor_element pre, post;
+        memset(&pre, 0, sizeof pre);
+        memset(&post, 0, sizeof post);
         if (!row_clipped) {
-            /* linearToSpanCoord of r'*W + c' for dimensions 0..L-2: r' is
-             * the quotient by span[L-1] == W. */
+            /* linearToViewCoord of r'*W + c' for the digits after the first
+             * (radices span[perm[L-2]], ..., span[perm[0]]): r' is the
+             * quotient by span[p] == W. */
             uint64_t index = row - (v != NULL ? v->clipRowOffset : 0);
             coord64 spanCoord = {0};
-            for (int32_t d = (int32_t)L - 2; d >= 0; --d) {
+            for (int32_t k = (int32_t)L - 2; k >= 0; --k) {
+                uint32_t d = v != NULL ? v->permutation[k] : (uint32_t)k;
                 spanCoord[d] = index % t->span[d];
                 index /= t->span[d];
             }
-            resolve_part(t, access, 0, L - 1, spanCoord, &rp);
+            resolve_part(t, access, pre_dims, npre, spanCoord, &pre);
+            if (pre.kind == CVM_TENSOR_ELEMENT_MEMORY)
+                resolve_part(t, access, post_dims, npost, spanCoord, &post);
         }
-        if (row_clipped || rp.kind != CVM_TENSOR_ELEMENT_MEMORY) {
-            /* The whole row is decided by the clip or by dimensions
-             * 0..L-2, except columns outside the clip (the clip test comes
+        if (row_clipped || pre.kind != CVM_TENSOR_ELEMENT_MEMORY) {
+            /* The whole row is decided by the clip or by the dimensions
+             * before p, except columns outside the clip (the clip test comes
              * first). */
             cvm_tensor_element whole;
             memset(&whole, 0, sizeof whole);
-            whole.kind = row_clipped ? (uint8_t)CVM_TENSOR_ELEMENT_CLIPPED : rp.kind;
-            whole.undefined = row_clipped ? 0 : rp.undefined;
+            whole.kind = row_clipped ? (uint8_t)CVM_TENSOR_ELEMENT_CLIPPED : pre.kind;
+            whole.undefined = row_clipped ? 0 : pre.undefined;
             for (uint32_t col = 0; col < N; ++col) {
                 if (cols[col].kind == CVM_TENSOR_ELEMENT_CLIPPED) {
                     if (row != 0) /* row 0 holds the CLIPPED entry already */
@@ -716,24 +751,51 @@ static cvm_result plan_separable(const cvm_tensor_layout *t, const cvm_tensor_vi
             }
             continue;
         }
+        /* The row's dimensions other than p, merged (when post continues). */
+        cvm_tensor_element rp = pre;
+        if (post.kind == CVM_TENSOR_ELEMENT_MEMORY) {
+            for (uint32_t k = 0; k < npost; ++k) {
+                uint32_t d = post_dims[k];
+                rp.blockCoord[d] = post.blockCoord[d];
+                rp.coordInBlock[d] = post.coordInBlock[d];
+            }
+            rp.index = (int64_t)((uint64_t)pre.index + (uint64_t)post.index);
+            rp.undefined = (uint8_t)(pre.undefined | post.undefined);
+        }
         for (uint32_t col = 0; col < N; ++col) {
             const cvm_tensor_element *cp = &cols[col];
             if (CVM_LIKELY(cp->kind == CVM_TENSOR_ELEMENT_MEMORY)) {
-                cvm_tensor_element e = rp;
-                e.blockCoord[L - 1] = cp->blockCoord[L - 1];
-                e.coordInBlock[L - 1] = cp->coordInBlock[L - 1];
-                e.undefined = (uint8_t)(rp.undefined | cp->undefined);
-                e.index = (int64_t)((uint64_t)rp.index + (uint64_t)cp->index);
-                out[col] = e;
+                if (CVM_LIKELY(post.kind == CVM_TENSOR_ELEMENT_MEMORY)) {
+                    /* Written in place field by field (cp may be out[col]
+                     * in row 0, so it is read first): assembling the entry
+                     * on the stack and copying it stalls on store
+                     * forwarding. */
+                    uint32_t bc = cp->blockCoord[p], cb = cp->coordInBlock[p];
+                    uint8_t cu = cp->undefined;
+                    int64_t ci = cp->index;
+                    cvm_tensor_element *o = &out[col];
+                    *o = rp;
+                    o->blockCoord[p] = bc;
+                    o->coordInBlock[p] = cb;
+                    o->undefined = (uint8_t)(rp.undefined | cu);
+                    o->index = (int64_t)((uint64_t)rp.index + (uint64_t)ci);
+                } else if (post.kind == PART_ERROR) {
+                    status = CVM_ERROR_INVALID_ARGUMENT;
+                } else {
+                    /* terminated after p: DROPPED / CLAMP_CONSTANT */
+                    cvm_tensor_element e = post;
+                    e.undefined = (uint8_t)(pre.undefined | cp->undefined | post.undefined);
+                    out[col] = e;
+                }
             } else if (cp->kind == CVM_TENSOR_ELEMENT_CLIPPED) {
                 if (row != 0)
                     out[col] = *cp;
             } else if (cp->kind == PART_ERROR) {
                 status = CVM_ERROR_INVALID_ARGUMENT;
             } else {
-                /* terminated in dimension L-1: DROPPED / CLAMP_CONSTANT */
+                /* terminated in dimension p: DROPPED / CLAMP_CONSTANT */
                 cvm_tensor_element e = *cp;
-                e.undefined = (uint8_t)(rp.undefined | cp->undefined);
+                e.undefined = (uint8_t)(pre.undefined | cp->undefined);
                 out[col] = e;
             }
         }
@@ -744,8 +806,9 @@ static cvm_result plan_separable(const cvm_tensor_layout *t, const cvm_tensor_vi
 bool cvm_tensor_plan_is_separable(const cvm_tensor_layout *t, const cvm_tensor_view *v,
                                   uint32_t N)
 {
+    uint32_t p;
     return address_check(t, v, CVM_TENSOR_LOAD, N) == CVM_SUCCESS &&
-           separable_width(t, v, N) != 0;
+           separable_width(t, v, N, &p) != 0;
 }
 
 cvm_result cvm_tensor_plan(const cvm_tensor_layout *t, const cvm_tensor_view *v,
@@ -755,7 +818,8 @@ cvm_result cvm_tensor_plan(const cvm_tensor_layout *t, const cvm_tensor_view *v,
     CVM_TRY(address_check(t, v, access, N));
     if (o_elements == NULL && M != 0)
         return CVM_ERROR_INVALID_ARGUMENT;
-    if (separable_width(t, v, N) != 0)
-        return plan_separable(t, v, access, M, N, o_elements);
+    uint32_t p;
+    if (separable_width(t, v, N, &p) != 0)
+        return plan_separable(t, v, access, M, N, p, o_elements);
     return cvm_tensor_plan_reference(t, v, access, M, N, o_elements);
 }

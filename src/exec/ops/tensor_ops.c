@@ -366,6 +366,55 @@ static cvm_result decode_load(cvm_exec *ex, const cvm_insn *in, tensor_work *w,
     return CVM_SUCCESS;
 }
 
+/* The memory elements of a plan in one go, when that cannot fail: every
+ * MEMORY index lies in [lo, hi] with lo >= 0, element_address accepts lo
+ * and hi (then every index between), and the bytes of [lo, hi] are one
+ * accessible range (cvm_mem_peek, the condition of cvm_mem_access; then
+ * every element's access succeeds).  The copies are those of the
+ * per-element loop, in the same order.  Returns 0, having touched nothing,
+ * when some element might fail: the caller's per-element loop then reports
+ * it exactly as before. */
+static int bulk_transfer(const cvm_exec *ex, const cvm_tensor_element *plan, uint32_t total,
+                         uint64_t base, uint32_t es, int store, uint8_t *mat)
+{
+    const uint64_t limit = UINT64_C(1) << CVM_ADDR_OFFSET_BITS;
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    for (uint32_t ei = 0; ei < total; ei++) {
+        if (plan[ei].kind != CVM_TENSOR_ELEMENT_MEMORY)
+            continue;
+        int64_t x = plan[ei].index;
+        lo = x < lo ? x : lo;
+        hi = x > hi ? x : hi;
+    }
+    if (hi < lo)
+        return 1; /* no memory element */
+    uint64_t off = CVM_ADDR_OFFSET(base);
+    if (lo < 0 || es == 0 || (uint64_t)hi >= limit / es || off + (uint64_t)hi * es >= limit)
+        return 0;
+    uint64_t addr = CVM_ADDR(CVM_ADDR_REGION(base), off + (uint64_t)lo * es);
+    uint8_t *h = cvm_mem_peek(ex, addr, ((uint64_t)(hi - lo) + 1) * es, store);
+    if (!h)
+        return 0;
+#define BULK_COPY(SIZE)                                                                       \
+    for (uint32_t ei = 0; ei < total; ei++) {                                                 \
+        if (plan[ei].kind != CVM_TENSOR_ELEMENT_MEMORY)                                       \
+            continue;                                                                         \
+        uint8_t *m = h + (size_t)(plan[ei].index - lo) * (SIZE);                              \
+        if (store)                                                                            \
+            memcpy(m, mat + (size_t)ei * (SIZE), (SIZE));                                     \
+        else                                                                                  \
+            memcpy(mat + (size_t)ei * (SIZE), m, (SIZE));                                     \
+    }
+    switch (es) {
+    case 2: BULK_COPY(2) break;
+    case 4: BULK_COPY(4) break;
+    case 8: BULK_COPY(8) break;
+    default: BULK_COPY(es) break;
+    }
+#undef BULK_COPY
+    return 1;
+}
+
 static cvm_result tensor_transfer(cvm_exec *ex, const cvm_insn *in, int store)
 {
     const cvm_program *p = ex->prog;
@@ -438,6 +487,8 @@ static cvm_result tensor_transfer(cvm_exec *ex, const cvm_insn *in, int store)
                 continue;
             }
         }
+        if (bulk_transfer(ex, w.plan, total, base, es, store, mat))
+            continue;
         for (uint32_t ei = 0; ei < total; ei++) {
             const cvm_tensor_element *e = &w.plan[ei];
             if (e->kind != CVM_TENSOR_ELEMENT_MEMORY)
