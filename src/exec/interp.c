@@ -105,14 +105,14 @@ uint8_t *cvm_mem_access(cvm_exec *ex, const cvm_insn *in, uint64_t addr, uint64_
     uint64_t off = CVM_ADDR_OFFSET(addr);
     if (o_robust_skip)
         *o_robust_skip = 0;
-    if (reg < ex->nregions && ex->regions[reg].base && off <= ex->regions[reg].size &&
-        size <= ex->regions[reg].size - off) {
+    uint8_t *h = cvm_mem_peek(ex, addr, size, 0); /* in bounds; writability below */
+    if (h) {
         if (write && !ex->regions[reg].writable) {
             cvm_exec_fail(ex, in, CVM_ERROR_INVALID_MODULE,
                           "invocation %u writes to read-only memory (region %u)", lane, reg);
             return NULL;
         }
-        return ex->regions[reg].base + off;
+        return h;
     }
     if (ex->flags & CVM_FLAG_ROBUST_ACCESS) {
         if (o_robust_skip)
