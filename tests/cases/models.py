@@ -98,11 +98,64 @@ def tensor_pointee_size(d):
             "s32.expected.bin": ("B", list(s32)), "s16.expected.bin": ("B", list(s16))}
 
 
+def callback_private(d):
+    """Callbacks that read Private variables set in main: with values uniform
+    over the scope instance, each call sees the values of the loop iteration
+    and workgroup (and subgroup) it is called from."""
+    M32 = 0xFFFFFFFF
+    src = load(os.path.join(d, "src.bin"), "I")
+    blk = load(os.path.join(d, "blk.bin"), "I")
+    bias = load(os.path.join(d, "params.bin"), "I")
+    out = []
+    for wg in range(2):
+        for it in range(3):
+            wg_base = wg * 100000 + it * 1000
+            sec = [0] * 4608
+            ps = {}
+            for sg in range(2):
+                sg_base = sg * 10000000 + it
+                for r in range(16):
+                    for c in range(16):
+                        e = src[(sg * 16 + r) * 32 + c]
+                        ps[sg, r, c] = (e * 3 + wg_base + sg_base + (r << 8) + c) & M32
+                        sec[sg * 256 + r * 16 + c] = ps[sg, r, c]
+                        # decode: tensor element (row, col) of a 32x32 tensor in 1x4 blocks,
+                        # block (row, col / 4) holds the words blk[(row * 8 + col / 4) * 4 ...]
+                        row, col = 8 * sg + it + r, 4 * it + c
+                        q = blk[(row * 8 + col // 4) * 4 + col % 4]
+                        sec[1536 + sg * 256 + r * 16 + c] = (q + wg_base + sg_base + ((col // 4) << 12)) & M32
+                for r in range(16):
+                    v = (sum(ps[sg, r, c] for c in range(16)) + 15 * bias[wg]) & M32
+                    for c in range(16):
+                        sec[3072 + sg * 256 + r * 16 + c] = v
+            total = (sum(src) + 1023 * bias[wg]) & M32
+            for r in range(32):
+                for c in range(32):
+                    sec[512 + r * 32 + c] = (src[r * 32 + c] * 5 + wg_base + (c << 8) + r) & M32
+                    q = blk[(r * 8 + c // 4) * 4 + c % 4]
+                    sec[2048 + r * 32 + c] = (q * 7 + wg_base + (r << 12)) & M32
+                    sec[3584 + r * 32 + c] = total
+            out += sec
+    return {"dst.expected.bin": ("I", out)}
+
+
+def bda_gemm(d):
+    """D = alpha * (A * B + C), A row-major M x K, B column-major K x N."""
+    M, N, K, alpha = 64, 48, 80, 2.0
+    a = load(os.path.join(d, "a.bin"), "e")
+    b = load(os.path.join(d, "b.bin"), "e")
+    c = load(os.path.join(d, "c.bin"), "f")
+    out = [alpha * (sum(a[i * K + k] * b[j * K + k] for k in range(K)) + c[i * N + j])
+           for i in range(M) for j in range(N)]
+    return {"d.expected.bin": ("f", out)}
+
+
 def main():
     root = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
     bad = 0
     for case, model in (("reduce_resize", reduce_resize), ("workgroup_flex", workgroup_flex),
-                        ("tensor_pointee_size", tensor_pointee_size)):
+                        ("tensor_pointee_size", tensor_pointee_size),
+                        ("callback_private", callback_private), ("bda_gemm", bda_gemm)):
         d = os.path.join(root, case)
         for name, (fmt, values) in model(d).items():
             got = load(os.path.join(d, name), fmt)
