@@ -42,10 +42,12 @@
  *     shows), integers the leading bits of 0xDEADBEEF (0xDEADBEEF for 32-bit
  *     elements, 0xDE for 8-bit ones).
  *   - construct in a partial subgroup (the workgroup size is not a multiple
- *     of the subgroup size) or after some invocations ended: a line whose
- *     invocation does not exist or has ended has no source.  It is zero, or
- *     the poison value of the component type in the checking mode.
- *     SubgroupSize is still the full size in both cases.
+ *     of the subgroup size): a line whose invocation does not exist has no
+ *     source.  It is zero, or the poison value of the component type in the
+ *     checking mode; SubgroupSize is still the full size.  The same holds
+ *     for an invocation that is no longer live (OpKill, OpUnreachable); one
+ *     that returned from the entry point early is still live for the
+ *     engine, so the instruction is divergent, as a KHR one would be.
  *   - OpExtractSubArrayQCOM: a Start Index with (Start Index + Result
  *     length) past the Source length, or a negative one, is an error
  *     (CVM_ERROR_OUT_OF_BOUNDS naming the invocation), never a read past the
