@@ -834,6 +834,17 @@ static void test_chain(void **state)
     }
 }
 
+/* coopvm info and AmberScript's DEVICE_EXTENSION / DEVICE_FEATURE ask these. */
+static void test_advertised(void **state)
+{
+    (void)state;
+    assert_int_equal(cvm_supports_extension("VK_QCOM_cooperative_matrix_conversion"), 1);
+    assert_int_equal(
+        cvm_supports_feature("CooperativeMatrixConversionFeaturesQCOM.cooperativeMatrixConversion"),
+        1);
+    assert_int_equal(cvm_supports_feature("CooperativeMatrixConversionFeaturesQCOM.other"), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -850,6 +861,7 @@ int main(void)
         cmocka_unit_test(test_subarray),
         cmocka_unit_test(test_bad_subarray),
         cmocka_unit_test(test_chain),
+        cmocka_unit_test(test_advertised),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
