@@ -85,11 +85,17 @@ typedef enum cvm_context_flags {
     /* Out-of-bounds loads return zero and stores are dropped instead of
      * failing (Vulkan robustBufferAccess-like). */
     CVM_FLAG_ROBUST_ACCESS = 1u << 0,
-    /* Run cooperative-matrix callbacks (CombineFunc, per-element Func,
+    /* The checking mode, for shaders that depend on what the texts leave
+     * open.  Run cooperative-matrix callbacks (CombineFunc, per-element Func,
      * DecodeFunc, DecodeVectorFunc) in shuffled order, repeat calls, and run
      * both decoders of a decode-vector load; report differences as
      * CVM_ERROR_CALLBACK_MISMATCH (SPV_NV_cooperative_matrix2 leaves order and
-     * repetition open). */
+     * repetition open).  Values SPV_QCOM_cooperative_matrix_conversion leaves
+     * undefined (OpCompositeExtractCoopMatQCOM for invocations past the rows
+     * or columns; rows or columns of OpCompositeConstructCoopMatQCOM whose
+     * invocation does not exist) are a poison value instead of zero: f32
+     * 0x7FC0DEAD, f16 0x7EAD (quiet NaNs), 32-bit integers 0xDEADBEEF, 8-bit
+     * integers 0xDE. */
     CVM_FLAG_CHECK_CALLBACKS = 1u << 1
 } cvm_context_flags;
 

@@ -498,7 +498,7 @@ static const char *const device_extensions[] = {
     "VK_EXT_subgroup_size_control", "VK_KHR_shader_subgroup_extended_types",
     "VK_KHR_buffer_device_address", "VK_KHR_shader_integer_dot_product",
     "VK_KHR_shader_bfloat16",     "VK_EXT_shader_float8",      "VK_KHR_storage_buffer_storage_class",
-    "VK_NV_cooperative_matrix_decode_vector",
+    "VK_NV_cooperative_matrix_decode_vector", "VK_QCOM_cooperative_matrix_conversion",
 };
 
 int cvm_supports_extension(const char *name)
@@ -517,6 +517,7 @@ static const char *const device_features[] = {
     "Float16Int8Features.shaderInt8", "Storage16BitFeatures.storageBuffer16BitAccess",
     "Storage8BitFeatures.storageBuffer8BitAccess", "VulkanMemoryModelFeatures.vulkanMemoryModel",
     "BufferDeviceAddressFeatures.bufferDeviceAddress",
+    "CooperativeMatrixConversionFeaturesQCOM.cooperativeMatrixConversion",
 };
 
 int cvm_supports_feature(const char *name)
