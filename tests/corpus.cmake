@@ -1,5 +1,6 @@
 # Two sets of AmberScript cases, each run through `coopvm run` with one
-# worker thread, with all cores, and with the callback checking mode:
+# worker thread, with all cores, with the callback checking mode, and in the
+# precise numerics (double accumulation in MulAdd, `--precise`):
 #   tests/corpus  the shared conformance corpus (copied with its README);
 #   tests/cases   the project's own cases for what the corpus does not reach
 #                 (see tests/cases/README.md for how each expectation was made).
@@ -16,8 +17,10 @@ foreach(set corpus cases)
     add_test(NAME ${set}.${case}.threads1 COMMAND coopvm_cli run ${script} --threads 1)
     add_test(NAME ${set}.${case}.threadsall COMMAND coopvm_cli run ${script})
     add_test(NAME ${set}.${case}.checkcallbacks COMMAND coopvm_cli run ${script} --check-callbacks)
+    add_test(NAME ${set}.${case}.precise COMMAND coopvm_cli run ${script} --precise)
     set_tests_properties(${set}.${case}.threads1 ${set}.${case}.threadsall
-                         ${set}.${case}.checkcallbacks PROPERTIES SKIP_RETURN_CODE 3 TIMEOUT 600)
+                         ${set}.${case}.checkcallbacks ${set}.${case}.precise
+                         PROPERTIES SKIP_RETURN_CODE 3 TIMEOUT 600)
   endforeach()
 endforeach()
 
