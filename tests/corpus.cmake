@@ -32,3 +32,7 @@ add_test(NAME cases.inputs_reproducible
 # closed-form model of them (tests/cases/models.py).
 add_test(NAME cases.expected_models
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cases/models.py)
+
+# The inputs of bench/cases are what their generator writes.
+add_test(NAME bench.inputs_reproducible
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/bench/cases/make_inputs.py --check)

@@ -401,27 +401,56 @@ MM512_VNNI_TARGET void cvm_mm_avx512_vnni_i8(const cvm_muladd_desc *d, void *wor
     memset(ap, 0, mp * kq * 4);
     for (size_t i = 0; i < m; i++) {
         uint8_t *dst = (uint8_t *)(ap + i * kq);
-        int64_t sum = 0;
+        const uint8_t *row = a + i * kk;
+        uint32_t sum = 0; /* < 32768 * 256 */
         for (size_t k = 0; k < kk; k++) {
-            uint8_t v = (uint8_t)(a[i * kk + k] ^ fa);
+            uint8_t v = (uint8_t)(row[k] ^ fa);
             dst[k] = v;
             sum += v;
         }
         /* + ob * rowsum(a') - K * oa * ob */
-        row_add[i] = ob * sum - (int64_t)kk * oa * ob;
+        row_add[i] = ob * (int64_t)sum - (int64_t)kk * oa * ob;
     }
-    memset(bp, 0, kq * np * 4);
-    for (size_t j = 0; j < n; j++)
-        col_add[j] = 0;
-    for (size_t k = 0; k < kk; k++) {
-        uint8_t *dst = (uint8_t *)(bp + (k / 4) * np) + (k % 4);
-        const uint8_t *row = b + k * n;
-        for (size_t j = 0; j < n; j++) {
-            int8_t v = (int8_t)(row[j] ^ fb);
-            dst[4 * j] = (uint8_t)v;
-            col_add[j] -= oa * v; /* - oa * colsum(b') */
+    /* B' in quads along K: bytes (k, j) for k = 4q .. 4q+3 side by side,
+     * sixteen columns at a time by a byte transpose; colsum(b') beside. */
+    int32_t *colsum = (int32_t *)col_add; /* reuses the space, widened below */
+    memset(colsum, 0, n * sizeof(int32_t));
+    const __m128i flip = _mm_set1_epi8((char)fb), zero = _mm_setzero_si128();
+    for (size_t q = 0; q < kq; q++) {
+        const uint8_t *r[4];
+        for (int t = 0; t < 4; t++)
+            r[t] = 4 * q + (size_t)t < kk ? b + (4 * q + (size_t)t) * n : NULL;
+        uint8_t *dst = (uint8_t *)(bp + q * np);
+        size_t j = 0;
+        for (; j + 16 <= n; j += 16) {
+            __m128i x[4];
+            for (int t = 0; t < 4; t++) {
+                x[t] = r[t] ? _mm_xor_si128(_mm_loadu_si128((const __m128i *)(r[t] + j)), flip)
+                            : zero;
+                __m512i w = _mm512_cvtepi8_epi32(x[t]);
+                _mm512_storeu_si512(colsum + j,
+                                    _mm512_add_epi32(_mm512_loadu_si512(colsum + j), w));
+            }
+            __m128i lo01 = _mm_unpacklo_epi8(x[0], x[1]), hi01 = _mm_unpackhi_epi8(x[0], x[1]);
+            __m128i lo23 = _mm_unpacklo_epi8(x[2], x[3]), hi23 = _mm_unpackhi_epi8(x[2], x[3]);
+            _mm_storeu_si128((__m128i *)(dst + 4 * j), _mm_unpacklo_epi16(lo01, lo23));
+            _mm_storeu_si128((__m128i *)(dst + 4 * j + 16), _mm_unpackhi_epi16(lo01, lo23));
+            _mm_storeu_si128((__m128i *)(dst + 4 * j + 32), _mm_unpacklo_epi16(hi01, hi23));
+            _mm_storeu_si128((__m128i *)(dst + 4 * j + 48), _mm_unpackhi_epi16(hi01, hi23));
+        }
+        for (; j < np; j++) {
+            for (int t = 0; t < 4; t++) {
+                int8_t v = j < n && r[t] ? (int8_t)(r[t][j] ^ fb) : 0;
+                dst[4 * j + (size_t)t] = (uint8_t)v;
+                if (j < n)
+                    colsum[j] += v;
+            }
         }
     }
+    /* - oa * colsum(b'), widened from the front of the same space: from
+     * the last column down, so no sum is overwritten before it is read */
+    for (size_t j = n; j-- > 0;)
+        col_add[j] = -oa * (int64_t)colsum[j];
     for (size_t jr = 0; jr < np; jr += NR)
         for (size_t ir = 0; ir < mp; ir += MR)
             vnni_8x32(kq, ap + ir * kq, kq, bp + jr, np, s + ir * np + jr, np);

@@ -151,9 +151,27 @@ void cvm_mm_int_finish_all(const cvm_muladd_desc *d, const int32_t *s, size_t ld
     const uint8_t *c = d->c;
     unsigned rbits = cvm_mm_int_bits(d->r_kind);
     size_t cs = cvm_sk_size(d->c_kind);
+    if (cs == 4 && rbits == 32 && !d->saturate) {
+        /* 32-bit C and R without saturation: the low 32 bits of the sum,
+         * which wrapping 32-bit arithmetic gives (a loop compilers
+         * vectorise). */
+        for (size_t i = 0; i < m; i++) {
+            uint32_t ra = row_add ? (uint32_t)row_add[i] : 0;
+            const uint8_t *cr = c + i * n * 4;
+            uint8_t *rr = (uint8_t *)d->r + i * n * 4;
+            const int32_t *sr = s + i * lds;
+            for (size_t j = 0; j < n; j++) {
+                uint32_t cv;
+                memcpy(&cv, cr + 4 * j, 4);
+                uint32_t t = (uint32_t)sr[j] + ra + (col_add ? (uint32_t)col_add[j] : 0u) + cv;
+                memcpy(rr + 4 * j, &t, 4);
+            }
+        }
+        return;
+    }
     if (cs == 4 && rbits == 32) {
-        /* 32-bit C and R, the common case, without the generic helpers: the
-         * same arithmetic as cvm_mm_int_finish, in int64 (|P| < 2^62). */
+        /* 32-bit C and R, saturating, without the generic helpers: the same
+         * arithmetic as cvm_mm_int_finish, in int64 (|P| < 2^62). */
         int64_t lo = d->r_signed ? INT32_MIN : 0;
         int64_t hi = d->r_signed ? INT32_MAX : UINT32_MAX;
         for (size_t i = 0; i < m; i++) {
