@@ -87,6 +87,23 @@ static cvm_result read_view(cvm_exec *ex, const cvm_insn *in, uint32_t id, uint3
     return CVM_SUCCESS;
 }
 
+/* Byte equality of two layout or view registers, inline (a libc memcmp call
+ * per lane costs more than the comparison). */
+static int same_bytes(const uint8_t *a, const uint8_t *b, size_t n)
+{
+    uint64_t diff = 0;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t x, y;
+        memcpy(&x, a + i, 8);
+        memcpy(&y, b + i, 8);
+        diff |= x ^ y;
+    }
+    for (; i < n; i++)
+        diff |= (uint64_t)(a[i] ^ b[i]);
+    return diff == 0;
+}
+
 /* ---- layout and view instructions (per lane) ----------------------------
  * a = the TensorLayout / TensorView operand (0 for the Create ones); the
  * other operand ids in extra (nextra of them), in instruction order. */
@@ -105,10 +122,12 @@ static cvm_result h_tensor_state(cvm_exec *ex, const cvm_insn *in)
                                                        : sizeof(cvm_tensor_view);
     CVM_FOR_ACTIVE(ex, l) {
         if (last != UINT32_MAX) {
-            int same = in->a == 0 || !memcmp(CVM_LANE(ex->vals[in->a], l),
-                                             CVM_LANE(ex->vals[in->a], last), vsize);
+            int same = 1;
             for (uint32_t k = 0; same && k < in->nextra; k++)
                 same = lane_u32(ex, ops[k], l) == v[k];
+            if (same && in->a)
+                same = same_bytes(CVM_LANE(ex->vals[in->a], l), CVM_LANE(ex->vals[in->a], last),
+                                  vsize);
             if (same) {
                 memcpy(CVM_LANE(res, l), CVM_LANE(res, last), vsize);
                 continue;
