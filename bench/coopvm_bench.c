@@ -802,7 +802,8 @@ static void usage(FILE *f)
             "  --threads N    engine worker threads (default: all cores); OpenBLAS is\n"
             "                 given the same number, the plain C anchors use one\n"
             "  --precise      the engine's precise numerics (CVM_FLAG_PRECISE) in every case\n"
-            "  --json         one JSON document on stdout instead of the table\n"
+            "  --json         one JSON document on stdout instead of the table (times in\n"
+            "                 ms, null where not measured; threads 0 = all cores)\n"
             "cases:",
             CVM_BENCH_CASES_DIR, CVM_BENCH_SHARED_DIR);
     for (size_t i = 0; i < NCASES; i++)
