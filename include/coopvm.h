@@ -96,7 +96,19 @@ typedef enum cvm_context_flags {
      * invocation does not exist) are a poison value instead of zero: f32
      * 0x7FC0DEAD, f16 0x7EAD (quiet NaNs), 32-bit integers 0xDEADBEEF, 8-bit
      * integers 0xDE. */
-    CVM_FLAG_CHECK_CALLBACKS = 1u << 1
+    CVM_FLAG_CHECK_CALLBACKS = 1u << 1,
+    /* OpCooperativeMatrixMulAddKHR on f16, bf16, e4m3 and e5m2 matrices
+     * accumulates in double and rounds once per result element (the result
+     * closest to exact) instead of the default: f32 accumulation, one fused
+     * multiply-add per k in order of k, as GPUs accumulate these kinds
+     * (ARCHITECTURE.md "Numerics"; src/exec/kernels/matmul.h). */
+    CVM_FLAG_PRECISE = 1u << 2,
+    /* bf16 x bf16 MulAdd through the CPU's AVX512_BF16 dot product
+     * (vdpbf16ps) where it has one: faster, with that instruction's numerics
+     * (products added in pairs along K, subnormals flushed to zero; the last
+     * bits may differ from the default and between CPU vendors).  Without
+     * AVX512_BF16 the default runs; CVM_FLAG_PRECISE takes precedence. */
+    CVM_FLAG_BF16_PAIRS = 1u << 3
 } cvm_context_flags;
 
 typedef struct cvm_context_desc {

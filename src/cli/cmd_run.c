@@ -35,6 +35,11 @@ static void usage(FILE *f)
             "                       callbacks and report order-dependent results; values\n"
             "                       the QCOM text leaves undefined are poison, not zero\n"
             "  --robust             out-of-bounds loads give zero, stores are dropped\n"
+            "  --precise            MulAdd of f16/bf16/fp8 matrices accumulates in double and\n"
+            "                       rounds once (default: f32, one FMA per k in order)\n"
+            "  --bf16-pairs         bf16 MulAdd through the CPU's AVX512_BF16 dot product:\n"
+            "                       faster, its own numerics (pairs of products, no\n"
+            "                       subnormals)\n"
             "  --budget N           instructions per dispatch before it is stopped\n"
             "\n"
             "Without a script (a .spv file):\n"
@@ -323,6 +328,10 @@ static int parse_args(int argc, char **argv, run_opts *o)
             o->desc.flags |= CVM_FLAG_CHECK_CALLBACKS;
         } else if (!strcmp(a, "--robust")) {
             o->desc.flags |= CVM_FLAG_ROBUST_ACCESS;
+        } else if (!strcmp(a, "--precise")) {
+            o->desc.flags |= CVM_FLAG_PRECISE;
+        } else if (!strcmp(a, "--bf16-pairs")) {
+            o->desc.flags |= CVM_FLAG_BF16_PAIRS;
         } else if (!strcmp(a, "--dispatch")) {
             NEED_VALUE();
             if (!parse_dispatch(v, o->groups))
