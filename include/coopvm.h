@@ -230,8 +230,9 @@ CVM_API CVM_NODISCARD cvm_result cvm_pipeline_dispatch(cvm_pipeline *pipeline, u
  * subset of C's printf with additions:
  *   %d %i %u %o %x %X %c    integers: 32 bits unless `l` is given (%ld %lu
  *                           %lx %lX %lo, and the layer's %ul, printed in hex);
- *                           signed source types sign-extend, unsigned ones
- *                           zero-extend; bool is 0 or 1
+ *                           a signed type sign-extends for %d and %i, every
+ *                           other case zero-extends (%u of an int8 -3 is
+ *                           253, as the layer prints it); bool is 0 or 1
  *   %f %F %e %E %g %G %a %A floats of any width (f16, bf16, fp8 widen
  *                           exactly); an integer argument is reinterpreted as
  *                           a float of its width, as on the GPU
@@ -286,10 +287,9 @@ typedef void (*cvm_trace_fn)(void *user, const char *line, size_t length);
 typedef struct cvm_debug_desc {
     cvm_printf_fn printf_fn; /* NULL: DebugPrintf instructions do nothing */
     void *printf_user;
-    uint64_t printf_limit;   /* messages delivered per dispatch; 0 = CVM_DEFAULT_PRINTF_LIMIT
-                                (100000).  Past it, messages are dropped (a workgroup's
-                                count from its first printed, then sorted) and a note
-                                says how many */
+    uint64_t printf_limit;   /* messages delivered per dispatch, the first in the order
+                                below; 0 = 100000, at most 2^30.  A note after them says
+                                how many more there were */
     /* The trace: each instruction the chosen invocation (or every invocation
      * of the workgroup) executes, with its result's OpName and value per
      * lane, the active lanes of collective instructions, a cooperative

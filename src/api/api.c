@@ -346,6 +346,8 @@ cvm_result cvm_pipeline_set_debug(cvm_pipeline *pipeline, const cvm_debug_desc *
     pipeline->debug = *desc;
     if (!pipeline->debug.printf_limit)
         pipeline->debug.printf_limit = CVM_DEFAULT_PRINTF_LIMIT;
+    if (pipeline->debug.printf_limit > (UINT64_C(1) << 30)) /* counts fit 32 bits */
+        pipeline->debug.printf_limit = UINT64_C(1) << 30;
     if (!pipeline->debug.trace_limit)
         pipeline->debug.trace_limit = CVM_DEFAULT_TRACE_LIMIT;
     return CVM_SUCCESS;

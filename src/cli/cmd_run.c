@@ -1,6 +1,7 @@
 /* coopvm run: an AmberScript through src/amber, or a .spv with its inputs
  * given as flags.  A client of coopvm.h and amber/amber.h only. */
 #include <errno.h>
+#include <stdarg.h>
 #include <math.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -653,8 +654,33 @@ typedef struct script_hooks {
     const cvm_amber_script *script;
     debug_sinks *sinks;
     uint32_t failed_seen;
-    int status; /* set to 1 when a picture could not be written */
+    uint32_t expects_seen;
+    char **notes; /* per EXPECT result: lines printed after its PASS/FAIL line */
+    int status;   /* set to 1 when a picture could not be written */
 } script_hooks;
+
+/* Appends a line to the note of the current EXPECT. */
+static void note(script_hooks *h, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(script_hooks *h, const char *fmt, ...)
+{
+    if (!h->notes || !h->expects_seen)
+        return;
+    char **n = &h->notes[h->expects_seen - 1];
+    size_t have = *n ? strlen(*n) : 0;
+    va_list ap;
+    va_start(ap, fmt);
+    int need = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (need < 0)
+        return;
+    char *nn = realloc(*n, have + (size_t)need + 1);
+    if (!nn)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(nn + have, (size_t)need + 1, fmt, ap);
+    va_end(ap);
+    *n = nn;
+}
 
 static void before_run(void *user, cvm_amber_session *session, uint32_t command)
 {
@@ -705,6 +731,7 @@ static int store_shape(const script_hooks *h, cvm_amber_session *S, uint32_t buf
 static void after_expect(void *user, cvm_amber_session *S, const cvm_amber_expect_result *res)
 {
     script_hooks *h = user;
+    h->expects_seen++;
     if (res->passed)
         return;
     const run_opts *o = h->o;
@@ -761,14 +788,14 @@ static void after_expect(void *user, cvm_amber_session *S, const cvm_amber_expec
         uint64_t fc = colmajor ? res->first_index / width : res->first_index % width;
         uint64_t wr = colmajor ? worst % width : worst / width;
         uint64_t wc = colmajor ? worst / width : worst % width;
-        printf("  as a %" PRIu64 " x %u matrix (width from %s): first failing element at row "
-               "%" PRIu64 ", column %" PRIu64 "; worst at row %" PRIu64 ", column %" PRIu64,
-               rows, cols, from, fr, fc, wr, wc);
+        note(h, "  as a %" PRIu64 " x %u matrix (width from %s): first failing element at row "
+             "%" PRIu64 ", column %" PRIu64 "; worst at row %" PRIu64 ", column %" PRIu64,
+             rows, cols, from, fr, fc, wr, wc);
         if (tr && tc)
-            printf("; %" PRIu64 " of the %" PRIu64 " failing elements lie on a border of the "
-                   "%ux%u tiles",
-                   border, nfail, tr, tc);
-        printf("\n");
+            note(h, "; %" PRIu64 " of the %" PRIu64 " failing elements lie on a border of the "
+                 "%ux%u tiles",
+                 border, nfail, tr, tc);
+        note(h, "\n");
     }
     if (o->diff_image) {
         char path[4096], why[256];
@@ -793,8 +820,8 @@ static void after_expect(void *user, cvm_amber_session *S, const cvm_amber_expec
                 h->status = 1;
             } else {
                 uint32_t sc = cvm_heat_map_scale(cols);
-                printf("  wrote %s: %u x %" PRIu64 " pixels, %u per value side\n", path,
-                       cols * sc, rows * sc, sc);
+                note(h, "  wrote %s: %u x %" PRIu64 " pixels, %u per value side\n", path,
+                     cols * sc, rows * sc, sc);
             }
         }
     }
@@ -820,13 +847,19 @@ static int run_script(const run_opts *o)
         cvm_amber_script_destroy(s);
         return 1;
     }
-    script_hooks sh = {o, s, &sinks, 0, 0};
+    script_hooks sh = {o, s, &sinks, 0, 0, calloc(s->expect_count + 1, sizeof(char *)), 0};
     cvm_amber_hooks hooks = {&sinks.desc, before_run, after_expect, &sh};
     r = cvm_amber_execute_hooked(s, &o->desc, &hooks, &rep, &d);
     if (debug_close(o, &sinks))
         sh.status = 1;
-    for (uint32_t i = 0; i < rep.result_count; i++)
+    for (uint32_t i = 0; i < rep.result_count; i++) {
         print_result(s, &rep.results[i]);
+        if (sh.notes && sh.notes[i])
+            fputs(sh.notes[i], stdout);
+    }
+    for (uint32_t i = 0; sh.notes && i < s->expect_count; i++)
+        free(sh.notes[i]);
+    free(sh.notes);
     int status = 0;
     if (r == CVM_ERROR_EXPECTATION_FAILED) {
         status = 1;

@@ -22,8 +22,9 @@ typedef struct cvm_printf_rec {
     uint32_t text_len;
 } cvm_printf_rec;
 
-/* The messages of one workgroup run, in printing order until sorted.  At
- * most `limit` are kept; later ones are counted in `dropped`. */
+/* The messages of one workgroup run, in printing order until sorted.  When
+ * more than 2 * limit pile up, those past the first `limit` in delivery
+ * order are dropped and counted in `dropped`. */
 typedef struct cvm_printf_buf {
     cvm_printf_rec *recs;
     uint32_t n, cap;

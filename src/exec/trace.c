@@ -486,6 +486,24 @@ void cvm_trace_insn(cvm_exec *ex, const cvm_insn *in)
             sb_add(&b, " %s", g ? g->name : "?");
         } else if (si.words[3] == mod->printf_ext) {
             sb_add(&b, " DebugPrintf");
+            if (in->fn && t->lane != CVM_TRACE_WORKGROUP && !ex->cb_inv) {
+                /* an invocation trace: the message it prints, escaped */
+                char msg[512];
+                size_t n = cvm_printf_format(ex, in, t->lane, msg, sizeof(msg));
+                sb_add(&b, " \"");
+                for (size_t k = 0; k < n; k++) {
+                    unsigned char ch = (unsigned char)msg[k];
+                    if (ch == '\n')
+                        sb_add(&b, "\\n");
+                    else if (ch == '"' || ch == '\\')
+                        sb_add(&b, "\\%c", ch);
+                    else if (ch < 32 || ch == 127)
+                        sb_add(&b, "\\x%02x", ch);
+                    else
+                        sb_add(&b, "%c", ch);
+                }
+                sb_add(&b, "\"");
+            }
         }
     }
     switch (in->cf) {

@@ -182,13 +182,19 @@ static cvm_result walk_operand(walk *w, uint16_t kind, int optional)
 }
 
 static cvm_result walk_inst(const spv_inst *inst, const spv_instruction_desc *d, uint32_t bound,
-                            cvm_diagnostic *diag)
+                            int nonsemantic, cvm_diagnostic *diag)
 {
     walk w = {inst, 1, bound, diag};
     /* OpExtInst operands past the instruction number belong to the extended
-     * set; they are ids for GLSL.std.450 and are checked like ids. */
+     * set; they are ids for GLSL.std.450 and are checked like ids.  Those of
+     * a NonSemantic.* set are the set's business (and the instruction may be
+     * dropped): glslang -gVS has been seen to write a 0 there, so they are
+     * not checked here; what coopvm reads of them (DebugPrintf,
+     * DebugLine) is checked where it is read. */
     for (uint16_t i = 0; i < d->num_operands; i++) {
         const spv_operand_desc *o = &d->operands[i];
+        if (nonsemantic && w.pos >= 5)
+            break;
         if (o->quantifier == SPV_QUANT_VARIABLE) {
             while (w.pos < inst->word_count) {
                 uint32_t before = w.pos;
@@ -212,6 +218,16 @@ static cvm_result walk_inst(const spv_inst *inst, const spv_instruction_desc *d,
                            "%s at word %u has %u words, more than its operands take", d->name,
                            inst->offset, inst->word_count);
     return CVM_SUCCESS;
+}
+
+/* 1 when `id` is an OpExtInstImport of a NonSemantic.* set. */
+static int is_nonsemantic_set(const spv_module *m, uint32_t id)
+{
+    spv_inst imp;
+    const char *name;
+    return id < m->bound && m->defs[id].opcode == SpvOpExtInstImport &&
+           spv_module_inst_at(m, m->defs[id].off, &imp) && spv_inst_string(&imp, 2, &name) &&
+           !strncmp(name, "NonSemantic.", 12);
 }
 
 /* ---- source positions -------------------------------------------------------- */
@@ -318,7 +334,9 @@ cvm_result spv_module_parse(spv_module *o_mod, spv_binary *bin, cvm_diagnostic *
                             "unknown opcode %u at word %u", in.opcode, in.offset);
             goto fail;
         }
-        if ((r = walk_inst(&in, d, m.bound, diag)) != CVM_SUCCESS)
+        int nonsemantic = (in.opcode == SpvOpExtInst || in.opcode == SpvOpExtInstWithForwardRefsKHR) &&
+                          in.word_count >= 4 && is_nonsemantic_set(&m, in.words[3]);
+        if ((r = walk_inst(&in, d, m.bound, nonsemantic, diag)) != CVM_SUCCESS)
             goto fail;
         uint32_t rt = 0, id = 0;
         if (d->has_result_type && d->has_result) {
@@ -380,7 +398,10 @@ cvm_result spv_module_parse(spv_module *o_mod, spv_binary *bin, cvm_diagnostic *
                 m.glsl_ext = in.words[1];
             else if (!strcmp(s, "NonSemantic.DebugPrintf"))
                 m.printf_ext = in.words[1];
-            else if (!strcmp(s, "NonSemantic.Shader.DebugInfo.100"))
+            else if (!strcmp(s, "NonSemantic.Shader.DebugInfo.100") ||
+                     !strcmp(s, "NonSemantic.Shader.DebugInfo.101")) /* glslang with forward
+                                                                          references; the same
+                                                                          DebugLine/DebugSource */
                 m.debuginfo_ext = in.words[1];
             else if (strncmp(s, "NonSemantic.", 12) != 0) {
                 r = cvm_diag_at(diag, CVM_ERROR_UNSUPPORTED, in.offset, in.opcode,

@@ -82,7 +82,7 @@ typedef struct spv_module {
     uint32_t nfunctions;
     uint32_t glsl_ext;             /* id of OpExtInstImport "GLSL.std.450", 0 if none */
     uint32_t printf_ext;           /* id of OpExtInstImport "NonSemantic.DebugPrintf", 0 if none */
-    uint32_t debuginfo_ext;        /* "NonSemantic.Shader.DebugInfo.100", 0 if none */
+    uint32_t debuginfo_ext;        /* "NonSemantic.Shader.DebugInfo.100" (or .101), 0 if none */
     spv_line *lines;               /* source positions, by word offset */
     uint32_t nlines;
     uint32_t addressing_model, memory_model;

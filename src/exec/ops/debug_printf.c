@@ -109,12 +109,35 @@ void cvm_printf_buf_sort(cvm_printf_buf *b)
     cvm_mem_free(tmp);
 }
 
+/* Keeps the first `limit` messages in delivery order and drops the rest:
+ * a message added later can only push the dropped ones further back, so
+ * they would never be delivered.  Returns 0 when out of memory. */
+static int buf_trim(cvm_printf_buf *b)
+{
+    cvm_printf_buf_sort(b);
+    if (b->n <= b->limit)
+        return 1;
+    b->dropped += b->n - b->limit;
+    b->n = (uint32_t)b->limit;
+    char *t = cvm_malloc(b->text_cap ? b->text_cap : 1);
+    if (!t)
+        return 0;
+    size_t at = 0;
+    for (uint32_t i = 0; i < b->n; i++) {
+        memcpy(t + at, b->text + b->recs[i].text_off, b->recs[i].text_len);
+        b->recs[i].text_off = at;
+        at += b->recs[i].text_len;
+    }
+    cvm_mem_free(b->text);
+    b->text = t;
+    b->used = at;
+    return 1;
+}
+
 static int buf_add(cvm_printf_buf *b, const cvm_printf_rec *r, const char *text)
 {
-    if (b->n >= b->limit) {
-        b->dropped++;
-        return 1;
-    }
+    if (b->n >= 2 * b->limit + 1024 && !buf_trim(b))
+        return 0;
     if (b->n == b->cap) {
         uint32_t nc = b->cap ? b->cap * 2 : 64;
         cvm_printf_rec *nr = cvm_realloc(b->recs, (size_t)nc * sizeof(*nr));
@@ -516,6 +539,11 @@ cvm_result cvm_lower_debug_printf(cvm_lower *lw, const spv_inst *inst, cvm_insn 
         return CVM_SUCCESS; /* not an instruction of the set's text: no effect */
     if (n < 6)
         return cvm_lower_fail(lw, inst, CVM_ERROR_INVALID_MODULE, "DebugPrintf has no Format operand");
+    /* the set's operands were not checked as ids at parse (module.c) */
+    for (uint32_t i = 5; i < n; i++)
+        if (w[i] == 0 || w[i] >= p->bound || !mod->defs[w[i]].off)
+            return cvm_lower_fail(lw, inst, CVM_ERROR_INVALID_MODULE,
+                                  "DebugPrintf operand %u is not a defined id (%u)", i - 4, w[i]);
     if (mod->defs[w[5]].opcode != SpvOpString)
         return cvm_lower_fail(lw, inst, CVM_ERROR_INVALID_MODULE,
                               "DebugPrintf's Format (id %u) is not an OpString", w[5]);
