@@ -588,6 +588,7 @@ static void *worker(void *arg)
                                     job->pipe->push_size, &g, &diag);
     const cvm_debug_desc *dbg = &job->pipe->debug;
     cvm_printf_buf pb;
+    memset(&pb, 0, sizeof(pb)); /* freed below even when never set up */
     int printing = dbg->printf_fn != NULL;
     if (r == CVM_SUCCESS && printing) {
         if (cvm_printf_buf_init(&pb, dbg->printf_limit) != CVM_SUCCESS)
