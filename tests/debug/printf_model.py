@@ -192,6 +192,12 @@ def check(coopvm):
                 else:
                     print('ok %s %s: %d messages' % (name, ' '.join(extra_args),
                                                      len(want.splitlines())))
+    for name in ('printf_plain', 'printf_divergent', 'printf_callbacks'):
+        path = os.path.join(HERE, 'device', 'expected_%s.txt' % name)
+        text = ''.join(t for _, _, _, t in SHADERS[name][0]())
+        same = os.path.exists(path) and open(path).read() == text
+        print(('ok ' if same else 'FAIL ') + 'device/expected_%s.txt is the model\'s text' % name)
+        bad += not same
     return 1 if bad else 0
 
 
