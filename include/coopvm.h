@@ -271,7 +271,9 @@ typedef struct cvm_printf_message {
 
 /* Receives the messages of a dispatch, in the order (workgroup index x-fastest,
  * LocalInvocationIndex, the invocation's own order of execution), whatever
- * the number of threads.  Called from the thread that called
+ * the number of threads.  With CVM_FLAG_CHECK_CALLBACKS a callback prints in
+ * its first run only, in that run's (shuffled) order; the repeats and the
+ * comparison runs print nothing.  Called from the thread that called
  * cvm_pipeline_dispatch, after the workgroups ran (also when the dispatch
  * failed: the messages printed before the error); pointers in `message` are
  * valid during the call only. */

@@ -474,7 +474,8 @@ static int kept_cmp(const void *x, const void *y)
 /* Keeps at most `limit` messages, the first in delivery order. */
 static void trim_messages(dispatch_job *job, uint64_t limit)
 {
-    qsort(job->msgs, (size_t)job->nmsgs, sizeof(kept_message), kept_cmp);
+    if (job->nmsgs > 1)
+        qsort(job->msgs, (size_t)job->nmsgs, sizeof(kept_message), kept_cmp);
     if (job->nmsgs <= limit)
         return;
     for (uint64_t i = limit; i < job->nmsgs; i++)
@@ -504,6 +505,7 @@ static void gather_messages(dispatch_job *job, uint64_t wg, cvm_printf_buf *pb)
                                    : NULL;
             if (!nm) {
                 job->oom = 1;
+                job->dropped++;
                 continue;
             }
             job->msgs = nm;
@@ -513,6 +515,7 @@ static void gather_messages(dispatch_job *job, uint64_t wg, cvm_printf_buf *pb)
         char *t = cvm_malloc((size_t)r->text_len + 1);
         if (!t) {
             job->oom = 1;
+            job->dropped++;
             continue;
         }
         memcpy(t, pb->text + r->text_off, r->text_len);
@@ -560,11 +563,11 @@ static void deliver_messages(dispatch_job *job)
         m.length = k->rec.text_len;
         dbg->printf_fn(dbg->printf_user, &m);
     }
-    if (job->dropped || job->oom) {
+    if (job->dropped) { /* past the limit, or lost for want of memory */
         cvm_printf_message m;
         memset(&m, 0, sizeof(m));
         m.file = m.text = "";
-        m.dropped = job->dropped + (job->oom && !job->dropped);
+        m.dropped = job->dropped;
         dbg->printf_fn(dbg->printf_user, &m);
     }
     for (uint64_t i = 0; i < job->nmsgs; i++)

@@ -6,11 +6,12 @@ Python's % operator (C's printf rules, and float.hex for %a), in the order
 coopvm delivers them: workgroup, then invocation (LocalInvocationIndex),
 then the invocation's own order.  Messages of cooperative-matrix callbacks
 belong to the invocation that owns the element (with 32 invocations and a
-16x16 matrix, element e = 16 * row + col is owned by invocation e // 8).
+16x16 matrix, element e = 16 * row + col is owned by invocation e // 8; a
+CombineFunc's, to the owner of the first element of what it reduces).
 
   printf_model.py NAME              the lines `coopvm run --printf` writes
   printf_model.py --text NAME       the message texts alone (what a GPU prints)
-  printf_model.py --write-inputs    writes blk.bin
+  printf_model.py --write-inputs    writes blk.bin and combine_src.bin
   printf_model.py --check COOPVM    runs coopvm on every shader (1 thread, all
                                     threads, --check-callbacks) and compares
 """
@@ -146,6 +147,20 @@ def extra():
     return out
 
 
+def combine():
+    # Row reduce, left to right: combine(acc, element) for row 3 prints
+    acc = 300
+    out = []
+    for c in range(1, 8):
+        out.append((0, 12, (3, 0), 'combine %u %u\n' % (acc, 300 + c)))
+        acc += 300 + c
+    return out
+
+
+def combine_values():
+    return [100 * (e // 8) + e % 8 for e in range(64)]
+
+
 SHADERS = {
     # name: (model, local size x, workgroups, extra run arguments)
     'printf_plain': (plain, 4, 2, ['--buffer', '0:0=zero:64']),
@@ -153,6 +168,9 @@ SHADERS = {
     'printf_callbacks': (callbacks, 32, 2, ['--buffer', '0:0=' + os.path.join(HERE, 'blk.bin'),
                                             '--buffer', '0:1=zero:2048']),
     'printf_extra': (extra, 2, 1, ['--buffer', '0:0=zero:64']),
+    # the checking mode reduces in a tree (another order): not compared there
+    'printf_combine': (combine, 32, 1, ['--buffer', '0:0=' + os.path.join(HERE, 'combine_src.bin'),
+                                        '--buffer', '0:1=zero:256']),
 }
 
 
@@ -172,7 +190,8 @@ def check(coopvm):
     with tempfile.TemporaryDirectory() as tmp:
         for name, (model, _, groups, args) in SHADERS.items():
             want = cli_lines(name)
-            for extra_args in (['--threads', '1'], [], ['--check-callbacks']):
+            modes = [['--threads', '1'], [], ['--check-callbacks']]
+            for extra_args in modes[:2] if name == 'printf_combine' else modes:
                 out = os.path.join(tmp, name + '.txt')
                 cmd = [coopvm, 'run', os.path.join(HERE, name + '.spv'), '--dispatch',
                        '%u,1,1' % groups, '--printf', out] + args + extra_args
@@ -206,6 +225,8 @@ def main():
     if a[:1] == ['--write-inputs']:
         with open(os.path.join(HERE, 'blk.bin'), 'wb') as f:
             f.write(struct.pack('<256I', *blk_values()))
+        with open(os.path.join(HERE, 'combine_src.bin'), 'wb') as f:
+            f.write(struct.pack('<64I', *combine_values()))
         return 0
     if a[:1] == ['--check'] and len(a) == 2:
         return check(a[1])

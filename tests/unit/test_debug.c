@@ -45,6 +45,8 @@ static void on_printf(void *user, const cvm_printf_message *p)
     m->dropped = p->dropped;
 }
 
+static int check_callbacks; /* run_spv with CVM_FLAG_CHECK_CALLBACKS */
+
 /* Runs tests/debug/NAME.spv over `groups` workgroups with the sink. */
 static cvm_result run_spv(const char *name, uint32_t groups, uint32_t threads, sink *s,
                           const cvm_debug_desc *extra, cvm_diagnostic *d)
@@ -52,6 +54,7 @@ static cvm_result run_spv(const char *name, uint32_t groups, uint32_t threads, s
     cvm_context_desc cd;
     memset(&cd, 0, sizeof(cd));
     cd.threads = threads;
+    cd.flags = check_callbacks ? CVM_FLAG_CHECK_CALLBACKS : 0;
     cvm_context *ctx = NULL;
     cvm_module *mod = NULL;
     cvm_pipeline *pipe = NULL;
@@ -62,13 +65,14 @@ static cvm_result run_spv(const char *name, uint32_t groups, uint32_t threads, s
     assert_non_null(w);
     static uint32_t blk[256], out[1024];
     for (uint32_t e = 0; e < 256; e++)
-        blk[e] = 3 * e + 1;
+        blk[e] = !strcmp(name, "printf_combine") ? 100 * (e / 8) + e % 8 : 3 * e + 1;
     cvm_result r = cvm_context_create(&cd, &ctx, d);
     if (r == CVM_SUCCESS)
         r = cvm_module_create(ctx, w, n / 4, &mod, d);
     if (r == CVM_SUCCESS)
         r = cvm_pipeline_create(mod, NULL, NULL, 0, &pipe, d);
-    if (r == CVM_SUCCESS && !strncmp(name, "printf_callbacks", 16)) {
+    if (r == CVM_SUCCESS && (!strncmp(name, "printf_callbacks", 16) ||
+                             !strcmp(name, "printf_combine"))) {
         r = cvm_pipeline_bind_buffer(pipe, 0, 0, 0, blk, sizeof(blk), d);
         if (r == CVM_SUCCESS)
             r = cvm_pipeline_bind_buffer(pipe, 0, 1, 0, out, sizeof(out), d);
@@ -178,6 +182,40 @@ static void test_callbacks_name_elements(void **state)
     }
     assert_int_equal(dec, 16);
     assert_int_equal(per, 16);
+}
+
+/* A CombineFunc's messages: the first element of the reduced row, and its
+ * owner; in the checking mode the comparison reduction prints nothing. */
+static void test_combine(void **state)
+{
+    (void)state;
+    static sink s, c;
+    cvm_diagnostic d;
+    memset(&s, 0, sizeof(s));
+    memset(&c, 0, sizeof(c));
+    assert_int_equal(run_spv("printf_combine", 1, 1, &s, NULL, &d), CVM_SUCCESS);
+    assert_int_equal(s.n, 7);
+    uint32_t acc = 300;
+    for (uint32_t i = 0; i < s.n; i++) {
+        char want[64];
+        snprintf(want, sizeof(want), "combine %u %u\n", acc, 301 + i);
+        acc += 301 + i;
+        assert_string_equal(s.m[i].text, want);
+        assert_int_equal(s.m[i].row, 3);
+        assert_int_equal(s.m[i].col, 0);
+        assert_int_equal(s.m[i].local_index, 12); /* (8 * 3 + 0) / 2 */
+        assert_int_equal(s.m[i].caller_op, 5366); /* OpCooperativeMatrixReduceNV */
+    }
+    cvm_debug_desc dd;
+    memset(&dd, 0, sizeof(dd));
+    check_callbacks = 1;
+    assert_int_equal(run_spv("printf_combine", 1, 1, &c, &dd, &d), CVM_SUCCESS);
+    check_callbacks = 0;
+    /* the tree of the checking mode folds row 3's elements pairwise first:
+     * (301, 300), (303, 302), ... print; the comparison fold prints nothing */
+    assert_true(c.n > 0 && c.n < 14);
+    for (uint32_t i = 0; i < c.n; i++)
+        assert_int_equal(c.m[i].row, 3);
 }
 
 static void test_limit_note(void **state)
@@ -353,6 +391,7 @@ int main(void)
         cmocka_unit_test(test_fields_and_threads),
         cmocka_unit_test(test_source_lines),
         cmocka_unit_test(test_callbacks_name_elements),
+        cmocka_unit_test(test_combine),
         cmocka_unit_test(test_limit_note),
         cmocka_unit_test(test_malformed_and_ignored),
         cmocka_unit_test(test_arguments),

@@ -278,8 +278,15 @@ static cvm_result h_reduce(cvm_exec *ex, const cvm_insn *in)
     r = reduce_sequences(ex, in, in->c, es, check, two_level, nseq, L, L2, x, tmp, out, lanes1,
                          lanes2, elems1, elems2, N);
     if (r == CVM_SUCCESS && check && p->types[tm->elem].tclass == CVM_TC_INT) {
+        /* a comparison only: its calls print and trace nothing */
+        struct cvm_printf_buf *pb = ex->printf;
+        struct cvm_trace *trace = ex->trace;
+        ex->printf = NULL;
+        ex->trace = NULL;
         r = reduce_sequences(ex, in, in->c, es, 0, two_level, nseq, L, L2, x, tmp2, out2, lanes1,
                              lanes2, elems1, elems2, N);
+        ex->printf = pb;
+        ex->trace = trace;
         if (r == CVM_SUCCESS) {
             for (uint32_t s = 0; s < nseq; s++) {
                 if (memcmp(out + (size_t)s * es, out2 + (size_t)s * es, es)) {
