@@ -1009,9 +1009,13 @@ static cvm_result callback_batch(cvm_group *cg, const cvm_group *caller, const c
             }
         }
     }
-    /* The batch's own per-invocation memory holds only its Function
-     * variables (module-scope ones resolve in the caller's). */
-    memset(cg->inv_mem, 0, p->inv_size * n);
+    /* The batch's own per-invocation memory holds only the Function
+     * variables of the callee and its callees (module-scope ones resolve in
+     * the caller's): clear just those, lane by lane. */
+    if (f->fvar_lo < f->fvar_hi)
+        for (uint32_t l = 0; l < n; l++)
+            memset(cg->inv_mem + (size_t)l * p->inv_size + f->fvar_lo, 0,
+                   (size_t)(f->fvar_hi - f->fvar_lo));
     bind_caller_context(cg, caller, calls, n, ctx);
     cvm_result r = run_function(cg, func, cg->alive);
     if (r != CVM_SUCCESS)
