@@ -66,6 +66,14 @@
  * Buffers are made per binding, sized to the largest extent any command
  * names (as google/amber sizes them), and zero-filled; `ssbo subdata` and
  * `uniform ubo` write at their place in the command order.
+ *
+ * Numbers follow google/amber: an integer type takes a value as the bit
+ * pattern of its width (40206 in an int16, -1 in a uint8) and a float
+ * literal with an integral value (FILL 0.0); float16 data is rounded to a
+ * float whose mantissa is then cut to 10 bits (toward zero), as amber does
+ * and as the Vulkan CTS's float16 expectations assume; EQ and NE on floats
+ * allow a relative 1e-8 as amber's verifier does.  A FILE (TEXT or BINARY)
+ * decides its buffer's size whatever SIZE says.
  */
 #ifndef CVM_AMBER_H
 #define CVM_AMBER_H
@@ -357,8 +365,10 @@ cvm_context *cvm_amber_session_context(cvm_amber_session *session);
 
 /* Dispatches the `run_index`-th RUN command of the script (0-based, in
  * script order; script->run_count of them).  Sets the pipeline's push
- * constants from the push-constant buffer first.  Errors: the engine's
- * (diagnostic unchanged), CVM_ERROR_INVALID_ARGUMENT for a bad index. */
+ * constants from the push-constant buffer first.  Only the dispatch: COPY
+ * and VkScript's WRITE commands run in cvm_amber_execute.  Errors: the
+ * engine's (diagnostic unchanged), CVM_ERROR_INVALID_ARGUMENT for a bad
+ * index. */
 CVM_NODISCARD cvm_result cvm_amber_session_run(cvm_amber_session *session, uint32_t run_index,
                                                cvm_diagnostic *o_diag);
 
@@ -375,8 +385,9 @@ cvm_result cvm_amber_session_check(cvm_amber_session *session,
                                    const cvm_amber_expect_result **o_results,
                                    uint32_t *o_count);
 
-/* The current contents of buffer `index`: `size` bytes (see
- * cvm_amber_buffer.size), read-write, owned by the session, never moved. */
+/* The current contents of buffer `index`: `*o_size` bytes (the script's
+ * size, or for a FILE buffer the file's, which decides it as in
+ * google/amber), read-write, owned by the session, never moved. */
 void *cvm_amber_session_buffer(cvm_amber_session *session, uint32_t index, size_t *o_size);
 
 /* Evaluates one EXPECT command against the session's buffers now. */
@@ -385,7 +396,7 @@ void cvm_amber_session_evaluate(cvm_amber_session *session, uint32_t command,
 
 /* ---------------------------------------------------------------------------
  * Running a whole script, as `amber` does: commands in order, RUN dispatches,
- * COPY copies, EXPECT evaluates at its place.  Unlike google/amber, a
+ * COPY copies, WRITE writes, EXPECT evaluates at its place.  Unlike google/amber, a
  * failing EXPECT does not stop the script (every EXPECT gets a record).
  */
 typedef struct cvm_amber_report {

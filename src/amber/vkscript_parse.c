@@ -403,12 +403,15 @@ static cvm_result new_command(vk_parser *P, const vk_line *L, cvm_amber_command_
     c->text = cvm_malloc(L->text_len + 1);
     if (!c->text)
         return vk_oom(P, L->line);
-    memcpy(c->text, L->text, L->text_len);
-    c->text[L->text_len] = 0;
-    /* continuation lines joined: keep the text on one line */
-    for (char *q = c->text; *q; q++)
-        if (*q == '\n' || *q == '\r' || *q == '\\')
-            *q = ' ';
+    /* the words, one space apart (continued lines joined) */
+    size_t n = 0;
+    for (uint32_t i = 0; i < L->ntoks; i++) {
+        if (i)
+            c->text[n++] = ' ';
+        memcpy(c->text + n, L->toks[i].s, L->toks[i].n);
+        n += L->toks[i].n;
+    }
+    c->text[n] = 0;
     *o = c;
     return CVM_SUCCESS;
 }
