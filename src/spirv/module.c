@@ -46,6 +46,7 @@ static const uint32_t supported_caps[] = {
     SpvCapabilityDenormPreserve, SpvCapabilitySignedZeroInfNanPreserve,
     SpvCapabilityRoundingModeRTE,
     SpvCapabilityExpectAssumeKHR, /* OpAssumeTrueKHR, OpExpectKHR: hints */
+    SpvCapabilityUniformBufferArrayDynamicIndexing, /* as storage buffer arrays are */
 };
 
 int spv_capability_supported(uint32_t cap)

@@ -387,7 +387,36 @@ def script_tolerance_components():
     return s
 
 
+def script_descriptor_arrays():
+    ubo = [7, 11, 13]                     # ubos[0..2].u; ubos[1] through a dynamic offset
+    s0 = [1000 + i for i in range(8)]
+    s1 = [2000 + i for i in range(8)]
+    out = [ubo[i % 3] * 100 + (s1 if i & 1 else s0)[i] + ubo[1] for i in range(8)]
+    s = HEADER
+    s += '# Arrays of uniform and storage blocks, indexed dynamically and non-uniformly,\n'
+    s += '# bound with BUFFER_ARRAY; ubos[1] is a uniform_dynamic buffer read at its\n'
+    s += '# dynamic offset (16) plus DESCRIPTOR_OFFSET (16), where the 11 is.\n'
+    s += 'DEVICE_FEATURE shaderUniformBufferArrayDynamicIndexing\n'
+    s += 'DEVICE_FEATURE shaderStorageBufferArrayDynamicIndexing\n'
+    s += 'DEVICE_EXTENSION VK_EXT_descriptor_indexing\n'
+    s += 'SHADER compute shader SPIRV-ASM TARGET_ENV vulkan1.3\n' + shader('descriptor_arrays.spvasm') + 'END\n\n'
+    s += 'BUFFER u0 DATA_TYPE uint32 DATA %d END\n' % ubo[0]
+    s += 'BUFFER u1 DATA_TYPE uint32 DATA 0 0 0 0  0 0 0 0  %d 0 0 0 END\n' % ubo[1]
+    s += 'BUFFER u2 DATA_TYPE uint32 DATA %d END\n' % ubo[2]
+    s += 'BUFFER s0 DATA_TYPE uint32 DATA ' + ' '.join(map(str, s0)) + ' END\n'
+    s += 'BUFFER s1 DATA_TYPE uint32 DATA ' + ' '.join(map(str, s1)) + ' END\n'
+    s += 'BUFFER out DATA_TYPE uint32 SIZE 8 FILL 0\n\n'
+    s += 'PIPELINE compute pipeline\n  ATTACH shader\n'
+    s += '  BIND BUFFER_ARRAY u0 u1 u2 AS uniform_dynamic DESCRIPTOR_SET 0 BINDING 0 OFFSET 0 16 0 DESCRIPTOR_OFFSET 0 16 0\n'
+    s += '  BIND BUFFER_ARRAY s0 s1 AS storage DESCRIPTOR_SET 0 BINDING 1\n'
+    s += '  BIND BUFFER out AS storage DESCRIPTOR_SET 0 BINDING 2\nEND\n\n'
+    s += 'RUN pipeline 1 1 1\n\n'
+    s += 'EXPECT out IDX 0 EQ ' + ' '.join(map(str, out)) + '\n'
+    return s
+
+
 SCRIPTS = {
+    'descriptor_arrays.amber': script_descriptor_arrays,
     'matrix_stride.amber': script_matrix_stride,
     'tolerance_components.amber': script_tolerance_components,
     'matrix_layout.amber': script_matrix_layout,

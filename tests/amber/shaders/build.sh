@@ -4,7 +4,7 @@
 # gen.py copies them into the scripts).  hints_init.spvasm is written by hand.
 set -e
 cd "$(dirname "$0")"
-for s in matrix_layout matrix_stride matrix_ops matrix_ops_f64 workgroup_alias; do
+for s in matrix_layout matrix_stride matrix_ops matrix_ops_f64 workgroup_alias descriptor_arrays; do
   glslangValidator -V --target-env vulkan1.3 -o $s.tmp.spv $s.comp >/dev/null
   spirv-dis $s.tmp.spv > $s.spvasm
   rm -f $s.tmp.spv
