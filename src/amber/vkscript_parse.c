@@ -260,7 +260,7 @@ static cvm_result parse_values(vk_parser *P, const vk_line *L, uint32_t first, c
                                unsigned char **o_data, size_t *o_size, double **o_values,
                                int64_t **o_ivalues, uint32_t *o_count)
 {
-    uint32_t n = L->ntoks - first, per = ty.rows * ty.columns;
+    uint32_t n = first < L->ntoks ? L->ntoks - first : 0, per = ty.rows * ty.columns;
     if (n == 0 || n % per)
         return vk_error(P, CVM_ERROR_SYNTAX, L->line, n ? L->toks[first].col : 1,
                         "expected values, a non-zero multiple of the %u of one %s element "
@@ -323,7 +323,8 @@ static cvm_result parse_binding(vk_parser *P, const vk_line *L, uint32_t *i, uin
     buf[t->n] = 0;
     (*i)++;
     char *colon = strchr(buf, ':');
-    if (!colon && *i < L->ntoks && L->toks[*i].s[0] == ':' && L->toks[*i].n < 24) {
+    if (!colon && *i < L->ntoks && L->toks[*i].s[0] == ':' &&
+        strlen(buf) + L->toks[*i].n < sizeof(buf)) {
         /* "0 :1" */
         size_t l = strlen(buf);
         memcpy(buf + l, L->toks[*i].s, L->toks[*i].n);

@@ -607,6 +607,64 @@ static void test_glsl(void **state)
     cvm_amber_script_destroy(s);
 }
 
+/* Parsing never crashes: mutated scripts (bytes changed, inserted, cut) of
+ * both formats end in a status (the sanitizer build checks the accesses). */
+static void test_parse_fuzz(void **state)
+{
+    (void)state;
+    static const char *const seeds[] = {
+        NULL, /* vk_all */
+        "#!amber\nSHADER compute s SPIRV-HEX\n" HEX_SHADER "END\n"
+        "BUFFER u DATA_TYPE vec3<float16>[] STD140 DATA 1 2 3 4 5 6 END\n"
+        "BUFFER v DATA_TYPE mat2x3<int8> SIZE 3 SERIES_FROM -2.0 INC_BY 1\n"
+        "DEVICE_PROPERTY FloatControlsProperties.shaderDenormPreserveFloat32\n"
+        "PIPELINE compute p\n ATTACH s ENTRY_POINT main SPECIALIZE 1 AS int16 40206\n"
+        " BIND BUFFER_ARRAY u v AS storage_dynamic DESCRIPTOR_SET 0 BINDING 0 OFFSET 0 4 "
+        "DESCRIPTOR_OFFSET 4 0 DESCRIPTOR_RANGE -1 4\nEND\n"
+        "RUN p 1 1 1\nEXPECT u IDX 8 TOLERANCE 1 2% 3 4 EQ 1 2 3\n"
+        "EXPECT v EQ_BUFFER v\n"};
+    uint64_t rng = 0x1234567u;
+    char buf[4096];
+    for (size_t k = 0; k < CVM_FAKE_ARRAY_SIZE(seeds); k++) {
+        const char *seed = seeds[k] ? seeds[k] : vk_all;
+        size_t len = strlen(seed);
+        for (int round = 0; round < 3000; round++) {
+            memcpy(buf, seed, len);
+            size_t n = len;
+            int edits = 1 + round % 4;
+            for (int e = 0; e < edits; e++) {
+                rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+                size_t at = (size_t)(rng >> 33) % (n ? n : 1);
+                unsigned kind = (unsigned)(rng >> 20) % 3;
+                char c = " \n[]#:%-.0123456789xEND\\~=<"[(rng >> 8) % 28];
+                if (kind == 0 && n) {
+                    buf[at] = c;
+                } else if (kind == 1 && n + 1 < sizeof(buf)) {
+                    memmove(buf + at + 1, buf + at, n - at);
+                    buf[at] = c;
+                    n++;
+                } else if (n) {
+                    size_t cut = 1 + (size_t)(rng >> 40) % 8;
+                    if (cut > n - at)
+                        cut = n - at;
+                    memmove(buf + at, buf + at + cut, n - at - cut);
+                    n -= cut;
+                }
+            }
+            cvm_amber_script *s = NULL;
+            cvm_diagnostic d;
+            cvm_result r = cvm_amber_parse(buf, n, "/virtual/f.amber", &s, &d);
+            if (r == CVM_SUCCESS) {
+                assert_non_null(s);
+                cvm_amber_script_destroy(s);
+            } else {
+                assert_null(s);
+                assert_true(d.message[0] != 0);
+            }
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -621,6 +679,7 @@ int main(void)
         cmocka_unit_test(test_descriptor_ranges),
         cmocka_unit_test(test_device_property),
         cmocka_unit_test(test_glsl),
+        cmocka_unit_test(test_parse_fuzz),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
