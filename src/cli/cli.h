@@ -34,6 +34,11 @@ int cvm_cli_run_script(const char *path, const cvm_context_desc *desc);
  * read or written. */
 int cvm_cli_run_scripts(const char *const *inputs, int ninputs, const cvm_context_desc *desc,
                         const cvm_cli_batch *b);
+/* One EXPECT's line: PASS/FAIL, the statement, where it fails. */
+struct cvm_amber_script;
+struct cvm_amber_expect_result;
+void cvm_cli_print_result(FILE *f, const struct cvm_amber_script *s,
+                          const struct cvm_amber_expect_result *r);
 /* Engine and script diagnostics: "file:line: message", or the module place. */
 void cvm_cli_print_diag(FILE *f, const char *context_file, uint32_t context_line,
                         const cvm_diagnostic *d);

@@ -54,7 +54,7 @@ static void print_value(FILE *f, cvm_amber_scalar s, double v, uint64_t bits, in
     }
 }
 
-static void print_result(FILE *f, const cvm_amber_script *s, const cvm_amber_expect_result *r)
+void cvm_cli_print_result(FILE *f, const cvm_amber_script *s, const cvm_amber_expect_result *r)
 {
     const cvm_amber_command *c = &s->commands[r->command];
     cvm_amber_scalar sc = c->expect == CVM_AMBER_EXPECT_IDX
@@ -123,7 +123,7 @@ static int run_one(const char *path, const cvm_context_desc *desc, FILE *out, FI
     cvm_amber_report rep;
     r = cvm_amber_execute(s, desc, &rep, &d);
     for (uint32_t i = 0; i < rep.result_count; i++)
-        print_result(out, s, &rep.results[i]);
+        cvm_cli_print_result(out, s, &rep.results[i]);
     int status = 0;
     if (r == CVM_ERROR_EXPECTATION_FAILED) {
         status = 1;

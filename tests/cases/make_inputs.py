@@ -116,6 +116,22 @@ def main():
     write(os.path.join(d, "c.bin"), "f", [float(r.int_in(-8, 8)) for _ in range(M * N)])
     write(os.path.join(d, "d.bin"), "f", [0.0] * (M * N))
 
+    # qcom_s8_gemm: 2 workgroups x 64 invocations, per-invocation arrays
+    d = os.path.join(root, "qcom_s8_gemm")
+    r = XorShift(0x0C0E5A)
+    n = 2 * 64
+    write(os.path.join(d, "a.bin"), "I", [r.next32() for _ in range(n * 8)])
+    write(os.path.join(d, "b.bin"), "b", [r.int_in(0, 255) - 128 for _ in range(n * 32)])
+    write(os.path.join(d, "c.bin"), "i", [r.int_in(0, 1 << 21) - (1 << 20) for _ in range(n * 24)])
+    write(os.path.join(d, "fa.bin"), "f", [float(r.int_in(0, 8) - 4) for _ in range(n * 8)])
+    write(os.path.join(d, "fb.bin"), "f", [float(r.int_in(0, 8) - 4) for _ in range(n * 32)])
+    write(os.path.join(d, "st.bin"), "i", [r.int_in(0, 24) for _ in range(n)])
+    write(os.path.join(d, "d.bin"), "i", [0] * (4 * 16 * 24))
+    write(os.path.join(d, "r.bin"), "I", [0] * (4 * 16 * 24))
+    write(os.path.join(d, "e.bin"), "f", [0.0] * (4 * 16 * 16))
+    write(os.path.join(d, "h.bin"), "I", [0] * (4 * 16 * 8))
+    write(os.path.join(d, "h2.bin"), "I", [0] * (4 * 16 * 8))
+
     if CHECK:
         for path in MISMATCHES:
             print("differs from its generator: %s" % path)
