@@ -360,6 +360,10 @@ CVM_API int cvm_supports_extension(const char *name);
  * ("Struct.member", e.g. "SubgroupSizeControl.subgroupSizeControl",
  * "CooperativeMatrixFeaturesKHR.cooperativeMatrix") is supported, else 0. */
 CVM_API int cvm_supports_feature(const char *name);
+/* 1 when a device property named as AmberScript's DEVICE_PROPERTY names it
+ * ("Struct.member", e.g. "FloatControlsProperties.shaderDenormPreserveFloat16")
+ * holds for coopvm, else 0. */
+CVM_API int cvm_supports_property(const char *name);
 
 /* Engine limits, in the shape of VkPhysicalDeviceCooperativeMatrix2PropertiesNV
  * and the compute limits of VkPhysicalDeviceLimits. */

@@ -795,6 +795,9 @@ cvm_result cvm_pipeline_dispatch(cvm_pipeline *pipeline, uint32_t gx, uint32_t g
 
 /* ---- capabilities ---------------------------------------------------------------- */
 
+/* What the engine implements, in the names Vulkan (and AmberScript's
+ * DEVICE_EXTENSION / DEVICE_FEATURE / DEVICE_PROPERTY) use.  A name is here
+ * only when the engine runs what it enables; each line says what that is. */
 static const char *const device_extensions[] = {
     "VK_KHR_cooperative_matrix",  "VK_NV_cooperative_matrix2", "VK_KHR_shader_float16_int8",
     "VK_KHR_16bit_storage",       "VK_KHR_8bit_storage",       "VK_KHR_vulkan_memory_model",
@@ -802,6 +805,17 @@ static const char *const device_extensions[] = {
     "VK_KHR_buffer_device_address", "VK_KHR_shader_integer_dot_product",
     "VK_KHR_shader_bfloat16",     "VK_EXT_shader_float8",      "VK_KHR_storage_buffer_storage_class",
     "VK_NV_cooperative_matrix_decode_vector", "VK_QCOM_cooperative_matrix_conversion",
+    "VK_KHR_spirv_1_4",                   /* modules up to SPIR-V 1.6 load */
+    "VK_KHR_variable_pointers",           /* pointers selected, compared, passed */
+    "VK_EXT_descriptor_indexing",         /* runtime and non-uniform descriptor arrays */
+    "VK_KHR_zero_initialize_workgroup_memory", /* workgroup variable initializers */
+    "VK_KHR_workgroup_memory_explicit_layout", /* Block workgroup variables, aliased */
+    "VK_KHR_shader_float_controls",       /* the modes of FloatControlsProperties below */
+    "VK_KHR_shader_subgroup_uniform_control_flow", /* an execution-mode hint */
+    "VK_KHR_shader_expect_assume",        /* OpAssumeTrueKHR, OpExpectKHR */
+    "VK_KHR_shader_non_semantic_info",    /* NonSemantic.* instruction sets, ignored */
+    "VK_KHR_uniform_buffer_standard_layout", /* any explicit layout in uniform blocks */
+    "VK_EXT_scalar_block_layout",         /* any Offset / ArrayStride */
 };
 
 int cvm_supports_extension(const char *name)
@@ -814,13 +828,34 @@ int cvm_supports_extension(const char *name)
     return 0;
 }
 
+/* VkPhysicalDeviceFeatures members by their own name, the others as
+ * AmberScript writes them (the structure's name without VkPhysicalDevice
+ * and the vendor suffix, a dot, the member). */
 static const char *const device_features[] = {
+    "robustBufferAccess",                 /* CVM_FLAG_ROBUST_ACCESS */
+    "shaderFloat64", "shaderInt64", "shaderInt16",
+    "shaderUniformBufferArrayDynamicIndexing", "shaderStorageBufferArrayDynamicIndexing",
     "SubgroupSizeControl.subgroupSizeControl", "SubgroupSizeControl.computeFullSubgroups",
     "CooperativeMatrixFeaturesKHR.cooperativeMatrix", "Float16Int8Features.shaderFloat16",
-    "Float16Int8Features.shaderInt8", "Storage16BitFeatures.storageBuffer16BitAccess",
-    "Storage8BitFeatures.storageBuffer8BitAccess", "VulkanMemoryModelFeatures.vulkanMemoryModel",
+    "Float16Int8Features.shaderInt8",
+    "Storage16BitFeatures.storageBuffer16BitAccess",
+    "Storage16BitFeatures.uniformAndStorageBuffer16BitAccess",
+    "Storage16BitFeatures.storagePushConstant16",
+    "Storage8BitFeatures.storageBuffer8BitAccess",
+    "Storage8BitFeatures.uniformAndStorageBuffer8BitAccess",
+    "Storage8BitFeatures.storagePushConstant8",
+    "VulkanMemoryModelFeatures.vulkanMemoryModel",
+    "VulkanMemoryModelFeatures.vulkanMemoryModelDeviceScope",
     "BufferDeviceAddressFeatures.bufferDeviceAddress",
     "CooperativeMatrixConversionFeaturesQCOM.cooperativeMatrixConversion",
+    "VariablePointerFeatures.variablePointers",
+    "VariablePointerFeatures.variablePointersStorageBuffer",
+    "ZeroInitializeWorkgroupMemoryFeatures.shaderZeroInitializeWorkgroupMemory",
+    "SubgroupSupportedOperations.basic", "SubgroupSupportedOperations.vote",
+    "SubgroupSupportedOperations.arithmetic", "SubgroupSupportedOperations.ballot",
+    "SubgroupSupportedOperations.shuffle", "SubgroupSupportedOperations.shuffleRelative",
+    "SubgroupSupportedOperations.clustered", "SubgroupSupportedOperations.quad",
+    "SubgroupSupportedStages.compute",
 };
 
 int cvm_supports_feature(const char *name)
@@ -829,6 +864,31 @@ int cvm_supports_feature(const char *name)
         return 0;
     for (size_t i = 0; i < CVM_ARRAY_SIZE(device_features); i++)
         if (!strcmp(device_features[i], name))
+            return 1;
+    return 0;
+}
+
+/* Properties that hold: the engine computes in IEEE arithmetic of the
+ * host, rounding to nearest even, keeping denormals, signed zeros, infinities
+ * and NaNs (it has no flush-to-zero or round-toward-zero mode). */
+static const char *const device_properties[] = {
+    "FloatControlsProperties.shaderSignedZeroInfNanPreserveFloat16",
+    "FloatControlsProperties.shaderSignedZeroInfNanPreserveFloat32",
+    "FloatControlsProperties.shaderSignedZeroInfNanPreserveFloat64",
+    "FloatControlsProperties.shaderDenormPreserveFloat16",
+    "FloatControlsProperties.shaderDenormPreserveFloat32",
+    "FloatControlsProperties.shaderDenormPreserveFloat64",
+    "FloatControlsProperties.shaderRoundingModeRTEFloat16",
+    "FloatControlsProperties.shaderRoundingModeRTEFloat32",
+    "FloatControlsProperties.shaderRoundingModeRTEFloat64",
+};
+
+int cvm_supports_property(const char *name)
+{
+    if (!name)
+        return 0;
+    for (size_t i = 0; i < CVM_ARRAY_SIZE(device_properties); i++)
+        if (!strcmp(device_properties[i], name))
             return 1;
     return 0;
 }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "amber/amber.h"
 #include "cli/cli.h"
@@ -16,10 +17,13 @@
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: coopvm run FILE.amber [OPTIONS]\n"
+            "usage: coopvm run SCRIPT [OPTIONS]\n"
+            "       coopvm run SCRIPT|FOLDER... [--junit FILE] [--shard I/N] [OPTIONS]\n"
             "       coopvm run SHADER.spv --dispatch X,Y,Z [--buffer S:B=FILE]... [OPTIONS]\n"
             "\n"
-            "Runs an AmberScript (compute subset) and prints one line per EXPECT:\n"
+            "Runs an AmberScript or VkScript (google/amber's two formats, compute\n"
+            "subset; GLSL shaders through glslang when coopvm was built with it) and\n"
+            "prints one line per EXPECT:\n"
             "  PASS EXPECT c RMSE_BUFFER c_expected TOLERANCE 0.001 (line 23)\n"
             "  FAIL EXPECT ... (line N): worst error W at element i, first failing element j\n"
             "       (expected X, got Y)\n"
@@ -28,7 +32,18 @@ static void usage(FILE *f)
             "Exit status: 0 when every EXPECT holds, 1 when one fails or the run stops\n"
             "with an error (printed as file:line: message, with the engine's word offset\n"
             "and opcode), 2 for a usage error, 3 when the script needs an extension,\n"
-            "feature or instruction coopvm does not support.\n"
+            "feature, instruction or script form coopvm does not support.\n"
+            "\n"
+            "Many scripts (several inputs, or folders searched for *.amber and\n"
+            "*.vkscript): one line per script (PASS, FAIL or SKIP with the reason), then\n"
+            "'N passed, N failed, N skipped'; exit status 1 when one failed, else 0.\n"
+            "  --junit FILE         also write a JUnit XML report (Jenkins, GitHub Actions)\n"
+            "  --shard I/N          run only the scripts at positions I, I+N, I+2N... of\n"
+            "                       the whole list (I from 0 to N-1), one shard per runner\n"
+            "  --quiet              no PASS lines\n"
+            "  --verbose            each failure's EXPECT lines and errors too\n"
+            "A progress line is shown on a terminal once a run takes a few seconds.  The\n"
+            "debugging options below are for one script at a time.\n"
             "\n"
             "Engine options (both forms):\n"
             "  --threads N          worker threads (default: all cores)\n"
@@ -123,9 +138,14 @@ typedef struct address_arg {
     uint64_t offset;
 } address_arg;
 
+#define CVM_CLI_MAX_INPUTS 4096
+
 typedef struct run_opts {
     cvm_context_desc desc;
-    const char *input;
+    const char *input;         /* the first input */
+    const char *inputs[CVM_CLI_MAX_INPUTS];
+    int ninputs;
+    cvm_cli_batch batch;
     int have_dispatch;
     uint32_t groups[3];
     const char *entry;
@@ -486,17 +506,40 @@ static int parse_args(int argc, char **argv, run_opts *o)
                                    "u64, i64, b), got '%s'",
                                    v);
             o->spec_count++;
+        } else if (!strcmp(a, "--junit")) {
+            NEED_VALUE();
+            o->batch.junit = v;
+        } else if (!strcmp(a, "--shard")) {
+            NEED_VALUE();
+            char num[32];
+            const char *slash = strchr(v, '/');
+            if (!slash || (size_t)(slash - v) >= sizeof(num))
+                return usage_error("--shard: expected I/N (I from 0 to N-1), got '%s'", v);
+            memcpy(num, v, (size_t)(slash - v));
+            num[slash - v] = 0;
+            if (!parse_u32(num, &o->batch.shard_index) ||
+                !parse_u32(slash + 1, &o->batch.shard_count) || o->batch.shard_count == 0 ||
+                o->batch.shard_index >= o->batch.shard_count)
+                return usage_error("--shard: expected I/N (I from 0 to N-1), got '%s'", v);
+        } else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
+            o->batch.quiet = 1;
+        } else if (!strcmp(a, "--verbose") || !strcmp(a, "-v")) {
+            o->batch.verbose = 1;
         } else if (a[0] == '-' && a[1]) {
             return usage_error("unknown option '%s'", a);
-        } else if (!o->input) {
-            o->input = a;
         } else {
-            return usage_error("one input file only ('%s' is a second)", a);
+            if (o->ninputs == CVM_CLI_MAX_INPUTS)
+                return usage_error("more than 4096 inputs ('%s' is one too many): give a "
+                                   "folder",
+                                   a);
+            o->inputs[o->ninputs++] = a;
+            if (!o->input)
+                o->input = a;
         }
 #undef NEED_VALUE
     }
     if (!o->input)
-        return usage_error("%s", "missing FILE.amber or SHADER.spv");
+        return usage_error("%s", "missing a script, a folder of scripts or SHADER.spv");
     return 0;
 }
 
@@ -506,71 +549,7 @@ static int parse_args(int argc, char **argv, run_opts *o)
 static void print_diag(const char *context_file, uint32_t context_line,
                        const cvm_diagnostic *d)
 {
-    if (d->file[0] && d->line && d->word_offset == UINT32_MAX) {
-        if (d->column)
-            fprintf(stderr, "%s:%u:%u: %s\n", d->file, d->line, d->column, d->message);
-        else
-            fprintf(stderr, "%s:%u: %s\n", d->file, d->line, d->message);
-        return;
-    }
-    if (context_file && context_line)
-        fprintf(stderr, "%s:%u: ", context_file, context_line);
-    else if (context_file)
-        fprintf(stderr, "%s: ", context_file);
-    fprintf(stderr, "%s: %s", cvm_result_string(d->result), d->message);
-    if (d->word_offset != UINT32_MAX)
-        fprintf(stderr, " (word offset %u, opcode %u", d->word_offset, d->opcode);
-    if (d->word_offset != UINT32_MAX && d->file[0] && d->line)
-        fprintf(stderr, ", source %s:%u", d->file, d->line);
-    if (d->word_offset != UINT32_MAX)
-        fprintf(stderr, ")");
-    fprintf(stderr, "\n");
-}
-
-static void print_value(const cvm_amber_buffer *b, double v, uint64_t bits, int with_bits)
-{
-    cvm_amber_scalar s = b->type.scalar;
-    if (s >= CVM_AMBER_FLOAT16) {
-        printf("%.9g", v);
-        if (with_bits)
-            printf(" [0x%0*" PRIx64 "]", (int)cvm_amber_scalar_size(s) * 2, bits);
-    } else if (s <= CVM_AMBER_INT64) {
-        printf("%.0f", v);
-    } else {
-        printf("%.0f", v);
-    }
-}
-
-static void print_result(const cvm_amber_script *s, const cvm_amber_expect_result *r)
-{
-    const cvm_amber_command *c = &s->commands[r->command];
-    const cvm_amber_buffer *b = &s->buffers[c->buffer];
-    printf("%s %s (line %u)", r->passed ? "PASS" : "FAIL", r->text, r->line);
-    if (r->passed) {
-        if (c->expect == CVM_AMBER_EXPECT_RMSE_BUFFER)
-            printf(": rmse %.3g", r->rmse);
-        printf("\n");
-        return;
-    }
-    if (r->message[0]) {
-        printf(": %s\n", r->message);
-        return;
-    }
-    printf(": ");
-    if (c->expect == CVM_AMBER_EXPECT_RMSE_BUFFER)
-        printf("rmse %.6g > tolerance %.6g, %" PRIu64 " of %" PRIu64
-               " elements differ by more than the tolerance, ",
-               r->rmse, (double)c->tolerance, r->mismatches, r->compared);
-    else
-        printf("%" PRIu64 " of %" PRIu64 " elements differ, ", r->mismatches, r->compared);
-    printf("worst error %.6g at element %" PRIu64 ", first failing element %" PRIu64
-           " (expected ",
-           r->worst_error, r->worst_index, r->first_index);
-    int bits = c->expect == CVM_AMBER_EXPECT_EQ_BUFFER;
-    print_value(b, r->expected_value, r->expected_bits, bits);
-    printf(", got ");
-    print_value(b, r->got_value, r->got_bits, bits);
-    printf(")\n");
+    cvm_cli_print_diag(stderr, context_file, context_line, d);
 }
 
 /* Debugging sinks ------------------------------------------------------------ */
@@ -850,7 +829,8 @@ static int run_script(const run_opts *o)
     cvm_result r = cvm_amber_parse_file(o->input, &s, &d);
     if (r != CVM_SUCCESS) {
         print_diag(o->input, 0, &d);
-        return 1;
+        /* a form coopvm knows and does not support: skipped, not broken */
+        return r == CVM_ERROR_UNSUPPORTED ? 3 : 1;
     }
     cvm_amber_report rep;
     debug_sinks sinks;
@@ -865,7 +845,7 @@ static int run_script(const run_opts *o)
     if (debug_close(o, &sinks))
         sh.status = 1;
     for (uint32_t i = 0; i < rep.result_count; i++) {
-        print_result(s, &rep.results[i]);
+        cvm_cli_print_result(stdout, s, &rep.results[i]);
         if (sh.notes && sh.notes[i])
             fputs(sh.notes[i], stdout);
     }
@@ -1165,20 +1145,6 @@ done:
     return status;
 }
 
-static int is_script(const char *path)
-{
-    size_t n = strlen(path);
-    if (n > 6 && !strcmp(path + n - 6, ".amber"))
-        return 1;
-    FILE *f = fopen(path, "rb");
-    char head[8] = {0};
-    if (!f)
-        return 0;
-    size_t got = fread(head, 1, 7, f);
-    fclose(f);
-    return got == 7 && !memcmp(head, "#!amber", 7);
-}
-
 int cvm_cli_run(int argc, char **argv)
 {
     static run_opts o; /* large: keep it off the stack */
@@ -1186,15 +1152,31 @@ int cvm_cli_run(int argc, char **argv)
     int st = parse_args(argc, argv, &o);
     if (st)
         return st < 0 ? 0 : st;
-    if (is_script(o.input)) {
+    int batch = o.ninputs > 1 || o.batch.junit || o.batch.shard_count;
+    for (int i = 0; i < o.ninputs && !batch; i++) {
+        struct stat sb;
+        batch = stat(o.inputs[i], &sb) == 0 && S_ISDIR(sb.st_mode);
+    }
+    if (batch || cvm_cli_is_script(o.input)) {
         if (o.have_dispatch || o.buffer_count || o.out_count || o.spec_count || o.push ||
             o.entry || o.named_count || o.address_count)
             return usage_error("%s: --dispatch, --buffer, --out, --spec, --push, --entry, "
                                "--address-buffer and --buffer-address are for .spv files; a "
                                "script says these itself",
                                o.input);
+        if (batch) {
+            if (o.printf_path || o.have_trace || o.diff_image || o.diff_width)
+                return usage_error("%s: --printf, --trace, --diff-image and --diff-width are "
+                                   "for one script at a time",
+                                   o.input);
+            return cvm_cli_run_scripts(o.inputs, o.ninputs, &o.desc, &o.batch);
+        }
         return run_script(&o);
     }
+    if (o.ninputs > 1)
+        return usage_error("one .spv file only ('%s' is a second)", o.inputs[1]);
+    if (o.batch.quiet || o.batch.verbose)
+        return usage_error("%s: --quiet and --verbose are for scripts", o.input);
     if (o.diff_image || o.diff_width)
         return usage_error("%s: --diff-image and --diff-width picture the EXPECTs of a script",
                            o.input);

@@ -117,6 +117,18 @@ typedef struct cvm_type {
     uint32_t use;   /* CVM_USE_* */
     /* tensor layout / view */
     uint32_t dim, clamp_mode, has_dimensions, permutation[5];
+    /* Memory layout of matrices.  A matrix type's own layout is columns
+     * packed one after the other (matrix_stride = a column's memory size).
+     * A struct member decorated MatrixStride or RowMajor gets a variant of
+     * its type (lower.c, ids past the module's bound) with that layout and
+     * the same register layout; access chains through the member carry the
+     * variant to the loads and stores they feed. */
+    uint32_t matrix_stride; /* MATRIX: bytes between columns, or between rows when row_major */
+    uint8_t row_major;      /* MATRIX */
+    uint32_t mem_elem;      /* MATRIX: the type a column has in memory (a strided vector
+                               variant when row_major, else elem) */
+    uint32_t comp_stride;   /* VECTOR: bytes between components in memory, 0 when packed
+                               (a column of a row-major matrix) */
 } cvm_type;
 
 /* ---- internal instructions ---------------------------------------------- */
@@ -185,7 +197,9 @@ typedef struct cvm_function {
 typedef struct cvm_program {
     const spv_module *mod;
     uint32_t bound;
-    cvm_type *types;        /* indexed by id; tclass NONE for non-types */
+    cvm_type *types;        /* indexed by id; tclass NONE for non-types; ids from bound
+                               to ntypes are layout variants (see cvm_type) */
+    uint32_t ntypes;
     uint8_t *const_data;    /* values of constants (register layout) */
     uint64_t *const_offset; /* per id: offset into const_data, or UINT64_MAX */
     cvm_insn *insns;
@@ -211,6 +225,11 @@ typedef struct cvm_program {
     uint32_t *builtin_vars, *builtin_kinds;
     uint32_t nbuiltins;
     uint32_t glsl_ext;      /* id of the GLSL.std.450 import, 0 if none */
+    /* module-scope Private and Workgroup variables with an initializer,
+     * (variable id, constant id) pairs: set at the start of each workgroup
+     * (register layout constant -> memory layout of the variable's type) */
+    uint32_t *init_vars;
+    uint32_t ninit_vars;
 } cvm_program;
 
 typedef struct cvm_descriptor {
@@ -366,6 +385,7 @@ cvm_result cvm_lower_atomic(cvm_lower *lw, const spv_inst *inst, cvm_insn *out);
 cvm_result cvm_lower_coopmat(cvm_lower *lw, const spv_inst *inst, cvm_insn *out);   /* ops/coopmat.c */
 cvm_result cvm_lower_coopmat2(cvm_lower *lw, const spv_inst *inst, cvm_insn *out);  /* ops/coopmat2_ops.c */
 cvm_result cvm_lower_tensor(cvm_lower *lw, const spv_inst *inst, cvm_insn *out);    /* ops/tensor_ops.c */
+cvm_result cvm_lower_matrix(cvm_lower *lw, const spv_inst *inst, cvm_insn *out);    /* ops/matrix.c */
 cvm_result cvm_lower_qcom(cvm_lower *lw, const spv_inst *inst, cvm_insn *out);      /* ops/qcom.c */
 cvm_result cvm_lower_debug_printf(cvm_lower *lw, const spv_inst *inst, cvm_insn *out); /* ops/debug_printf.c */
 
@@ -374,6 +394,14 @@ const cvm_program *cvm_lower_program(const cvm_lower *lw);
 const cvm_type *cvm_lower_type(const cvm_lower *lw, uint32_t type_id);
 /* The type id of the value `id` (its result type), 0 if unknown. */
 uint32_t cvm_lower_type_of(const cvm_lower *lw, uint32_t id);
+/* The type the memory that pointer `id` points to is laid out as, when it
+ * differs from its pointee type (a MatrixStride / RowMajor variant reached
+ * through an access chain), else 0. */
+uint32_t cvm_lower_layout_of(const cvm_lower *lw, uint32_t id);
+void cvm_lower_set_layout(cvm_lower *lw, uint32_t id, uint32_t layout_type);
+/* 1 when memory reached through a pointer of storage class `sc` is
+ * explicitly laid out (Offset, ArrayStride, MatrixStride apply). */
+int cvm_lower_explicit_layout(const cvm_lower *lw, uint32_t sc);
 /* Appends `n` words to the program's extra operand array; returns the index. */
 uint32_t cvm_lower_extra(cvm_lower *lw, const uint32_t *words, uint32_t n);
 /* Constant value of `id` as uint64 (scalar integer/bool constants), or fails. */

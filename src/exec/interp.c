@@ -181,6 +181,33 @@ static void copy_layout(const cvm_program *p, uint32_t tid, uint8_t *dst, const 
                             src + t->member_offsets[i], 0);
         }
         return;
+    case CVM_TC_MATRIX: {
+        /* registers: packed columns; memory: column c at c * MatrixStride,
+         * or (RowMajor) at c components into the first row, its components
+         * MatrixStride apart (mem_elem is that strided column type) */
+        const cvm_type *col = &p->types[t->elem];
+        uint32_t esize = p->types[col->elem].size;
+        uint32_t mem_step = t->row_major ? esize : t->matrix_stride;
+        uint32_t mcol = t->mem_elem ? t->mem_elem : t->elem;
+        for (uint32_t c = 0; c < t->count; c++) {
+            if (to_reg)
+                copy_layout(p, mcol, dst + (size_t)c * col->size, src + (size_t)c * mem_step, 1);
+            else
+                copy_layout(p, mcol, dst + (size_t)c * mem_step, src + (size_t)c * col->size, 0);
+        }
+        return;
+    }
+    case CVM_TC_VECTOR: {
+        uint32_t esize = p->types[t->elem].size;
+        uint32_t step = t->comp_stride ? t->comp_stride : esize;
+        for (uint32_t k = 0; k < t->count; k++) {
+            if (to_reg)
+                memcpy(dst + (size_t)k * esize, src + (size_t)k * step, esize);
+            else
+                memcpy(dst + (size_t)k * step, src + (size_t)k * esize, esize);
+        }
+        return;
+    }
     default:
         memcpy(dst, src, t->size);
         return;
@@ -830,6 +857,28 @@ static cvm_result run_function(cvm_group *g, uint32_t fidx, const uint8_t *mask)
     return CVM_SUCCESS;
 }
 
+/* Module-scope Private and Workgroup variables with an initializer get it
+ * at the start of each workgroup (every invocation's Private copy, the
+ * workgroup's one Workgroup copy). */
+static void apply_initializers(cvm_group *g)
+{
+    const cvm_program *p = g->prog;
+    for (uint32_t i = 0; i < p->ninit_vars; i++) {
+        uint32_t var = p->init_vars[2 * i], init = p->init_vars[2 * i + 1];
+        uint32_t type = p->types[p->mod->defs[var].type].elem;
+        const uint8_t *value = p->const_data + p->const_offset[init];
+        if (p->var_region[var] == CVM_REGION_WORKGROUP) {
+            cvm_copy_reg_to_mem(p, type, g->wg_mem + CVM_ADDR_OFFSET(p->var_offset[var]),
+                                value);
+        } else {
+            for (uint32_t l = 0; l < g->ex.nlanes; l++)
+                cvm_copy_reg_to_mem(p, type,
+                                    g->inv_mem + (uint64_t)l * p->inv_size + p->var_offset[var],
+                                    value);
+        }
+    }
+}
+
 cvm_result cvm_group_run(cvm_group *g, const uint32_t group_id[3], const uint32_t num_groups[3],
                          uint64_t *budget, cvm_diagnostic *diag)
 {
@@ -843,6 +892,7 @@ cvm_result cvm_group_run(cvm_group *g, const uint32_t group_id[3], const uint32_
     memset(g->alive, 1, ex->nlanes);
     memset(g->wg_mem, 0, p->wg_size);
     memset(g->inv_mem, 0, p->inv_size * ex->nlanes);
+    apply_initializers(g);
     CVM_TRY(fill_builtins(g));
     cvm_frame *fr = frame_get(g, p->entry, diag);
     if (!fr)

@@ -40,6 +40,13 @@ static const uint32_t supported_caps[] = {
     SpvCapabilityAtomicFloat16VectorNV, SpvCapabilityLongVectorEXT,
     SpvCapabilityAtomicFloat16MinMaxEXT, SpvCapabilityAtomicFloat32MinMaxEXT,
     SpvCapabilityAtomicFloat64MinMaxEXT,
+    /* SPV_KHR_float_controls: the modes the engine's arithmetic already
+     * keeps (IEEE, round to nearest even, denormals kept); not
+     * DenormFlushToZero or RoundingModeRTZ, which it does not implement */
+    SpvCapabilityDenormPreserve, SpvCapabilitySignedZeroInfNanPreserve,
+    SpvCapabilityRoundingModeRTE,
+    SpvCapabilityExpectAssumeKHR, /* OpAssumeTrueKHR, OpExpectKHR: hints */
+    SpvCapabilityUniformBufferArrayDynamicIndexing, /* as storage buffer arrays are */
 };
 
 int spv_capability_supported(uint32_t cap)
@@ -64,6 +71,8 @@ static const char *const supported_exts[] = {
     "SPV_GOOGLE_decorate_string", "SPV_GOOGLE_hlsl_functionality1", "SPV_GOOGLE_user_type",
     "SPV_KHR_relaxed_extended_instruction", "SPV_KHR_uniform_group_instructions",
     "SPV_EXT_shader_atomic_float_min_max", "SPV_EXT_shader_atomic_float16_add",
+    "SPV_KHR_float_controls", "SPV_KHR_subgroup_uniform_control_flow",
+    "SPV_KHR_expect_assume",
 };
 
 static int extension_supported(const char *name)

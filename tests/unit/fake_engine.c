@@ -302,6 +302,11 @@ int cvm_supports_feature(const char *name)
     return 0;
 }
 
+int cvm_supports_property(const char *name)
+{
+    return !strcmp(name, "FloatControlsProperties.shaderDenormPreserveFloat32");
+}
+
 cvm_result cvm_disassemble(const uint32_t *words, size_t word_count, uint32_t flags,
                            char **o_text, size_t *o_length, cvm_diagnostic *o_diag)
 {
