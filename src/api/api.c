@@ -396,7 +396,7 @@ static const char *const device_extensions[] = {
     "VK_EXT_subgroup_size_control", "VK_KHR_shader_subgroup_extended_types",
     "VK_KHR_buffer_device_address", "VK_KHR_shader_integer_dot_product",
     "VK_KHR_shader_bfloat16",     "VK_EXT_shader_float8",      "VK_KHR_storage_buffer_storage_class",
-    "VK_NV_cooperative_matrix_decode_vector",
+    "VK_NV_cooperative_matrix_decode_vector", "VK_NV_cooperative_vector",
 };
 
 int cvm_supports_extension(const char *name)
@@ -415,6 +415,8 @@ static const char *const device_features[] = {
     "Float16Int8Features.shaderInt8", "Storage16BitFeatures.storageBuffer16BitAccess",
     "Storage8BitFeatures.storageBuffer8BitAccess", "VulkanMemoryModelFeatures.vulkanMemoryModel",
     "BufferDeviceAddressFeatures.bufferDeviceAddress",
+    "CooperativeVectorFeaturesNV.cooperativeVector",
+    "CooperativeVectorFeaturesNV.cooperativeVectorTraining",
 };
 
 int cvm_supports_feature(const char *name)
@@ -437,4 +439,7 @@ void cvm_get_limits(cvm_limits *o)
     o->min_subgroup_size = 1;
     o->max_subgroup_size = CVM_MAX_SUBGROUP_SIZE;
     o->callback_batch = CVM_CALLBACK_BATCH;
+    o->max_cooperative_vector_components = CVM_MAX_COOPVEC_COMPONENTS;
+    o->cooperative_vector_training_float16_accumulation = 1;
+    o->cooperative_vector_training_float32_accumulation = 1;
 }

@@ -34,6 +34,9 @@ static void usage(FILE *f)
             "  --check-callbacks    shuffle and repeat cooperative-matrix callbacks and\n"
             "                       report order-dependent results\n"
             "  --robust             out-of-bounds loads give zero, stores are dropped\n"
+            "  --scramble-optimal-layouts  give the cooperative-vector optimal layouts a\n"
+            "                       scrambled element order (a matrix the shader reads\n"
+            "                       in an optimal layout must have been converted to it)\n"
             "  --budget N           instructions per dispatch before it is stopped\n"
             "\n"
             "Without a script (a .spv file):\n"
@@ -252,6 +255,8 @@ static int parse_args(int argc, char **argv, run_opts *o)
             o->desc.flags |= CVM_FLAG_CHECK_CALLBACKS;
         } else if (!strcmp(a, "--robust")) {
             o->desc.flags |= CVM_FLAG_ROBUST_ACCESS;
+        } else if (!strcmp(a, "--scramble-optimal-layouts")) {
+            o->desc.flags |= CVM_FLAG_SCRAMBLE_OPTIMAL_LAYOUTS;
         } else if (!strcmp(a, "--dispatch")) {
             NEED_VALUE();
             if (!parse_dispatch(v, o->groups))

@@ -54,6 +54,21 @@ void cvm_store_from_f64(cvm_scalar_kind k, void *p, double v, int saturate);
 void cvm_store_from_s64(cvm_scalar_kind k, void *p, int64_t v, int saturate);
 void cvm_store_from_u64(cvm_scalar_kind k, void *p, uint64_t v, int saturate);
 
+/* As cvm_store_from_f64, but a float -> integer conversion rounds to nearest,
+ * ties to even, and saturates (NaN gives 0): the arithmetic input conversion
+ * of SPV_NV_cooperative_vector ("Float to integer conversion is
+ * round-to-nearest-even and saturating").  Float kinds: as
+ * cvm_store_from_f64 without saturation. */
+void cvm_store_from_f64_nearest(cvm_scalar_kind k, void *p, double v);
+
+/* a + b rounded to odd in double precision: the exact sum when a double
+ * holds it, else the one of its two double neighbours whose last significand
+ * bit is 1.  Rounding that once more (to nearest even) into any format of at
+ * most 51 significand bits (f32, f16, bf16, fp8) gives the exact sum rounded
+ * once: how the cooperative-vector training instructions add into f16 and
+ * f32 memory without double rounding.  Finite a, b whose sum is finite. */
+double cvm_f64_add_round_to_odd(double a, double b);
+
 /* Converts `count` values from kind `src_k` to `dst_k` (the semantic of
  * OpFConvert/OpSConvert/OpUConvert/OpConvertFToS/OpConvertSToF/... chosen by
  * the kinds: a signed source integer sign-extends, an unsigned one
