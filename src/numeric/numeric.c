@@ -13,7 +13,16 @@
 #include "numeric/numeric.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <string.h>
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define NM_HAVE_X86 1
+#include <cpuid.h>
+#include <immintrin.h>
+#else
+#define NM_HAVE_X86 0
+#endif
 
 /* Format descriptions ----------------------------------------------------- */
 
@@ -158,8 +167,7 @@ static uint32_t nm_encode_fast(double d, const nm_format *f)
     unsigned sh = 52 - f->mbits;
     uint64_t v = ((uint64_t)(e - f->emin + 1) << 52) | (u & ((UINT64_C(1) << 52) - 1));
     uint64_t q = v >> sh, rem = v & ((UINT64_C(1) << sh) - 1), half = UINT64_C(1) << (sh - 1);
-    if (rem > half || (rem == half && (q & 1u)))
-        q++;
+    q += (uint64_t)((rem > half) | ((rem == half) & (unsigned)(q & 1u))); /* no branch on data */
     return ((u >> 63) ? f->sign_bit : 0) | (uint32_t)q;
 }
 
@@ -278,6 +286,67 @@ uint16_t cvm_f32_to_f16(float f)
 uint16_t cvm_f64_to_f16(double d)
 {
     return (uint16_t)nm_encode_f16(d);
+}
+
+/* F16C (with AVX for the 256-bit forms): 0 = not probed, 1 = absent, 2 =
+ * present.  Racing first calls store the same value. */
+#if NM_HAVE_X86
+static _Atomic int nm_f16c_state;
+
+static int nm_has_f16c(void)
+{
+    int s = atomic_load_explicit(&nm_f16c_state, memory_order_relaxed);
+    if (s == 0) {
+        unsigned eax, ebx, ecx, edx;
+        __builtin_cpu_init();
+        int f16c = __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & bit_F16C);
+        s = (f16c && __builtin_cpu_supports("avx")) ? 2 : 1;
+        atomic_store_explicit(&nm_f16c_state, s, memory_order_relaxed);
+    }
+    return s == 2;
+}
+
+__attribute__((target("avx,f16c"))) static uint64_t nm_f16_to_f32_f16c(const uint16_t *src,
+                                                                       float *dst, uint64_t n)
+{
+    uint64_t i = 0;
+    for (; i + 8 <= n; i += 8)
+        _mm256_storeu_ps(dst + i,
+                         _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)(src + i))));
+    return i;
+}
+
+__attribute__((target("avx,f16c"))) static uint64_t nm_f32_to_f16_f16c(const float *src,
+                                                                       uint16_t *dst, uint64_t n)
+{
+    uint64_t i = 0;
+    for (; i + 8 <= n; i += 8)
+        _mm_storeu_si128((__m128i *)(void *)(dst + i),
+                         _mm256_cvtps_ph(_mm256_loadu_ps(src + i), _MM_FROUND_TO_NEAREST_INT));
+    return i;
+}
+#endif
+
+void cvm_f16_to_f32_n(const uint16_t *src, float *dst, uint64_t n)
+{
+    uint64_t i = 0;
+#if NM_HAVE_X86
+    if (nm_has_f16c())
+        i = nm_f16_to_f32_f16c(src, dst, n);
+#endif
+    for (; i < n; i++)
+        dst[i] = cvm_f16_to_f32(src[i]);
+}
+
+void cvm_f32_to_f16_n(const float *src, uint16_t *dst, uint64_t n)
+{
+    uint64_t i = 0;
+#if NM_HAVE_X86
+    if (nm_has_f16c())
+        i = nm_f32_to_f16_f16c(src, dst, n);
+#endif
+    for (; i < n; i++)
+        dst[i] = cvm_f32_to_f16(src[i]);
 }
 
 float cvm_bf16_to_f32(uint16_t b)

@@ -40,6 +40,13 @@ float cvm_e5m2_to_f32(uint8_t v);
 uint8_t cvm_f32_to_e5m2(float f, int saturate);
 uint8_t cvm_f64_to_e5m2(double d, int saturate);
 
+/* `n` conversions at once, each exactly what cvm_f16_to_f32 / cvm_f32_to_f16
+ * give for that element (F16C when the CPU has it: the tests check that it
+ * agrees bit for bit, NaNs included).  For the element-wise f16 arithmetic
+ * and the cooperative-vector products. */
+void cvm_f16_to_f32_n(const uint16_t *src, float *dst, uint64_t n);
+void cvm_f32_to_f16_n(const float *src, uint16_t *dst, uint64_t n);
+
 /* Generic value access: a value of kind `k` at `p` (any alignment) as a
  * double / int64 / uint64, and back.  Float -> integer follows OpConvertFToS/U
  * rounding toward zero; values out of range are clamped when `saturate`, else

@@ -18,7 +18,6 @@
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define CV_HAVE_X86 1
-#include <cpuid.h>
 #include <immintrin.h>
 #else
 #define CV_HAVE_X86 0
@@ -232,73 +231,17 @@ const char *cvm_coopvec_matmul_variant(char acc)
 
 /* ---- f16 <-> f32 ------------------------------------------------------------------- */
 
-#if CV_HAVE_X86
-static _Atomic int cv_f16c_state;
-
-static int cv_has_f16c(void)
-{
-    int s = atomic_load_explicit(&cv_f16c_state, memory_order_relaxed);
-    if (s == 0) {
-        unsigned eax, ebx, ecx, edx;
-        int f16c = __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & bit_F16C);
-        s = (f16c && cv_has_avx2()) ? 2 : 1;
-        atomic_store_explicit(&cv_f16c_state, s, memory_order_relaxed);
-    }
-    return s == 2;
-}
-
-__attribute__((target("avx2,f16c"))) static size_t cv_f16_to_f32_f16c(const uint16_t *src,
-                                                                      float *dst, size_t n)
-{
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8)
-        _mm256_storeu_ps(dst + i, _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)(src + i))));
-    return i;
-}
-
-/* F16C's conversion rounds to nearest even like cvm_f32_to_f16 (the numeric
- * tests compare the two on every f32 class); vectors holding a NaN are left to
- * the scalar loop, which makes it canonical. */
-__attribute__((target("avx2,f16c"))) static size_t cv_f32_to_f16_f16c(const float *src,
-                                                                      uint16_t *dst, size_t n)
-{
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        __m256 v = _mm256_loadu_ps(src + i);
-        if (_mm256_movemask_ps(_mm256_cmp_ps(v, v, _CMP_UNORD_Q)))
-            break;
-        _mm_storeu_si128((__m128i *)(void *)(dst + i), _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT));
-    }
-    return i;
-}
-#endif
-
 void cvm_coopvec_f16_to_f32(const uint16_t *src, float *dst, size_t n)
 {
-    size_t i = 0;
-#if CV_HAVE_X86
-    if (cv_has_f16c())
-        i = cv_f16_to_f32_f16c(src, dst, n);
-#endif
-    for (; i < n; i++)
-        dst[i] = cvm_f16_to_f32(src[i]);
+    cvm_f16_to_f32_n(src, dst, n);
 }
 
 void cvm_coopvec_f32_to_f16(const float *src, uint16_t *dst, size_t n)
 {
-    size_t i = 0;
-    while (i < n) {
-#if CV_HAVE_X86
-        if (cv_has_f16c())
-            i += cv_f32_to_f16_f16c(src + i, dst + i, n - i);
-#endif
-        if (i >= n)
-            break;
-        /* a NaN in the next 8, or the tail */
-        size_t end = CVM_MIN(n, i + 8);
-        for (; i < end; i++)
-            dst[i] = isnan(src[i]) ? 0x7e00u : cvm_f32_to_f16(src[i]);
-    }
+    cvm_f32_to_f16_n(src, dst, n);
+    for (size_t i = 0; i < n; i++)
+        if (isnan(src[i]))
+            dst[i] = 0x7e00u;
 }
 
 /* ---- layouts ------------------------------------------------------------------- */
