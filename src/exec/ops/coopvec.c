@@ -218,7 +218,11 @@ static cvm_result out_of_bounds(cvm_exec *ex, const cvm_insn *in, uint32_t lane,
         return cvm_exec_fail(ex, in, CVM_ERROR_OUT_OF_BOUNDS,
                              "invocation %u: the offset of the %s leaves the address space", lane,
                              what);
-    if (reg == CVM_REGION_NULL || reg >= ex->nregions || !ex->regions[reg].base)
+    if (reg == CVM_REGION_NULL)
+        return cvm_exec_fail(ex, in, CVM_ERROR_OUT_OF_BOUNDS,
+                             "invocation %u: the %s is read or written through a null pointer",
+                             lane, what);
+    if (reg >= ex->nregions || !ex->regions[reg].base)
         return cvm_exec_fail(ex, in, CVM_ERROR_OUT_OF_BOUNDS,
                              "invocation %u: the %s (%llu bytes at address 0x%llx) is in no buffer",
                              lane, what, (unsigned long long)size, (unsigned long long)addr);
