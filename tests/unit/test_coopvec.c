@@ -617,7 +617,8 @@ static mm_out mm_run(const mm_case *c)
         size_t base = c->moff + (c->per_lane && (l & 1) ? copy : 0);
         for (uint32_t r = 0; r < c->m; r++) {
             uint8_t *dst = want + l * out_stride + r * size_of(c->rt);
-            double b = add ? load_value(c->bi, bias + c->boff + r * size_of(c->bi)) : 0.0;
+            size_t bo = c->boff + r * size_of(c->bi);
+            double b = add && bo + size_of(c->bi) <= bias_size ? load_value(c->bi, bias + bo) : 0.0;
             double wv[512];
             for (uint32_t q = 0; q < c->k && q < 512; q++) {
                 size_t li = c->transpose ? (size_t)q * scols + r : (size_t)r * scols + q;

@@ -783,7 +783,7 @@ static i128 scaled(double d) /* d * 2^80, exact for the operands used here */
     double m = frexp(d, &e); /* d = m * 2^e, |m| in [0.5, 1) */
     i128 q = (i128)(int64_t)ldexp(m, 53);
     int sh = e - 53 + 80;
-    return sh >= 0 ? q << sh : q / ((i128)1 << -sh); /* exact: d is a multiple of 2^-80 */
+    return sh >= 0 ? q * ((i128)1 << sh) : q / ((i128)1 << -sh); /* exact: d is a multiple of 2^-80 */
 }
 
 static double rand_operand(void)
