@@ -962,6 +962,7 @@ static char *module(uint32_t local_size, const char *decls, const char *body)
         "OpCapability CooperativeVectorTrainingNV\nOpCapability PhysicalStorageBufferAddresses\n"
         "OpExtension \"SPV_NV_cooperative_vector\"\n"
         "OpExtension \"SPV_KHR_physical_storage_buffer\"\n"
+        "%%glsl = OpExtInstImport \"GLSL.std.450\"\n"
         "OpMemoryModel PhysicalStorageBuffer64 Vulkan\n"
         "OpEntryPoint GLCompute %%main \"main\" %%lidv %%gidv %%b0 %%b1 %%b2 %%b3 %%shared\n"
         "OpExecutionMode %%main LocalSize %u 1 1\n"
@@ -1849,7 +1850,8 @@ static void test_select_phi(void **state)
         "%c_4 = OpConstant %uint 4\n%cv = OpTypeCooperativeVectorNV %uint %c_4\n"
         "%c_3 = OpConstant %uint 3\n%c_7 = OpConstant %uint 7\n"
         "%kv = OpConstantComposite %cv %c_1 %c_2 %c_3 %c_7\n"
-        "%zv = OpConstantNull %cv\n";
+        "%zv = OpConstantNull %cv\n%fv4 = OpTypeCooperativeVectorNV %float %c_4\n"
+        "%c_128 = OpConstant %uint 128\n";
     const char *body =
         "%x = OpCooperativeVectorLoadNV %cv %p0 %c_0\n"
         "%odd = OpBitwiseAnd %uint %l %c_1\n%isodd = OpINotEqual %bool %odd %c_0\n"
@@ -1868,9 +1870,17 @@ static void test_select_phi(void **state)
         "%ins = OpCompositeInsert %cv %l %acc 3\n"
         "%e2 = OpCompositeExtract %uint %ins 2\n%d = OpVectorInsertDynamic %cv %ins %e2 %odd\n"
         "%cp = OpCopyObject %cv %d\n"
-        "OpCooperativeVectorStoreNV %p1 %oo %cp\n";
+        "OpCooperativeVectorStoreNV %p1 %oo %cp\n"
+        /* GLSL.std.450 integer functions, OpVectorExtractDynamic, OpBitcast */
+        "%mn = OpExtInst %cv %glsl UMin %cp %kv\n%mx = OpExtInst %cv %glsl SMax %mn %sel\n"
+        "%cl = OpExtInst %cv %glsl SClamp %x %kv %mx\n"
+        "%ex = OpVectorExtractDynamic %uint %cl %odd\n"
+        "%cl2 = OpCompositeInsert %cv %ex %cl 0\n"
+        "%fv = OpBitcast %fv4 %cl2\n%fneg = OpFNegate %fv4 %fv\n%bk = OpBitcast %cv %fneg\n"
+        "%o2 = OpIAdd %uint %oo %c_128\n"
+        "OpCooperativeVectorStoreNV %p1 %o2 %bk\n";
     char *t = module(8, decls, body);
-    uint32_t in[4] = {10, 20, 30, 40}, out[32];
+    uint32_t in[4] = {10, 20, 30, 0xfffffff0u}, out[64];
     memset(out, 0xff, sizeof(out));
     uint8_t dummy[16];
     void *bufs[4] = {in, out, dummy, dummy};
@@ -1883,6 +1893,23 @@ static void test_select_phi(void **state)
         v[3] = l;
         v[l & 1] = v[2];
         assert_memory_equal(out + l * 4, v, 16);
+        /* UMin with (1,2,3,7), SMax with the selected vector, SClamp of the
+         * input between (1,2,3,7) and that, component `odd` into 0, negated
+         * as floats (the sign bit flips) */
+        uint32_t sel[4], w2[4];
+        for (int c = 0; c < 4; c++) {
+            sel[c] = (l & 1) ? in[c] : k[c];
+            uint32_t mn = v[c] < k[c] ? v[c] : k[c];
+            int32_t mx = (int32_t)mn > (int32_t)sel[c] ? (int32_t)mn : (int32_t)sel[c];
+            int32_t lo = (int32_t)k[c], x = (int32_t)in[c];
+            int32_t cl = x < lo ? lo : x;
+            cl = cl > mx ? mx : cl;
+            w2[c] = (uint32_t)cl;
+        }
+        w2[0] = w2[l & 1];
+        for (int c = 0; c < 4; c++)
+            w2[c] ^= 0x80000000u;
+        assert_memory_equal(out + 32 + l * 4, w2, 16);
     }
     free(t);
 }
