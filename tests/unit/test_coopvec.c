@@ -602,8 +602,9 @@ static mm_out mm_run(const mm_case *c)
         eff = F16; /* fp8 interpretations of wider inputs keep f16 precision */
     int f32acc = (eff == F16 || eff == E4M3 || eff == E5M2) &&
                  (c->mi == F16 || c->mi == E4M3 || c->mi == E5M2);
-    for (uint32_t l = 0; l < c->nl && cnt <= 512; l++) {
-        double x[512];
+    double *x = malloc((size_t)c->k * sizeof(double)), *wv = malloc((size_t)c->k * sizeof(double));
+    assert_true(x && wv);
+    for (uint32_t l = 0; l < c->nl; l++) {
         const uint8_t *iv = in + l * in_stride;
         for (uint32_t q = 0; q < c->k; q++) {
             if (packed) {
@@ -619,8 +620,7 @@ static mm_out mm_run(const mm_case *c)
             uint8_t *dst = want + l * out_stride + r * size_of(c->rt);
             size_t bo = c->boff + r * size_of(c->bi);
             double b = add && bo + size_of(c->bi) <= bias_size ? load_value(c->bi, bias + bo) : 0.0;
-            double wv[512];
-            for (uint32_t q = 0; q < c->k && q < 512; q++) {
+            for (uint32_t q = 0; q < c->k; q++) {
                 size_t li = c->transpose ? (size_t)q * scols + r : (size_t)r * scols + q;
                 int dropped = base + model_offset(c, r, q) + es > mat_size;
                 wv[q] = dropped ? 0.0 : load_value(c->mi, logical + li * es);
@@ -643,6 +643,8 @@ static mm_out mm_run(const mm_case *c)
             }
         }
     }
+    free(x);
+    free(wv);
     char *text = mm_shader(c);
     void *bufs[4] = {in, mat, bias, out};
     size_t sizes[4] = {in_size, mat_size, bias_size, out_size};
@@ -779,7 +781,9 @@ static cvm_coopvec_properties props(uint32_t in, uint32_t ii, uint32_t mi, uint3
 /* Larger and degenerate shapes: the kernels' register tiles and their
  * remainders (M, K, invocation counts that are not multiples of 4 or 8),
  * M = K = 1, and a full 1024-invocation workgroup; each with one matrix for
- * all invocations and with one per invocation. */
+ * all invocations and with one per invocation.  Then a product large enough
+ * to run in blocks of rows and of invocations (ops/coopvec.c keeps its
+ * scratch near 4 MB). */
 static void test_shapes(void **state)
 {
     (void)state;
@@ -803,6 +807,14 @@ static void test_shapes(void **state)
                 }
             }
         }
+    }
+    cvm_coopvec_properties big[] = {props(F32, F32, F32, F32, F32), props(F16, F16, F16, F16, F16)};
+    for (size_t pi = 0; pi < 2; pi++) {
+        mm_case c = base_case(&big[pi], 2, pi);
+        c.m = pi ? 300 : 160; /* f64 accumulators: 128 rows a block; f32: 256 */
+        c.k = 4096;
+        c.nl = 130;           /* about 123 (f64) or 240 (f32) invocations a block */
+        mm_check(&c);
     }
 }
 

@@ -437,14 +437,20 @@ static void from_domain(const cv_mm *mm, const uint8_t *v, uint8_t *out)
     cvm_store_from_f64(rk, out, d, 0);
 }
 
-/* Reads the M x K matrix (after Transpose) of the invocation `lane` into w
- * (domain values, row-major), or fails. */
-static cvm_result read_matrix(cvm_exec *ex, const cvm_insn *in, const cv_mm *mm, uint32_t lane,
-                              const cv_operands *op, uint8_t *w)
+/* Where an invocation's matrix is: its layout, and a host pointer to the
+ * whole of it (NULL in robust mode when part of it is outside its buffer). */
+typedef struct cv_matrix {
+    cvm_coopvec_layout L;
+    const uint8_t *base;
+    uint64_t addr;
+} cv_matrix;
+
+/* Checks the alignment and bounds of the M x K matrix (after Transpose) of
+ * the invocation `lane`, or fails. */
+static cvm_result locate_matrix(cvm_exec *ex, const cvm_insn *in, const cv_mm *mm, uint32_t lane,
+                                const cv_operands *op, cv_matrix *o)
 {
-    cvm_scalar_kind mk = (cvm_scalar_kind)mm->matrix_sk;
-    uint32_t es = cvm_sk_size(mk);
-    size_t ds = domain_size(mm->domain);
+    uint32_t es = cvm_sk_size((cvm_scalar_kind)mm->matrix_sk);
     int rm_cm = mm->layout <= CVM_COOPVEC_MATRIX_LAYOUT_COLUMN_MAJOR;
     if (op->maddr != UINT64_MAX && misaligned(op->maddr, op->moff, 0, 64))
         return cvm_exec_fail(ex, in, CVM_ERROR_INVALID_MODULE,
@@ -458,27 +464,37 @@ static cvm_result read_matrix(cvm_exec *ex, const cvm_insn *in, const cv_mm *mm,
                              lane, (unsigned long long)op->stride, layout_name(mm->layout));
     /* The matrix as stored: K x M when transposed. */
     uint32_t srows = mm->transpose ? mm->k : mm->m, scols = mm->transpose ? mm->m : mm->k;
-    cvm_coopvec_layout L;
-    cvm_coopvec_layout_init(&L, mm->layout, srows, scols, op->stride, es,
+    cvm_coopvec_layout_init(&o->L, mm->layout, srows, scols, op->stride, es,
                             (ex->flags & CVM_FLAG_SCRAMBLE_OPTIMAL_LAYOUTS) != 0);
-    uint64_t extent = cvm_coopvec_layout_extent(&L);
-    const uint8_t *base = peek(ex, op->maddr, extent, 0);
-    if (!base && !robust(ex))
+    uint64_t extent = cvm_coopvec_layout_extent(&o->L);
+    o->addr = op->maddr;
+    o->base = peek(ex, op->maddr, extent, 0);
+    if (!o->base && !robust(ex))
         return out_of_bounds(ex, in, lane, "matrix", op->maddr, extent);
-    for (uint32_t j = 0; j < mm->m; j++) {
+    return CVM_SUCCESS;
+}
+
+/* Rows j0 .. j0 + rows - 1 of the M x K matrix into w (domain values,
+ * row-major); in robust mode elements outside the buffer read as zero. */
+static void read_matrix_rows(cvm_exec *ex, const cv_mm *mm, const cv_matrix *mx, uint32_t j0,
+                             uint32_t rows, uint8_t *w)
+{
+    cvm_scalar_kind mk = (cvm_scalar_kind)mm->matrix_sk;
+    uint32_t es = cvm_sk_size(mk);
+    size_t ds = domain_size(mm->domain);
+    static const uint8_t zero[8];
+    for (uint32_t j = j0; j < j0 + rows; j++) {
         for (uint32_t q = 0; q < mm->k; q++) {
-            uint64_t eo = mm->transpose ? cvm_coopvec_element_offset(&L, q, j)
-                                        : cvm_coopvec_element_offset(&L, j, q);
-            uint8_t *dst = w + ((size_t)j * mm->k + q) * ds;
-            const uint8_t *e = base ? base + eo
-                                    : peek(ex, op->maddr == UINT64_MAX ? op->maddr
-                                                                       : add_offset(op->maddr, eo),
-                                           es, 0);
-            static const uint8_t zero[8];
+            uint64_t eo = mm->transpose ? cvm_coopvec_element_offset(&mx->L, q, j)
+                                        : cvm_coopvec_element_offset(&mx->L, j, q);
+            uint8_t *dst = w + ((size_t)(j - j0) * mm->k + q) * ds;
+            const uint8_t *e =
+                mx->base ? mx->base + eo
+                         : peek(ex, mx->addr == UINT64_MAX ? mx->addr : add_offset(mx->addr, eo),
+                                es, 0);
             to_domain(mm->domain, mk, e ? e : zero, dst);
         }
     }
-    return CVM_SUCCESS;
 }
 
 static cvm_result read_bias(cvm_exec *ex, const cvm_insn *in, const cv_mm *mm, uint32_t lane,
@@ -529,29 +545,48 @@ static void run_kernel(const cv_mm *mm, uint32_t rows, uint32_t nl, const uint8_
     }
 }
 
-/* Scratch areas of one h_matmul: the matrix, inputs, bias and results in
- * the accumulator's domain, and a row of f16/f32 for the bulk conversions. */
+/* Scratch areas of one h_matmul: a block of matrix rows, the inputs of a
+ * block of invocations, the bias, the results of both blocks (all in the
+ * accumulator's domain), and a row of f16/f32 for the bulk conversions.
+ * Blocks keep the scratch near CV_BLOCK_BYTES however large M, K and the
+ * workgroup are (4096 x 4096 matrices over 1024 invocations would otherwise
+ * need hundreds of megabytes). */
+#define CV_BLOCK_BYTES (UINT64_C(1) << 22)
+
 typedef struct cv_work {
+    uint32_t rb, lb; /* rows, invocations per block */
     uint8_t *w, *x, *b, *r, *tmp;
 } cv_work;
+
+static void work_blocks(const cv_mm *mm, uint32_t nl, uint32_t *o_rb, uint32_t *o_lb)
+{
+    size_t ds = domain_size(mm->domain);
+    uint64_t rb = CV_BLOCK_BYTES / ((uint64_t)mm->k * ds);
+    uint64_t lb = CV_BLOCK_BYTES / ((uint64_t)(mm->k + mm->m) * ds);
+    *o_rb = (uint32_t)CVM_MAX(1, CVM_MIN(rb, (uint64_t)mm->m));
+    *o_lb = (uint32_t)CVM_MAX(1, CVM_MIN(lb, (uint64_t)nl));
+}
 
 static size_t work_size(const cv_mm *mm, uint32_t nl)
 {
     size_t ds = domain_size(mm->domain);
-    return align16((size_t)mm->m * mm->k * ds) + align16((size_t)mm->k * nl * ds) +
-           align16((size_t)mm->m * ds) + align16((size_t)mm->m * nl * ds) +
-           align16((size_t)CVM_MAX(CVM_MAX(mm->m, mm->k), nl) * 4);
+    uint32_t rb, lb;
+    work_blocks(mm, nl, &rb, &lb);
+    return align16((size_t)rb * mm->k * ds) + align16((size_t)mm->k * lb * ds) +
+           align16((size_t)mm->m * ds) + align16((size_t)rb * lb * ds) +
+           align16((size_t)CVM_MAX(CVM_MAX(mm->m, mm->k), lb) * 4);
 }
 
 static cv_work work_split(const cv_mm *mm, uint32_t nl, uint8_t *mem)
 {
     size_t ds = domain_size(mm->domain);
     cv_work wk;
+    work_blocks(mm, nl, &wk.rb, &wk.lb);
     wk.w = mem;
-    wk.x = wk.w + align16((size_t)mm->m * mm->k * ds);
-    wk.b = wk.x + align16((size_t)mm->k * nl * ds);
+    wk.x = wk.w + align16((size_t)wk.rb * mm->k * ds);
+    wk.b = wk.x + align16((size_t)mm->k * wk.lb * ds);
     wk.r = wk.b + align16((size_t)mm->m * ds);
-    wk.tmp = wk.r + align16((size_t)mm->m * nl * ds);
+    wk.tmp = wk.r + align16((size_t)wk.rb * wk.lb * ds);
     return wk;
 }
 
@@ -578,9 +613,11 @@ static void gather_inputs(cvm_exec *ex, const cv_mm *mm, const uint32_t *lanes, 
         input_column(mm, CVM_LANE(vin, lanes[i]), wk->x + (size_t)i * ds, nl);
 }
 
-/* The results (M x nl) into the invocations' result values. */
+/* Results of rows j0 .. j0 + rows - 1 (rows x nl in wk->r) into the
+ * invocations' result values. */
 static void scatter_results(cvm_exec *ex, const cvm_insn *in, const cv_mm *mm,
-                            const uint32_t *lanes, uint32_t nl, const cv_work *wk)
+                            const uint32_t *lanes, uint32_t nl, uint32_t j0, uint32_t rows,
+                            const cv_work *wk)
 {
     cvm_val vr = ex->vals[in->result];
     size_t ds = domain_size(mm->domain);
@@ -588,33 +625,42 @@ static void scatter_results(cvm_exec *ex, const cvm_insn *in, const cv_mm *mm,
     if (mm->domain == DOMAIN_F32 && mm->result_sk == CVM_SK_F16) {
         uint16_t *tmp = (uint16_t *)(void *)wk->tmp;
         const float *r = (const float *)(const void *)wk->r;
-        for (uint32_t j = 0; j < mm->m; j++) {
+        for (uint32_t j = 0; j < rows; j++) {
             cvm_coopvec_f32_to_f16(r + (size_t)j * nl, tmp, nl);
             for (uint32_t i = 0; i < nl; i++)
-                memcpy(CVM_LANE(vr, lanes[i]) + (size_t)j * 2, &tmp[i], 2);
+                memcpy(CVM_LANE(vr, lanes[i]) + (size_t)(j0 + j) * 2, &tmp[i], 2);
         }
         return;
     }
     for (uint32_t i = 0; i < nl; i++) {
         uint8_t *dst = CVM_LANE(vr, lanes[i]);
-        for (uint32_t j = 0; j < mm->m; j++)
-            from_domain(mm, wk->r + ((size_t)j * nl + i) * ds, dst + (size_t)j * rs);
+        for (uint32_t j = 0; j < rows; j++)
+            from_domain(mm, wk->r + ((size_t)j * nl + i) * ds, dst + (size_t)(j0 + j) * rs);
     }
 }
 
 /* The products of the invocations lanes[0..nl) which share the operands
- * `op` (read from lanes[0]). */
+ * `op` (read from lanes[0]), block by block. */
 static cvm_result matmul_batch(cvm_exec *ex, const cvm_insn *in, const cv_mm *mm,
                                const uint32_t *lanes, uint32_t nl, const cv_operands *op,
                                uint8_t *mem)
 {
     cv_work wk = work_split(mm, nl, mem);
-    CVM_TRY(read_matrix(ex, in, mm, lanes[0], op, wk.w));
+    size_t ds = domain_size(mm->domain);
+    cv_matrix mx;
+    CVM_TRY(locate_matrix(ex, in, mm, lanes[0], op, &mx));
     if (mm->bias)
         CVM_TRY(read_bias(ex, in, mm, lanes[0], op, wk.b));
-    gather_inputs(ex, mm, lanes, nl, &wk);
-    run_kernel(mm, mm->m, nl, wk.w, wk.x, mm->bias ? wk.b : NULL, wk.r);
-    scatter_results(ex, in, mm, lanes, nl, &wk);
+    for (uint32_t i0 = 0; i0 < nl; i0 += wk.lb) {
+        uint32_t ln = CVM_MIN(wk.lb, nl - i0);
+        gather_inputs(ex, mm, lanes + i0, ln, &wk);
+        for (uint32_t j0 = 0; j0 < mm->m; j0 += wk.rb) {
+            uint32_t rows = CVM_MIN(wk.rb, mm->m - j0);
+            read_matrix_rows(ex, mm, &mx, j0, rows, wk.w);
+            run_kernel(mm, rows, ln, wk.w, wk.x, mm->bias ? wk.b + (size_t)j0 * ds : NULL, wk.r);
+            scatter_results(ex, in, mm, lanes + i0, ln, j0, rows, &wk);
+        }
+    }
     return CVM_SUCCESS;
 }
 
