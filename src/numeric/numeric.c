@@ -545,7 +545,7 @@ double cvm_f64_add_round_to_odd(double a, double b)
     double bb = s - a;
     double e = (a - (s - bb)) + (b - bb);
     if (e != 0.0 && (nm_f64_bits(s) & 1u) == 0)
-        s = nextafter(s, e > 0.0 ? INFINITY : -INFINITY);
+        s = nextafter(s, e > 0.0 ? (double)INFINITY : -(double)INFINITY);
     return s;
 }
 

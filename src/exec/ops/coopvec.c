@@ -428,12 +428,12 @@ static void from_domain(const cv_mm *mm, const uint8_t *v, uint8_t *out)
             memcpy(out, &h, 2);
             return;
         }
-        d = f;
+        d = (double)f;
     } else {
         memcpy(&d, v, 8);
     }
     if (isnan(d))
-        d = NAN;
+        d = (double)NAN;
     cvm_store_from_f64(rk, out, d, 0);
 }
 
