@@ -27,6 +27,9 @@
 
 #include "coopvm.h"
 
+#define DINF ((double)INFINITY)
+#define DNAN ((double)NAN)
+
 /* ---- random numbers --------------------------------------------------------- */
 
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
@@ -85,9 +88,9 @@ static double decode_bits(uint32_t t, uint32_t v)
     uint32_t m = v & ((1u << mb) - 1);
     double r;
     if (t == E4M3 && e == 15 && m == 7)
-        return NAN;
+        return DNAN;
     if (t != E4M3 && e == (1 << eb) - 1)
-        return m ? NAN : (sign ? -INFINITY : INFINITY);
+        return m ? DNAN : (sign ? -DINF : DINF);
     if (e == 0)
         r = ldexp((double)m, 1 - bias - mb);
     else
@@ -98,7 +101,7 @@ static double decode_bits(uint32_t t, uint32_t v)
 static double load_value(uint32_t t, const uint8_t *p)
 {
     switch (t) {
-    case F32: { float f; memcpy(&f, p, 4); return f; }
+    case F32: { float f; memcpy(&f, p, 4); return (double)f; }
     case F64: { double d; memcpy(&d, p, 8); return d; }
     case F16: case BF16: { uint16_t h; memcpy(&h, p, 2); return decode_bits(t, h); }
     case E4M3: case E5M2: return decode_bits(t, p[0]);
@@ -180,7 +183,7 @@ static double convert_input(uint32_t from, double v, uint32_t to)
         return v < lo ? lo : v > hi ? hi : v;
     }
     if (to == F32)
-        return (float)v;
+        return (double)(float)v;
     return decode_bits(to, round_narrow(to, v));
 }
 
@@ -425,8 +428,8 @@ static void random_value(uint32_t t, uint8_t *p, int for_int_interp)
         double v;
         if (for_int_interp) {
             static const double special[] = {0.5, 1.5, 2.5, -2.5, -0.5, 127.5, 128.0, 200.25,
-                                             -129.0, -128.5, 255.5, 256.0, 1e6, -1e6, 3.49, NAN,
-                                             INFINITY, -INFINITY, -0.0};
+                                             -129.0, -128.5, 255.5, 256.0, 1e6, -1e6, 3.49, DNAN,
+                                             DINF, -DINF, -0.0};
             v = (r % 3 == 0) ? special[(r >> 8) % (sizeof special / sizeof special[0])]
                              : (double)((int64_t)((r >> 8) % 600) - 300) / 4.0;
         } else {
@@ -575,7 +578,7 @@ static mm_out mm_run(const mm_case *c)
     if (c->specials) {
         /* a few infinities and NaNs among the matrix, bias and input values,
          * and inputs large enough to overflow f16 sums */
-        static const double sp[] = {INFINITY, -INFINITY, NAN, 60000.0, -60000.0};
+        static const double sp[] = {DINF, -DINF, DNAN, 60000.0, -60000.0};
         for (size_t i = 0; i < (size_t)srows * scols; i++)
             if (rng() % 9 == 0)
                 store_any(c->mi, logical + i * es, sp[rng() % 5]);
@@ -634,7 +637,7 @@ static mm_out mm_run(const mm_case *c)
                 float acc = (float)b;
                 for (uint32_t q = 0; q < c->k; q++)
                     acc = acc + (float)(wv[q] * x[q]);
-                store_result(c->rt, dst, acc);
+                store_result(c->rt, dst, (double)acc);
             } else {
                 double acc = b;
                 for (uint32_t q = 0; q < c->k; q++)
@@ -1100,7 +1103,7 @@ static void test_training_contention(void **state)
                     if (acc32) {
                         float f;
                         memcpy(&f, mat + off, 4);
-                        got = f;
+                        got = (double)f;
                     } else {
                         uint16_t h;
                         memcpy(&h, mat + off, 2);
@@ -1554,7 +1557,7 @@ static void test_convert(void **state)
                     if (dtypes[ti] == F32) {
                         memcpy(&wantv, &src[r * C + q], 4);
                     } else {
-                        wantv = round_narrow(dtypes[ti], src[r * C + q]);
+                        wantv = round_narrow(dtypes[ti], (double)src[r * C + q]);
                     }
                     if (got != wantv) {
                         print_error("%s layout %u (%d,%d): got 0x%x want 0x%x\n",
@@ -1582,7 +1585,7 @@ static void test_convert(void **state)
                 bi.dst_data = back;
                 assert_int_equal(cvm_convert_cooperative_vector_matrix(ctx, &bi, &d), CVM_SUCCESS);
                 for (int i = 0; i < R * C; i++) {
-                    double w = decode_bits(dtypes[ti], round_narrow(dtypes[ti], src[i]));
+                    double w = decode_bits(dtypes[ti], round_narrow(dtypes[ti], (double)src[i]));
                     assert_true((isnan(w) && isnan(back[i])) || (double)back[i] == w);
                 }
             }
