@@ -62,8 +62,12 @@ static void k_generic(const cvm_insn *in, uint8_t *r, const uint8_t *a, const ui
     unsigned sa = elem_step(in, CVM_EW_A_BCAST, es), sb = elem_step(in, CVM_EW_B_BCAST, bs_size);
     unsigned sc = elem_step(in, CVM_EW_C_BCAST, es);
     uint32_t op = in->spv_op;
+    /* OpVectorTimesScalar/OpMatrixTimesScalar of integer components (as
+     * cooperative matrices allow) multiply as OpIMul does: exactly, modulo
+     * 2^width, never through double. */
+    int float_op = is_float_op(op) && cvm_sk_is_float(k);
     for (uint32_t i = 0; i < n; i++, a += sa, b += sb, c += sc) {
-        if (is_float_op(op)) {
+        if (float_op) {
             double x = cvm_load_as_f64(k, a), y = op == SpvOpFNegate ? 0.0 : cvm_load_as_f64(k, b);
             double v;
             switch (op) {
@@ -100,7 +104,9 @@ static void k_generic(const cvm_insn *in, uint8_t *r, const uint8_t *a, const ui
         case SpvOpSNegate: v = (0 - x) & m; break;
         case SpvOpIAdd: v = (x + y) & m; break;
         case SpvOpISub: v = (x - y) & m; break;
-        case SpvOpIMul: v = (x * y) & m; break;
+        case SpvOpIMul:
+        case SpvOpVectorTimesScalar:
+        case SpvOpMatrixTimesScalar: v = (x * y) & m; break;
         case SpvOpUDiv: v = (y & m) ? (x & m) / (y & m) : 0; break;
         case SpvOpUMod: v = (y & m) ? (x & m) % (y & m) : 0; break;
         case SpvOpSDiv:
