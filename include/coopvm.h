@@ -99,6 +99,20 @@ typedef enum cvm_context_flags {
      * 0x7FC0DEAD, f16 0x7EAD (quiet NaNs), 32-bit integers 0xDEADBEEF, 8-bit
      * integers 0xDE. */
     CVM_FLAG_CHECK_CALLBACKS = 1u << 1,
+    /* OpCooperativeMatrixMulAddKHR on f16, bf16, e4m3 and e5m2 matrices
+     * accumulates in double and rounds once per result element (the result
+     * closest to exact) instead of the default: f32 accumulation, one fused
+     * multiply-add per k in order of k, as GPUs accumulate these kinds
+     * (ARCHITECTURE.md "Numerics"; src/exec/kernels/matmul.h).  The
+     * cooperative-vector products of f16/e4m3/e5m2 operands likewise
+     * accumulate in double instead of f32 (src/exec/kernels/coopvec_kernels.h). */
+    CVM_FLAG_PRECISE = 1u << 2,
+    /* bf16 x bf16 MulAdd through the CPU's AVX512_BF16 dot product
+     * (vdpbf16ps) where it has one: faster, with that instruction's numerics
+     * (products added in pairs along K, subnormals flushed to zero; the last
+     * bits may differ from the default and between CPU vendors).  Without
+     * AVX512_BF16 the default runs; CVM_FLAG_PRECISE takes precedence. */
+    CVM_FLAG_BF16_PAIRS = 1u << 3,
     /* Give the cooperative-vector optimal layouts (InferencingOptimalNV,
      * TrainingOptimalNV) a scrambled element order instead of the default
      * tight row-major one, in the shader and in
@@ -106,7 +120,7 @@ typedef enum cvm_context_flags {
      * matrices skipped the conversion gives visibly wrong results.  The
      * layouts are implementation-defined (VK_NV_cooperative_vector), so a
      * correct program works either way. */
-    CVM_FLAG_SCRAMBLE_OPTIMAL_LAYOUTS = 1u << 2
+    CVM_FLAG_SCRAMBLE_OPTIMAL_LAYOUTS = 1u << 4
 } cvm_context_flags;
 
 typedef struct cvm_context_desc {
@@ -232,6 +246,120 @@ CVM_API CVM_NODISCARD cvm_result cvm_pipeline_set_push_constants(cvm_pipeline *p
 CVM_API CVM_NODISCARD cvm_result cvm_pipeline_dispatch(cvm_pipeline *pipeline, uint32_t groups_x,
                                                        uint32_t groups_y, uint32_t groups_z,
                                                        cvm_diagnostic *o_diag);
+
+/* ---------------------------------------------------------------------------
+ * Debugging a dispatch: DebugPrintf output, and a trace of one invocation or
+ * workgroup.  The library never prints: both go to functions the caller
+ * gives (the coopvm tool writes them to stderr or files).
+ */
+
+/* One message of NonSemantic.DebugPrintf instruction 1 (GLSL's
+ * debugPrintfEXT, GL_EXT_debug_printf).  The texts leave the format to the
+ * client API; coopvm reads it as the Khronos validation layer's DebugPrintf
+ * does (docs/debug_printf.md of KhronosGroup/Vulkan-ValidationLayers), a
+ * subset of C's printf with additions:
+ *   %d %i %u %o %x %X %c    integers: 32 bits unless `l` is given (%ld %lu
+ *                           %lx %lX %lo, and the layer's %ul, printed in hex);
+ *                           a signed type sign-extends for %d and %i, every
+ *                           other case zero-extends (%u of an int8 -3 is
+ *                           253, as the layer prints it); bool is 0 or 1
+ *   %f %F %e %E %g %G %a %A floats of any width (f16, bf16, fp8 widen
+ *                           exactly); an integer argument is reinterpreted as
+ *                           a float of its width, as on the GPU
+ *   %vNx                    a vector of N = 2..4 components, each with
+ *                           conversion x, separated by ", " (e.g. %1.2v4f)
+ *   %s                      a string literal argument (an OpString)
+ *   %p                      a pointer (PhysicalStorageBuffer address)
+ *   %%                      a percent sign
+ * with C's flags (- + space # 0), width and precision.  Vector arguments are
+ * flattened into their components first, so "%v3f" and "%f %f %f" take one
+ * vec3 or three floats alike.  A specification coopvm cannot read is copied
+ * as written; a conversion without an argument prints "(missing)". */
+typedef struct cvm_printf_message {
+    uint32_t workgroup[3];  /* WorkgroupId of the invocation that printed */
+    uint32_t invocation[3]; /* its LocalInvocationId */
+    uint32_t local_index;   /* its LocalInvocationIndex */
+    /* 1 when a cooperative-matrix callback (DecodeFunc, DecodeVectorFunc,
+     * per-element Func, CombineFunc; SPV_NV_cooperative_matrix2) printed it:
+     * the call ran in the context of the invocation above, for matrix element
+     * (row, column) of the instruction with opcode `caller_opcode` (for a
+     * CombineFunc: the first element of the row, column or block it
+     * reduces); else 0, 0, 0, 0. */
+    uint32_t in_callback;
+    uint32_t row, column;
+    uint32_t caller_opcode;
+    uint32_t word_offset;   /* of the OpExtInst in the module */
+    uint32_t line;          /* its source line (OpLine / DebugLine), or 0 */
+    const char *file;       /* its source file, or "" */
+    const char *text;       /* the formatted message, NUL-terminated (a newline at its
+                               end only when the format has one) */
+    size_t length;          /* bytes of text */
+    /* The note after the last message of a dispatch that reached the limit:
+     * the number of messages not delivered (text is ""), else 0. */
+    uint64_t dropped;
+} cvm_printf_message;
+
+/* Receives the messages of a dispatch, in the order (workgroup index x-fastest,
+ * LocalInvocationIndex, the invocation's own order of execution), whatever
+ * the number of threads.  With CVM_FLAG_CHECK_CALLBACKS a callback prints in
+ * its first run only, in that run's (shuffled) order; the repeats and the
+ * comparison runs print nothing.  Called from the thread that called
+ * cvm_pipeline_dispatch, after the workgroups ran (also when the dispatch
+ * failed: the messages printed before the error); pointers in `message` are
+ * valid during the call only. */
+typedef void (*cvm_printf_fn)(void *user, const cvm_printf_message *message);
+
+/* Receives the trace, one line at a time (no newline at its end; `length`
+ * bytes, NUL-terminated), from the worker thread that runs the traced
+ * workgroup, while it runs; never from two threads at once. */
+typedef void (*cvm_trace_fn)(void *user, const char *line, size_t length);
+
+#define CVM_TRACE_WORKGROUP UINT32_MAX /* trace_invocation: every invocation */
+
+typedef struct cvm_debug_desc {
+    cvm_printf_fn printf_fn; /* NULL: DebugPrintf instructions do nothing */
+    void *printf_user;
+    uint64_t printf_limit;   /* messages delivered per dispatch, the first in the order
+                                below; 0 = 100000, at most 2^30.  A note after them says
+                                how many more there were */
+    /* The trace: each instruction the chosen invocation (or every invocation
+     * of the workgroup) executes, with its result's OpName and value per
+     * lane, the active lanes of collective instructions, a cooperative
+     * matrix's shape and a few of its elements, and source lines when the
+     * module has them. */
+    cvm_trace_fn trace_fn;   /* NULL: no trace */
+    void *trace_user;
+    uint32_t trace_workgroup[3];
+    uint32_t trace_invocation; /* LocalInvocationIndex, or CVM_TRACE_WORKGROUP */
+    uint64_t trace_limit;    /* lines per dispatch; 0 = 1000000; a last line says when it
+                                was reached */
+} cvm_debug_desc;
+
+/* Sets (or, with desc NULL, clears) the debug sinks of later dispatches of
+ * the pipeline; the desc is copied, the user pointers are the caller's.
+ * Without sinks a dispatch costs what it did before.  Errors:
+ * CVM_ERROR_INVALID_ARGUMENT (pipeline NULL). */
+CVM_API CVM_NODISCARD cvm_result cvm_pipeline_set_debug(cvm_pipeline *pipeline,
+                                                        const cvm_debug_desc *desc,
+                                                        cvm_diagnostic *o_diag);
+
+/* How the entry point lays cooperative matrices out in a buffer, as far as
+ * the module says with constants: from its first OpCooperativeMatrixStoreKHR
+ * (SPV_KHR_cooperative_matrix) whose Pointer is based on the variable at
+ * (set, binding) and whose MemoryLayout and Stride are constants (after
+ * specialization).  For pictures of a result (coopvm run --diff-image). */
+typedef struct cvm_store_shape {
+    uint64_t stride_bytes;        /* Stride times the size of the Pointer's pointee type:
+                                     bytes from one row (RowMajor) or column (ColumnMajor)
+                                     of a matrix to the next */
+    uint32_t tile_rows, tile_cols; /* rows and columns of the stored matrix type */
+    uint32_t column_major;        /* 1 for ColumnMajorKHR, 0 for RowMajorKHR */
+    uint32_t component_bytes;     /* size of one matrix component */
+} cvm_store_shape;
+
+/* Returns 1 and fills *o_shape when such a store exists, else 0. */
+CVM_API int cvm_pipeline_store_shape(const cvm_pipeline *pipeline, uint32_t set, uint32_t binding,
+                                     cvm_store_shape *o_shape);
 
 /* ---------------------------------------------------------------------------
  * Capabilities, in the shape of the Vulkan queries.

@@ -51,4 +51,16 @@
 #define CVM_CALLBACK_BATCH 256
 #endif
 
+/* DebugPrintf messages delivered per dispatch (cvm_debug_desc.printf_limit),
+ * bytes of one message, and trace lines per dispatch. */
+#ifndef CVM_DEFAULT_PRINTF_LIMIT
+#define CVM_DEFAULT_PRINTF_LIMIT 100000
+#endif
+#ifndef CVM_PRINTF_MAX_MESSAGE
+#define CVM_PRINTF_MAX_MESSAGE 16384
+#endif
+#ifndef CVM_DEFAULT_TRACE_LIMIT
+#define CVM_DEFAULT_TRACE_LIMIT 1000000
+#endif
+
 #endif /* CVM_CONFIG_H */

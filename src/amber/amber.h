@@ -343,6 +343,46 @@ cvm_result cvm_amber_execute(const cvm_amber_script *script, const cvm_context_d
                              cvm_amber_report *o_report, cvm_diagnostic *o_diag);
 void cvm_amber_report_release(cvm_amber_report *report);
 
+/* What cvm_amber_session_differences says of a value slot. */
+enum { CVM_AMBER_SLOT_NOT_COMPARED = 0, CVM_AMBER_SLOT_PASSED = 1, CVM_AMBER_SLOT_FAILED = 2 };
+
+/* EXPECT `command` slot by slot, against the buffers as they are now: for
+ * every value slot of its buffer (numbered as cvm_amber_value_offset
+ * numbers them), |got - expected| as worst_error counts it (0 for
+ * bit-identical values, infinity for a NaN on one side) and a
+ * CVM_AMBER_SLOT_* state (an IDX compares only its values; the rest are
+ * NOT_COMPARED).  *o_err and *o_state (*o_count entries) are the caller's,
+ * freed with cvm_free.  Errors: CVM_ERROR_INVALID_ARGUMENT when the command
+ * is not an EXPECT or compares nothing (sizes or types differ, IDX out of
+ * range), CVM_ERROR_OUT_OF_MEMORY, CVM_ERROR_LIMIT (over 2^32 slots). */
+cvm_result cvm_amber_session_differences(cvm_amber_session *session, uint32_t command,
+                                        double **o_err, uint8_t **o_state, uint64_t *o_count);
+
+/* Sets the debug sinks (cvm_pipeline_set_debug) of every pipeline of the
+ * session. */
+CVM_NODISCARD cvm_result cvm_amber_session_set_debug(cvm_amber_session *session,
+                                                     const cvm_debug_desc *debug,
+                                                     cvm_diagnostic *o_diag);
+/* The pipeline of PIPELINE `index` (NULL for a bad index). */
+cvm_pipeline *cvm_amber_session_pipeline(cvm_amber_session *session, uint32_t index);
+
+/* What a caller of cvm_amber_execute_hooked sees on the way: debug sinks
+ * for every pipeline, a call before each RUN (`command` indexes
+ * script->commands), and one after each EXPECT, while the buffers hold
+ * what that EXPECT compared.  Every member may be NULL. */
+typedef struct cvm_amber_hooks {
+    const cvm_debug_desc *debug;
+    void (*before_run)(void *user, cvm_amber_session *session, uint32_t command);
+    void (*after_expect)(void *user, cvm_amber_session *session,
+                         const cvm_amber_expect_result *result);
+    void *user;
+} cvm_amber_hooks;
+
+/* cvm_amber_execute with hooks (NULL: none). */
+cvm_result cvm_amber_execute_hooked(const cvm_amber_script *script, const cvm_context_desc *desc,
+                                    const cvm_amber_hooks *hooks, cvm_amber_report *o_report,
+                                    cvm_diagnostic *o_diag);
+
 /* IEEE binary16 <-> binary32, round to nearest even (NaN stays NaN). */
 float cvm_amber_half_to_float(uint16_t h);
 uint16_t cvm_amber_float_to_half(float f);

@@ -739,6 +739,86 @@ void cvm_amber_session_evaluate(cvm_amber_session *S, uint32_t command,
                         &s->buffers[c->other], S->buffers[c->other], r);
 }
 
+cvm_result cvm_amber_session_differences(cvm_amber_session *S, uint32_t command, double **o_err,
+                                        uint8_t **o_state, uint64_t *o_count)
+{
+    const cvm_amber_script *s = S->script;
+    *o_err = NULL;
+    *o_state = NULL;
+    *o_count = 0;
+    if (command >= s->command_count || s->commands[command].kind != CVM_AMBER_CMD_EXPECT)
+        return CVM_ERROR_INVALID_ARGUMENT;
+    const cvm_amber_command *c = &s->commands[command];
+    const cvm_amber_buffer *b = &s->buffers[c->buffer];
+    const unsigned char *got = S->buffers[c->buffer];
+    uint64_t n = b->elements * b->type.rows * b->type.columns;
+    if (n > (UINT64_C(1) << 32))
+        return CVM_ERROR_LIMIT;
+    double *err = cvm_malloc((size_t)n * sizeof(double) + 1);
+    uint8_t *st = cvm_malloc((size_t)n + 1);
+    if (!err || !st) {
+        cvm_mem_free(err);
+        cvm_mem_free(st);
+        return CVM_ERROR_OUT_OF_MEMORY;
+    }
+    for (uint64_t i = 0; i < n; i++) {
+        err[i] = 0;
+        st[i] = CVM_AMBER_SLOT_NOT_COMPARED;
+    }
+    if (c->expect == CVM_AMBER_EXPECT_IDX) {
+        /* the slots evaluate() compared, each judged as it judged them */
+        cvm_amber_expect_result r;
+        cvm_amber_session_evaluate(S, command, &r);
+        if (r.message[0] || !r.compared) {
+            cvm_mem_free(err);
+            cvm_mem_free(st);
+            return CVM_ERROR_INVALID_ARGUMENT;
+        }
+        uint64_t start = 0;
+        uint32_t per = b->type.rows * b->type.columns;
+        uint64_t element = c->offset / cvm_amber_type_stride(b->type);
+        for (uint32_t k = 0; k < per; k++)
+            if (cvm_amber_value_offset(b->type, element * per + k) == c->offset)
+                start = element * per + k;
+        for (uint32_t k = 0; k < c->value_count && start + k < n; k++) {
+            cvm_amber_command one = *c;
+            one.offset = cvm_amber_value_offset(b->type, start + k);
+            one.values = c->values + k;
+            one.ivalues = c->ivalues + k;
+            one.value_count = 1;
+            /* the offset keeps the slot, so its component's tolerance */
+            memset(&r, 0, sizeof(r));
+            compare_idx(&one, b, got, &r);
+            err[start + k] = r.worst_error;
+            st[start + k] = r.passed ? CVM_AMBER_SLOT_PASSED : CVM_AMBER_SLOT_FAILED;
+        }
+    } else {
+        const cvm_amber_buffer *bb = &s->buffers[c->other];
+        cvm_amber_expect_result r;
+        memset(&r, 0, sizeof(r));
+        if (!same_shape(b, bb, &r)) {
+            cvm_mem_free(err);
+            cvm_mem_free(st);
+            return CVM_ERROR_INVALID_ARGUMENT;
+        }
+        const unsigned char *exp = S->buffers[c->other];
+        double tol = (double)c->tolerance;
+        for (uint64_t i = 0; i < n; i++) {
+            uint64_t off = cvm_amber_value_offset(b->type, i), gb, eb;
+            double g, e;
+            read_slot(b->type.scalar, got + off, &g, &gb, NULL);
+            read_slot(bb->type.scalar, exp + off, &e, &eb, NULL);
+            err[i] = gb == eb ? 0.0 : abs_error(g, e);
+            int fail = c->expect == CVM_AMBER_EXPECT_RMSE_BUFFER ? !(fabs(g - e) <= tol) : gb != eb;
+            st[i] = fail ? CVM_AMBER_SLOT_FAILED : CVM_AMBER_SLOT_PASSED;
+        }
+    }
+    *o_err = err;
+    *o_state = st;
+    *o_count = n;
+    return CVM_SUCCESS;
+}
+
 cvm_result cvm_amber_session_check(cvm_amber_session *S,
                                    const cvm_amber_expect_result **o_results, uint32_t *o_count)
 {
@@ -760,12 +840,38 @@ cvm_result cvm_amber_session_check(cvm_amber_session *S,
 
 /* Whole scripts -------------------------------------------------------- */
 
+cvm_result cvm_amber_session_set_debug(cvm_amber_session *S, const cvm_debug_desc *debug,
+                                       cvm_diagnostic *o_diag)
+{
+    for (uint32_t i = 0; i < S->script->pipeline_count; i++)
+        if (S->pipelines[i])
+            CVM_TRY(cvm_pipeline_set_debug(S->pipelines[i], debug, o_diag));
+    return CVM_SUCCESS;
+}
+
+cvm_pipeline *cvm_amber_session_pipeline(cvm_amber_session *S, uint32_t index)
+{
+    return S && index < S->script->pipeline_count ? S->pipelines[index] : NULL;
+}
+
 cvm_result cvm_amber_execute(const cvm_amber_script *s, const cvm_context_desc *desc,
                              cvm_amber_report *o_report, cvm_diagnostic *o_diag)
+{
+    return cvm_amber_execute_hooked(s, desc, NULL, o_report, o_diag);
+}
+
+cvm_result cvm_amber_execute_hooked(const cvm_amber_script *s, const cvm_context_desc *desc,
+                                    const cvm_amber_hooks *hooks, cvm_amber_report *o_report,
+                                    cvm_diagnostic *o_diag)
 {
     memset(o_report, 0, sizeof(*o_report));
     cvm_amber_session *S;
     cvm_result r = cvm_amber_session_create(s, desc, &S, o_diag);
+    if (r == CVM_SUCCESS && hooks && hooks->debug) {
+        r = cvm_amber_session_set_debug(S, hooks->debug, o_diag);
+        if (r != CVM_SUCCESS)
+            cvm_amber_session_destroy(S);
+    }
     if (r != CVM_SUCCESS) {
         o_report->error_line = o_diag && o_diag->line && !strcmp(o_diag->file, s->path)
                                    ? o_diag->line
@@ -781,6 +887,8 @@ cvm_result cvm_amber_execute(const cvm_amber_script *s, const cvm_context_desc *
         const cvm_amber_command *c = &s->commands[i];
         switch (c->kind) {
         case CVM_AMBER_CMD_RUN:
+            if (hooks && hooks->before_run)
+                hooks->before_run(hooks->user, S, i);
             r = run_command(S, c, o_diag);
             break;
         case CVM_AMBER_CMD_COPY: {
@@ -797,6 +905,8 @@ cvm_result cvm_amber_execute(const cvm_amber_script *s, const cvm_context_desc *
             cvm_amber_expect_result *res = &o_report->results[o_report->result_count++];
             cvm_amber_session_evaluate(S, i, res);
             o_report->failed += !res->passed;
+            if (hooks && hooks->after_expect)
+                hooks->after_expect(hooks->user, S, res);
             break;
         }
         }

@@ -255,6 +255,16 @@ typedef struct cvm_exec {
     /* scratch memory for handlers (reset per instruction by whoever uses it) */
     uint8_t *scratch;
     size_t scratch_size;
+    /* Debugging (exec/debug.h), NULL when off: where DebugPrintf messages
+     * go, and the trace. */
+    struct cvm_printf_buf *printf;
+    struct cvm_trace *trace;
+    /* Callback batches: per lane, the LocalInvocationIndex of the calling
+     * workgroup's invocation the call runs for, and the matrix element
+     * (row, col; UINT32_MAX when the caller named none); the calling
+     * opcode.  NULL in a workgroup's own group, where lane = invocation. */
+    const uint32_t *cb_inv, *cb_row, *cb_col;
+    uint32_t cb_op;
 } cvm_exec;
 
 /* Iterate the lanes that execute the current instruction. */
@@ -356,6 +366,7 @@ cvm_result cvm_lower_coopmat(cvm_lower *lw, const spv_inst *inst, cvm_insn *out)
 cvm_result cvm_lower_coopmat2(cvm_lower *lw, const spv_inst *inst, cvm_insn *out);  /* ops/coopmat2_ops.c */
 cvm_result cvm_lower_tensor(cvm_lower *lw, const spv_inst *inst, cvm_insn *out);    /* ops/tensor_ops.c */
 cvm_result cvm_lower_qcom(cvm_lower *lw, const spv_inst *inst, cvm_insn *out);      /* ops/qcom.c */
+cvm_result cvm_lower_debug_printf(cvm_lower *lw, const spv_inst *inst, cvm_insn *out); /* ops/debug_printf.c */
 cvm_result cvm_lower_coopvec(cvm_lower *lw, const spv_inst *inst, cvm_insn *out);   /* ops/coopvec.c */
 
 /* Cooperative-vector rules that lowering applies outside the instruction
@@ -412,6 +423,15 @@ cvm_result cvm_lower_fail(cvm_lower *lw, const spv_inst *inst, cvm_result r, con
 cvm_result cvm_callback_run(cvm_exec *ex, const cvm_insn *in, uint32_t func, uint32_t count,
                             const cvm_val *args, uint32_t nargs, uint8_t *results,
                             const uint32_t *lanes);
+
+/* cvm_callback_run naming the matrix element each call is for, for
+ * DebugPrintf messages and the trace: call i is for flat element
+ * elems[i] (elems NULL: element i) of a matrix with `cols` columns, row
+ * e / cols, column e % cols. */
+cvm_result cvm_callback_run_elements(cvm_exec *ex, const cvm_insn *in, uint32_t func,
+                                     uint32_t count, const cvm_val *args, uint32_t nargs,
+                                     uint8_t *results, const uint32_t *lanes,
+                                     const uint32_t *elems, uint32_t cols);
 
 /* The lane that owns flat element `e` (row-major) of a matrix of `nelems`
  * elements held by scope instance `inst` of collective instruction `in`:

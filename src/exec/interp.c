@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exec/debug.h"
 #include "exec/program.h"
 
 #define BLOCK_DONE UINT32_MAX
@@ -35,6 +36,12 @@ struct cvm_group {
     struct cvm_group *callback; /* lanes for callbacks, created on first use */
     uint32_t *caller_vars;   /* callback groups: module-scope per-invocation variables */
     uint32_t ncaller_vars;
+    /* callback groups, for debugging: per lane, the invocation and matrix
+     * element of its call (cvm_exec.cb_*); and what the running
+     * cvm_callback_run_elements said about its calls */
+    uint32_t *dbg_inv, *dbg_row, *dbg_col;
+    const uint32_t *site_elems;
+    uint32_t site_cols;
 };
 
 /* ---- helpers shared with handlers ------------------------------------------- */
@@ -302,6 +309,7 @@ void cvm_group_destroy(cvm_group *g)
     }
     cvm_group_destroy(g->callback);
     cvm_mem_free(g->caller_vars);
+    cvm_mem_free(g->dbg_inv);
     cvm_mem_free(g->frames);
     cvm_mem_free(g->var_addrs);
     cvm_mem_free(g->var_addr_off);
@@ -548,7 +556,11 @@ static cvm_result take_budget(cvm_group *g, const cvm_insn *in, uint32_t n)
                          "the instruction budget of the dispatch ran out (a runaway loop?)");
 }
 
-static cvm_result run_block(cvm_group *g, cvm_frame *fr, const cvm_function *f, uint32_t bi)
+/* One block over the active lanes.  `traced` is a constant in each of the
+ * two copies below, so the copy that runs without a trace has no trace
+ * code in its loop. */
+static inline __attribute__((always_inline)) cvm_result
+run_block_impl(cvm_group *g, cvm_frame *fr, const cvm_function *f, uint32_t bi, const int traced)
 {
     cvm_exec *ex = &g->ex;
     const cvm_program *p = g->prog;
@@ -560,6 +572,8 @@ static cvm_result run_block(cvm_group *g, cvm_frame *fr, const cvm_function *f, 
 
     if ((r = take_budget(g, in < end ? in : NULL, b->count)) != CVM_SUCCESS)
         return r;
+    if (traced)
+        cvm_trace_block(ex, f, bi);
 
     /* Phis: a parallel copy through scratch. */
     const cvm_insn *phi_end = in;
@@ -601,6 +615,9 @@ static cvm_result run_block(cvm_group *g, cvm_frame *fr, const cvm_function *f, 
                 copy_value_lane(p, ph->type, fr->vals[ph->result], tmp, l, ex->sg_size);
             at += (size_t)tmp.stride * n + 16;
         }
+        if (traced)
+            for (const cvm_insn *ph = in; ph < phi_end; ph++)
+                cvm_trace_insn(ex, ph);
         in = phi_end;
     }
 
@@ -608,8 +625,12 @@ static cvm_result run_block(cvm_group *g, cvm_frame *fr, const cvm_function *f, 
         if (in->fn) {
             if ((r = in->fn(ex, in)) != CVM_SUCCESS)
                 return r;
+            if (traced)
+                cvm_trace_insn(ex, in);
             continue;
         }
+        if (traced && in->cf != CVM_CF_CALL)
+            cvm_trace_insn(ex, in);
         switch (in->cf) {
         case CVM_CF_BRANCH:
             CVM_FOR_ACTIVE(ex, l) {
@@ -687,6 +708,8 @@ static cvm_result run_block(cvm_group *g, cvm_frame *fr, const cvm_function *f, 
                 CVM_FOR_ACTIVE(ex, l)
                     copy_value_lane(p, in->type, fr->vals[in->result], cfr->vals[0], l, ex->sg_size);
             }
+            if (traced)
+                cvm_trace_insn(ex, in); /* after the call: its result */
             /* Lanes that ended inside the callee end here too. */
             uint32_t na = 0;
             for (uint32_t l = 0; l < n; l++) {
@@ -706,6 +729,17 @@ static cvm_result run_block(cvm_group *g, cvm_frame *fr, const cvm_function *f, 
         }
     }
     return cvm_exec_fail(ex, NULL, CVM_ERROR_INTERNAL, "block %u ended without a terminator", bi);
+}
+
+static cvm_result run_block_fast(cvm_group *g, cvm_frame *fr, const cvm_function *f, uint32_t bi)
+{
+    return run_block_impl(g, fr, f, bi, 0);
+}
+
+static cvm_result run_block_traced(cvm_group *g, cvm_frame *fr, const cvm_function *f,
+                                   uint32_t bi)
+{
+    return run_block_impl(g, fr, f, bi, 1);
 }
 
 static cvm_result run_function(cvm_group *g, uint32_t fidx, const uint8_t *mask)
@@ -736,7 +770,8 @@ static cvm_result run_function(cvm_group *g, uint32_t fidx, const uint8_t *mask)
         ex->vals = fr->vals;
         ex->active = fr->active;
         ex->nactive = na;
-        cvm_result r = run_block(g, fr, f, b);
+        cvm_result r = CVM_UNLIKELY(ex->trace != NULL) ? run_block_traced(g, fr, f, b)
+                                                       : run_block_fast(g, fr, f, b);
         if (r != CVM_SUCCESS)
             return r;
     }
@@ -960,6 +995,20 @@ static cvm_result callback_batch(cvm_group *cg, const cvm_group *caller, const c
     }
     memset(cg->alive, 0, cex->nlanes);
     memset(cg->alive, 1, n);
+    if (cex->printf || cex->trace) { /* whose call each lane is, for messages and the trace */
+        for (uint32_t l = 0; l < n; l++) {
+            uint32_t call = calls[l], cl = ctx[call];
+            cg->dbg_inv[l] = caller->ex.cb_inv ? caller->ex.cb_inv[cl] : cl;
+            if (cg->site_cols) {
+                uint32_t e = cg->site_elems ? cg->site_elems[call] : call;
+                cg->dbg_row[l] = e / cg->site_cols;
+                cg->dbg_col[l] = e % cg->site_cols;
+            } else { /* no element named: a nested call keeps its caller's */
+                cg->dbg_row[l] = caller->ex.cb_row ? caller->ex.cb_row[cl] : UINT32_MAX;
+                cg->dbg_col[l] = caller->ex.cb_col ? caller->ex.cb_col[cl] : UINT32_MAX;
+            }
+        }
+    }
     /* The batch's own per-invocation memory holds only its Function
      * variables (module-scope ones resolve in the caller's). */
     memset(cg->inv_mem, 0, p->inv_size * n);
@@ -1048,6 +1097,14 @@ cvm_result cvm_callback_run(cvm_exec *ex, const cvm_insn *in, uint32_t func, uin
                             const cvm_val *args, uint32_t nargs, uint8_t *results,
                             const uint32_t *lanes)
 {
+    return cvm_callback_run_elements(ex, in, func, count, args, nargs, results, lanes, NULL, 0);
+}
+
+cvm_result cvm_callback_run_elements(cvm_exec *ex, const cvm_insn *in, uint32_t func,
+                                     uint32_t count, const cvm_val *args, uint32_t nargs,
+                                     uint8_t *results, const uint32_t *lanes,
+                                     const uint32_t *elems, uint32_t cols)
+{
     cvm_group *g = group_of(ex);
     const cvm_program *p = g->prog;
     if (func >= p->nfuncs || !p->funcs[func].lowered)
@@ -1076,8 +1133,21 @@ cvm_result cvm_callback_run(cvm_exec *ex, const cvm_insn *in, uint32_t func, uin
         g->callback->ex.is_callback = 1;
         if ((r = collect_caller_vars(g->callback, ex->diag)) != CVM_SUCCESS)
             return r;
+        cvm_group *nc = g->callback;
+        nc->dbg_inv = cvm_malloc((size_t)CVM_CALLBACK_BATCH * 3 * sizeof(uint32_t));
+        if (!nc->dbg_inv)
+            return cvm_exec_fail(ex, in, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+        nc->dbg_row = nc->dbg_inv + CVM_CALLBACK_BATCH;
+        nc->dbg_col = nc->dbg_row + CVM_CALLBACK_BATCH;
+        for (uint32_t l = 0; l < 3u * CVM_CALLBACK_BATCH; l++)
+            nc->dbg_inv[l] = UINT32_MAX;
+        nc->ex.cb_inv = nc->dbg_inv;
+        nc->ex.cb_row = nc->dbg_row;
+        nc->ex.cb_col = nc->dbg_col;
     }
     cvm_group *cg = g->callback;
+    cg->site_elems = elems;
+    cg->site_cols = cols;
     /* The callee shares the caller's workgroup memory, and resolves
      * module-scope per-invocation variables in the caller's memory (for a
      * caller that is itself a callback: in its caller's). */
@@ -1092,6 +1162,9 @@ cvm_result cvm_callback_run(cvm_exec *ex, const cvm_insn *in, uint32_t func, uin
     cex->budget = ex->budget;
     cex->diag = ex->diag;
     cex->depth = ex->depth + 1;
+    cex->printf = ex->printf;
+    cex->trace = ex->trace;
+    cex->cb_op = ex->is_callback ? ex->cb_op : in->spv_op;
     uint32_t rt = f->return_type;
     uint32_t rsize = rt && p->types[rt].tclass != CVM_TC_NONE ? p->types[rt].size : 0;
     int check = (ex->flags & CVM_FLAG_CHECK_CALLBACKS) != 0;
@@ -1128,6 +1201,10 @@ cvm_result cvm_callback_run(cvm_exec *ex, const cvm_insn *in, uint32_t func, uin
         shuffle(order, count, &seed);
         if (pass && msize)
             memcpy(pm->base, before, msize);
+        if (pass) { /* the repeats print and trace nothing: pass 0 stands */
+            cex->printf = NULL;
+            cex->trace = NULL;
+        }
         r = callback_pass(cg, g, f, func, order, count, pass == 2 ? other : lanes, args, nargs,
                           pass ? again : results, rsize);
         if (pass == 0 && msize && r == CVM_SUCCESS) {

@@ -770,8 +770,9 @@ static cvm_result lower_inst(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
 {
     static const cvm_lower_family_fn families[] = {
         cvm_lower_memory, cvm_lower_arith,    cvm_lower_convert, cvm_lower_composite,
-        cvm_lower_glsl,   cvm_lower_subgroup, cvm_lower_atomic,  cvm_lower_coopmat,
-        cvm_lower_coopmat2, cvm_lower_tensor, cvm_lower_qcom, cvm_lower_coopvec,
+        cvm_lower_debug_printf, cvm_lower_glsl, cvm_lower_subgroup, cvm_lower_atomic,
+        cvm_lower_coopmat, cvm_lower_coopmat2, cvm_lower_tensor, cvm_lower_qcom,
+        cvm_lower_coopvec,
     };
     out->spv_op = in->opcode;
     out->word_off = in->offset;

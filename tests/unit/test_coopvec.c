@@ -604,7 +604,8 @@ static mm_out mm_run(const mm_case *c)
     if ((c->ii == E4M3 || c->ii == E5M2) && c->in_type != c->ii)
         eff = F16; /* fp8 interpretations of wider inputs keep f16 precision */
     int f32acc = (eff == F16 || eff == E4M3 || eff == E5M2) &&
-                 (c->mi == F16 || c->mi == E4M3 || c->mi == E5M2);
+                 (c->mi == F16 || c->mi == E4M3 || c->mi == E5M2) &&
+                 !(c->flags & CVM_FLAG_PRECISE); /* the precise mode: double accumulators */
     double *x = malloc((size_t)c->k * sizeof(double)), *wv = malloc((size_t)c->k * sizeof(double));
     assert_true(x && wv);
     for (uint32_t l = 0; l < c->nl; l++) {
@@ -840,6 +841,39 @@ static void test_special_values(void **state)
             mm_check(&c);
         }
     }
+}
+
+/* The precise mode: f16 and fp8 products accumulate in double; a case whose
+ * f32 and double sums differ shows the flag acts. */
+static void test_precise(void **state)
+{
+    (void)state;
+    cvm_coopvec_properties ps[] = {props(F16, F16, F16, F16, F16), props(F16, F16, F16, F32, F32),
+                                   props(F16, E4M3, E4M3, F16, F32), props(E5M2, E5M2, E5M2, F32, F32)};
+    int differs = 0;
+    for (size_t pi = 0; pi < sizeof ps / sizeof ps[0]; pi++) {
+        for (int per_lane = 0; per_lane < 2; per_lane++) {
+            mm_case c = base_case(&ps[pi], 2, 0);
+            c.k = 301;
+            c.nl = 20;
+            c.per_lane = per_lane;
+            c.flags = CVM_FLAG_PRECISE;
+            uint64_t keep = rng_state;
+            mm_check(&c);
+            /* the same data without the flag: f32 sums */
+            rng_state = keep;
+            c.flags = 0;
+            mm_out o = mm_run(&c);
+            rng_state = keep;
+            c.flags = CVM_FLAG_PRECISE;
+            mm_out p = mm_run(&c);
+            assert_int_equal(o.rr.dispatch, CVM_SUCCESS);
+            differs |= memcmp(o.out, p.out, o.size) != 0;
+            mm_free(&o);
+            mm_free(&p);
+        }
+    }
+    assert_true(differs);
 }
 
 /* Scrambled optimal layouts: a matrix converted with the host call reads
@@ -1972,6 +2006,7 @@ int main(void)
         cmocka_unit_test(test_every_combination),
         cmocka_unit_test(test_shapes),
         cmocka_unit_test(test_special_values),
+        cmocka_unit_test(test_precise),
         cmocka_unit_test(test_scrambled_layouts),
         cmocka_unit_test(test_robust_matrix),
         cmocka_unit_test(test_bad_input),

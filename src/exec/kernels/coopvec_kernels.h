@@ -21,6 +21,7 @@
  *   f32 accumulator: both operands f16, E4M3 or E5M2 (at most 11 significand
  *     bits and exponents from 2^-24 to 2^16: the product has at most 22 bits
  *     and lies in f32's normal range) - the precision GPUs accumulate in;
+ *     with CVM_FLAG_PRECISE these use the f64 accumulator instead;
  *   f64 accumulator: an operand bf16 or f32 (products of up to 24-bit
  *     significands with exponents in f32's range are exact in a double);
  *   i32 accumulator (integer types): "performed at the precision of the

@@ -668,6 +668,8 @@ static cvm_result h_matmul(cvm_exec *ex, const cvm_insn *in)
 {
     cv_mm mm;
     memcpy(&mm, ex->prog->extra + in->extra, sizeof(mm));
+    if ((ex->flags & CVM_FLAG_PRECISE) && mm.domain == DOMAIN_F32)
+        mm.domain = DOMAIN_F64; /* the precise mode: double accumulators (exact products) */
     uint32_t nl = 0;
     size_t lanes_bytes = align16((size_t)ex->nlanes * 4);
     size_t ops_bytes = align16((size_t)ex->nlanes * sizeof(cv_operands));
