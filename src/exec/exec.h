@@ -177,6 +177,10 @@ typedef struct cvm_function {
     uint32_t nlocal_ids;
     uint32_t lowered;
     uint32_t writes_private; /* it or a function it calls may store to Private memory */
+    /* Per-invocation memory of its Function variables and those of the
+     * functions it calls: [fvar_lo, fvar_hi) of a lane's slice (empty when
+     * lo >= hi).  A callback batch clears only that. */
+    uint64_t fvar_lo, fvar_hi;
 } cvm_function;
 
 /* A pipeline's program: everything the interpreter needs, nothing of SPIR-V

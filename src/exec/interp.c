@@ -532,6 +532,49 @@ static void copy_value_lane(const cvm_program *p, uint32_t tid, cvm_val dst, cvm
     memcpy(CVM_LANE(dst, l), CVM_LANE(src, l), size);
 }
 
+/* The first active lane of each scope instance of a cooperative matrix of
+ * type `tid` in turn: *io_inst starts at 0; returns UINT32_MAX when done. */
+static uint32_t next_instance_lane(const cvm_exec *ex, int wg, uint32_t *io_inst)
+{
+    uint32_t ninst = wg ? 1 : ex->nsub;
+    for (; *io_inst < ninst; (*io_inst)++) {
+        uint32_t first = wg ? 0 : *io_inst * ex->sg_size;
+        uint32_t end = wg ? ex->nlanes : CVM_MIN(first + ex->sg_size, ex->nlanes);
+        for (uint32_t l = first; l < end; l++)
+            if (ex->active[l]) {
+                (*io_inst)++;
+                return l;
+            }
+    }
+    return UINT32_MAX;
+}
+
+/* Copies `src` into `dst` for the active lanes: lane by lane, or for a
+ * cooperative matrix (the value of its scope) once per scope instance that
+ * has an active lane -- not once per invocation. */
+static void copy_value_active(const cvm_exec *ex, uint32_t tid, cvm_val dst, cvm_val src)
+{
+    const cvm_program *p = ex->prog;
+    uint32_t wg, size = p->types[tid].size;
+    if (is_scope_value(p, tid, &wg)) {
+        uint32_t inst = 0, l;
+        while ((l = next_instance_lane(ex, (int)wg, &inst)) != UINT32_MAX)
+            copy_value_lane(p, tid, dst, src, l, ex->sg_size);
+        return;
+    }
+    CVM_FOR_ACTIVE(ex, l)
+        memcpy(CVM_LANE(dst, l), CVM_LANE(src, l), size);
+}
+
+/* Bytes of scratch a value of type `tid` needs for all lanes (or all scope
+ * instances) with slot stride `stride`. */
+static size_t value_scratch(const cvm_exec *ex, uint32_t tid, uint32_t stride)
+{
+    uint32_t wg;
+    size_t count = is_scope_value(ex->prog, tid, &wg) ? (wg ? 1 : ex->nsub) : ex->nlanes;
+    return (size_t)stride * count + 16;
+}
+
 static cvm_result take_budget(cvm_group *g, const cvm_insn *in, uint32_t n)
 {
     if (CVM_LIKELY(g->budget_local >= n)) {
@@ -582,7 +625,7 @@ run_block_impl(cvm_group *g, cvm_frame *fr, const cvm_function *f, uint32_t bi, 
     if (phi_end > in) {
         size_t need = 0;
         for (const cvm_insn *ph = in; ph < phi_end; ph++)
-            need += (size_t)fr->vals[ph->result].stride * n + 16;
+            need += value_scratch(ex, ph->type, fr->vals[ph->result].stride);
         if (need > ex->scratch_size) {
             uint8_t *ns = cvm_realloc(ex->scratch, need);
             if (!ns)
@@ -593,9 +636,23 @@ run_block_impl(cvm_group *g, cvm_frame *fr, const cvm_function *f, uint32_t bi, 
         size_t at = 0;
         for (const cvm_insn *ph = in; ph < phi_end; ph++) {
             cvm_val tmp = {ex->scratch + at, fr->vals[ph->result].stride};
-            uint32_t tid = ph->type;
+            uint32_t tid = ph->type, wg;
             const uint32_t *pairs = p->extra + ph->extra;
-            CVM_FOR_ACTIVE(ex, l) {
+            /* a cooperative matrix moves once per scope instance, from the
+             * block its first active lane came from (its invocations reach
+             * a matrix instruction together) */
+            int scope = is_scope_value(p, tid, &wg);
+            uint32_t inst = 0, l = 0;
+            for (;;) {
+                if (scope) {
+                    if ((l = next_instance_lane(ex, (int)wg, &inst)) == UINT32_MAX)
+                        break;
+                } else {
+                    while (l < n && !ex->active[l])
+                        l++;
+                    if (l >= n)
+                        break;
+                }
                 uint32_t from = fr->prev_block[l];
                 uint32_t k = 0;
                 for (; k < ph->nextra; k += 2)
@@ -605,15 +662,15 @@ run_block_impl(cvm_group *g, cvm_frame *fr, const cvm_function *f, uint32_t bi, 
                     return cvm_exec_fail(ex, ph, CVM_ERROR_INVALID_MODULE,
                                          "OpPhi has no value for the block invocation %u came from", l);
                 copy_value_lane(p, tid, tmp, fr->vals[pairs[k]], l, ex->sg_size);
+                l++;
             }
-            at += (size_t)tmp.stride * n + 16;
+            at += value_scratch(ex, tid, tmp.stride);
         }
         at = 0;
         for (const cvm_insn *ph = in; ph < phi_end; ph++) {
             cvm_val tmp = {ex->scratch + at, fr->vals[ph->result].stride};
-            CVM_FOR_ACTIVE(ex, l)
-                copy_value_lane(p, ph->type, fr->vals[ph->result], tmp, l, ex->sg_size);
-            at += (size_t)tmp.stride * n + 16;
+            copy_value_active(ex, ph->type, fr->vals[ph->result], tmp);
+            at += value_scratch(ex, ph->type, tmp.stride);
         }
         if (traced)
             for (const cvm_insn *ph = in; ph < phi_end; ph++)
@@ -667,9 +724,8 @@ run_block_impl(cvm_group *g, cvm_frame *fr, const cvm_function *f, uint32_t bi, 
             return CVM_SUCCESS;
         }
         case CVM_CF_RETURN_VALUE:
-            CVM_FOR_ACTIVE(ex, l)
-                copy_value_lane(p, type_of_id(p, in->a) ? type_of_id(p, in->a) : f->return_type,
-                                fr->vals[0], fr->vals[in->a], l, ex->sg_size);
+            copy_value_active(ex, type_of_id(p, in->a) ? type_of_id(p, in->a) : f->return_type,
+                              fr->vals[0], fr->vals[in->a]);
             /* fall through */
         case CVM_CF_RETURN:
             CVM_FOR_ACTIVE(ex, l)
@@ -691,10 +747,8 @@ run_block_impl(cvm_group *g, cvm_frame *fr, const cvm_function *f, uint32_t bi, 
                 return ex->diag ? ex->diag->result : CVM_ERROR_OUT_OF_MEMORY;
             const uint32_t *args = p->extra + in->extra;
             for (uint32_t k = 0; k < in->nextra && k < cf->nparams; k++) {
-                uint32_t tid = type_of_id(p, cf->params[k]);
-                CVM_FOR_ACTIVE(ex, l)
-                    copy_value_lane(p, tid, cfr->vals[cf->params[k]], fr->vals[args[k]], l,
-                                    ex->sg_size);
+                copy_value_active(ex, type_of_id(p, cf->params[k]), cfr->vals[cf->params[k]],
+                                  fr->vals[args[k]]);
             }
             memcpy(fr->call_mask, ex->active, n);
             ex->depth++;
@@ -704,10 +758,8 @@ run_block_impl(cvm_group *g, cvm_frame *fr, const cvm_function *f, uint32_t bi, 
             ex->active = fr->active;
             if (r != CVM_SUCCESS)
                 return r;
-            if (in->result && in->type && p->types[in->type].tclass != CVM_TC_NONE) {
-                CVM_FOR_ACTIVE(ex, l)
-                    copy_value_lane(p, in->type, fr->vals[in->result], cfr->vals[0], l, ex->sg_size);
-            }
+            if (in->result && in->type && p->types[in->type].tclass != CVM_TC_NONE)
+                copy_value_active(ex, in->type, fr->vals[in->result], cfr->vals[0]);
             if (traced)
                 cvm_trace_insn(ex, in); /* after the call: its result */
             /* Lanes that ended inside the callee end here too. */
@@ -1009,9 +1061,13 @@ static cvm_result callback_batch(cvm_group *cg, const cvm_group *caller, const c
             }
         }
     }
-    /* The batch's own per-invocation memory holds only its Function
-     * variables (module-scope ones resolve in the caller's). */
-    memset(cg->inv_mem, 0, p->inv_size * n);
+    /* The batch's own per-invocation memory holds only the Function
+     * variables of the callee and its callees (module-scope ones resolve in
+     * the caller's): clear just those, lane by lane. */
+    if (f->fvar_lo < f->fvar_hi)
+        for (uint32_t l = 0; l < n; l++)
+            memset(cg->inv_mem + (size_t)l * p->inv_size + f->fvar_lo, 0,
+                   (size_t)(f->fvar_hi - f->fvar_lo));
     bind_caller_context(cg, caller, calls, n, ctx);
     cvm_result r = run_function(cg, func, cg->alive);
     if (r != CVM_SUCCESS)

@@ -1061,7 +1061,8 @@ static int is_private_pointer(const cvm_lower *lw, uint32_t id)
 /* cvm_function.writes_private: a function that stores or atomically updates
  * through a Private pointer, or calls one that does.  Callbacks of such a
  * function must not run two calls of one invocation side by side
- * (cvm_callback_run). */
+ * (cvm_callback_run).  Also cvm_function.fvar_lo/hi, the per-invocation
+ * memory its Function variables (and its callees') occupy. */
 static void find_private_writers(cvm_lower *lw)
 {
     cvm_program *p = lw->prog;
@@ -1090,23 +1091,46 @@ static void find_private_writers(cvm_lower *lw)
                 p->funcs[i].writes_private = 1;
         }
     }
+    /* Each function's own Function variables in per-invocation memory. */
+    for (uint32_t i = 0; i < mod->nfunctions; i++) {
+        p->funcs[i].fvar_lo = UINT64_MAX;
+        p->funcs[i].fvar_hi = 0;
+    }
+    for (uint32_t id = 1; id < p->bound; id++) {
+        const spv_def *d = &mod->defs[id];
+        if (d->opcode != SpvOpVariable || d->func >= mod->nfunctions ||
+            p->var_region[id] != CVM_REGION_INVOCATION)
+            continue;
+        const cvm_type *pt = &p->types[d->type];
+        uint64_t lo = p->var_offset[id], hi = lo + p->types[pt->elem].mem_size;
+        cvm_function *f = &p->funcs[d->func];
+        f->fvar_lo = CVM_MIN(f->fvar_lo, lo);
+        f->fvar_hi = CVM_MAX(f->fvar_hi, hi);
+    }
     /* through calls, until nothing changes */
     for (int changed = 1; changed;) {
         changed = 0;
         for (uint32_t i = 0; i < mod->nfunctions; i++) {
-            if (p->funcs[i].writes_private)
-                continue;
+            cvm_function *f = &p->funcs[i];
             const spv_function *sf = &mod->functions[i];
             spv_inst in;
             for (uint32_t off = sf->begin; off < sf->end && spv_module_inst_at(mod, off, &in);
                  off += in.word_count ? in.word_count : 1) {
                 if (in.opcode != SpvOpFunctionCall || in.word_count < 4 || in.words[3] >= p->bound)
                     continue;
-                uint32_t callee = p->func_index[in.words[3]];
-                if (callee != UINT32_MAX && p->funcs[callee].writes_private) {
-                    p->funcs[i].writes_private = 1;
+                uint32_t ci = p->func_index[in.words[3]];
+                if (ci == UINT32_MAX || ci == i)
+                    continue;
+                const cvm_function *callee = &p->funcs[ci];
+                if (callee->writes_private && !f->writes_private) {
+                    f->writes_private = 1;
                     changed = 1;
-                    break;
+                }
+                if (callee->fvar_lo < callee->fvar_hi &&
+                    (callee->fvar_lo < f->fvar_lo || callee->fvar_hi > f->fvar_hi)) {
+                    f->fvar_lo = CVM_MIN(f->fvar_lo, callee->fvar_lo);
+                    f->fvar_hi = CVM_MAX(f->fvar_hi, callee->fvar_hi);
+                    changed = 1;
                 }
             }
         }
