@@ -39,6 +39,13 @@
 #define CVM_MAX_MATRIX_DIM 4096
 #endif
 
+/* Largest component count of a cooperative vector
+ * (maxCooperativeVectorComponents), and so the largest M and K of a
+ * cooperative-vector matrix-vector product. */
+#ifndef CVM_MAX_COOPVEC_COMPONENTS
+#define CVM_MAX_COOPVEC_COMPONENTS 4096
+#endif
+
 /* Lanes per batch when callbacks run over matrix elements. */
 #ifndef CVM_CALLBACK_BATCH
 #define CVM_CALLBACK_BATCH 256

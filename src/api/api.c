@@ -816,6 +816,7 @@ static const char *const device_extensions[] = {
     "VK_KHR_shader_non_semantic_info",    /* NonSemantic.* instruction sets, ignored */
     "VK_KHR_uniform_buffer_standard_layout", /* any explicit layout in uniform blocks */
     "VK_EXT_scalar_block_layout",         /* any Offset / ArrayStride */
+    "VK_NV_cooperative_vector",
 };
 
 int cvm_supports_extension(const char *name)
@@ -856,6 +857,8 @@ static const char *const device_features[] = {
     "SubgroupSupportedOperations.shuffle", "SubgroupSupportedOperations.shuffleRelative",
     "SubgroupSupportedOperations.clustered", "SubgroupSupportedOperations.quad",
     "SubgroupSupportedStages.compute",
+    "CooperativeVectorFeaturesNV.cooperativeVector",
+    "CooperativeVectorFeaturesNV.cooperativeVectorTraining",
 };
 
 int cvm_supports_feature(const char *name)
@@ -903,4 +906,7 @@ void cvm_get_limits(cvm_limits *o)
     o->min_subgroup_size = 1;
     o->max_subgroup_size = CVM_MAX_SUBGROUP_SIZE;
     o->callback_batch = CVM_CALLBACK_BATCH;
+    o->max_cooperative_vector_components = CVM_MAX_COOPVEC_COMPONENTS;
+    o->cooperative_vector_training_float16_accumulation = 1;
+    o->cooperative_vector_training_float32_accumulation = 1;
 }

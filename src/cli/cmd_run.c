@@ -58,6 +58,9 @@ static void usage(FILE *f)
             "  --bf16-pairs         bf16 MulAdd through the CPU's AVX512_BF16 dot product:\n"
             "                       faster, its own numerics (pairs of products, no\n"
             "                       subnormals)\n"
+            "  --scramble-optimal-layouts  give the cooperative-vector optimal layouts a\n"
+            "                       scrambled element order (a matrix the shader reads\n"
+            "                       in an optimal layout must have been converted to it)\n"
             "  --budget N           instructions per dispatch before it is stopped\n"
             "\n"
             "Debugging (both forms):\n"
@@ -452,6 +455,8 @@ static int parse_args(int argc, char **argv, run_opts *o)
             NEED_VALUE();
             if (!parse_u32(v, &o->diff_width) || o->diff_width == 0)
                 return usage_error("--diff-width: '%s' is not a positive number", v);
+        } else if (!strcmp(a, "--scramble-optimal-layouts")) {
+            o->desc.flags |= CVM_FLAG_SCRAMBLE_OPTIMAL_LAYOUTS;
         } else if (!strcmp(a, "--dispatch")) {
             NEED_VALUE();
             if (!parse_dispatch(v, o->groups))

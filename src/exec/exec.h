@@ -83,7 +83,6 @@ typedef enum cvm_type_class {
     CVM_TC_POINTER,  /* also untyped / forward pointers */
     CVM_TC_FUNCTION,
     CVM_TC_COOPMAT,  /* OpTypeCooperativeMatrixKHR */
-    CVM_TC_COOPVEC,  /* OpTypeCooperativeVectorNV */
     CVM_TC_TENSOR_LAYOUT,
     CVM_TC_TENSOR_VIEW,
     CVM_TC_OPAQUE    /* sampler, image... (unsupported in execution) */
@@ -101,6 +100,10 @@ typedef struct cvm_type {
     uint8_t storage_class;   /* pointers: SpvStorageClass (values < 256 are remapped:
                                 see cvm_storage) */
     uint8_t has_layout;      /* explicit Offset/ArrayStride decorations present */
+    uint8_t coopvec;         /* a CVM_TC_VECTOR declared by OpTypeCooperativeVectorNV (opcode
+                                5288, also OpTypeVectorIdEXT) in a module with the
+                                CooperativeVectorNV capability: a vector in every
+                                element-wise instruction, with the rules of ops/coopvec.c */
     uint32_t elem;           /* vector/array/matrix/coopmat component type id; pointer pointee */
     uint32_t count;          /* vector components, array length (0 runtime), matrix columns */
     uint32_t size;           /* register layout size in bytes (per lane / per instance) */
@@ -388,6 +391,18 @@ cvm_result cvm_lower_tensor(cvm_lower *lw, const spv_inst *inst, cvm_insn *out);
 cvm_result cvm_lower_matrix(cvm_lower *lw, const spv_inst *inst, cvm_insn *out);    /* ops/matrix.c */
 cvm_result cvm_lower_qcom(cvm_lower *lw, const spv_inst *inst, cvm_insn *out);      /* ops/qcom.c */
 cvm_result cvm_lower_debug_printf(cvm_lower *lw, const spv_inst *inst, cvm_insn *out); /* ops/debug_printf.c */
+cvm_result cvm_lower_coopvec(cvm_lower *lw, const spv_inst *inst, cvm_insn *out);   /* ops/coopvec.c */
+
+/* Cooperative-vector rules that lowering applies outside the instruction
+ * family (ops/coopvec.c): marks the vector type `t` just built from
+ * OpTypeVectorIdEXT `inst` as a cooperative vector when the module declares
+ * CooperativeVectorNV, and checks its component count against
+ * CVM_MAX_COOPVEC_COMPONENTS; and rejects a global variable of storage class
+ * `storage_class` whose type (`pointee`) holds a cooperative vector
+ * ("can only be allocated in Function or Private storage classes"). */
+cvm_result cvm_coopvec_lower_type(cvm_lower *lw, const spv_inst *inst, cvm_type *t);
+cvm_result cvm_coopvec_check_variable(cvm_lower *lw, const spv_inst *inst, uint32_t storage_class,
+                                      uint32_t pointee);
 
 /* Helpers for family lowering functions. */
 const cvm_program *cvm_lower_program(const cvm_lower *lw);

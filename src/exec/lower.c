@@ -333,6 +333,8 @@ static cvm_result lower_type(cvm_lower *lw, const spv_inst *in)
         t->count = (uint32_t)n;
         t->size = t->mem_size = e->size * t->count;
         t->align = e->align;
+        if (in->opcode == SpvOpTypeVectorIdEXT)
+            return cvm_coopvec_lower_type(lw, in, t);
         return CVM_SUCCESS;
     }
     case SpvOpTypeMatrix: {
@@ -549,7 +551,6 @@ static cvm_result build_composite(cvm_lower *lw, const spv_inst *in, const cvm_t
     const cvm_program *p = lw->prog;
     switch (t->tclass) {
     case CVM_TC_VECTOR:
-    case CVM_TC_COOPVEC:
     case CVM_TC_MATRIX:
     case CVM_TC_ARRAY: {
         const cvm_type *e = &p->types[t->elem];
@@ -709,6 +710,7 @@ static cvm_result lower_global_variable(cvm_lower *lw, const spv_inst *in, uint3
     uint32_t pointee = pt->elem;
     const cvm_type *vt = &p->types[pointee];
     uint64_t size = vt->mem_size;
+    CVM_TRY(cvm_coopvec_check_variable(lw, in, sc, pointee));
     switch (sc) {
     case SpvStorageClassStorageBuffer:
     case SpvStorageClassUniform:
@@ -937,6 +939,7 @@ static cvm_result lower_inst(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
         cvm_lower_debug_printf, cvm_lower_glsl, cvm_lower_subgroup, cvm_lower_atomic,
         cvm_lower_coopmat, cvm_lower_coopmat2, cvm_lower_tensor, cvm_lower_qcom,
         cvm_lower_matrix,
+        cvm_lower_coopvec,
     };
     out->spv_op = in->opcode;
     out->word_off = in->offset;

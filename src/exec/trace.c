@@ -163,8 +163,7 @@ static void fmt_value(sb *b, const cvm_program *prog, uint32_t tid, const uint8_
     case CVM_TC_FLOAT:
         fmt_scalar(b, (cvm_scalar_kind)t->sk, p);
         return;
-    case CVM_TC_VECTOR:
-    case CVM_TC_COOPVEC: {
+    case CVM_TC_VECTOR: { /* cooperative vectors too (cvm_type.coopvec) */
         const cvm_type *e = &prog->types[t->elem];
         uint32_t show = CVM_MIN(t->count, 8u);
         sb_add(b, "(");

@@ -149,6 +149,69 @@ static void k_float(const cvm_insn *in, uint8_t *r, const uint8_t *a, const uint
     }
 }
 
+/* k_float for f16 operands: the same values (f16 is exact in f32 and in
+ * double) converted in bulk; f_eval in double and one rounding per element,
+ * as k_float.  FMin/FMax/NMin/NMax/FClamp/NClamp return one of their
+ * operands, so they run in f32 and convert back in bulk, except where an
+ * operand is NaN (then the double path, whose NaN handling k_float defines). */
+static void k_float_f16(const cvm_insn *in, uint8_t *r, const uint8_t *a, const uint8_t *b,
+                        const uint8_t *c, uint32_t n)
+{
+    enum { CHUNK = 256 };
+    float x[CHUNK], y[CHUNK], z[CHUNK];
+    uint16_t h[CHUNK];
+    const uint8_t *ops[3] = {a, b, c};
+    float *vals[3] = {x, y, z};
+    uint32_t g = in->d;
+    int nops = in->c ? 3 : in->b ? 2 : 1;
+    int selecting = g == SpvGLSLstd450FMin || g == SpvGLSLstd450FMax || g == SpvGLSLstd450NMin ||
+                    g == SpvGLSLstd450NMax || g == SpvGLSLstd450FClamp || g == SpvGLSLstd450NClamp;
+    for (uint32_t at = 0; at < n; at += CHUNK) {
+        uint32_t m = CVM_MIN((uint32_t)CHUNK, n - at);
+        for (int o = 0; o < nops; o++) {
+            int bc = (in->flags & (CVM_EW_A_BCAST << o)) != 0;
+            const uint16_t *p = (const uint16_t *)(const void *)(ops[o] + (bc ? 0 : (size_t)at * 2));
+            cvm_f16_to_f32_n(p, vals[o], bc ? 1 : m);
+            for (uint32_t i = 1; bc && i < m; i++)
+                vals[o][i] = vals[o][0];
+        }
+        uint8_t *dst = r + (size_t)at * 2;
+        if (selecting) {
+            int nan = 0;
+            for (uint32_t i = 0; i < m; i++) {
+                float v = x[i];
+                for (int o = 0; o < nops; o++)
+                    nan |= isnan(vals[o][i]);
+                if (g == SpvGLSLstd450FMin || g == SpvGLSLstd450NMin)
+                    v = y[i] < v ? y[i] : v;
+                else
+                    v = y[i] > v ? y[i] : v;
+                if (nops == 3)
+                    v = z[i] < v ? z[i] : v;
+                x[i] = v;
+            }
+            if (!nan) {
+                cvm_f32_to_f16_n(x, h, m);
+                memcpy(dst, h, (size_t)m * 2);
+                continue;
+            }
+            /* a NaN operand: redo the chunk the way k_float does */
+            for (int o = 0; o < nops; o++) {
+                int bc = (in->flags & (CVM_EW_A_BCAST << o)) != 0;
+                const uint16_t *p = (const uint16_t *)(const void *)(ops[o] + (bc ? 0 : (size_t)at * 2));
+                cvm_f16_to_f32_n(p, vals[o], bc ? 1 : m);
+                for (uint32_t i = 1; bc && i < m; i++)
+                    vals[o][i] = vals[o][0];
+            }
+        }
+        for (uint32_t i = 0; i < m; i++) {
+            uint16_t v = cvm_f64_to_f16(
+                f_eval(g, 0, (double)x[i], nops > 1 ? (double)y[i] : 0.0, nops > 2 ? (double)z[i] : 0.0));
+            memcpy(dst + (size_t)i * 2, &v, 2);
+        }
+    }
+}
+
 static uint64_t mask_of(unsigned es)
 {
     return es >= 8 ? ~UINT64_C(0) : (UINT64_C(1) << (es * 8)) - 1;
@@ -210,6 +273,7 @@ static void k_int(const cvm_insn *in, uint8_t *r, const uint8_t *a, const uint8_
 }
 
 static cvm_result h_float(cvm_exec *ex, const cvm_insn *in) { return cvm_ew_run(ex, in, k_float); }
+static cvm_result h_float_f16(cvm_exec *ex, const cvm_insn *in) { return cvm_ew_run_elementwise(ex, in, k_float_f16); }
 static cvm_result h_int(cvm_exec *ex, const cvm_insn *in) { return cvm_ew_run(ex, in, k_int); }
 
 /* ---- Modf, Frexp (pointer and struct forms) ------------------------------------ */
@@ -665,7 +729,7 @@ cvm_result cvm_lower_glsl(cvm_lower *lw, const spv_inst *inst, cvm_insn *out)
             if (g == SpvGLSLstd450Ldexp && cvm_sk_is_float((cvm_scalar_kind)out->sk2))
                 return cvm_lower_fail(lw, inst, CVM_ERROR_INVALID_MODULE,
                                       "Ldexp's exponent must be an integer");
-            out->fn = h_float;
+            out->fn = t0->sk == CVM_SK_F16 && g != SpvGLSLstd450Ldexp ? h_float_f16 : h_float;
         }
         return CVM_SUCCESS;
     }
