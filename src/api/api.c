@@ -817,6 +817,8 @@ static const char *const device_extensions[] = {
     "VK_KHR_uniform_buffer_standard_layout", /* any explicit layout in uniform blocks */
     "VK_EXT_scalar_block_layout",         /* any Offset / ArrayStride */
     "VK_NV_cooperative_vector",
+    "VK_EXT_cooperative_matrix_maintenance1", /* reductions, Use conversions with transpose,
+                                                 per-element operations, GetCoordinate */
 };
 
 int cvm_supports_extension(const char *name)
@@ -859,6 +861,11 @@ static const char *const device_features[] = {
     "SubgroupSupportedStages.compute",
     "CooperativeVectorFeaturesNV.cooperativeVector",
     "CooperativeVectorFeaturesNV.cooperativeVectorTraining",
+    "CooperativeMatrixMaintenance1FeaturesEXT.cooperativeMatrixProperties2",
+    "CooperativeMatrixMaintenance1FeaturesEXT.cooperativeMatrixReductions",
+    "CooperativeMatrixMaintenance1FeaturesEXT.cooperativeMatrixConversions",
+    "CooperativeMatrixMaintenance1FeaturesEXT.cooperativeMatrixPerElementOperations",
+    "CooperativeMatrixMaintenance1FeaturesEXT.cooperativeMatrixGetCoordinate",
 };
 
 int cvm_supports_feature(const char *name)

@@ -47,12 +47,23 @@ static const uint32_t supported_caps[] = {
     SpvCapabilityRoundingModeRTE,
     SpvCapabilityExpectAssumeKHR, /* OpAssumeTrueKHR, OpExpectKHR: hints */
     SpvCapabilityUniformBufferArrayDynamicIndexing, /* as storage buffer arrays are */
+    /* SPV_EXT_cooperative_matrix_maintenance1 (Reductions and
+     * PerElementOperations share their values with the NV names above) */
+    SpvCapabilityCooperativeMatrixConversionsEXT, SpvCapabilityCooperativeMatrixGetCoordinateEXT,
 };
 
 int spv_capability_supported(uint32_t cap)
 {
     for (size_t i = 0; i < CVM_ARRAY_SIZE(supported_caps); i++)
         if (supported_caps[i] == cap)
+            return 1;
+    return 0;
+}
+
+int spv_module_has_capability(const spv_module *mod, uint32_t cap)
+{
+    for (uint32_t i = 0; i < mod->ncapabilities; i++)
+        if (mod->capabilities[i] == cap)
             return 1;
     return 0;
 }

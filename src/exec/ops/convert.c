@@ -1,5 +1,7 @@
 /* Conversions: OpConvert*, OpSConvert/UConvert/FConvert (which may also
- * change a cooperative matrix's Use: SPV_NV_cooperative_matrix2),
+ * change a cooperative matrix's Use: SPV_NV_cooperative_matrix2, and
+ * transpose it: CooperativeMatrixTransposeEXT of
+ * SPV_EXT_cooperative_matrix_maintenance1),
  * OpQuantizeToF16, OpSatConvert*, OpBitcast. */
 #include <string.h>
 
@@ -47,6 +49,32 @@ static void k_quantize(const cvm_insn *in, uint8_t *r, const uint8_t *a, const u
 static cvm_result h_convert(cvm_exec *ex, const cvm_insn *in) { return cvm_ew_run_elementwise(ex, in, k_convert); }
 static cvm_result h_quantize(cvm_exec *ex, const cvm_insn *in) { return cvm_ew_run_elementwise(ex, in, k_quantize); }
 
+/* A matrix conversion decorated CooperativeMatrixTransposeEXT
+ * (SPV_EXT_cooperative_matrix_maintenance1): "element (r,c) of the source
+ * is converted and stored in result element (c,r)".  in->type is the result
+ * (R x C), the source C x R; in->sk/sk2/d as for h_convert. */
+static cvm_result h_convert_transpose(cvm_exec *ex, const cvm_insn *in)
+{
+    const cvm_type *tr = &ex->prog->types[in->type];
+    cvm_val vr = ex->vals[in->result], va = ex->vals[in->a];
+    unsigned rs = cvm_sk_size((cvm_scalar_kind)in->sk), as = cvm_sk_size((cvm_scalar_kind)in->sk2);
+    for (uint32_t i = 0; i < cvm_scope_instances(ex, in); i++) {
+        int chk = cvm_scope_instance_check(ex, in, i);
+        if (chk < 0)
+            return CVM_ERROR_DIVERGENT_COLLECTIVE;
+        if (chk == 0)
+            continue;
+        const uint8_t *src = va.p + (size_t)i * va.stride; /* tr->cols x tr->rows */
+        uint8_t *dst = vr.p + (size_t)i * vr.stride;
+        for (uint32_t r = 0; r < tr->rows; r++)
+            for (uint32_t c = 0; c < tr->cols; c++)
+                cvm_convert_array((cvm_scalar_kind)in->sk, dst + ((size_t)r * tr->cols + c) * rs,
+                                  (cvm_scalar_kind)in->sk2,
+                                  src + ((size_t)c * tr->rows + r) * as, 1, in->d);
+    }
+    return CVM_SUCCESS;
+}
+
 static cvm_result h_bitcast(cvm_exec *ex, const cvm_insn *in)
 {
     cvm_val r = ex->vals[in->result], a = ex->vals[in->a];
@@ -90,10 +118,29 @@ cvm_result cvm_lower_convert(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
     out->a = w[3];
     out->sk = (uint8_t)rk;
     out->sk2 = (uint8_t)sk;
-    if (rt->tclass == CVM_TC_COOPMAT) {
+    const spv_module *mod = cvm_lower_program(lw)->mod;
+    int transpose = rt->tclass == CVM_TC_COOPMAT &&
+                    spv_module_find_decoration(mod, w[2], SPV_NO_MEMBER,
+                                               SpvDecorationCooperativeMatrixTransposeEXT) != NULL;
+    if (transpose) {
+        if (!spv_module_has_capability(mod, SpvCapabilityCooperativeMatrixConversionsEXT))
+            return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                                  "CooperativeMatrixTransposeEXT needs the "
+                                  "CooperativeMatrixConversionsEXT capability");
+        if (st->tclass != CVM_TC_COOPMAT || st->rows != rt->cols || st->cols != rt->rows)
+            return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                                  "a conversion decorated CooperativeMatrixTransposeEXT must swap "
+                                  "rows and columns");
+        if (st->use != CVM_USE_ACC || rt->use == CVM_USE_ACC)
+            return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                                  "a conversion decorated CooperativeMatrixTransposeEXT goes from "
+                                  "MatrixAccumulatorKHR to MatrixAKHR or MatrixBKHR");
+    } else if (rt->tclass == CVM_TC_COOPMAT) {
         if (st->tclass != CVM_TC_COOPMAT || st->rows != rt->rows || st->cols != rt->cols)
             return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
                                   "matrix conversion between different dimensions");
+    }
+    if (rt->tclass == CVM_TC_COOPMAT) {
         if (st->scope != rt->scope)
             return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
                                   "matrix conversion between different scopes");
@@ -109,6 +156,6 @@ cvm_result cvm_lower_convert(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
         spv_module_find_decoration(cvm_lower_program(lw)->mod, w[2], SPV_NO_MEMBER,
                                    SpvDecorationSaturatedToLargestFloat8NormalConversionEXT))
         out->d = 1;
-    out->fn = h_convert;
+    out->fn = transpose ? h_convert_transpose : h_convert;
     return CVM_SUCCESS;
 }
