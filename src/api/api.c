@@ -819,6 +819,8 @@ static const char *const device_extensions[] = {
     "VK_NV_cooperative_vector",
     "VK_EXT_cooperative_matrix_maintenance1", /* reductions, Use conversions with transpose,
                                                  per-element operations, GetCoordinate */
+    "VK_EXT_shader_ocp_microscaling_types", /* FP4, FP6, E8M0, MXINT8 values, conversions
+                                               from them, OpBitcastExtractEXT */
 };
 
 int cvm_supports_extension(const char *name)
@@ -866,6 +868,10 @@ static const char *const device_features[] = {
     "CooperativeMatrixMaintenance1FeaturesEXT.cooperativeMatrixConversions",
     "CooperativeMatrixMaintenance1FeaturesEXT.cooperativeMatrixPerElementOperations",
     "CooperativeMatrixMaintenance1FeaturesEXT.cooperativeMatrixGetCoordinate",
+    "ShaderOCPMicroscalingTypesFeaturesEXT.shaderFloat4",
+    "ShaderOCPMicroscalingTypesFeaturesEXT.shaderFloat6",
+    "ShaderOCPMicroscalingTypesFeaturesEXT.shaderFloat8UnsignedE8M0",
+    "ShaderOCPMicroscalingTypesFeaturesEXT.shaderMXInt8",
 };
 
 int cvm_supports_feature(const char *name)

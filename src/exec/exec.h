@@ -392,6 +392,12 @@ cvm_result cvm_lower_matrix(cvm_lower *lw, const spv_inst *inst, cvm_insn *out);
 cvm_result cvm_lower_qcom(cvm_lower *lw, const spv_inst *inst, cvm_insn *out);      /* ops/qcom.c */
 cvm_result cvm_lower_debug_printf(cvm_lower *lw, const spv_inst *inst, cvm_insn *out); /* ops/debug_printf.c */
 cvm_result cvm_lower_coopvec(cvm_lower *lw, const spv_inst *inst, cvm_insn *out);   /* ops/coopvec.c */
+cvm_result cvm_lower_microscaling(cvm_lower *lw, const spv_inst *inst, cvm_insn *out); /* ops/microscaling.c */
+
+/* SPV_EXT_ocp_microscaling_types' rule on the instructions that values of
+ * its formats may reach (ops/microscaling.c): CVM_SUCCESS, or
+ * CVM_ERROR_INVALID_MODULE naming the instruction. */
+cvm_result cvm_microscaling_check_use(cvm_lower *lw, const spv_inst *inst);
 
 /* Cooperative-vector rules that lowering applies outside the instruction
  * family (ops/coopvec.c): marks the vector type `t` just built from

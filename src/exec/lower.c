@@ -183,6 +183,31 @@ static int type_has_coopmat(const cvm_program *p, uint32_t tid)
     }
 }
 
+/* 1 when type `tid` is or includes a 4- or 6-bit float (Float4E2M1EXT,
+ * Float6E2M3EXT, Float6E3M2EXT), which SPV_EXT_ocp_microscaling_types
+ * allows "only ... with the Function and Private storage classes". */
+static int type_has_sub_byte_float(const cvm_program *p, uint32_t tid, int depth)
+{
+    const cvm_type *t = &p->types[tid];
+    if (depth > 32)
+        return 0;
+    switch (t->tclass) {
+    case CVM_TC_FLOAT:
+        return t->sk == CVM_SK_E2M1 || t->sk == CVM_SK_E2M3 || t->sk == CVM_SK_E3M2;
+    case CVM_TC_VECTOR:
+    case CVM_TC_MATRIX:
+    case CVM_TC_ARRAY:
+        return type_has_sub_byte_float(p, t->elem, depth + 1);
+    case CVM_TC_STRUCT:
+        for (uint32_t i = 0; i < t->nmembers; i++)
+            if (type_has_sub_byte_float(p, t->member_types[i], depth + 1))
+                return 1;
+        return 0;
+    default:
+        return 0;
+    }
+}
+
 /* ---- layout variants ----------------------------------------------------
  * MatrixStride and RowMajor decorate the struct member that holds a matrix
  * (or an array of them), not the matrix type: one matrix type can be laid
@@ -310,10 +335,22 @@ static cvm_result lower_type(cvm_lower *lw, const spv_inst *in)
             t->sk = CVM_SK_E4M3;
         else if (w[2] == 8 && enc == SpvFPEncodingFloat8E5M2EXT)
             t->sk = CVM_SK_E5M2;
+        /* SPV_EXT_ocp_microscaling_types: one byte a value (FP4 and FP6
+         * live only in Function and Private memory, where no layout shows) */
+        else if (w[2] == 4 && enc == SpvFPEncodingFloat4E2M1EXT)
+            t->sk = CVM_SK_E2M1;
+        else if (w[2] == 6 && enc == SpvFPEncodingFloat6E2M3EXT)
+            t->sk = CVM_SK_E2M3;
+        else if (w[2] == 6 && enc == SpvFPEncodingFloat6E3M2EXT)
+            t->sk = CVM_SK_E3M2;
+        else if (w[2] == 8 && enc == SpvFPEncodingFloat8UnsignedE8M0EXT)
+            t->sk = CVM_SK_E8M0;
+        else if (w[2] == 8 && enc == SpvFPEncodingMXInt8EXT)
+            t->sk = CVM_SK_MXINT8;
         else
             return cvm_lower_fail(lw, in, CVM_ERROR_UNSUPPORTED, "%u-bit float with encoding %u",
                                   w[2], enc);
-        t->size = t->align = t->mem_size = w[2] / 8;
+        t->size = t->align = t->mem_size = cvm_sk_size((cvm_scalar_kind)t->sk);
         return CVM_SUCCESS;
     }
     case SpvOpTypeVector:
@@ -428,6 +465,11 @@ static cvm_result lower_type(cvm_lower *lw, const spv_inst *in)
         if (in->opcode == SpvOpTypePointer) {
             t->storage_class = (uint8_t)(w[2] > 255 ? 255 : w[2]);
             t->elem = w[3];
+            if (w[2] != SpvStorageClassFunction && w[2] != SpvStorageClassPrivate &&
+                w[3] < p->ntypes && type_has_sub_byte_float(p, w[3], 0))
+                return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                                      "4- and 6-bit floats may only be in Function and Private "
+                                      "memory (SPV_EXT_ocp_microscaling_types)");
         } else if (in->opcode == SpvOpTypeUntypedPointerKHR) {
             t->storage_class = (uint8_t)(w[2] > 255 ? 255 : w[2]);
         }
@@ -446,6 +488,11 @@ static cvm_result lower_type(cvm_lower *lw, const spv_inst *in)
         if (e->tclass != CVM_TC_INT && e->tclass != CVM_TC_FLOAT)
             return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
                                   "component type must be a numerical scalar");
+        if (e->sk >= CVM_SK_E2M1 && e->sk <= CVM_SK_MXINT8)
+            return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                                  "%s components: SPV_EXT_ocp_microscaling_types gives its "
+                                  "formats no cooperative matrices (its issue 4)",
+                                  cvm_sk_name((cvm_scalar_kind)e->sk));
         if (scope != SpvScopeSubgroup && scope != SpvScopeWorkgroup)
             return cvm_lower_fail(lw, in, CVM_ERROR_UNSUPPORTED,
                                   "scope %llu (only Subgroup and Workgroup)",
@@ -939,7 +986,7 @@ static cvm_result lower_inst(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
         cvm_lower_debug_printf, cvm_lower_glsl, cvm_lower_subgroup, cvm_lower_atomic,
         cvm_lower_coopmat, cvm_lower_coopmat2, cvm_lower_tensor, cvm_lower_qcom,
         cvm_lower_matrix,
-        cvm_lower_coopvec,
+        cvm_lower_coopvec,     cvm_lower_microscaling,
     };
     out->spv_op = in->opcode;
     out->word_off = in->offset;
@@ -950,7 +997,10 @@ static cvm_result lower_inst(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
     } else if (d && d->has_result && in->word_count >= 2) {
         out->result = in->words[1];
     }
-    cvm_result r = cvm_lower_control(lw, in, out);
+    cvm_result r = cvm_microscaling_check_use(lw, in);
+    if (r != CVM_SUCCESS)
+        return r;
+    r = cvm_lower_control(lw, in, out);
     if (r != CVM_ERROR_NOT_FOUND)
         return r;
     for (size_t i = 0; i < CVM_ARRAY_SIZE(families); i++) {

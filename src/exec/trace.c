@@ -140,7 +140,8 @@ static void fmt_scalar(sb *b, cvm_scalar_kind k, const uint8_t *p)
     case CVM_SK_F64:
         sb_add(b, "%.17g", cvm_load_as_f64(k, p));
         return;
-    case CVM_SK_F16: case CVM_SK_BF16: case CVM_SK_E4M3: case CVM_SK_E5M2:
+    case CVM_SK_F16: case CVM_SK_BF16: case CVM_SK_E4M3: case CVM_SK_E5M2: case CVM_SK_E2M1:
+    case CVM_SK_E2M3: case CVM_SK_E3M2: case CVM_SK_E8M0: case CVM_SK_MXINT8:
         sb_add(b, "%.6g", cvm_load_as_f64(k, p));
         return;
     default:

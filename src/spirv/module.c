@@ -50,6 +50,9 @@ static const uint32_t supported_caps[] = {
     /* SPV_EXT_cooperative_matrix_maintenance1 (Reductions and
      * PerElementOperations share their values with the NV names above) */
     SpvCapabilityCooperativeMatrixConversionsEXT, SpvCapabilityCooperativeMatrixGetCoordinateEXT,
+    /* SPV_EXT_ocp_microscaling_types */
+    SpvCapabilityFloat4EXT, SpvCapabilityFloat6EXT, SpvCapabilityFloat8UnsignedE8M0EXT,
+    SpvCapabilityMXInt8EXT, SpvCapabilityBitcastExtractEXT,
 };
 
 int spv_capability_supported(uint32_t cap)
@@ -83,7 +86,7 @@ static const char *const supported_exts[] = {
     "SPV_KHR_relaxed_extended_instruction", "SPV_KHR_uniform_group_instructions",
     "SPV_EXT_shader_atomic_float_min_max", "SPV_EXT_shader_atomic_float16_add",
     "SPV_KHR_float_controls", "SPV_KHR_subgroup_uniform_control_flow",
-    "SPV_KHR_expect_assume",
+    "SPV_KHR_expect_assume", "SPV_EXT_ocp_microscaling_types",
 };
 
 static int extension_supported(const char *name)
