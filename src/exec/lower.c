@@ -299,6 +299,29 @@ static cvm_result member_layout(cvm_lower *lw, const spv_inst *in, uint32_t tid,
     return CVM_SUCCESS;
 }
 
+/* A size operand (`what`) of 0, which `rule` forbids.  When the size comes
+ * from a specialization constant (the module's default, or a value the
+ * pipeline gave) the module is valid and only this specialization is not:
+ * say so, naming the SpecId, so the user knows to specialize it. */
+static cvm_result spec_size_fail(cvm_lower *lw, const spv_inst *in, uint32_t size_id,
+                                 const char *what, const char *rule)
+{
+    uint16_t op = size_id < lw->mod->bound ? lw->mod->defs[size_id].opcode : 0;
+    uint32_t spec_id;
+    if (op == SpvOpSpecConstant &&
+        decoration_u32(lw->mod, size_id, SPV_NO_MEMBER, SpvDecorationSpecId, &spec_id))
+        return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                              "%s is 0, the value of specialization constant %u (SpecId); %s: "
+                              "specialize it with a positive value",
+                              what, spec_id, rule);
+    if (op == SpvOpSpecConstantOp)
+        return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                              "%s is 0, computed (OpSpecConstantOp) from specialization constants; "
+                              "%s: specialize them so that it is positive",
+                              what, rule);
+    return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "%s is 0; %s", what, rule);
+}
+
 static cvm_result lower_type(cvm_lower *lw, const spv_inst *in)
 {
     cvm_program *p = lw->prog;
@@ -362,6 +385,9 @@ static cvm_result lower_type(cvm_lower *lw, const spv_inst *in)
                                   "component count is not a constant integer");
         if (e->tclass != CVM_TC_BOOL && e->tclass != CVM_TC_INT && e->tclass != CVM_TC_FLOAT)
             return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "component type is not scalar");
+        if (n == 0 && in->opcode == SpvOpTypeVectorIdEXT)
+            return spec_size_fail(lw, in, w[3], "Component Count",
+                                  "SPV_EXT_long_vector: \"must be greater than zero\"");
         if (n == 0 || n > 65536)
             return cvm_lower_fail(lw, in, CVM_ERROR_LIMIT, "%llu components", (unsigned long long)n);
         t->tclass = CVM_TC_VECTOR;
@@ -395,6 +421,8 @@ static cvm_result lower_type(cvm_lower *lw, const spv_inst *in)
         uint64_t n = 0;
         if (in->opcode == SpvOpTypeArray && !cvm_lower_const_u64(lw, w[3], &n))
             return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "array length is not a constant");
+        if (in->opcode == SpvOpTypeArray && n == 0)
+            return spec_size_fail(lw, in, w[3], "Length", "the SPIR-V specification: \"at least 1\"");
         if (in->opcode == SpvOpTypeArray && (n == 0 || n > (1u << 24)))
             return cvm_lower_fail(lw, in, CVM_ERROR_LIMIT, "array length %llu", (unsigned long long)n);
         t->tclass = CVM_TC_ARRAY;

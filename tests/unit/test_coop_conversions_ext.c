@@ -5,7 +5,9 @@
  * the CooperativeMatrixTransposeEXT decoration on OpFConvert and on
  * OpCooperativeMatrixConvertUseEXT ("element (r,c) of the source is
  * converted and stored in result element (c,r)").  The model is the plain
- * loop over (r, c) with the f32 -> f16 rounding of numeric.h. */
+ * loop over (r, c) with the f32 -> f16 rounding of numeric.h.  Also OpBitcast
+ * of cooperative matrices (SPV_KHR_cooperative_matrix: integer components of
+ * one width, the same Scope, Rows, Columns and Use). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -208,11 +210,101 @@ static void test_refused(void **state)
     }
 }
 
+/* u8 accumulator 16 x 12 at workgroup scope -> s8 (OpBitcast) -> s32 (OpSConvert):
+ * each byte sign-extended. */
+static const char bitcast_shader[] =
+    "OpCapability Shader\n"
+    "OpCapability Int8\n"
+    "OpCapability StorageBuffer8BitAccess\n"
+    "OpCapability VulkanMemoryModel\n"
+    "OpCapability CooperativeMatrixKHR\n"
+    "OpExtension \"SPV_KHR_cooperative_matrix\"\n"
+    "OpExtension \"SPV_KHR_8bit_storage\"\n"
+    "OpMemoryModel Logical Vulkan\n"
+    "OpEntryPoint GLCompute %main \"main\" %in %out\n"
+    "OpExecutionMode %main LocalSize 48 1 1\n"
+    "OpDecorate %rtb ArrayStride 1\n"
+    "OpDecorate %rti ArrayStride 4\n"
+    "OpDecorate %Bb Block\n"
+    "OpMemberDecorate %Bb 0 Offset 0\n"
+    "OpDecorate %Bi Block\n"
+    "OpMemberDecorate %Bi 0 Offset 0\n"
+    "OpDecorate %in DescriptorSet 0\n"
+    "OpDecorate %in Binding 0\n"
+    "OpDecorate %out DescriptorSet 0\n"
+    "OpDecorate %out Binding 1\n"
+    "%void = OpTypeVoid\n"
+    "%fn = OpTypeFunction %void\n"
+    "%uint = OpTypeInt 32 0\n"
+    "%int = OpTypeInt 32 1\n"
+    "%uchar = OpTypeInt 8 0\n"
+    "%char = OpTypeInt 8 1\n"
+    "%rtb = OpTypeRuntimeArray %uchar\n"
+    "%rti = OpTypeRuntimeArray %int\n"
+    "%Bb = OpTypeStruct %rtb\n"
+    "%Bi = OpTypeStruct %rti\n"
+    "%pBb = OpTypePointer StorageBuffer %Bb\n"
+    "%pBi = OpTypePointer StorageBuffer %Bi\n"
+    "%pb = OpTypePointer StorageBuffer %uchar\n"
+    "%pi = OpTypePointer StorageBuffer %int\n"
+    "%in = OpVariable %pBb StorageBuffer\n"
+    "%out = OpVariable %pBi StorageBuffer\n"
+    "%c0 = OpConstant %uint 0\n"
+    "%c2 = OpConstant %uint 2\n"
+    "%cR = OpConstant %uint 16\n"
+    "%cC = OpConstant %uint 12\n"
+    "%mu8 = OpTypeCooperativeMatrixKHR %uchar %c2 %cR %cC %c2\n"
+    "%ms8 = OpTypeCooperativeMatrixKHR %char %c2 %cR %cC %c2\n"
+    "%ms32 = OpTypeCooperativeMatrixKHR %int %c2 %cR %cC %c2\n"
+    "%main = OpFunction %void None %fn\n"
+    "%entry = OpLabel\n"
+    "%p0 = OpAccessChain %pb %in %c0 %c0\n"
+    "%m = OpCooperativeMatrixLoadKHR %mu8 %p0 %c0 %cC\n"
+    "%s = OpBitcast %ms8 %m\n"
+    "%w = OpSConvert %ms32 %s\n"
+    "%q0 = OpAccessChain %pi %out %c0 %c0\n"
+    "OpCooperativeMatrixStoreKHR %q0 %w %c0 %cC\n"
+    "OpReturn\n"
+    "OpFunctionEnd\n";
+
+static void test_matrix_bitcast(void **state)
+{
+    (void)state;
+    uint8_t in[16 * 12];
+    int32_t out[16 * 12];
+    for (int i = 0; i < 16 * 12; i++)
+        in[i] = (uint8_t)(i * 37 + 5);
+    memset(out, 0, sizeof(out));
+    void *bufs[2] = {in, out};
+    size_t sizes[2] = {sizeof(in), sizeof(out)};
+    asm_result rr = asm_run(bitcast_shader, NULL, bufs, sizes, 2);
+    ASM_OK(rr, "matrix bit cast");
+    for (int i = 0; i < 16 * 12; i++)
+        if (out[i] != (int8_t)in[i])
+            fail_msg("element %d: %d, expected %d", i, out[i], (int8_t)in[i]);
+    /* not the same Use, or not integers: refused */
+    static const char *const bad[][2] = {
+        {"%ms8 = OpTypeCooperativeMatrixKHR %char %c2 %cR %cC %c2",
+         "%ms8 = OpTypeCooperativeMatrixKHR %char %c2 %cR %cC %c0"},
+        {"%ms8 = OpTypeCooperativeMatrixKHR %char %c2 %cR %cC %c2",
+         "%ms8 = OpTypeCooperativeMatrixKHR %uint %c2 %cR %cC %c2"},
+    };
+    for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+        char *text = replaced(bitcast_shader, bad[k][0], bad[k][1]);
+        rr = asm_run(text, NULL, bufs, sizes, 2);
+        if (rr.create != CVM_ERROR_INVALID_MODULE ||
+            !strstr(rr.message, "cooperative matrix bit cast"))
+            fail_msg("case %zu: %s: %s", k, cvm_result_string(rr.create), rr.message);
+        free(text);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_conversions),
         cmocka_unit_test(test_refused),
+        cmocka_unit_test(test_matrix_bitcast),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
