@@ -821,6 +821,7 @@ static const char *const device_extensions[] = {
                                                  per-element operations, GetCoordinate */
     "VK_EXT_shader_ocp_microscaling_types", /* FP4, FP6, E8M0, MXINT8 values, conversions
                                                from them, OpBitcastExtractEXT */
+    "VK_NV_cooperative_matrix",           /* SPV_NV_cooperative_matrix on the KHR machinery */
 };
 
 int cvm_supports_extension(const char *name)
@@ -872,6 +873,7 @@ static const char *const device_features[] = {
     "ShaderOCPMicroscalingTypesFeaturesEXT.shaderFloat6",
     "ShaderOCPMicroscalingTypesFeaturesEXT.shaderFloat8UnsignedE8M0",
     "ShaderOCPMicroscalingTypesFeaturesEXT.shaderMXInt8",
+    "CooperativeMatrixFeaturesNV.cooperativeMatrix",
 };
 
 int cvm_supports_feature(const char *name)

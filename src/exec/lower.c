@@ -506,13 +506,17 @@ static cvm_result lower_type(cvm_lower *lw, const spv_inst *in)
     case SpvOpTypeFunction:
         t->tclass = CVM_TC_FUNCTION;
         return CVM_SUCCESS;
-    case SpvOpTypeCooperativeMatrixKHR: {
+    case SpvOpTypeCooperativeMatrixKHR:
+    case SpvOpTypeCooperativeMatrixNV: /* SPV_NV_cooperative_matrix: no Use operand */ {
         const cvm_type *e = &p->types[w[2]];
-        uint64_t scope, rows, cols, use;
-        if (!cvm_lower_const_u64(lw, w[3], &scope) || !cvm_lower_const_u64(lw, w[4], &rows) ||
-            !cvm_lower_const_u64(lw, w[5], &cols) || !cvm_lower_const_u64(lw, w[6], &use))
+        int nv = in->opcode == SpvOpTypeCooperativeMatrixNV;
+        uint64_t scope, rows, cols, use = CVM_USE_NONE;
+        if (in->word_count < (nv ? 6u : 7u) || !cvm_lower_const_u64(lw, w[3], &scope) ||
+            !cvm_lower_const_u64(lw, w[4], &rows) || !cvm_lower_const_u64(lw, w[5], &cols) ||
+            (!nv && !cvm_lower_const_u64(lw, w[6], &use)))
             return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
-                                  "scope, rows, columns and use must be constant integers");
+                                  "scope, rows, columns%s must be constant integers",
+                                  nv ? "" : " and use");
         if (e->tclass != CVM_TC_INT && e->tclass != CVM_TC_FLOAT)
             return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
                                   "component type must be a numerical scalar");
@@ -529,7 +533,7 @@ static cvm_result lower_type(cvm_lower *lw, const spv_inst *in)
             return cvm_lower_fail(lw, in, CVM_ERROR_LIMIT, "%llux%llu matrix (limit %u)",
                                   (unsigned long long)rows, (unsigned long long)cols,
                                   CVM_MAX_MATRIX_DIM);
-        if (use > 2)
+        if (!nv && use > 2)
             return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "use %llu",
                                   (unsigned long long)use);
         t->tclass = CVM_TC_COOPMAT;
@@ -868,6 +872,7 @@ static int is_type_op(uint16_t op)
     case SpvOpTypeStruct: case SpvOpTypeOpaque: case SpvOpTypePointer: case SpvOpTypeFunction:
     case SpvOpTypeEvent: case SpvOpTypeDeviceEvent: case SpvOpTypeReserveId: case SpvOpTypeQueue:
     case SpvOpTypePipe: case SpvOpTypeForwardPointer: case SpvOpTypeCooperativeMatrixKHR:
+    case SpvOpTypeCooperativeMatrixNV:
     case SpvOpTypeTensorLayoutNV: case SpvOpTypeTensorViewNV:
     case SpvOpTypeVectorIdEXT: case SpvOpTypeUntypedPointerKHR:
         return 1;
@@ -1327,6 +1332,7 @@ static void find_private_writers(cvm_lower *lw)
             switch (in.opcode) {
             case SpvOpStore: case SpvOpCopyMemory: case SpvOpCopyMemorySized:
             case SpvOpAtomicStore: case SpvOpCooperativeMatrixStoreKHR:
+            case SpvOpCooperativeMatrixStoreNV:
             case SpvOpCooperativeMatrixStoreTensorNV: case SpvOpCooperativeVectorStoreNV:
                 ptr = in.word_count > 1 ? in.words[1] : 0;
                 break;

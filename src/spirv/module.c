@@ -53,6 +53,8 @@ static const uint32_t supported_caps[] = {
     /* SPV_EXT_ocp_microscaling_types */
     SpvCapabilityFloat4EXT, SpvCapabilityFloat6EXT, SpvCapabilityFloat8UnsignedE8M0EXT,
     SpvCapabilityMXInt8EXT, SpvCapabilityBitcastExtractEXT,
+    SpvCapabilityCooperativeMatrixNV,          /* on the KHR machinery (coopmat.c) */
+    SpvCapabilityCooperativeMatrixLayoutsARM,  /* the two blocked interleaved layouts */
 };
 
 int spv_capability_supported(uint32_t cap)
@@ -86,7 +88,8 @@ static const char *const supported_exts[] = {
     "SPV_KHR_relaxed_extended_instruction", "SPV_KHR_uniform_group_instructions",
     "SPV_EXT_shader_atomic_float_min_max", "SPV_EXT_shader_atomic_float16_add",
     "SPV_KHR_float_controls", "SPV_KHR_subgroup_uniform_control_flow",
-    "SPV_KHR_expect_assume", "SPV_EXT_ocp_microscaling_types",
+    "SPV_KHR_expect_assume", "SPV_EXT_ocp_microscaling_types", "SPV_NV_cooperative_matrix",
+    "SPV_ARM_cooperative_matrix_layouts",
 };
 
 static int extension_supported(const char *name)

@@ -277,7 +277,8 @@ cvm_result cvm_lower_composite(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
 {
     const uint32_t *w = in->words;
     switch (in->opcode) {
-    case SpvOpCooperativeMatrixLengthKHR: {
+    case SpvOpCooperativeMatrixLengthKHR:
+    case SpvOpCooperativeMatrixLengthNV: {
         const cvm_type *t = cvm_lower_type(lw, w[3]);
         if (t->tclass != CVM_TC_COOPMAT)
             return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "operand is not a matrix type");
