@@ -88,6 +88,11 @@ cvm_result cvm_module_create(cvm_context *ctx, const uint32_t *words, size_t wor
     cvm_diag_clear(o_diag);
     if (!ctx || !o_module)
         return cvm_diag_set(o_diag, CVM_ERROR_INVALID_ARGUMENT, "NULL context or output");
+    if (!(ctx->desc.flags & CVM_FLAG_NO_VALIDATION)) {
+        /* The engine is a Vulkan device: the Vulkan environment rules apply. */
+        cvm_validate_options vo = {"vulkan1.4", 0};
+        CVM_TRY(cvm_validate(words, word_count, &vo, o_diag));
+    }
     spv_binary bin;
     CVM_TRY(spv_binary_open(&bin, words, word_count, o_diag));
     if (!bin.owned) {
