@@ -85,11 +85,17 @@ typedef enum cvm_context_flags {
     /* Out-of-bounds loads return zero and stores are dropped instead of
      * failing (Vulkan robustBufferAccess-like). */
     CVM_FLAG_ROBUST_ACCESS = 1u << 0,
-    /* Run cooperative-matrix callbacks (CombineFunc, per-element Func,
+    /* The checking mode, for shaders that depend on what the texts leave
+     * open.  Run cooperative-matrix callbacks (CombineFunc, per-element Func,
      * DecodeFunc, DecodeVectorFunc) in shuffled order, repeat calls, and run
      * both decoders of a decode-vector load; report differences as
      * CVM_ERROR_CALLBACK_MISMATCH (SPV_NV_cooperative_matrix2 leaves order and
-     * repetition open). */
+     * repetition open).  Values SPV_QCOM_cooperative_matrix_conversion leaves
+     * undefined (OpCompositeExtractCoopMatQCOM for invocations past the rows
+     * or columns; rows or columns of OpCompositeConstructCoopMatQCOM whose
+     * invocation does not exist) are a poison value instead of zero: f32
+     * 0x7FC0DEAD, f16 0x7EAD (quiet NaNs), 32-bit integers 0xDEADBEEF, 8-bit
+     * integers 0xDE. */
     CVM_FLAG_CHECK_CALLBACKS = 1u << 1,
     /* Skip cvm_validate in cvm_module_create (the engine then meets broken
      * rules, if at all, when it lowers or runs the module). */
@@ -114,6 +120,36 @@ CVM_API CVM_NODISCARD cvm_result cvm_context_create(const cvm_context_desc *desc
 CVM_API void cvm_context_destroy(cvm_context *ctx);
 /* The settings in force (defaults resolved). */
 CVM_API void cvm_context_get_desc(const cvm_context *ctx, cvm_context_desc *o_desc);
+
+/* ---------------------------------------------------------------------------
+ * Buffers reached only through device addresses (Vulkan's buffer device
+ * address, VK_KHR_buffer_device_address; SPIR-V PhysicalStorageBuffer
+ * pointers, GLSL_EXT_buffer_reference): memory that no descriptor names,
+ * whose address a shader reads from another buffer, a push constant or a
+ * specialization constant.
+ */
+typedef struct cvm_buffer cvm_buffer;
+
+/* Registers `size` bytes of caller memory at `data` with the context and
+ * gives it a device address (cvm_buffer_device_address) that every
+ * pipeline of the context accepts in PhysicalStorageBuffer pointers,
+ * including addresses inside it (address + byte offset).  The memory is read
+ * and written in place by dispatches; the caller keeps it alive and unmoved
+ * until cvm_buffer_destroy, and must not destroy a buffer while a dispatch
+ * that uses it runs.  Accesses outside [address, address + size) are
+ * reported as CVM_ERROR_OUT_OF_BOUNDS like any other (or dropped in robust
+ * mode).  Errors: CVM_ERROR_INVALID_ARGUMENT, CVM_ERROR_OUT_OF_MEMORY,
+ * CVM_ERROR_LIMIT (size of 2^40 bytes or more, or 2^24 - 2^20 buffers). */
+CVM_API CVM_NODISCARD cvm_result cvm_buffer_create(cvm_context *ctx, void *data, size_t size,
+                                                   cvm_buffer **o_buffer,
+                                                   cvm_diagnostic *o_diag);
+/* Unregisters the buffer (the memory stays the caller's); its address may
+ * be given to a later buffer.  NULL is accepted. */
+CVM_API void cvm_buffer_destroy(cvm_buffer *buffer);
+/* The buffer's device address (nonzero, fixed for its lifetime), the value
+ * a shader's PhysicalStorageBuffer pointer holds for its first byte; 0 for
+ * NULL. */
+CVM_API uint64_t cvm_buffer_device_address(const cvm_buffer *buffer);
 
 /* ---------------------------------------------------------------------------
  * Modules.
@@ -174,7 +210,9 @@ CVM_API CVM_NODISCARD cvm_result cvm_pipeline_bind_buffer(cvm_pipeline *pipeline
                                                           uint32_t array_element, void *data,
                                                           size_t size, cvm_diagnostic *o_diag);
 /* The device address (for PhysicalStorageBuffer pointers, e.g. passed in a
- * push constant) of the buffer bound at (set, binding, array_element), or 0. */
+ * push constant) of the buffer bound at (set, binding, array_element), or 0.
+ * It is valid for this pipeline only; a buffer that every pipeline (or no
+ * descriptor) reaches is made with cvm_buffer_create. */
 CVM_API uint64_t cvm_pipeline_buffer_address(const cvm_pipeline *pipeline, uint32_t set,
                                              uint32_t binding, uint32_t array_element);
 /* Copies `size` bytes of push constants (the data is copied). */

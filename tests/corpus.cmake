@@ -29,3 +29,12 @@ add_test(NAME cases.inputs_reproducible
 # closed-form model of them (tests/cases/models.py).
 add_test(NAME cases.expected_models
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/cases/models.py)
+
+# bda_gemm through the CLI alone: its operands are --address-buffer buffers
+# that no descriptor names, their addresses written into the uniform block.
+set(cvm_bda ${CMAKE_CURRENT_SOURCE_DIR}/cases/bda_gemm)
+add_test(NAME cases.bda_gemm.cli
+  COMMAND ${CMAKE_COMMAND} -DCOOPVM=$<TARGET_FILE:coopvm_cli>
+          "-DARGS=run;${cvm_bda}/bda_gemm.spv;--dispatch;6,1,1;--buffer;0:0=${cvm_bda}/params.bin;--address-buffer;A=${cvm_bda}/a.bin;--address-buffer;B=${cvm_bda}/b.bin;--address-buffer;C=${cvm_bda}/c.bin;--address-buffer;D=zero:12288;--buffer-address;0:0=A;--buffer-address;0:0+8=B;--buffer-address;0:0+16=C;--buffer-address;0:0+24=D;--out;D=${CMAKE_CURRENT_BINARY_DIR}/bda_gemm_d.bin"
+          -DOUT=${CMAKE_CURRENT_BINARY_DIR}/bda_gemm_d.bin -DREF=${cvm_bda}/d.expected.bin
+          -P ${CMAKE_CURRENT_SOURCE_DIR}/cmake/cli_run_compare.cmake)

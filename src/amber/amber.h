@@ -25,6 +25,10 @@
  *     BIND BUFFER b AS storage|uniform DESCRIPTOR_SET s BINDING n
  *     BIND BUFFER_ARRAY b1 b2... AS storage|uniform DESCRIPTOR_SET s BINDING n
  *     BIND BUFFER b AS push_constant
+ *     BIND BUFFER b AS device_address IN b2 OFFSET n   (coopvm's extension: google/amber
+ *          has no buffer device address; writes b's device address, 8 bytes, at byte
+ *          offset n of b2 when the pipeline is created, for shaders that reach b only
+ *          through a buffer_reference / PhysicalStorageBuffer pointer: vkrun's `bda`)
  *     COMPILE_OPTIONS ... END (ignored: there is no compiler)
  *   RUN pipeline X Y Z
  *   COPY a TO b
@@ -118,13 +122,16 @@ typedef struct cvm_amber_spec {
 typedef enum cvm_amber_bind_kind {
     CVM_AMBER_BIND_STORAGE,
     CVM_AMBER_BIND_UNIFORM,
-    CVM_AMBER_BIND_PUSH_CONSTANT
+    CVM_AMBER_BIND_PUSH_CONSTANT,
+    CVM_AMBER_BIND_DEVICE_ADDRESS /* coopvm's extension, see the grammar above */
 } cvm_amber_bind_kind;
 
 typedef struct cvm_amber_binding {
     uint32_t buffer;
     cvm_amber_bind_kind kind;
     uint32_t set, binding, array_element; /* 0 for push constants */
+    uint32_t target;    /* DEVICE_ADDRESS: the buffer the address is written into */
+    uint64_t offset;    /* DEVICE_ADDRESS: at this byte offset (8 bytes, little-endian) */
     uint32_t line;
 } cvm_amber_binding;
 

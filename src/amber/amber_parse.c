@@ -1056,14 +1056,14 @@ static cvm_result add_binding(parser *P, cvm_amber_pipeline *pl, tok at, uint32_
                               cvm_amber_bind_kind kind, uint32_t set, uint32_t binding,
                               uint32_t element)
 {
-    for (uint32_t i = 0; i < pl->binding_count; i++) {
+    for (uint32_t i = 0; i < pl->binding_count && kind != CVM_AMBER_BIND_DEVICE_ADDRESS; i++) {
         cvm_amber_binding *o = &pl->bindings[i];
         if (kind == CVM_AMBER_BIND_PUSH_CONSTANT && o->kind == kind)
             return error_at(P, CVM_ERROR_SYNTAX, at.line, at.col,
                             "the pipeline already has a push_constant buffer (line %u)",
                             o->line);
         if (kind != CVM_AMBER_BIND_PUSH_CONSTANT && o->kind != CVM_AMBER_BIND_PUSH_CONSTANT &&
-            o->set == set && o->binding == binding && o->array_element == element) {
+            o->kind != CVM_AMBER_BIND_DEVICE_ADDRESS && o->set == set && o->binding == binding && o->array_element == element) {
             /* a later BIND replaces the earlier (DERIVE_PIPELINE relies on it) */
             o->buffer = buffer;
             o->kind = kind;
@@ -1120,6 +1120,8 @@ static cvm_result parse_bind(parser *P, cvm_amber_pipeline *pl, tok kw)
         k = CVM_AMBER_BIND_UNIFORM;
     else if (is(kind, "push_constant"))
         k = CVM_AMBER_BIND_PUSH_CONSTANT;
+    else if (is(kind, "device_address"))
+        k = CVM_AMBER_BIND_DEVICE_ADDRESS;
     else if (is(kind, "storage_dynamic") || is(kind, "uniform_dynamic") ||
              is(kind, "storage_image") || is(kind, "sampled_image") ||
              is(kind, "combined_image_sampler") || is(kind, "uniform_texel_buffer") ||
@@ -1128,7 +1130,26 @@ static cvm_result parse_bind(parser *P, cvm_amber_pipeline *pl, tok kw)
                         "buffer type '%.*s' is not supported (storage, uniform, push_constant)",
                         (int)kind.n, kind.s);
     else
-        return expected(P, kind, "storage, uniform or push_constant");
+        return expected(P, kind, "storage, uniform, push_constant or device_address");
+    if (k == CVM_AMBER_BIND_DEVICE_ADDRESS) {
+        tok n;
+        uint32_t target;
+        uint64_t offset;
+        if (nbufs != 1)
+            return error_at(P, CVM_ERROR_SYNTAX, kind.line, kind.col,
+                            "device_address takes one buffer");
+        CVM_TRY(keyword(P, "IN"));
+        CVM_TRY(word(P, "the name of the buffer the address goes into", &n));
+        CVM_TRY(lookup_buffer(P, n, &target));
+        CVM_TRY(keyword(P, "OFFSET"));
+        tok ot = next(P);
+        if (!tok_u64(ot, &offset))
+            return expected(P, ot, "a byte offset");
+        CVM_TRY(add_binding(P, pl, kw, bufs[0], k, 0, 0, 0));
+        pl->bindings[pl->binding_count - 1].target = target;
+        pl->bindings[pl->binding_count - 1].offset = offset;
+        return end_of_line(P, "OFFSET");
+    }
     if (k == CVM_AMBER_BIND_PUSH_CONSTANT) {
         if (nbufs != 1)
             return error_at(P, CVM_ERROR_SYNTAX, kind.line, kind.col,

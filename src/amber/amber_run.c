@@ -16,6 +16,7 @@ struct cvm_amber_session {
     cvm_pipeline **pipelines; /* per pipeline */
     unsigned char **buffers;  /* per buffer: current contents */
     unsigned char **initial;  /* per buffer: contents at creation */
+    cvm_buffer **addressed;   /* per buffer: its device address registration */
     uint32_t *runs;           /* command index of each RUN */
     cvm_amber_expect_result *results;
 };
@@ -310,10 +311,24 @@ static cvm_result create_pipeline(cvm_amber_session *S, uint32_t index, cvm_diag
     for (uint32_t i = 0; i < pl->binding_count; i++) {
         const cvm_amber_binding *b = &pl->bindings[i];
         const cvm_amber_buffer *buf = &s->buffers[b->buffer];
-        if (b->kind == CVM_AMBER_BIND_PUSH_CONSTANT)
+        if (b->kind == CVM_AMBER_BIND_PUSH_CONSTANT) {
             CVM_TRY(cvm_pipeline_set_push_constants(S->pipelines[index], S->buffers[b->buffer],
                                                     buf->size, d));
-        else
+        } else if (b->kind == CVM_AMBER_BIND_DEVICE_ADDRESS) {
+            const cvm_amber_buffer *dst = &s->buffers[b->target];
+            if (b->offset > dst->size || dst->size - b->offset < 8)
+                return script_error(d, s, b->line, CVM_ERROR_INVALID_ARGUMENT,
+                                    "OFFSET %llu: 8 address bytes do not fit in the %zu bytes "
+                                    "of BUFFER %s",
+                                    (unsigned long long)b->offset, dst->size, dst->name);
+            uint64_t a = cvm_buffer_device_address(S->addressed[b->buffer]);
+            unsigned char le[8];
+            for (int k = 0; k < 8; k++)
+                le[k] = (unsigned char)(a >> (8 * k));
+            /* the address is part of the contents the session starts from */
+            memcpy(S->buffers[b->target] + b->offset, le, 8);
+            memcpy(S->initial[b->target] + b->offset, le, 8);
+        } else
             CVM_TRY(cvm_pipeline_bind_buffer(S->pipelines[index], b->set, b->binding,
                                              b->array_element, S->buffers[b->buffer], buf->size,
                                              d));
@@ -377,6 +392,19 @@ cvm_result cvm_amber_session_create(const cvm_amber_script *s, const cvm_context
     r = cvm_context_create(&cd, &S->ctx, o_diag);
     if (r != CVM_SUCCESS)
         goto fail;
+    /* Every buffer has a device address (buffer device address): a shader
+     * may reach any of them through a pointer another buffer holds. */
+    S->addressed = cvm_calloc(s->buffer_count ? s->buffer_count : 1, sizeof(*S->addressed));
+    if (!S->addressed) {
+        r = cvm_diag_set(o_diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+        goto fail;
+    }
+    for (uint32_t i = 0; i < s->buffer_count; i++) {
+        r = cvm_buffer_create(S->ctx, S->buffers[i], s->buffers[i].size, &S->addressed[i],
+                              o_diag);
+        if (r != CVM_SUCCESS)
+            goto fail;
+    }
     for (uint32_t i = 0; i < s->pipeline_count; i++) {
         uint32_t sh = s->pipelines[i].shader;
         if (!S->modules[sh]) {
@@ -406,6 +434,10 @@ void cvm_amber_session_destroy(cvm_amber_session *S)
     if (S->modules)
         for (uint32_t i = 0; i < s->shader_count; i++)
             cvm_module_destroy(S->modules[i]);
+    if (S->addressed)
+        for (uint32_t i = 0; i < s->buffer_count; i++)
+            cvm_buffer_destroy(S->addressed[i]);
+    cvm_mem_free(S->addressed);
     cvm_context_destroy(S->ctx);
     if (S->buffers)
         for (uint32_t i = 0; i < s->buffer_count; i++)

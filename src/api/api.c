@@ -7,8 +7,27 @@
 
 #include "exec/program.h"
 
+/* Address-only buffers (cvm_buffer_create): slot k is region
+ * CVM_REGION_FIRST_DEVICE + k.  A dispatch copies the table under the lock,
+ * so buffers may be created and destroyed from other threads meanwhile (a
+ * buffer destroyed during a dispatch that uses it is the caller's error, as
+ * in Vulkan). */
+typedef struct device_slot {
+    uint8_t *data;
+    size_t size;
+    int used;
+} device_slot;
+
 struct cvm_context {
     cvm_context_desc desc;
+    pthread_mutex_t lock;
+    device_slot *slots;
+    uint32_t nslots;
+};
+
+struct cvm_buffer {
+    cvm_context *ctx;
+    uint32_t slot;
 };
 
 struct cvm_module {
@@ -65,13 +84,74 @@ cvm_result cvm_context_create(const cvm_context_desc *desc, cvm_context **o_ctx,
     if (!c)
         return cvm_diag_set(o_diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
     c->desc = d;
+    if (pthread_mutex_init(&c->lock, NULL) != 0) {
+        cvm_mem_free(c);
+        return cvm_diag_set(o_diag, CVM_ERROR_OUT_OF_MEMORY, "could not create a mutex");
+    }
     *o_ctx = c;
     return CVM_SUCCESS;
 }
 
 void cvm_context_destroy(cvm_context *ctx)
 {
+    if (!ctx)
+        return;
+    pthread_mutex_destroy(&ctx->lock);
+    cvm_mem_free(ctx->slots);
     cvm_mem_free(ctx);
+}
+
+/* ---- address-only buffers ------------------------------------------------------ */
+
+cvm_result cvm_buffer_create(cvm_context *ctx, void *data, size_t size, cvm_buffer **o_buffer,
+                             cvm_diagnostic *o_diag)
+{
+    cvm_diag_clear(o_diag);
+    if (!ctx || !o_buffer || (!data && size))
+        return cvm_diag_set(o_diag, CVM_ERROR_INVALID_ARGUMENT, "NULL argument");
+    if (size >= (UINT64_C(1) << CVM_ADDR_OFFSET_BITS))
+        return cvm_diag_set(o_diag, CVM_ERROR_LIMIT, "buffer of %zu bytes is too large", size);
+    cvm_buffer *b = cvm_calloc(1, sizeof(*b));
+    if (!b)
+        return cvm_diag_set(o_diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+    pthread_mutex_lock(&ctx->lock);
+    uint32_t k = 0;
+    while (k < ctx->nslots && ctx->slots[k].used)
+        k++;
+    if (k == ctx->nslots) {
+        uint32_t limit = (UINT32_C(1) << (64 - CVM_ADDR_OFFSET_BITS)) - CVM_REGION_FIRST_DEVICE;
+        device_slot *ns = k < limit ? cvm_realloc(ctx->slots, ((size_t)k + 1) * sizeof(*ns)) : NULL;
+        if (!ns) {
+            pthread_mutex_unlock(&ctx->lock);
+            cvm_mem_free(b);
+            return cvm_diag_set(o_diag, k < limit ? CVM_ERROR_OUT_OF_MEMORY : CVM_ERROR_LIMIT,
+                                "no room for another buffer (%u exist)", k);
+        }
+        ctx->slots = ns;
+        ctx->nslots++;
+    }
+    ctx->slots[k] = (device_slot){data, size, 1};
+    pthread_mutex_unlock(&ctx->lock);
+    b->ctx = ctx;
+    b->slot = k;
+    *o_buffer = b;
+    return CVM_SUCCESS;
+}
+
+void cvm_buffer_destroy(cvm_buffer *buffer)
+{
+    if (!buffer)
+        return;
+    cvm_context *ctx = buffer->ctx;
+    pthread_mutex_lock(&ctx->lock);
+    ctx->slots[buffer->slot] = (device_slot){NULL, 0, 0};
+    pthread_mutex_unlock(&ctx->lock);
+    cvm_mem_free(buffer);
+}
+
+uint64_t cvm_buffer_device_address(const cvm_buffer *buffer)
+{
+    return buffer ? CVM_ADDR(CVM_REGION_FIRST_DEVICE + buffer->slot, 0) : 0;
 }
 
 void cvm_context_get_desc(const cvm_context *ctx, cvm_context_desc *o_desc)
@@ -256,6 +336,8 @@ typedef struct dispatch_job {
     cvm_context_desc desc;
     cvm_region *regions;
     uint32_t nregions;
+    cvm_region *device_regions; /* the context's address-only buffers, copied */
+    uint32_t ndevice_regions;
     uint32_t groups[3];
     uint64_t total;
     uint64_t next;          /* atomic: next workgroup index */
@@ -276,7 +358,7 @@ static void *worker(void *arg)
     const cvm_program *prog = job->pipe->prog;
     cvm_group_desc gd = {prog->local_size[0] * prog->local_size[1] * prog->local_size[2],
                          job->desc.subgroup_size, job->desc.flags, job->desc.max_call_depth,
-                         job->desc.memory_limit};
+                         job->desc.memory_limit, job->device_regions, job->ndevice_regions};
     cvm_result r = cvm_group_create(prog, &gd, job->regions, job->nregions, job->pipe->push,
                                     job->pipe->push_size, &g, &diag);
     uint64_t idx = 0;
@@ -366,6 +448,25 @@ cvm_result cvm_pipeline_dispatch(cvm_pipeline *pipeline, uint32_t gx, uint32_t g
                                 d->set, d->binding, name && name[0] ? name : "unnamed");
         }
     }
+    /* The context's address-only buffers as they are now. */
+    cvm_context *ctx = pipeline->module->ctx;
+    pthread_mutex_lock(&ctx->lock);
+    int no_room = 0;
+    if (ctx->nslots) {
+        job.device_regions = cvm_calloc(ctx->nslots, sizeof(cvm_region));
+        if (job.device_regions) {
+            job.ndevice_regions = ctx->nslots;
+            for (uint32_t k = 0; k < ctx->nslots; k++)
+                if (ctx->slots[k].used)
+                    job.device_regions[k] = (cvm_region){ctx->slots[k].data, ctx->slots[k].size, 1};
+        }
+        no_room = !job.device_regions;
+    }
+    pthread_mutex_unlock(&ctx->lock);
+    if (no_room) {
+        cvm_mem_free(job.regions);
+        return cvm_diag_set(o_diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+    }
     pthread_mutex_init(&job.lock, NULL);
     uint32_t nthreads = job.desc.threads;
     if (nthreads > job.total)
@@ -385,6 +486,7 @@ cvm_result cvm_pipeline_dispatch(cvm_pipeline *pipeline, uint32_t gx, uint32_t g
     cvm_mem_free(th);
     pthread_mutex_destroy(&job.lock);
     cvm_mem_free(job.regions);
+    cvm_mem_free(job.device_regions);
     if (job.failed) {
         if (o_diag)
             *o_diag = job.diag;
@@ -401,7 +503,7 @@ static const char *const device_extensions[] = {
     "VK_EXT_subgroup_size_control", "VK_KHR_shader_subgroup_extended_types",
     "VK_KHR_buffer_device_address", "VK_KHR_shader_integer_dot_product",
     "VK_KHR_shader_bfloat16",     "VK_EXT_shader_float8",      "VK_KHR_storage_buffer_storage_class",
-    "VK_NV_cooperative_matrix_decode_vector",
+    "VK_NV_cooperative_matrix_decode_vector", "VK_QCOM_cooperative_matrix_conversion",
 };
 
 int cvm_supports_extension(const char *name)
@@ -420,6 +522,7 @@ static const char *const device_features[] = {
     "Float16Int8Features.shaderInt8", "Storage16BitFeatures.storageBuffer16BitAccess",
     "Storage8BitFeatures.storageBuffer8BitAccess", "VulkanMemoryModelFeatures.vulkanMemoryModel",
     "BufferDeviceAddressFeatures.bufferDeviceAddress",
+    "CooperativeMatrixConversionFeaturesQCOM.cooperativeMatrixConversion",
 };
 
 int cvm_supports_feature(const char *name)

@@ -40,6 +40,11 @@ int cvm_cli_info(int argc, char **argv)
         "cooperativeMatrixBlockLoads"};
     for (size_t i = 0; i < sizeof(feats) / sizeof(feats[0]); i++)
         printf("  %-42s VK_TRUE\n", feats[i]);
+    printf("\nVkPhysicalDeviceCooperativeMatrixConversionFeaturesQCOM:\n");
+    printf("  %-42s %s\n", "cooperativeMatrixConversion",
+           cvm_supports_feature("CooperativeMatrixConversionFeaturesQCOM.cooperativeMatrixConversion")
+               ? "VK_TRUE"
+               : "VK_FALSE");
     printf("\nVkPhysicalDeviceCooperativeMatrix2PropertiesNV:\n");
     printf("  cooperativeMatrixWorkgroupScopeMaxWorkgroupSize       %u\n", lim.max_workgroup_invocations);
     printf("  cooperativeMatrixFlexibleDimensionsMaxDimension       %u\n", lim.max_matrix_dimension);

@@ -31,8 +31,9 @@ static void usage(FILE *f)
             "  --threads N          worker threads (default: all cores)\n"
             "  --subgroup-size N    lanes per subgroup (default 32; a script's SUBGROUP\n"
             "                       REQUIRED_SIZE must agree)\n"
-            "  --check-callbacks    shuffle and repeat cooperative-matrix callbacks and\n"
-            "                       report order-dependent results\n"
+            "  --check-callbacks    the checking mode: shuffle and repeat cooperative-matrix\n"
+            "                       callbacks and report order-dependent results; values\n"
+            "                       the QCOM text leaves undefined are poison, not zero\n"
             "  --robust             out-of-bounds loads give zero, stores are dropped\n"
             "  --budget N           instructions per dispatch before it is stopped\n"
             "\n"
@@ -46,7 +47,16 @@ static void usage(FILE *f)
             "                       u:, i:, f: (float), d: (double), u64:, i64:, b: (bool)\n"
             "                       before the value, e.g. 2=f:0.5\n"
             "  --push FILE          push-constant bytes\n"
-            "  --out S:B[.E]=FILE   after the dispatch, write that buffer to FILE\n");
+            "  --out S:B[.E]=FILE   after the dispatch, write that buffer to FILE (or\n"
+            "                       --out NAME=FILE for an --address-buffer)\n"
+            "\n"
+            "Buffers reached through device addresses (buffer_reference pointers):\n"
+            "  --address-buffer NAME=FILE  a buffer no descriptor names, reachable only\n"
+            "                       through its device address (FILE as for --buffer)\n"
+            "  --buffer-address DEST[+OFFSET]=SRC  before the dispatch, write the 8-byte\n"
+            "                       device address of SRC (a NAME, or S:B[.E] of a --buffer)\n"
+            "                       at byte OFFSET (default 0) of DEST: S:B[.E] of a\n"
+            "                       --buffer, a NAME, or 'push' for the push constants\n");
 }
 
 /* Options ------------------------------------------------------------------ */
@@ -57,6 +67,20 @@ typedef struct binding_arg {
     unsigned char *data;
     size_t size;
 } binding_arg;
+
+/* --address-buffer NAME=FILE */
+typedef struct named_arg {
+    char name[64];
+    const char *file;
+    unsigned char *data;
+    size_t size;
+} named_arg;
+
+/* --buffer-address DEST[+OFFSET]=SRC: each side a "S:B[.E]", a NAME, or (DEST) "push". */
+typedef struct address_arg {
+    char dest[64], src[64];
+    uint64_t offset;
+} address_arg;
 
 typedef struct run_opts {
     cvm_context_desc desc;
@@ -69,6 +93,11 @@ typedef struct run_opts {
     uint32_t buffer_count;
     binding_arg outs[64];
     uint32_t out_count;
+    const char *out_names[64]; /* per out: a NAME instead of S:B, else NULL */
+    named_arg named[64];
+    uint32_t named_count;
+    address_arg addresses[64];
+    uint32_t address_count;
     cvm_specialization specs[64];
     uint32_t spec_count;
 } run_opts;
@@ -117,6 +146,48 @@ static int parse_binding(const char *arg, binding_arg *o)
     }
     o->file = eq + 1;
     return parse_u32(buf, &o->set) && parse_u32(colon + 1, &o->binding);
+}
+
+/* "NAME=FILE": a name of letters, digits, '_', '-' and '.' (not "push"). */
+static int parse_named(const char *arg, named_arg *o)
+{
+    const char *eq = strchr(arg, '=');
+    if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof(o->name) || !eq[1])
+        return 0;
+    for (const char *c = arg; c < eq; c++)
+        if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
+              *c == '_' || *c == '-' || *c == '.'))
+            return 0;
+    memcpy(o->name, arg, (size_t)(eq - arg));
+    o->name[eq - arg] = 0;
+    o->file = eq + 1;
+    return strcmp(o->name, "push") != 0;
+}
+
+/* "DEST[+OFFSET]=SRC" */
+static int parse_address(const char *arg, address_arg *o)
+{
+    const char *eq = strchr(arg, '=');
+    if (!eq || eq == arg || !eq[1] || strlen(eq + 1) >= sizeof(o->src))
+        return 0;
+    const char *plus = memchr(arg, '+', (size_t)(eq - arg));
+    const char *dend = plus ? plus : eq;
+    if (dend == arg || (size_t)(dend - arg) >= sizeof(o->dest))
+        return 0;
+    memcpy(o->dest, arg, (size_t)(dend - arg));
+    o->dest[dend - arg] = 0;
+    strcpy(o->src, eq + 1);
+    o->offset = 0;
+    if (plus) {
+        char num[32];
+        if ((size_t)(eq - plus - 1) >= sizeof(num))
+            return 0;
+        memcpy(num, plus + 1, (size_t)(eq - plus - 1));
+        num[eq - plus - 1] = 0;
+        if (!parse_u64(num, &o->offset))
+            return 0;
+    }
+    return 1;
 }
 
 /* "ID=VALUE", VALUE uint32 unless prefixed with a type. */
@@ -270,9 +341,33 @@ static int parse_args(int argc, char **argv, run_opts *o)
             uint32_t *count = out ? &o->out_count : &o->buffer_count;
             if (*count == 64)
                 return usage_error("too many %s options", a);
-            if (!parse_binding(v, &arr[*count]))
+            named_arg nm;
+            if (out && !strchr(v, ':') && parse_named(v, &nm)) {
+                o->out_names[*count] = v; /* resolved against --address-buffer below */
+                arr[*count].file = strchr(v, '=') + 1;
+            } else if (!parse_binding(v, &arr[*count])) {
                 return usage_error("expected SET:BINDING[.ELEMENT]=FILE, got '%s'", v);
+            }
             (*count)++;
+        } else if (!strcmp(a, "--address-buffer")) {
+            NEED_VALUE();
+            if (o->named_count == 64)
+                return usage_error("too many %s options", a);
+            if (!parse_named(v, &o->named[o->named_count]))
+                return usage_error("--address-buffer: expected NAME=FILE (NAME of letters, "
+                                   "digits, '_', '-', '.', not 'push'), got '%s'",
+                                   v);
+            for (uint32_t k = 0; k < o->named_count; k++)
+                if (!strcmp(o->named[k].name, o->named[o->named_count].name))
+                    return usage_error("--address-buffer: the name in '%s' is used twice", v);
+            o->named_count++;
+        } else if (!strcmp(a, "--buffer-address")) {
+            NEED_VALUE();
+            if (o->address_count == 64)
+                return usage_error("too many %s options", a);
+            if (!parse_address(v, &o->addresses[o->address_count]))
+                return usage_error("--buffer-address: expected DEST[+OFFSET]=SRC, got '%s'", v);
+            o->address_count++;
         } else if (!strcmp(a, "--spec")) {
             NEED_VALUE();
             if (o->spec_count == 64)
@@ -441,8 +536,45 @@ static int read_whole(const char *path, unsigned char **o_data, size_t *o_size)
     return 1;
 }
 
+/* The memory a --buffer-address side names: "S:B[.E]" of a --buffer, a NAME
+ * of an --address-buffer, or "push"; with its registered device buffer. */
+static unsigned char *resolve_buffer(run_opts *o, const char *spec, unsigned char *push,
+                                     size_t push_size, cvm_buffer *const *bound,
+                                     cvm_buffer *const *named, size_t *o_size,
+                                     cvm_buffer **o_buf)
+{
+    *o_buf = NULL;
+    if (!strcmp(spec, "push")) {
+        *o_size = push_size;
+        return push;
+    }
+    if (strchr(spec, ':')) {
+        char tmp[80];
+        binding_arg b;
+        snprintf(tmp, sizeof(tmp), "%s=x", spec);
+        if (!parse_binding(tmp, &b))
+            return NULL;
+        for (uint32_t k = 0; k < o->buffer_count; k++)
+            if (o->buffers[k].set == b.set && o->buffers[k].binding == b.binding &&
+                o->buffers[k].element == b.element) {
+                *o_size = o->buffers[k].size;
+                *o_buf = bound[k];
+                return o->buffers[k].data;
+            }
+        return NULL;
+    }
+    for (uint32_t k = 0; k < o->named_count; k++)
+        if (!strcmp(o->named[k].name, spec)) {
+            *o_size = o->named[k].size;
+            *o_buf = named[k];
+            return o->named[k].data;
+        }
+    return NULL;
+}
+
 static int run_shader(run_opts *o)
 {
+    cvm_buffer *bound_bufs[64] = {0}, *named_bufs[64] = {0};
     int status = 1;
     cvm_context *ctx = NULL;
     cvm_module *mod = NULL;
@@ -460,6 +592,14 @@ static int run_shader(run_opts *o)
             goto done;
         }
     }
+    for (uint32_t i = 0; i < o->named_count; i++) {
+        named_arg *b = &o->named[i];
+        if (!read_whole(b->file, &b->data, &b->size) || b->size == 0) {
+            fprintf(stderr, "coopvm run: cannot read '%s' (or it is empty): %s\n", b->file,
+                    errno ? strerror(errno) : "bad zero:BYTES");
+            goto done;
+        }
+    }
     if (o->push && !read_whole(o->push, &push, &push_size)) {
         fprintf(stderr, "coopvm run: cannot read '%s': %s\n", o->push, strerror(errno));
         goto done;
@@ -467,6 +607,18 @@ static int run_shader(run_opts *o)
     for (uint32_t i = 0; i < o->out_count; i++) {
         binding_arg *out = &o->outs[i];
         int found = 0;
+        if (o->out_names[i]) {
+            for (uint32_t k = 0; k < o->named_count; k++)
+                found |= !strncmp(o->out_names[i], o->named[k].name, strlen(o->named[k].name)) &&
+                         o->out_names[i][strlen(o->named[k].name)] == '=';
+            if (!found) {
+                fprintf(stderr, "coopvm run: --out %s names no --address-buffer\n",
+                        o->out_names[i]);
+                status = 2;
+                goto done;
+            }
+            continue;
+        }
         for (uint32_t k = 0; k < o->buffer_count; k++)
             found |= o->buffers[k].set == out->set && o->buffers[k].binding == out->binding &&
                      o->buffers[k].element == out->element;
@@ -499,6 +651,44 @@ static int run_shader(run_opts *o)
             goto done;
         }
     }
+    /* Device addresses: every buffer has one (a bound one also through its
+     * descriptor); write the asked-for ones before anything is copied. */
+    for (uint32_t i = 0; i < o->buffer_count + o->named_count; i++) {
+        int nm = i >= o->buffer_count;
+        uint32_t k = nm ? i - o->buffer_count : i;
+        if (cvm_buffer_create(ctx, nm ? o->named[k].data : o->buffers[k].data,
+                              nm ? o->named[k].size : o->buffers[k].size,
+                              nm ? &named_bufs[k] : &bound_bufs[k], &d) != CVM_SUCCESS) {
+            print_diag(nm ? o->named[k].file : o->buffers[k].file, 0, &d);
+            goto done;
+        }
+    }
+    for (uint32_t i = 0; i < o->address_count; i++) {
+        address_arg *a = &o->addresses[i];
+        size_t dsize = 0, ssize = 0;
+        cvm_buffer *dbuf, *sbuf;
+        unsigned char *dst = resolve_buffer(o, a->dest, push, push_size, bound_bufs, named_bufs,
+                                            &dsize, &dbuf);
+        unsigned char *src = !strcmp(a->src, "push")
+                                 ? NULL
+                                 : resolve_buffer(o, a->src, push, push_size, bound_bufs,
+                                                  named_bufs, &ssize, &sbuf);
+        if (!dst || !src) {
+            fprintf(stderr, "coopvm run: --buffer-address: '%s' is not a --buffer, "
+                    "--address-buffer%s\n", dst ? a->src : a->dest, dst ? "" : " or push");
+            status = 2;
+            goto done;
+        }
+        if (a->offset > dsize || dsize - a->offset < 8) {
+            fprintf(stderr, "coopvm run: --buffer-address: 8 bytes at offset %" PRIu64
+                    " do not fit in the %zu bytes of %s\n", a->offset, dsize, a->dest);
+            status = 2;
+            goto done;
+        }
+        uint64_t addr = cvm_buffer_device_address(sbuf);
+        for (int b = 0; b < 8; b++)
+            dst[a->offset + (uint64_t)b] = (unsigned char)(addr >> (8 * b));
+    }
     if (push && cvm_pipeline_set_push_constants(pipe, push, push_size, &d) != CVM_SUCCESS) {
         print_diag(o->push, 0, &d);
         goto done;
@@ -510,6 +700,25 @@ static int run_shader(run_opts *o)
     }
     for (uint32_t i = 0; i < o->out_count; i++) {
         binding_arg *out = &o->outs[i];
+        if (o->out_names[i]) {
+            for (uint32_t k = 0; k < o->named_count; k++) {
+                named_arg *b = &o->named[k];
+                size_t n = strlen(b->name);
+                if (strncmp(o->out_names[i], b->name, n) || o->out_names[i][n] != '=')
+                    continue;
+                FILE *f = fopen(out->file, "wb");
+                int ok = f && fwrite(b->data, 1, b->size, f) == b->size;
+                if (f && fclose(f))
+                    ok = 0;
+                if (!ok) {
+                    fprintf(stderr, "coopvm run: cannot write '%s': %s\n", out->file,
+                            strerror(errno));
+                    goto done;
+                }
+                printf("wrote %s (%zu bytes) to %s\n", b->name, b->size, out->file);
+            }
+            continue;
+        }
         for (uint32_t k = 0; k < o->buffer_count; k++) {
             binding_arg *b = &o->buffers[k];
             if (b->set != out->set || b->binding != out->binding || b->element != out->element)
@@ -537,9 +746,15 @@ static int run_shader(run_opts *o)
 done:
     cvm_pipeline_destroy(pipe);
     cvm_module_destroy(mod);
+    for (uint32_t i = 0; i < 64; i++) {
+        cvm_buffer_destroy(bound_bufs[i]);
+        cvm_buffer_destroy(named_bufs[i]);
+    }
     cvm_context_destroy(ctx);
     for (uint32_t i = 0; i < o->buffer_count; i++)
         free(o->buffers[i].data);
+    for (uint32_t i = 0; i < o->named_count; i++)
+        free(o->named[i].data);
     free(push);
     return status;
 }
@@ -567,9 +782,10 @@ int cvm_cli_run(int argc, char **argv)
         return st < 0 ? 0 : st;
     if (is_script(o.input)) {
         if (o.have_dispatch || o.buffer_count || o.out_count || o.spec_count || o.push ||
-            o.entry)
-            return usage_error("%s: --dispatch, --buffer, --out, --spec, --push and --entry "
-                               "are for .spv files; a script says these itself",
+            o.entry || o.named_count || o.address_count)
+            return usage_error("%s: --dispatch, --buffer, --out, --spec, --push, --entry, "
+                               "--address-buffer and --buffer-address are for .spv files; a "
+                               "script says these itself",
                                o.input);
         return run_script(&o);
     }

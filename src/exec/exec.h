@@ -51,7 +51,16 @@ enum {
     CVM_REGION_SCOPE = 3,      /* variables that hold cooperative matrices */
     CVM_REGION_PUSH = 4,
     CVM_REGION_PADDING = 5,    /* 8 bytes a lane: where padding elements of matrices go */
-    CVM_REGION_FIRST_BUFFER = 16 /* descriptor k of the pipeline is region 16 + k */
+    /* In a callback group only: the calling group's per-invocation and
+     * per-scope memory, where module-scope Private and Input variables of a
+     * callback resolve (see cvm_callback_run). */
+    CVM_REGION_CALLER_INVOCATION = 6,
+    CVM_REGION_CALLER_SCOPE = 7,
+    CVM_REGION_FIRST_BUFFER = 16, /* descriptor k of the pipeline is region 16 + k */
+    /* Buffers of the context that no descriptor needs to name
+     * (cvm_buffer_create): buffer k is region CVM_REGION_FIRST_DEVICE + k,
+     * the same number in every pipeline, so its device address is fixed. */
+    CVM_REGION_FIRST_DEVICE = 1 << 20
 };
 
 typedef struct cvm_region {
@@ -164,6 +173,7 @@ typedef struct cvm_function {
     uint32_t *local_ids;  /* ids whose values live in this function's frame */
     uint32_t nlocal_ids;
     uint32_t lowered;
+    uint32_t writes_private; /* it or a function it calls may store to Private memory */
 } cvm_function;
 
 /* A pipeline's program: everything the interpreter needs, nothing of SPIR-V
@@ -227,6 +237,8 @@ typedef struct cvm_exec {
     cvm_val *vals;          /* value slots of the current frame, indexed by id */
     cvm_region *regions;
     uint32_t nregions;
+    const cvm_region *device_regions; /* region CVM_REGION_FIRST_DEVICE + k, k < ndevice_regions */
+    uint32_t ndevice_regions;
     uint64_t *budget;       /* instructions left, shared by the dispatch's groups */
     uint32_t depth;         /* call depth */
     uint32_t max_depth;
@@ -286,6 +298,15 @@ int cvm_scope_instance_check(cvm_exec *ex, const cvm_insn *in, uint32_t i);
 /* The first active lane of scope instance i, or UINT32_MAX. */
 uint32_t cvm_scope_first_active(const cvm_exec *ex, const cvm_insn *in, uint32_t i);
 
+/* The region with index `reg`, or NULL when there is none. */
+static inline const cvm_region *cvm_region_of(const cvm_exec *ex, uint32_t reg)
+{
+    if (reg < ex->nregions)
+        return &ex->regions[reg];
+    uint32_t k = reg - CVM_REGION_FIRST_DEVICE; /* wraps below the first */
+    return k < ex->ndevice_regions ? &ex->device_regions[k] : NULL;
+}
+
 /* Memory access: returns a host pointer to `size` bytes at `addr` for lane
  * `lane`, or NULL after setting an CVM_ERROR_OUT_OF_BOUNDS diagnostic naming
  * the instruction, lane and address (in robust mode: NULL without error, and
@@ -331,6 +352,7 @@ cvm_result cvm_lower_atomic(cvm_lower *lw, const spv_inst *inst, cvm_insn *out);
 cvm_result cvm_lower_coopmat(cvm_lower *lw, const spv_inst *inst, cvm_insn *out);   /* ops/coopmat.c */
 cvm_result cvm_lower_coopmat2(cvm_lower *lw, const spv_inst *inst, cvm_insn *out);  /* ops/coopmat2_ops.c */
 cvm_result cvm_lower_tensor(cvm_lower *lw, const spv_inst *inst, cvm_insn *out);    /* ops/tensor_ops.c */
+cvm_result cvm_lower_qcom(cvm_lower *lw, const spv_inst *inst, cvm_insn *out);      /* ops/qcom.c */
 
 /* Helpers for family lowering functions. */
 const cvm_program *cvm_lower_program(const cvm_lower *lw);
@@ -350,13 +372,45 @@ cvm_result cvm_lower_fail(cvm_lower *lw, const spv_inst *inst, cvm_result r, con
  * parameter k, the value at args[k].p + i * args[k].stride (stride 0: the
  * same value for every call; values in the register layout of the
  * parameter's type) and writes its return value to
- * results + i * (size of the return type).  The callee sees the buffers,
- * push constants and workgroup memory of the calling workgroup, and
- * Function/Private memory of its own.  `in` names the calling instruction in
- * diagnostics.  With CVM_FLAG_CHECK_CALLBACKS the calls run in a shuffled
- * order, each twice, and differing results end in
- * CVM_ERROR_CALLBACK_MISMATCH. */
+ * results + i * (size of the return type).  `in` names the calling
+ * instruction in diagnostics.
+ *
+ * Whose state a call sees.  The texts do not say; NVIDIA's driver runs a
+ * callback as part of an invocation of the scope instance, and real shaders
+ * (llama.cpp's split-k flash attention and MoE matmul) read Private
+ * variables that `main` set inside their callbacks (SPEC_NOTES "callbacks
+ * and per-invocation state").  So call i runs in the context of the calling
+ * group's lane `lanes[i]`: the callee's module-scope Private and Input
+ * variables (built-ins included) are that invocation's, and its writes to
+ * them land there, as any function call's would.  Callers pick the lane
+ * with cvm_element_owner: the invocation that owns the matrix element the
+ * call is for, under the element mapping of composite.c.  The callee also
+ * sees the buffers, push constants and workgroup memory of the calling
+ * workgroup; its Function variables are its own (zeroed).
+ *
+ * With CVM_FLAG_CHECK_CALLBACKS the calls run three times, each in a new
+ * shuffled order: twice in the default context, and once in the context of
+ * another invocation of the same scope instance (cvm_element_other); results
+ * that differ between the two orders, or between the two contexts, end in
+ * CVM_ERROR_CALLBACK_MISMATCH.  Per-invocation memory is restored between
+ * the passes, so the first pass's writes are the ones that stay. */
 cvm_result cvm_callback_run(cvm_exec *ex, const cvm_insn *in, uint32_t func, uint32_t count,
-                            const cvm_val *args, uint32_t nargs, uint8_t *results);
+                            const cvm_val *args, uint32_t nargs, uint8_t *results,
+                            const uint32_t *lanes);
+
+/* The lane that owns flat element `e` (row-major) of a matrix of `nelems`
+ * elements held by scope instance `inst` of collective instruction `in`:
+ * with L = ceil(nelems / invocations in the instance), the instance's
+ * invocation e / L (the mapping OpCompositeExtract and
+ * OpCooperativeMatrixLengthKHR use).  An owner that is no longer live
+ * (terminated) is replaced by the instance's first active lane. */
+uint32_t cvm_element_owner(const cvm_exec *ex, const cvm_insn *in, uint32_t inst,
+                           uint32_t nelems, uint32_t e);
+
+/* The checking mode's other context for a call that runs in lane `lane`:
+ * the invocation half the scope instance away (index (k + n/2) mod n for
+ * the lane's index k among the instance's n invocations); `lane` itself
+ * when the instance has one invocation. */
+uint32_t cvm_element_other(const cvm_exec *ex, const cvm_insn *in, uint32_t lane);
 
 #endif /* CVM_EXEC_H */

@@ -33,6 +33,8 @@ struct cvm_group {
     uint32_t nregions;
     uint64_t budget_local;   /* instructions taken from the shared budget, not yet used */
     struct cvm_group *callback; /* lanes for callbacks, created on first use */
+    uint32_t *caller_vars;   /* callback groups: module-scope per-invocation variables */
+    uint32_t ncaller_vars;
 };
 
 /* ---- helpers shared with handlers ------------------------------------------- */
@@ -90,11 +92,10 @@ uint32_t cvm_scope_first_active(const cvm_exec *ex, const cvm_insn *in, uint32_t
 
 uint8_t *cvm_mem_peek(const cvm_exec *ex, uint64_t addr, uint64_t size, int write)
 {
-    uint32_t reg = CVM_ADDR_REGION(addr);
+    const cvm_region *rg = cvm_region_of(ex, CVM_ADDR_REGION(addr));
     uint64_t off = CVM_ADDR_OFFSET(addr);
-    if (reg < ex->nregions && ex->regions[reg].base && off <= ex->regions[reg].size &&
-        size <= ex->regions[reg].size - off && (!write || ex->regions[reg].writable))
-        return ex->regions[reg].base + off;
+    if (rg && rg->base && off <= rg->size && size <= rg->size - off && (!write || rg->writable))
+        return rg->base + off;
     return NULL;
 }
 
@@ -103,11 +104,12 @@ uint8_t *cvm_mem_access(cvm_exec *ex, const cvm_insn *in, uint64_t addr, uint64_
 {
     uint32_t reg = CVM_ADDR_REGION(addr);
     uint64_t off = CVM_ADDR_OFFSET(addr);
+    const cvm_region *rg = cvm_region_of(ex, reg);
     if (o_robust_skip)
         *o_robust_skip = 0;
     uint8_t *h = cvm_mem_peek(ex, addr, size, 0); /* in bounds; writability below */
     if (h) {
-        if (write && !ex->regions[reg].writable) {
+        if (write && !rg->writable) {
             cvm_exec_fail(ex, in, CVM_ERROR_INVALID_MODULE,
                           "invocation %u writes to read-only memory (region %u)", lane, reg);
             return NULL;
@@ -122,7 +124,7 @@ uint8_t *cvm_mem_access(cvm_exec *ex, const cvm_insn *in, uint64_t addr, uint64_
     if (reg == CVM_REGION_NULL)
         cvm_exec_fail(ex, in, CVM_ERROR_OUT_OF_BOUNDS, "invocation %u %s through a null pointer",
                       lane, write ? "stores" : "loads");
-    else if (reg >= ex->nregions || !ex->regions[reg].base)
+    else if (!rg || !rg->base)
         cvm_exec_fail(ex, in, CVM_ERROR_OUT_OF_BOUNDS,
                       "invocation %u %s %llu bytes at address 0x%llx, which is in no buffer", lane,
                       write ? "stores" : "loads", (unsigned long long)size,
@@ -131,11 +133,12 @@ uint8_t *cvm_mem_access(cvm_exec *ex, const cvm_insn *in, uint64_t addr, uint64_
         cvm_exec_fail(ex, in, CVM_ERROR_OUT_OF_BOUNDS,
                       "invocation %u %s %llu bytes at byte offset %llu of a %llu-byte %s", lane,
                       write ? "stores" : "loads", (unsigned long long)size,
-                      (unsigned long long)off, (unsigned long long)ex->regions[reg].size,
-                      reg >= CVM_REGION_FIRST_BUFFER ? "buffer"
-                      : reg == CVM_REGION_WORKGROUP  ? "workgroup memory"
-                      : reg == CVM_REGION_PUSH       ? "push constant block"
-                                                     : "variable area");
+                      (unsigned long long)off, (unsigned long long)rg->size,
+                      reg >= CVM_REGION_FIRST_DEVICE ? "buffer (reached by its device address)"
+                      : reg >= CVM_REGION_FIRST_BUFFER ? "buffer"
+                      : reg == CVM_REGION_WORKGROUP    ? "workgroup memory"
+                      : reg == CVM_REGION_PUSH         ? "push constant block"
+                                                       : "variable area");
     return NULL;
 }
 
@@ -298,6 +301,7 @@ void cvm_group_destroy(cvm_group *g)
             frame_free(g->frames[i]);
     }
     cvm_group_destroy(g->callback);
+    cvm_mem_free(g->caller_vars);
     cvm_mem_free(g->frames);
     cvm_mem_free(g->var_addrs);
     cvm_mem_free(g->var_addr_off);
@@ -402,6 +406,8 @@ cvm_result cvm_group_create(const cvm_program *prog, const cvm_group_desc *desc,
     ex->alive = g->alive;
     ex->regions = g->regions;
     ex->nregions = g->nregions;
+    ex->device_regions = desc->device_regions;
+    ex->ndevice_regions = desc->device_regions ? desc->ndevice_regions : 0;
     ex->max_depth = desc->max_depth;
     ex->flags = desc->flags;
     ex->frames = g->frames;
@@ -860,9 +866,85 @@ static uint64_t splitmix(uint64_t *s)
     return z ^ (z >> 31);
 }
 
-static cvm_result callback_batch(cvm_group *cg, const cvm_function *f, uint32_t func,
-                                 const uint32_t *calls, uint32_t n, const cvm_val *args,
-                                 uint32_t nargs, uint8_t *results, uint32_t rsize)
+uint32_t cvm_element_owner(const cvm_exec *ex, const cvm_insn *in, uint32_t inst,
+                           uint32_t nelems, uint32_t e)
+{
+    uint32_t first = cvm_scope_first_lane(ex, in, inst), n = cvm_scope_lane_count(ex, in, inst);
+    uint32_t L = nelems ? (nelems + n - 1) / n : 1;
+    uint32_t k = e / L;
+    uint32_t lane = first + (k < n ? k : n - 1);
+    if (!ex->active[lane]) {
+        uint32_t fa = cvm_scope_first_active(ex, in, inst);
+        if (fa != UINT32_MAX)
+            lane = fa;
+    }
+    return lane;
+}
+
+uint32_t cvm_element_other(const cvm_exec *ex, const cvm_insn *in, uint32_t lane)
+{
+    uint32_t inst = (in->flags & CVM_INSN_WORKGROUP_SCOPE) ? 0 : lane / ex->sg_size;
+    uint32_t first = cvm_scope_first_lane(ex, in, inst), n = cvm_scope_lane_count(ex, in, inst);
+    if (n < 2 || lane < first || lane >= first + n)
+        return lane;
+    return first + (lane - first + n / 2) % n;
+}
+
+/* Module-scope variables that live per invocation (Private, Input: regions
+ * INVOCATION and SCOPE): the ones a callback resolves in its caller's
+ * memory. */
+static cvm_result collect_caller_vars(cvm_group *cg, cvm_diagnostic *diag)
+{
+    const cvm_program *p = cg->prog;
+    uint32_t n = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        n = 0;
+        for (uint32_t id = 1; id < p->bound; id++) {
+            const spv_def *d = &p->mod->defs[id];
+            if (d->opcode != SpvOpVariable || d->func != UINT32_MAX)
+                continue;
+            if (p->var_region[id] != CVM_REGION_INVOCATION && p->var_region[id] != CVM_REGION_SCOPE)
+                continue;
+            if (pass)
+                cg->caller_vars[n] = id;
+            n++;
+        }
+        if (!pass) {
+            cg->caller_vars = cvm_malloc((size_t)(n ? n : 1) * sizeof(uint32_t));
+            if (!cg->caller_vars)
+                return cvm_diag_set(diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+        }
+    }
+    cg->ncaller_vars = n;
+    return CVM_SUCCESS;
+}
+
+/* Points the callback lanes' module-scope per-invocation variables at the
+ * memory of the calling lanes: lane l of the batch runs call calls[l] in
+ * the context of caller lane ctx[calls[l]]. */
+static void bind_caller_context(cvm_group *cg, const cvm_group *caller, const uint32_t *calls,
+                                uint32_t n, const uint32_t *ctx)
+{
+    for (uint32_t k = 0; k < cg->ncaller_vars; k++) {
+        uint32_t v = cg->caller_vars[k];
+        uint64_t *dst = (uint64_t *)(cg->var_addrs + cg->var_addr_off[v]);
+        const uint64_t *src = (const uint64_t *)(caller->var_addrs + caller->var_addr_off[v]);
+        for (uint32_t l = 0; l < n; l++) {
+            uint64_t a = src[ctx[calls[l]]];
+            uint32_t reg = CVM_ADDR_REGION(a);
+            if (reg == CVM_REGION_INVOCATION)
+                reg = CVM_REGION_CALLER_INVOCATION;
+            else if (reg == CVM_REGION_SCOPE)
+                reg = CVM_REGION_CALLER_SCOPE;
+            dst[l] = CVM_ADDR(reg, CVM_ADDR_OFFSET(a));
+        }
+    }
+}
+
+static cvm_result callback_batch(cvm_group *cg, const cvm_group *caller, const cvm_function *f,
+                                 uint32_t func, const uint32_t *calls, uint32_t n,
+                                 const uint32_t *ctx, const cvm_val *args, uint32_t nargs,
+                                 uint8_t *results, uint32_t rsize)
 {
     const cvm_program *p = cg->prog;
     cvm_exec *cex = &cg->ex;
@@ -878,7 +960,10 @@ static cvm_result callback_batch(cvm_group *cg, const cvm_function *f, uint32_t 
     }
     memset(cg->alive, 0, cex->nlanes);
     memset(cg->alive, 1, n);
-    memset(cg->inv_mem, 0, p->inv_size * cex->nlanes);
+    /* The batch's own per-invocation memory holds only its Function
+     * variables (module-scope ones resolve in the caller's). */
+    memset(cg->inv_mem, 0, p->inv_size * n);
+    bind_caller_context(cg, caller, calls, n, ctx);
     cvm_result r = run_function(cg, func, cg->alive);
     if (r != CVM_SUCCESS)
         return r;
@@ -888,8 +973,80 @@ static cvm_result callback_batch(cvm_group *cg, const cvm_function *f, uint32_t 
     return CVM_SUCCESS;
 }
 
+/* The calls in `order`, in batches.  A callee that may write Private memory
+ * (cvm_function.writes_private) must not run two calls of one invocation
+ * side by side, as lanes of one batch: they would all read the state from
+ * before the batch.  Its calls run in rounds instead: round k holds each
+ * invocation's k-th call (in `order`), so an invocation's calls run one
+ * after another, in that order, as on an implementation that runs them
+ * inside the invocation. */
+static cvm_result callback_pass(cvm_group *cg, const cvm_group *caller, const cvm_function *f,
+                                uint32_t func, const uint32_t *order, uint32_t count,
+                                const uint32_t *ctx, const cvm_val *args, uint32_t nargs,
+                                uint8_t *out, uint32_t rsize)
+{
+    cvm_result r = CVM_SUCCESS;
+    if (!f->writes_private) {
+        for (uint32_t s = 0; s < count && r == CVM_SUCCESS; s += CVM_CALLBACK_BATCH) {
+            uint32_t n = CVM_MIN(CVM_CALLBACK_BATCH, count - s);
+            r = callback_batch(cg, caller, f, func, order + s, n, ctx, args, nargs, out, rsize);
+        }
+        return r;
+    }
+    uint32_t nl = caller->ex.nlanes;
+    uint32_t *seen = cvm_calloc(nl, sizeof(uint32_t));
+    uint32_t *round = cvm_malloc((size_t)count * sizeof(uint32_t) * 2 + 4);
+    if (!seen || !round) {
+        cvm_mem_free(seen);
+        cvm_mem_free(round);
+        return cvm_exec_fail(&cg->ex, NULL, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+    }
+    uint32_t *sorted = round + count, nrounds = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        round[i] = seen[ctx[order[i]]]++;
+        nrounds = CVM_MAX(nrounds, round[i] + 1);
+    }
+    /* counting sort by round, stable: start[k] is where round k begins (and,
+     * once the calls are placed, where it ends) */
+    uint32_t *start = cvm_calloc((size_t)nrounds + 1, sizeof(uint32_t));
+    if (!start) {
+        cvm_mem_free(seen);
+        cvm_mem_free(round);
+        return cvm_exec_fail(&cg->ex, NULL, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+    }
+    for (uint32_t i = 0; i < count; i++)
+        start[round[i] + 1]++;
+    for (uint32_t k = 0; k < nrounds; k++)
+        start[k + 1] += start[k];
+    for (uint32_t i = 0; i < count; i++)
+        sorted[start[round[i]]++] = order[i];
+    for (uint32_t k = 0, first = 0; k < nrounds && r == CVM_SUCCESS; k++) {
+        uint32_t end = start[k]; /* now the round's end */
+        for (uint32_t s = first; s < end && r == CVM_SUCCESS; s += CVM_CALLBACK_BATCH) {
+            uint32_t n = CVM_MIN(CVM_CALLBACK_BATCH, end - s);
+            r = callback_batch(cg, caller, f, func, sorted + s, n, ctx, args, nargs, out, rsize);
+        }
+        first = end;
+    }
+    cvm_mem_free(start);
+    cvm_mem_free(seen);
+    cvm_mem_free(round);
+    return r;
+}
+
+static void shuffle(uint32_t *order, uint32_t count, uint64_t *seed)
+{
+    for (uint32_t i = count; i > 1; i--) { /* Fisher-Yates */
+        uint32_t j = (uint32_t)(splitmix(seed) % i);
+        uint32_t t = order[i - 1];
+        order[i - 1] = order[j];
+        order[j] = t;
+    }
+}
+
 cvm_result cvm_callback_run(cvm_exec *ex, const cvm_insn *in, uint32_t func, uint32_t count,
-                            const cvm_val *args, uint32_t nargs, uint8_t *results)
+                            const cvm_val *args, uint32_t nargs, uint8_t *results,
+                            const uint32_t *lanes)
 {
     cvm_group *g = group_of(ex);
     const cvm_program *p = g->prog;
@@ -901,6 +1058,11 @@ cvm_result cvm_callback_run(cvm_exec *ex, const cvm_insn *in, uint32_t func, uin
                              "callback takes %u parameters, %u were passed", f->nparams, nargs);
     if (ex->depth + 1 > ex->max_depth)
         return cvm_exec_fail(ex, in, CVM_ERROR_LIMIT, "call depth over %u", ex->max_depth);
+    if (count == 0)
+        return CVM_SUCCESS;
+    for (uint32_t i = 0; i < count; i++)
+        if (lanes[i] >= ex->nlanes)
+            return cvm_exec_fail(ex, in, CVM_ERROR_INTERNAL, "callback context lane %u", lanes[i]);
     if (!g->callback) {
         cvm_group_desc d = g->desc;
         d.nlanes = CVM_CALLBACK_BATCH;
@@ -912,10 +1074,18 @@ cvm_result cvm_callback_run(cvm_exec *ex, const cvm_insn *in, uint32_t func, uin
         if (r != CVM_SUCCESS)
             return r;
         g->callback->ex.is_callback = 1;
+        if ((r = collect_caller_vars(g->callback, ex->diag)) != CVM_SUCCESS)
+            return r;
     }
     cvm_group *cg = g->callback;
-    /* The callee shares the caller's workgroup memory. */
+    /* The callee shares the caller's workgroup memory, and resolves
+     * module-scope per-invocation variables in the caller's memory (for a
+     * caller that is itself a callback: in its caller's). */
     cg->regions[CVM_REGION_WORKGROUP] = g->regions[CVM_REGION_WORKGROUP];
+    cg->regions[CVM_REGION_CALLER_INVOCATION] =
+        ex->is_callback ? g->regions[CVM_REGION_CALLER_INVOCATION] : g->regions[CVM_REGION_INVOCATION];
+    cg->regions[CVM_REGION_CALLER_SCOPE] =
+        ex->is_callback ? g->regions[CVM_REGION_CALLER_SCOPE] : g->regions[CVM_REGION_SCOPE];
     cvm_exec *cex = &cg->ex;
     memcpy(cex->group_id, ex->group_id, sizeof(cex->group_id));
     memcpy(cex->num_groups, ex->num_groups, sizeof(cex->num_groups));
@@ -924,49 +1094,68 @@ cvm_result cvm_callback_run(cvm_exec *ex, const cvm_insn *in, uint32_t func, uin
     cex->depth = ex->depth + 1;
     uint32_t rt = f->return_type;
     uint32_t rsize = rt && p->types[rt].tclass != CVM_TC_NONE ? p->types[rt].size : 0;
-    uint32_t *order = cvm_malloc((size_t)(count ? count : 1) * sizeof(uint32_t));
-    uint8_t *again = NULL;
+    int check = (ex->flags & CVM_FLAG_CHECK_CALLBACKS) != 0;
+    uint32_t *order = cvm_malloc((size_t)count * sizeof(uint32_t) * (check ? 2 : 1));
     if (!order)
         return cvm_exec_fail(ex, in, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
     for (uint32_t i = 0; i < count; i++)
         order[i] = i;
-    int check = (ex->flags & CVM_FLAG_CHECK_CALLBACKS) != 0;
-    uint64_t seed = 0x5eed ^ ((uint64_t)in->word_off << 20) ^ ex->group_id[0];
-    cvm_result r = CVM_SUCCESS;
-    for (int pass = 0; pass < (check ? 2 : 1) && r == CVM_SUCCESS; pass++) {
-        uint8_t *out = results;
-        if (check) {
-            for (uint32_t i = count; i > 1; i--) { /* Fisher-Yates */
-                uint32_t j = (uint32_t)(splitmix(&seed) % i);
-                uint32_t t = order[i - 1];
-                order[i - 1] = order[j];
-                order[j] = t;
-            }
-            if (pass == 1 && rsize) {
-                again = cvm_malloc((size_t)count * rsize + 1);
-                if (!again) {
-                    r = cvm_exec_fail(ex, in, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
-                    break;
-                }
-                out = again;
-            }
-        }
-        for (uint32_t s = 0; s < count && r == CVM_SUCCESS; s += CVM_CALLBACK_BATCH) {
-            uint32_t n = CVM_MIN(CVM_CALLBACK_BATCH, count - s);
-            r = callback_batch(cg, f, func, order + s, n, args, nargs, out, rsize);
-        }
+    if (!check) {
+        cvm_result r = callback_pass(cg, g, f, func, order, count, lanes, args, nargs, results, rsize);
+        cvm_mem_free(order);
+        return r;
     }
-    if (r == CVM_SUCCESS && again) {
+
+    /* Checking mode: pass 0 (results, and the per-invocation memory it
+     * leaves) stands; pass 1 reorders, pass 2 also changes the context. */
+    uint32_t *other = order + count;
+    for (uint32_t i = 0; i < count; i++)
+        other[i] = cvm_element_other(ex, in, lanes[i]);
+    const cvm_region *pm = &cg->regions[CVM_REGION_CALLER_INVOCATION];
+    uint64_t msize = pm->base ? pm->size : 0;
+    uint8_t *again = cvm_malloc((size_t)count * rsize + 2 * msize + 1);
+    uint8_t *before = again ? again + (size_t)count * rsize : NULL, *after = before + msize;
+    cvm_result r = CVM_SUCCESS;
+    if (!again) {
+        cvm_mem_free(order);
+        return cvm_exec_fail(ex, in, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+    }
+    uint64_t seed = 0x5eed ^ ((uint64_t)in->word_off << 20) ^ ex->group_id[0];
+    int have_after = 0;
+    if (msize)
+        memcpy(before, pm->base, msize);
+    for (int pass = 0; pass < 3 && r == CVM_SUCCESS; pass++) {
+        shuffle(order, count, &seed);
+        if (pass && msize)
+            memcpy(pm->base, before, msize);
+        r = callback_pass(cg, g, f, func, order, count, pass == 2 ? other : lanes, args, nargs,
+                          pass ? again : results, rsize);
+        if (pass == 0 && msize && r == CVM_SUCCESS) {
+            memcpy(after, pm->base, msize);
+            have_after = 1;
+        }
+        if (r != CVM_SUCCESS || pass == 0 || !rsize)
+            continue;
         for (uint32_t i = 0; i < count; i++) {
-            if (memcmp(results + (size_t)i * rsize, again + (size_t)i * rsize, rsize)) {
+            if (!memcmp(results + (size_t)i * rsize, again + (size_t)i * rsize, rsize))
+                continue;
+            if (pass == 1)
                 r = cvm_exec_fail(ex, in, CVM_ERROR_CALLBACK_MISMATCH,
                                   "callback function %u returned different values for call %u "
                                   "when the calls ran in another order",
                                   f->id, i);
-                break;
-            }
+            else
+                r = cvm_exec_fail(ex, in, CVM_ERROR_CALLBACK_MISMATCH,
+                                  "callback function %u returned different values for call %u "
+                                  "in the context of invocation %u than in that of invocation "
+                                  "%u of the same scope instance: it reads per-invocation state "
+                                  "(Private or Input variables) that is not uniform there",
+                                  f->id, i, other[i], lanes[i]);
+            break;
         }
     }
+    if (have_after)
+        memcpy(pm->base, after, msize);
     cvm_mem_free(again);
     cvm_mem_free(order);
     return r;

@@ -769,7 +769,7 @@ static cvm_result lower_inst(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
     static const cvm_lower_family_fn families[] = {
         cvm_lower_memory, cvm_lower_arith,    cvm_lower_convert, cvm_lower_composite,
         cvm_lower_glsl,   cvm_lower_subgroup, cvm_lower_atomic,  cvm_lower_coopmat,
-        cvm_lower_coopmat2, cvm_lower_tensor,
+        cvm_lower_coopmat2, cvm_lower_tensor, cvm_lower_qcom,
     };
     out->spv_op = in->opcode;
     out->word_off = in->offset;
@@ -1046,6 +1046,70 @@ static cvm_result find_local_size(cvm_lower *lw, uint32_t func)
     return CVM_SUCCESS;
 }
 
+/* Whether a pointer id points into Private memory (by its type). */
+static int is_private_pointer(const cvm_lower *lw, uint32_t id)
+{
+    if (id >= lw->prog->bound)
+        return 0;
+    const cvm_type *t = &lw->prog->types[lw->mod->defs[id].type];
+    return t->tclass == CVM_TC_POINTER && t->storage_class == SpvStorageClassPrivate;
+}
+
+/* cvm_function.writes_private: a function that stores or atomically updates
+ * through a Private pointer, or calls one that does.  Callbacks of such a
+ * function must not run two calls of one invocation side by side
+ * (cvm_callback_run). */
+static void find_private_writers(cvm_lower *lw)
+{
+    cvm_program *p = lw->prog;
+    const spv_module *mod = lw->mod;
+    for (uint32_t i = 0; i < mod->nfunctions; i++) {
+        const spv_function *sf = &mod->functions[i];
+        spv_inst in;
+        for (uint32_t off = sf->begin; off < sf->end && spv_module_inst_at(mod, off, &in);
+             off += in.word_count ? in.word_count : 1) {
+            uint32_t ptr = 0;
+            const spv_instruction_desc *d;
+            switch (in.opcode) {
+            case SpvOpStore: case SpvOpCopyMemory: case SpvOpCopyMemorySized:
+            case SpvOpAtomicStore: case SpvOpCooperativeMatrixStoreKHR:
+            case SpvOpCooperativeMatrixStoreTensorNV: case SpvOpCooperativeVectorStoreNV:
+                ptr = in.word_count > 1 ? in.words[1] : 0;
+                break;
+            default:
+                d = spv_grammar_instruction(in.opcode);
+                if (d && !strncmp(d->name, "OpAtomic", 8) && in.opcode != SpvOpAtomicLoad &&
+                    in.word_count > 3)
+                    ptr = in.words[3];
+                break;
+            }
+            if (ptr && is_private_pointer(lw, ptr))
+                p->funcs[i].writes_private = 1;
+        }
+    }
+    /* through calls, until nothing changes */
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (uint32_t i = 0; i < mod->nfunctions; i++) {
+            if (p->funcs[i].writes_private)
+                continue;
+            const spv_function *sf = &mod->functions[i];
+            spv_inst in;
+            for (uint32_t off = sf->begin; off < sf->end && spv_module_inst_at(mod, off, &in);
+                 off += in.word_count ? in.word_count : 1) {
+                if (in.opcode != SpvOpFunctionCall || in.word_count < 4 || in.words[3] >= p->bound)
+                    continue;
+                uint32_t callee = p->func_index[in.words[3]];
+                if (callee != UINT32_MAX && p->funcs[callee].writes_private) {
+                    p->funcs[i].writes_private = 1;
+                    changed = 1;
+                    break;
+                }
+            }
+        }
+    }
+}
+
 cvm_result cvm_program_build(const spv_module *mod, const char *entry_name,
                              const cvm_specialization *specs, uint32_t nspecs,
                              cvm_program **o_prog, cvm_diagnostic *diag)
@@ -1111,6 +1175,7 @@ cvm_result cvm_program_build(const spv_module *mod, const char *entry_name,
     for (uint32_t i = 0; i < mod->nfunctions; i++)
         if ((r = lower_function(&lw, i)) != CVM_SUCCESS)
             goto fail;
+    find_private_writers(&lw);
     cvm_mem_free(lw.block_of_label);
     *o_prog = p;
     return CVM_SUCCESS;

@@ -36,6 +36,10 @@ typedef struct cvm_group_desc {
     uint32_t flags;
     uint32_t max_depth;
     uint64_t memory_limit;
+    /* The context's address-only buffers (CVM_REGION_FIRST_DEVICE on),
+     * owned by the caller and alive while the group runs. */
+    const cvm_region *device_regions;
+    uint32_t ndevice_regions;
 } cvm_group_desc;
 
 cvm_result cvm_group_create(const cvm_program *prog, const cvm_group_desc *desc,

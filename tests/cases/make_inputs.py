@@ -33,7 +33,9 @@ MISMATCHES = []
 
 
 def write(path, fmt, values):
-    data = struct.pack("<%d%s" % (len(values), fmt), *values)
+    if len(fmt) == 1:
+        fmt = "%d%s" % (len(values), fmt)
+    data = struct.pack("<" + fmt, *values)
     if CHECK:
         try:
             with open(path, "rb") as f:
@@ -96,6 +98,39 @@ def main():
     write(os.path.join(d, "d32.bin"), "I", [0] * 256)
     write(os.path.join(d, "s32.bin"), "I", [r.next32() for _ in range(512)])
     write(os.path.join(d, "s16.bin"), "H", [r.next32() & 0xFFFF for _ in range(1024)])
+
+    d = os.path.join(root, "callback_private")
+    r = XorShift(0xCA11E4)
+    write(os.path.join(d, "src.bin"), "I", [r.int_in(0, 65535) for _ in range(32 * 32)])
+    write(os.path.join(d, "blk.bin"), "I", [r.int_in(0, 65535) for _ in range(32 * 32)])
+    write(os.path.join(d, "params.bin"), "I", [r.int_in(1, 999) for _ in range(2)])
+    write(os.path.join(d, "dst.bin"), "I", [0] * (2 * 3 * 4608))
+
+    # bda_gemm: the uniform block's four addresses are written at run time
+    d = os.path.join(root, "bda_gemm")
+    r = XorShift(0xBDA6E)
+    M, N, K = 64, 48, 80
+    write(os.path.join(d, "params.bin"), "QQQQIIIf", [0, 0, 0, 0, M, N, K, 2.0])
+    write(os.path.join(d, "a.bin"), "e", [float(r.int_in(-3, 3)) for _ in range(M * K)])
+    write(os.path.join(d, "b.bin"), "e", [float(r.int_in(-3, 3)) for _ in range(K * N)])
+    write(os.path.join(d, "c.bin"), "f", [float(r.int_in(-8, 8)) for _ in range(M * N)])
+    write(os.path.join(d, "d.bin"), "f", [0.0] * (M * N))
+
+    # qcom_s8_gemm: 2 workgroups x 64 invocations, per-invocation arrays
+    d = os.path.join(root, "qcom_s8_gemm")
+    r = XorShift(0x0C0E5A)
+    n = 2 * 64
+    write(os.path.join(d, "a.bin"), "I", [r.next32() for _ in range(n * 8)])
+    write(os.path.join(d, "b.bin"), "b", [r.int_in(0, 255) - 128 for _ in range(n * 32)])
+    write(os.path.join(d, "c.bin"), "i", [r.int_in(0, 1 << 21) - (1 << 20) for _ in range(n * 24)])
+    write(os.path.join(d, "fa.bin"), "f", [float(r.int_in(0, 8) - 4) for _ in range(n * 8)])
+    write(os.path.join(d, "fb.bin"), "f", [float(r.int_in(0, 8) - 4) for _ in range(n * 32)])
+    write(os.path.join(d, "st.bin"), "i", [r.int_in(0, 24) for _ in range(n)])
+    write(os.path.join(d, "d.bin"), "i", [0] * (4 * 16 * 24))
+    write(os.path.join(d, "r.bin"), "I", [0] * (4 * 16 * 24))
+    write(os.path.join(d, "e.bin"), "f", [0.0] * (4 * 16 * 16))
+    write(os.path.join(d, "h.bin"), "I", [0] * (4 * 16 * 8))
+    write(os.path.join(d, "h2.bin"), "I", [0] * (4 * 16 * 8))
 
     if CHECK:
         for path in MISMATCHES:

@@ -7,7 +7,9 @@ elements in; tensor_pointee_size only moves bytes. This script computes their ou
 extension texts alone (no engine code) and compares them with the recorded
 expected outputs, so a wrongly recorded or wrongly copied expectation fails a
 test of its own. Exit status 1 on any difference.
-Usage: models.py [CASES_DIR]
+qcom_s8_gemm has no hardware to record it: `models.py --write qcom_s8_gemm`
+wrote its expected outputs, and the same comparison keeps them honest.
+Usage: models.py [CASES_DIR] | models.py --write CASE...
 """
 import os
 import struct
@@ -98,11 +100,128 @@ def tensor_pointee_size(d):
             "s32.expected.bin": ("B", list(s32)), "s16.expected.bin": ("B", list(s16))}
 
 
+def callback_private(d):
+    """Callbacks that read Private variables set in main: with values uniform
+    over the scope instance, each call sees the values of the loop iteration
+    and workgroup (and subgroup) it is called from."""
+    M32 = 0xFFFFFFFF
+    src = load(os.path.join(d, "src.bin"), "I")
+    blk = load(os.path.join(d, "blk.bin"), "I")
+    bias = load(os.path.join(d, "params.bin"), "I")
+    out = []
+    for wg in range(2):
+        for it in range(3):
+            wg_base = wg * 100000 + it * 1000
+            sec = [0] * 4608
+            ps = {}
+            for sg in range(2):
+                sg_base = sg * 10000000 + it
+                for r in range(16):
+                    for c in range(16):
+                        e = src[(sg * 16 + r) * 32 + c]
+                        ps[sg, r, c] = (e * 3 + wg_base + sg_base + (r << 8) + c) & M32
+                        sec[sg * 256 + r * 16 + c] = ps[sg, r, c]
+                        # decode: tensor element (row, col) of a 32x32 tensor in 1x4 blocks,
+                        # block (row, col / 4) holds the words blk[(row * 8 + col / 4) * 4 ...]
+                        row, col = 8 * sg + it + r, 4 * it + c
+                        q = blk[(row * 8 + col // 4) * 4 + col % 4]
+                        sec[1536 + sg * 256 + r * 16 + c] = (q + wg_base + sg_base + ((col // 4) << 12)) & M32
+                for r in range(16):
+                    v = (sum(ps[sg, r, c] for c in range(16)) + 15 * bias[wg]) & M32
+                    for c in range(16):
+                        sec[3072 + sg * 256 + r * 16 + c] = v
+            total = (sum(src) + 1023 * bias[wg]) & M32
+            for r in range(32):
+                for c in range(32):
+                    sec[512 + r * 32 + c] = (src[r * 32 + c] * 5 + wg_base + (c << 8) + r) & M32
+                    q = blk[(r * 8 + c // 4) * 4 + c % 4]
+                    sec[2048 + r * 32 + c] = (q * 7 + wg_base + (r << 12)) & M32
+                    sec[3584 + r * 32 + c] = total
+            out += sec
+    return {"dst.expected.bin": ("I", out)}
+
+
+def bda_gemm(d):
+    """D = alpha * (A * B + C), A row-major M x K, B column-major K x N."""
+    M, N, K, alpha = 64, 48, 80, 2.0
+    a = load(os.path.join(d, "a.bin"), "e")
+    b = load(os.path.join(d, "b.bin"), "e")
+    c = load(os.path.join(d, "c.bin"), "f")
+    out = [alpha * (sum(a[i * K + k] * b[j * K + k] for k in range(K)) + c[i * N + j])
+           for i in range(M) for j in range(N)]
+    return {"d.expected.bin": ("f", out)}
+def qcom_s8_gemm(d):
+    """SPV_QCOM_cooperative_matrix_conversion, read from the text alone: the
+    array of invocation i of a subgroup is row i of a MatrixA or accumulator
+    and column i of a MatrixB, arrays of the invocations past the rows or
+    columns are ignored, and a uint32 array holds the elements packed, the
+    lowest element in the lowest bits. extractSubArrayQCOM(src, s, dst) is
+    dst[i] = src[s + i]; bitcastQCOM keeps the bits. No hardware runs this
+    extension: the recorded outputs were written by this model
+    (models.py --write qcom_s8_gemm)."""
+    a = load(os.path.join(d, "a.bin"), "I")
+    b = load(os.path.join(d, "b.bin"), "b")
+    c = load(os.path.join(d, "c.bin"), "i")
+    fa = load(os.path.join(d, "fa.bin"), "I")
+    fb = load(os.path.join(d, "fb.bin"), "f")
+    st = load(os.path.join(d, "st.bin"), "i")
+
+    def s8(v):
+        return v - 256 if v >= 128 else v
+
+    def f16_bits(x):
+        return struct.unpack("<H", struct.pack("<e", x))[0]
+
+    out = {"d": [], "r": [], "e": [], "h": []}
+    for sub in range(4):                 # 2 workgroups x 2 subgroups of 32
+        inv = [sub * 32 + i for i in range(32)]
+        # A 16x32: row i is invocation i's 8 words, four s8 a word
+        A = [[s8((a[inv[i] * 8 + k // 4] >> (8 * (k % 4))) & 0xFF) for k in range(32)]
+             for i in range(16)]
+        # B 32x24: column j is invocation j's 32 s8
+        B = [[b[inv[j] * 32 + k] for j in range(24)] for k in range(32)]
+        C = [[c[inv[i] * 24 + j] for j in range(24)] for i in range(16)]
+        D = [[C[i][j] + sum(A[i][k] * B[k][j] for k in range(32)) for j in range(24)]
+             for i in range(16)]
+        out["d"] += [x for row in D for x in row]
+        out["r"] += [x & 0xFFFFFFFF for row in D for x in row]   # s32 as uint32 words
+        # f32 A 16x8 from packed words (one f32 a word: the word is the float's bits)
+        FA = [[struct.unpack("<f", struct.pack("<I", fa[inv[i] * 8 + k]))[0] for k in range(8)]
+              for i in range(16)]
+        # B 8x16: column j is invocation j's 32 floats from st[j] on
+        FB = [[fb[inv[j] * 32 + st[inv[j]] + k] for j in range(16)] for k in range(8)]
+        E = [[sum(FA[i][k] * FB[k][j] for k in range(8)) for j in range(16)] for i in range(16)]
+        out["e"] += [x for row in E for x in row]
+        out["h"] += [f16_bits(E[i][2 * w]) | f16_bits(E[i][2 * w + 1]) << 16
+                     for i in range(16) for w in range(8)]
+    return {"d.expected.bin": ("i", out["d"]), "r.expected.bin": ("I", out["r"]),
+            "e.expected.bin": ("f", out["e"]), "h.expected.bin": ("I", out["h"]),
+            "h2.expected.bin": ("I", out["h"])}
+
+
+MODELS = (("reduce_resize", reduce_resize), ("workgroup_flex", workgroup_flex),
+          ("tensor_pointee_size", tensor_pointee_size), ("qcom_s8_gemm", qcom_s8_gemm),
+          ("callback_private", callback_private), ("bda_gemm", bda_gemm))
+# Cases no hardware can record: their expected outputs are this model's.
+MODEL_ONLY = ("qcom_s8_gemm",)
+
+
 def main():
-    root = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
+    args = sys.argv[1:]
+    here = os.path.dirname(os.path.abspath(__file__))
+    if args and args[0] == "--write":
+        # writes the expected outputs of a case no hardware can record
+        for case in args[1:]:
+            if case not in MODEL_ONLY:
+                sys.exit("%s is recorded on hardware; the model only checks it" % case)
+            d = os.path.join(here, case)
+            for name, (fmt, values) in dict(MODELS)[case](d).items():
+                with open(os.path.join(d, name), "wb") as f:
+                    f.write(struct.pack("<%d%s" % (len(values), fmt), *values))
+        return 0
+    root = args[0] if args else here
     bad = 0
-    for case, model in (("reduce_resize", reduce_resize), ("workgroup_flex", workgroup_flex),
-                        ("tensor_pointee_size", tensor_pointee_size)):
+    for case, model in MODELS:
         d = os.path.join(root, case)
         for name, (fmt, values) in model(d).items():
             got = load(os.path.join(d, name), fmt)

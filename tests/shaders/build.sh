@@ -29,3 +29,9 @@ spirv-dis atomic_ops.tmp.spv | sed \
 spirv-as --target-env vulkan1.3 -o atomic_ops.spv atomic_ops.tmp.spvasm
 rm -f atomic_ops.tmp.spv atomic_ops.tmp.spvasm
 for s in *.spv; do spirv-val --target-env vulkan1.3 $s; done
+# Shaders that need a current glslang (cooperative matrix 2): built with
+# glslang from KhronosGroup/glslang main (16.x), outside this repository.
+GLSLANG_NEW=${GLSLANG_NEW:-glslangValidator}
+for s in callback_context; do
+  $GLSLANG_NEW -V --target-env vulkan1.3 -o $s.spv $s.comp >/dev/null
+done

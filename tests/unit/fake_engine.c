@@ -205,6 +205,37 @@ cvm_result cvm_pipeline_bind_buffer(cvm_pipeline *p, uint32_t set, uint32_t bind
     return CVM_SUCCESS;
 }
 
+struct cvm_buffer {
+    void *data;
+    size_t size;
+};
+
+/* Address-only buffers: the fake's address is the host pointer. */
+cvm_result cvm_buffer_create(cvm_context *ctx, void *data, size_t size, cvm_buffer **o_buffer,
+                             cvm_diagnostic *o_diag)
+{
+    cvm_buffer *b = calloc(1, sizeof(*b));
+    if (!ctx || !o_buffer || !b) {
+        free(b);
+        fake_diag(o_diag, CVM_ERROR_INVALID_ARGUMENT, "fake: bad buffer");
+        return CVM_ERROR_INVALID_ARGUMENT;
+    }
+    b->data = data;
+    b->size = size;
+    *o_buffer = b;
+    return CVM_SUCCESS;
+}
+
+void cvm_buffer_destroy(cvm_buffer *buffer)
+{
+    free(buffer);
+}
+
+uint64_t cvm_buffer_device_address(const cvm_buffer *buffer)
+{
+    return buffer ? (uint64_t)(uintptr_t)buffer->data : 0;
+}
+
 uint64_t cvm_pipeline_buffer_address(const cvm_pipeline *p, uint32_t set, uint32_t binding,
                                      uint32_t array_element)
 {

@@ -460,7 +460,21 @@ static void test_syntax_errors(void **state)
         {"#!amber\nSHADER compute s SPIRV-BIN FILE x\nBUFFER b DATA_TYPE uint32 DATA 1 END\n"
          "PIPELINE compute p\n ATTACH s\n BIND BUFFER b AS strage DESCRIPTOR_SET 0 BINDING "
          "0\nEND\n",
-         CVM_ERROR_SYNTAX, 6, 19, "storage, uniform or push_constant"},
+         CVM_ERROR_SYNTAX, 6, 19, "storage, uniform, push_constant or device_address"},
+        {"#!amber\nSHADER compute s SPIRV-BIN FILE x\nBUFFER b DATA_TYPE uint32 DATA 1 END\n"
+         "PIPELINE compute p\n ATTACH s\n BIND BUFFER b AS device_address b OFFSET 0\nEND\n",
+         CVM_ERROR_SYNTAX, 6, 34, "'IN'"},
+        {"#!amber\nSHADER compute s SPIRV-BIN FILE x\nBUFFER b DATA_TYPE uint32 DATA 1 END\n"
+         "PIPELINE compute p\n ATTACH s\n BIND BUFFER b AS device_address IN c OFFSET 0\nEND\n",
+         CVM_ERROR_NOT_FOUND, 6, 37, "no buffer named 'c'"},
+        {"#!amber\nSHADER compute s SPIRV-BIN FILE x\nBUFFER b DATA_TYPE uint32 DATA 1 END\n"
+         "PIPELINE compute p\n ATTACH s\n BIND BUFFER b AS device_address IN b OFFSET -8\nEND\n",
+         CVM_ERROR_SYNTAX, 6, 46, "a byte offset"},
+        {"#!amber\nSHADER compute s SPIRV-BIN FILE x\nBUFFER b DATA_TYPE uint32 DATA 1 END\n"
+         "BUFFER c DATA_TYPE uint32 DATA 1 END\n"
+         "PIPELINE compute p\n ATTACH s\n BIND BUFFER_ARRAY b c AS device_address IN b OFFSET 0\n"
+         "END\n",
+         CVM_ERROR_SYNTAX, 7, 27, "device_address takes one buffer"},
         {"#!amber\nSHADER compute s SPIRV-BIN FILE x\nBUFFER b DATA_TYPE uint32 DATA 1 END\n"
          "PIPELINE compute p\n ATTACH s\n BIND BUFFER c AS storage DESCRIPTOR_SET 0 BINDING "
          "0\nEND\n",

@@ -84,7 +84,8 @@ static cvm_result participants(cvm_exec *ex, const cvm_insn *in, uint32_t *o_ins
 /* Folds `nseq` sequences of `len` elements (sequence s at x + s*len*es) left
  * to right into out[s]; x is left as it was. */
 static cvm_result fold_sequential(cvm_exec *ex, const cvm_insn *in, uint32_t func, uint32_t es,
-                                  uint32_t nseq, uint32_t len, const uint8_t *x, uint8_t *out)
+                                  uint32_t nseq, uint32_t len, const uint8_t *x, uint8_t *out,
+                                  const uint32_t *seq_lanes)
 {
     for (uint32_t s = 0; s < nseq; s++)
         memcpy(out + (size_t)s * es, x + (size_t)s * len * es, es);
@@ -101,7 +102,7 @@ static cvm_result fold_sequential(cvm_exec *ex, const cvm_insn *in, uint32_t fun
         for (uint32_t s = 0; s < nseq; s++)
             memcpy(rhs + (size_t)s * es, x + ((size_t)s * len + k) * es, es);
         cvm_val args[2] = {{out, es}, {rhs, es}};
-        r = cvm_callback_run(ex, in, func, nseq, args, 2, res);
+        r = cvm_callback_run(ex, in, func, nseq, args, 2, res, seq_lanes);
         if (r == CVM_SUCCESS)
             memcpy(out, res, (size_t)nseq * es);
     }
@@ -111,14 +112,16 @@ static cvm_result fold_sequential(cvm_exec *ex, const cvm_insn *in, uint32_t fun
 
 /* The checking mode's order: a pairwise tree with swapped arguments. */
 static cvm_result fold_tree(cvm_exec *ex, const cvm_insn *in, uint32_t func, uint32_t es,
-                            uint32_t nseq, uint32_t len, const uint8_t *x, uint8_t *out)
+                            uint32_t nseq, uint32_t len, const uint8_t *x, uint8_t *out,
+                            const uint32_t *seq_lanes)
 {
     size_t all = (size_t)nseq * len * es;
     size_t half_max = (size_t)nseq * (len / 2) * es;
-    uint8_t *w = cvm_malloc(all + 3 * half_max + 1);
+    uint8_t *w = cvm_malloc(all + 3 * half_max + (size_t)nseq * (len / 2) * 4 + 1);
     if (!w)
         return cvm_exec_fail(ex, in, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
     uint8_t *lhs = w + all, *rhs = lhs + half_max, *res = rhs + half_max;
+    uint32_t *call_lanes = (uint32_t *)(void *)(res + half_max);
     memcpy(w, x, all);
     cvm_result r = CVM_SUCCESS;
     for (uint32_t n = len; n > 1 && r == CVM_SUCCESS; n = n / 2 + (n & 1)) {
@@ -129,10 +132,11 @@ static cvm_result fold_tree(cvm_exec *ex, const cvm_insn *in, uint32_t func, uin
                 size_t c = ((size_t)s * half + j) * es;
                 memcpy(lhs + c, seq + (size_t)(2 * j + 1) * es, es);
                 memcpy(rhs + c, seq + (size_t)(2 * j) * es, es);
+                call_lanes[(size_t)s * half + j] = seq_lanes[s];
             }
         }
         cvm_val args[2] = {{lhs, es}, {rhs, es}};
-        r = cvm_callback_run(ex, in, func, nseq * half, args, 2, res);
+        r = cvm_callback_run(ex, in, func, nseq * half, args, 2, res, call_lanes);
         if (r != CVM_SUCCESS)
             break;
         for (uint32_t s = 0; s < nseq; s++) {
@@ -153,14 +157,16 @@ static cvm_result fold_tree(cvm_exec *ex, const cvm_insn *in, uint32_t func, uin
  * sequences; the others are one level. */
 static cvm_result reduce_sequences(cvm_exec *ex, const cvm_insn *in, uint32_t func, uint32_t es,
                                    int tree, int two_level, uint32_t nseq, uint32_t len,
-                                   uint32_t len2, const uint8_t *x, uint8_t *tmp, uint8_t *out)
+                                   uint32_t len2, const uint8_t *x, uint8_t *tmp, uint8_t *out,
+                                   const uint32_t *lanes1, const uint32_t *lanes2)
 {
     cvm_result (*fold)(cvm_exec *, const cvm_insn *, uint32_t, uint32_t, uint32_t, uint32_t,
-                       const uint8_t *, uint8_t *) = tree ? fold_tree : fold_sequential;
+                       const uint8_t *, uint8_t *, const uint32_t *) =
+        tree ? fold_tree : fold_sequential;
     if (!two_level)
-        return fold(ex, in, func, es, nseq, len, x, out);
-    CVM_TRY(fold(ex, in, func, es, nseq * len2, len, x, tmp));
-    return fold(ex, in, func, es, nseq, len2, tmp, out);
+        return fold(ex, in, func, es, nseq, len, x, out, lanes1);
+    CVM_TRY(fold(ex, in, func, es, nseq * len2, len, x, tmp, lanes1));
+    return fold(ex, in, func, es, nseq, len2, tmp, out, lanes2);
 }
 
 /* Reduce: a = Matrix, b = Reduce mask, c = CombineFunc (function index). */
@@ -215,6 +221,28 @@ static cvm_result h_reduce(cvm_exec *ex, const cvm_insn *in)
         return cvm_exec_fail(ex, in, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
     }
     uint8_t *tmp = x + xsize, *out = tmp + tsize, *out2 = out + osize, *tmp2 = out2 + osize;
+    /* Each combine runs in the context of the invocation that owns the
+     * first source element of the sequence it folds (cvm_callback_run):
+     * lanes1 for the sequences (rows first under Row|Column), lanes2 for
+     * Row|Column's sequence of row results. */
+    uint32_t nl1 = two_level ? ninst * M : nseq;
+    uint32_t *lanes1 = cvm_malloc(((size_t)nl1 + ninst) * sizeof(uint32_t));
+    if (!lanes1) {
+        cvm_mem_free(x);
+        cvm_mem_free(inst);
+        return cvm_exec_fail(ex, in, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+    }
+    uint32_t *lanes2 = lanes1 + nl1;
+    for (uint32_t k = 0; k < ninst; k++) {
+        lanes2[k] = cvm_element_owner(ex, in, inst[k], M * N, 0);
+        uint32_t per = two_level ? M : G;
+        for (uint32_t g = 0; g < per; g++) {
+            uint32_t e = two_level || mode == SpvCooperativeMatrixReduceRowMask ? g * N
+                         : mode == SpvCooperativeMatrixReduceColumnMask      ? g
+                                                                             : (g / (N / 2)) * 2 * N + (g % (N / 2)) * 2;
+            lanes1[(size_t)k * per + g] = cvm_element_owner(ex, in, inst[k], M * N, e);
+        }
+    }
     for (uint32_t k = 0; k < ninst; k++) {
         const uint8_t *src = vm.p + (size_t)inst[k] * vm.stride;
         uint8_t *dst = x + (size_t)k * per_inst * es;
@@ -237,9 +265,11 @@ static cvm_result h_reduce(cvm_exec *ex, const cvm_insn *in)
     }
 
     int check = (ex->flags & CVM_FLAG_CHECK_CALLBACKS) != 0;
-    r = reduce_sequences(ex, in, in->c, es, check, two_level, nseq, L, L2, x, tmp, out);
+    r = reduce_sequences(ex, in, in->c, es, check, two_level, nseq, L, L2, x, tmp, out, lanes1,
+                         lanes2);
     if (r == CVM_SUCCESS && check && p->types[tm->elem].tclass == CVM_TC_INT) {
-        r = reduce_sequences(ex, in, in->c, es, 0, two_level, nseq, L, L2, x, tmp2, out2);
+        r = reduce_sequences(ex, in, in->c, es, 0, two_level, nseq, L, L2, x, tmp2, out2, lanes1,
+                             lanes2);
         if (r == CVM_SUCCESS) {
             for (uint32_t s = 0; s < nseq; s++) {
                 if (memcmp(out + (size_t)s * es, out2 + (size_t)s * es, es)) {
@@ -268,6 +298,7 @@ static cvm_result h_reduce(cvm_exec *ex, const cvm_insn *in)
                 }
         }
     }
+    cvm_mem_free(lanes1);
     cvm_mem_free(x);
     cvm_mem_free(inst);
     return r;
@@ -286,10 +317,10 @@ static cvm_result h_per_element(cvm_exec *ex, const cvm_insn *in)
     cvm_val vm = ex->vals[in->a], vr = ex->vals[in->result];
     uint32_t nargs = 3 + in->nextra;
     const uint32_t *ops = p->extra + in->extra;
-    cvm_val *args = cvm_malloc(nargs * sizeof(cvm_val) + (size_t)count * 8);
+    cvm_val *args = cvm_malloc(nargs * sizeof(cvm_val) + (size_t)count * 12);
     if (!args)
         return cvm_exec_fail(ex, in, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
-    uint32_t *rows = (uint32_t *)(args + nargs), *cols = rows + count;
+    uint32_t *rows = (uint32_t *)(args + nargs), *cols = rows + count, *lanes = cols + count;
     for (uint32_t e = 0; e < count; e++) {
         rows[e] = e / tm->cols;
         cols[e] = e % tm->cols;
@@ -306,6 +337,8 @@ static cvm_result h_per_element(cvm_exec *ex, const cvm_insn *in)
         if (chk == 0)
             continue;
         uint32_t fl = cvm_scope_first_active(ex, in, i);
+        for (uint32_t e = 0; e < count; e++) /* each element's call runs in its owner's context */
+            lanes[e] = cvm_element_owner(ex, in, i, count, e);
         args[2] = (cvm_val){vm.p + (size_t)i * vm.stride, es};
         for (uint32_t k = 0; k < in->nextra; k++) {
             cvm_val v = ex->vals[ops[k]];
@@ -315,7 +348,8 @@ static cvm_result h_per_element(cvm_exec *ex, const cvm_insn *in)
             else
                 args[3 + k] = (cvm_val){CVM_LANE(v, fl), 0};
         }
-        r = cvm_callback_run(ex, in, in->c, count, args, nargs, vr.p + (size_t)i * vr.stride);
+        r = cvm_callback_run(ex, in, in->c, count, args, nargs, vr.p + (size_t)i * vr.stride,
+                             lanes);
     }
     cvm_mem_free(args);
     return r;

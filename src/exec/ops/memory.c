@@ -305,7 +305,8 @@ static cvm_result h_array_length(cvm_exec *ex, const cvm_insn *in)
         memcpy(&addr, CVM_LANE(ptr, l), 8);
         uint32_t reg = CVM_ADDR_REGION(addr);
         uint64_t off = CVM_ADDR_OFFSET(addr) + in->b;
-        uint64_t size = reg < ex->nregions ? ex->regions[reg].size : 0;
+        const cvm_region *rg = cvm_region_of(ex, reg);
+        uint64_t size = rg ? rg->size : 0;
         uint32_t n = size > off && in->c ? (uint32_t)((size - off) / in->c) : 0;
         memcpy(CVM_LANE(r, l), &n, 4);
     }

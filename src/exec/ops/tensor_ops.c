@@ -227,6 +227,9 @@ typedef struct tensor_work {
     uint32_t *groups;          /* V element indices per vector decode call */
     uint8_t *in_group;         /* M*N */
     uint64_t *ptrs;            /* per call */
+    uint32_t *lanes;           /* per call: the invocation whose context it runs in */
+    uint32_t inst;             /* the scope instance being loaded */
+    uint32_t nelems;           /* M*N */
     uint8_t *coords;           /* per call: blockCoord, then coordInBlock */
     uint8_t *results;          /* per call */
     uint8_t *vresults;         /* per vector call */
@@ -240,6 +243,7 @@ static void work_free(tensor_work *w)
     cvm_mem_free(w->groups);
     cvm_mem_free(w->in_group);
     cvm_mem_free(w->ptrs);
+    cvm_mem_free(w->lanes);
     cvm_mem_free(w->coords);
     cvm_mem_free(w->results);
     cvm_mem_free(w->vresults);
@@ -267,9 +271,12 @@ static cvm_result run_decode(cvm_exec *ex, const cvm_insn *in, tensor_work *w, u
         }
         memcpy(bc + (size_t)k * coord_size, e->blockCoord, 4u * dim);
         memcpy(cb + (size_t)k * coord_size, e->coordInBlock, 4u * dim);
+        /* the call runs in the context of the element's owner (a vector
+         * call: of its first element's) */
+        w->lanes[k] = cvm_element_owner(ex, in, w->inst, w->nelems, ei);
     }
     cvm_val args[3] = {{(uint8_t *)w->ptrs, 8}, {bc, coord_size}, {cb, coord_size}};
-    return cvm_callback_run(ex, in, func, count, args, 3, out);
+    return cvm_callback_run(ex, in, func, count, args, 3, out, w->lanes);
 }
 
 /* The V-1 partners of element `ei` (coordInBlock[LDim-1] a multiple of V)
@@ -438,10 +445,11 @@ static cvm_result tensor_transfer(cvm_exec *ex, const cvm_insn *in, int store)
         w.groups = cvm_malloc(n * sizeof(uint32_t));
         w.in_group = cvm_malloc(n);
         w.ptrs = cvm_malloc(n * sizeof(uint64_t));
+        w.lanes = cvm_malloc(n * sizeof(uint32_t));
         w.coords = cvm_malloc(n * 2 * x[TX_COORD_SIZE]);
         w.results = cvm_malloc(n * es);
         w.vresults = cvm_malloc(n * es);
-        if (!w.range || !w.calls || !w.groups || !w.in_group || !w.ptrs || !w.coords ||
+        if (!w.range || !w.calls || !w.groups || !w.in_group || !w.ptrs || !w.lanes || !w.coords ||
             !w.results || !w.vresults) {
             r = cvm_exec_fail(ex, in, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
             goto done;
@@ -481,6 +489,8 @@ static cvm_result tensor_transfer(cvm_exec *ex, const cvm_insn *in, int store)
                 if (w.plan[ei].kind == CVM_TENSOR_ELEMENT_CLAMP_CONSTANT)
                     memcpy(mat + (size_t)ei * es, &cv, es < 8 ? es : 8);
             if (x[TX_DECODE] != UINT32_MAX) {
+                w.inst = i;
+                w.nelems = total;
                 r = decode_load(ex, in, &w, &t, vp, base, mat, M, N, es);
                 if (r != CVM_SUCCESS)
                     goto done;
