@@ -153,7 +153,7 @@ static int check_ab(val_ctx *v, const val_coopmat *m, const char *what)
 {
     int k = kind_of(v, m->component);
     if (!fixed_k(k))
-        return val_fail(v, "the %s's Component Type must be an 8-bit integer or a 16/32-bit IEEE "
+        return val_fail(v, "the %s's component type must be an 8-bit integer or a 16/32-bit IEEE "
                            "float",
                         what);
     uint64_t want = fixed_k(k);
@@ -161,9 +161,9 @@ static int check_ab(val_ctx *v, const val_coopmat *m, const char *what)
     uint64_t have = use_b ? m->rows : m->cols;
     int known = use_b ? m->rows_known : m->cols_known;
     if (known && have != want)
-        return val_fail(v, "a %s %s of this Component Type must have %s %llu, not %llu", what,
-                        use_b ? "MatrixBKHR" : "MatrixAKHR", use_b ? "Rows" : "Columns",
-                        (unsigned long long)want, (unsigned long long)have);
+        return val_fail(v, "a %s %s of this component type must have %llu %s, not %llu",
+                        use_b ? "MatrixBKHR" : "MatrixAKHR", what, (unsigned long long)want,
+                        use_b ? "rows" : "columns", (unsigned long long)have);
     return 1;
 }
 
@@ -171,7 +171,7 @@ static int check_acc(val_ctx *v, const val_coopmat *m, const char *what)
 {
     int k = kind_of(v, m->component);
     if (k != K_I32 && k != K_U32 && k != K_F16 && k != K_F32)
-        return val_fail(v, "the %s's Component Type must be a 32-bit integer or a 16/32-bit IEEE "
+        return val_fail(v, "the %s's component type must be a 32-bit integer or a 16/32-bit IEEE "
                            "float",
                         what);
     return 1;
@@ -220,7 +220,7 @@ int qcom_construct_result(val_ctx *v, const spv_inst *in)
     if (!val_coopmat_type(v, in->words[1], &m))
         return val_fail(v, "the Result Type is not a cooperative matrix type");
     if (m.scope_known && m.scope != SpvScopeSubgroup)
-        return val_fail(v, "the Result Type's Scope is not Subgroup");
+        return val_fail(v, "the Result Type must have Subgroup scope");
     return 1;
 }
 
@@ -235,7 +235,7 @@ int qcom_construct_source(val_ctx *v, const spv_inst *in)
     if (!array_1d(v, val_type_of(v, in->words[3]), &elem, &len, &known))
         return val_fail(v, "Source Array is not a one-dimensional array");
     if (elem != m.component && kind_of(v, elem) != K_U32)
-        return val_fail(v, "Source Array's Element Type must be the Component Type %%%u or a "
+        return val_fail(v, "Source Array's element type must be the component type %%%u or a "
                            "32-bit unsigned integer",
                         m.component);
     return 1;
@@ -269,7 +269,7 @@ int qcom_construct_length(val_ctx *v, const spv_inst *in)
     if (!want_length(v, &m, elem, &want, &wknown) || !wknown)
         return 1;
     if (len != want)
-        return val_fail(v, "Source Array has %llu elements; this %s needs %llu",
+        return val_fail(v, "Source Array has length %llu; this %s needs length %llu",
                         (unsigned long long)len, val_use_name(m.use), (unsigned long long)want);
     return 1;
 }
@@ -310,7 +310,7 @@ int qcom_extract_result(val_ctx *v, const spv_inst *in)
         return 1;
     int u32 = kind_of(v, elem) == K_U32 && elem != m.component;
     if (elem != m.component && !u32)
-        return val_fail(v, "the Result Type's Element Type must be the Component Type %%%u or a "
+        return val_fail(v, "the Result Type's element type must be the component type %%%u or a "
                            "32-bit unsigned integer",
                         m.component);
     /* An accumulator of 32-bit integers into a uint32 array: the text names
@@ -320,7 +320,7 @@ int qcom_extract_result(val_ctx *v, const spv_inst *in)
     if (!known || !want_length(v, &m, elem, &want, &wknown) || !wknown)
         return 1;
     if (len != want)
-        return val_fail(v, "the Result Type has %llu elements; this %s needs %llu",
+        return val_fail(v, "the Result Type has length %llu; this %s needs length %llu",
                         (unsigned long long)len, val_use_name(m.use), (unsigned long long)want);
     return 1;
 }
@@ -335,8 +335,9 @@ int qcom_subarray_result(val_ctx *v, const spv_inst *in)
     if (!array_1d(v, in->words[1], &re, &l, &k))
         return val_fail(v, "the Result Type is not a one-dimensional array");
     if (array_1d(v, val_type_of(v, in->words[3]), &se, &l, &k) && re != se)
-        return val_fail(v, "the Result Type's element type %%%u is not Source Array's %%%u", re,
-                        se);
+        return val_fail(v, "the Result Type's element type %%%u is not Source Array's element type "
+                           "%%%u",
+                        re, se);
     return 1;
 }
 
