@@ -173,13 +173,44 @@ X("CORE.Capability-Instruction", 4, VAL_EACH, 0, VAL_ENV_ANY, SRC_CORE, "2.16.1 
   "an instruction that needs capabilities has one of them declared (directly or implicitly)", vc_capability_instruction) \
 X("CORE.Capability-Operand", 4, VAL_EACH, 0, VAL_ENV_ANY, SRC_CORE, "2.16.1 Universal Validation Rules; 3 Binary Form (Enabling Capabilities)", \
   "an enumerant operand that needs capabilities has one of them declared (the texts' Enabling Capabilities columns, e.g. TensorView, DecodeFunc, DecodeVectorFunc)", vc_capability_operand) \
-/* ---- SPV_KHR_cooperative_matrix ---- */ \
+/* ---- dependencies of the texts: versions, OpExtension, required extensions; the extension a module uses comes before the ones it requires ---- */ \
+X("QCOM-CMC.Version", 4, VAL_MODULE, 0, VAL_ENV_ANY, SRC_QCOM, "Dependencies", \
+  "this extension requires SPIR-V 1.3", qcom_version) \
+X("QCOM-CMC.Requires-KHR", 4, VAL_MODULE, 0, VAL_ENV_ANY, SRC_QCOM, "Dependencies", \
+  "this extension requires SPV_KHR_cooperative_matrix", qcom_requires_khr) \
+X("QCOM-CMC.Extension", 4, VAL_MODULE, 0, VAL_ENV_ANY, SRC_QCOM, "Extension Name; Validation Rules", \
+  "OpExtension \"SPV_QCOM_cooperative_matrix_conversion\" is present when CooperativeMatrixConversionQCOM is declared", qcom_extension) \
+X("NV-DV.Version", 4, VAL_MODULE, 0, VAL_ENV_ANY, SRC_DV, "Dependencies", \
+  "this extension requires SPIR-V 1.6", dv_version) \
+X("NV-DV.Requires-NV2", 4, VAL_MODULE, 0, VAL_ENV_ANY, SRC_DV, "Dependencies", \
+  "this extension requires SPV_NV_cooperative_matrix2", dv_requires_nv2) \
+X("NV-DV.Extension", 4, VAL_MODULE, 0, VAL_ENV_ANY, SRC_DV, "Extension Name", \
+  "OpExtension \"SPV_NV_cooperative_matrix_decode_vector\" is present when CooperativeMatrixDecodeVectorNV is declared", dv_extension) \
+X("NV-CM2.Version", 4, VAL_MODULE, 0, VAL_ENV_ANY, SRC_NV2, "Dependencies", \
+  "this extension requires SPIR-V 1.6", nv2_version) \
+X("NV-CM2.Requires-KHR", 4, VAL_MODULE, 0, VAL_ENV_ANY, SRC_NV2, "Dependencies", \
+  "this extension requires SPV_KHR_cooperative_matrix", nv2_requires_khr) \
+X("NV-CM2.Extension", 4, VAL_MODULE, 0, VAL_ENV_ANY, SRC_NV2, "Extension Name", \
+  "OpExtension \"SPV_NV_cooperative_matrix2\" is present when its capabilities are declared", nv2_extension) \
+X("NV-CM2.Requires-Tensor-Addressing", 4, VAL_MODULE, 0, VAL_ENV_ANY, SRC_NV2, "Dependencies", \
+  "if CooperativeMatrixTensorAddressingNV is used, SPV_NV_tensor_addressing is required", nv2_tensor_addressing_ext) \
+X("NV-TA.Version", 4, VAL_MODULE, 0, VAL_ENV_ANY, SRC_TA, "Dependencies", \
+  "this extension requires SPIR-V 1.6", ta_version) \
+X("NV-TA.Extension", 4, VAL_MODULE, 0, VAL_ENV_ANY, SRC_TA, "Extension Name", \
+  "OpExtension \"SPV_NV_tensor_addressing\" is present when TensorAddressingNV is declared", ta_extension) \
+X("NV-CV.Version", 4, VAL_MODULE, 0, VAL_ENV_ANY, SRC_CV, "Dependencies", \
+  "this extension requires SPIR-V 1.6", cv_version) \
+X("NV-CV.Extension", 4, VAL_MODULE, 0, VAL_ENV_ANY, SRC_CV, "Extension Name", \
+  "OpExtension \"SPV_NV_cooperative_vector\" is present when its capabilities are declared", cv_extension) \
+X("NV-CV.Vulkan-Memory-Model", 4, VAL_MODULE, 0, VAL_ENV_ANY, SRC_CV, "2.16.2 Validation Rules for Shader Capabilities", \
+  "if the CooperativeVectorNV capability is declared (with Shader), VulkanMemoryModel is declared as well", cv_vulkan_memory_model) \
 X("KHR-CM.Version", 4, VAL_MODULE, 0, VAL_ENV_ANY, SRC_KHR, "Dependencies", \
   "this extension requires SPIR-V 1.3", khr_version) \
 X("KHR-CM.Extension", 4, VAL_MODULE, 0, VAL_ENV_ANY, SRC_KHR, "Extension Name", \
   "OpExtension \"SPV_KHR_cooperative_matrix\" is present when CooperativeMatrixKHR is declared", khr_extension) \
 X("KHR-CM.Vulkan-Memory-Model", 4, VAL_MODULE, 0, VAL_ENV_ANY, SRC_KHR, "2.16.2 Validation Rules for Shader Capabilities; Dependencies", \
   "if CooperativeMatrixKHR is declared (with Shader), VulkanMemoryModel is declared as well", khr_vulkan_memory_model) \
+/* ---- SPV_KHR_cooperative_matrix ---- */ \
 X("KHR-CM.Scope-Constant", 4, VAL_EACH, 0, VAL_ENV_ANY, SRC_KHR, "2.16.2 Validation Rules for Shader Capabilities (as modified)", \
   "every Scope <id> is the result of a constant instruction (of a 32-bit integer type)", khr_scope_constant) \
 X("KHR-CM.Semantics-Constant", 4, VAL_EACH, 0, VAL_ENV_ANY, SRC_KHR, "2.16.2 Validation Rules for Shader Capabilities (as modified)", \
@@ -263,14 +294,6 @@ X("KHR-CM.Arith-Types", 4, VAL_EACH, 0, VAL_ENV_ANY, SRC_KHR, "3.42.13 Arithmeti
 X("KHR-CM.Matrix-Times-Scalar", 4, VAL_OPCODE, OPC(MatrixTimesScalar), VAL_ENV_ANY, SRC_KHR, "3.42.13 (OpMatrixTimesScalar allowed)", \
   "OpMatrixTimesScalar of a cooperative matrix: the Result Type is Matrix's type and Scalar its Component Type", khr_matrix_times_scalar) \
 /* ---- SPV_NV_cooperative_matrix2 ---- */ \
-X("NV-CM2.Version", 4, VAL_MODULE, 0, VAL_ENV_ANY, SRC_NV2, "Dependencies", \
-  "this extension requires SPIR-V 1.6", nv2_version) \
-X("NV-CM2.Requires-KHR", 4, VAL_MODULE, 0, VAL_ENV_ANY, SRC_NV2, "Dependencies", \
-  "this extension requires SPV_KHR_cooperative_matrix", nv2_requires_khr) \
-X("NV-CM2.Extension", 4, VAL_MODULE, 0, VAL_ENV_ANY, SRC_NV2, "Extension Name", \
-  "OpExtension \"SPV_NV_cooperative_matrix2\" is present when its capabilities are declared", nv2_extension) \
-X("NV-CM2.Requires-Tensor-Addressing", 4, VAL_MODULE, 0, VAL_ENV_ANY, SRC_NV2, "Dependencies", \
-  "if CooperativeMatrixTensorAddressingNV is used, SPV_NV_tensor_addressing is required", nv2_tensor_addressing_ext) \
 X("NV-CM2.Workgroup-Size", 4, VAL_OPCODE, OPC(TypeCooperativeMatrixKHR), VAL_ENV_ANY, SRC_NV2, "2.16.1 Universal Validation Rules", \
   "a Workgroup-scope cooperative matrix type comes after the workgroup size is specified, including the constants LocalSizeId uses", nv2_workgroup_size) \
 X("NV-CM2.Callback-Tangled", 4, VAL_MODULE, 0, VAL_ENV_ANY, SRC_NV2, "2.16.1 Universal Validation Rules; 2.2 Terms (tangled instructions)", \
@@ -336,10 +359,6 @@ X("NV-CM2.PerElement-Func", 4, VAL_OPCODE, OPC(CooperativeMatrixPerElementOpNV),
 X("NV-CM2.PerElement-Operands", 4, VAL_OPCODE, OPC(CooperativeMatrixPerElementOpNV), VAL_ENV_ANY, SRC_NV2, "3.49.9 OpCooperativeMatrixPerElementOpNV", \
   "extra operands have their parameter's type; extra cooperative matrices have Matrix's type and a component type matching their parameter", nv2_per_element_operands) \
 /* ---- SPV_NV_tensor_addressing ---- */ \
-X("NV-TA.Version", 4, VAL_MODULE, 0, VAL_ENV_ANY, SRC_TA, "Dependencies", \
-  "this extension requires SPIR-V 1.6", ta_version) \
-X("NV-TA.Extension", 4, VAL_MODULE, 0, VAL_ENV_ANY, SRC_TA, "Extension Name", \
-  "OpExtension \"SPV_NV_tensor_addressing\" is present when TensorAddressingNV is declared", ta_extension) \
 X("NV-TA.Layout-Dim", 4, VAL_OPCODE, OPC(TypeTensorLayoutNV), VAL_ENV_ANY, SRC_TA, "3.49.6 OpTypeTensorLayoutNV", \
   "Dim is a constant instruction with scalar 32-bit integer type, greater than 0 and at most 5", ta_layout_dim) \
 X("NV-TA.Layout-Clamp-Mode", 4, VAL_OPCODE, OPC(TypeTensorLayoutNV), VAL_ENV_ANY, SRC_TA, "3.49.6 OpTypeTensorLayoutNV", \
@@ -365,12 +384,6 @@ X("NV-TA.Set-Stride-Order", 4, VAL_OPCODE, OPC(TensorLayoutSetStrideNV), VAL_ENV
 X("NV-TA.Slice-Stride", 4, VAL_LISTED, 0, VAL_ENV_ANY, SRC_TA, "3.X OpTensorLayoutSliceNV", \
   "not checked: 'Stride<i> must be at least Stride<i+1> times layoutDimension[i+1]' names Stride operands OpTensorLayoutSliceNV does not have; read as the layout's strides it would reject the blocked layouts of the corpus (decode_q4_gemm), so it is taken as a copy of SetStride's sentence", val_listed) \
 /* ---- SPV_NV_cooperative_matrix_decode_vector ---- */ \
-X("NV-DV.Version", 4, VAL_MODULE, 0, VAL_ENV_ANY, SRC_DV, "Dependencies", \
-  "this extension requires SPIR-V 1.6", dv_version) \
-X("NV-DV.Requires-NV2", 4, VAL_MODULE, 0, VAL_ENV_ANY, SRC_DV, "Dependencies", \
-  "this extension requires SPV_NV_cooperative_matrix2", dv_requires_nv2) \
-X("NV-DV.Extension", 4, VAL_MODULE, 0, VAL_ENV_ANY, SRC_DV, "Extension Name", \
-  "OpExtension \"SPV_NV_cooperative_matrix_decode_vector\" is present when CooperativeMatrixDecodeVectorNV is declared", dv_extension) \
 X("NV-DV.Needs-DecodeFunc", 4, VAL_OPCODE, OPC(CooperativeMatrixLoadTensorNV), VAL_ENV_ANY, SRC_DV, "3.49.8 Memory Instructions", \
   "with DecodeVectorFunc, DecodeFunc is also present in the same Tensor Addressing Operands", dv_needs_decode_func) \
 X("NV-DV.Function", 4, VAL_OPCODE, OPC(CooperativeMatrixLoadTensorNV), VAL_ENV_ANY, SRC_DV, "3.49.8.1 Tensor Addressing Operands", \
@@ -382,12 +395,6 @@ X("NV-DV.Params", 4, VAL_OPCODE, OPC(CooperativeMatrixLoadTensorNV), VAL_ENV_ANY
 X("VUID-OpCooperativeMatrixLoadTensorNV-12429", 4, VAL_OPCODE, OPC(CooperativeMatrixLoadTensorNV), VAL_ENV_VULKAN, SRC_VK, "VUID-{refpage}-OpCooperativeMatrixLoadTensorNV-12429 (the decode-vector text: undefined behaviour)", \
   "with DecodeVectorFunc, the innermost block size is a multiple of the number of components DecodeVectorFunc returns (checked where the block size is a known constant)", dv_block_multiple) \
 /* ---- SPV_QCOM_cooperative_matrix_conversion ---- */ \
-X("QCOM-CMC.Version", 4, VAL_MODULE, 0, VAL_ENV_ANY, SRC_QCOM, "Dependencies", \
-  "this extension requires SPIR-V 1.3", qcom_version) \
-X("QCOM-CMC.Requires-KHR", 4, VAL_MODULE, 0, VAL_ENV_ANY, SRC_QCOM, "Dependencies", \
-  "this extension requires SPV_KHR_cooperative_matrix", qcom_requires_khr) \
-X("QCOM-CMC.Extension", 4, VAL_MODULE, 0, VAL_ENV_ANY, SRC_QCOM, "Extension Name; Validation Rules", \
-  "OpExtension \"SPV_QCOM_cooperative_matrix_conversion\" is present when CooperativeMatrixConversionQCOM is declared", qcom_extension) \
 X("QCOM-CMC.BitCast-Result", 4, VAL_OPCODE, OPC(BitCastArrayQCOM), VAL_ENV_ANY, SRC_QCOM, "3.56.11 OpBitCastArrayQCOM", \
   "Result Type is a one-dimensional array of 32-bit integers or of 32/16-bit floats of the default IEEE 754 encoding", qcom_bitcast_result) \
 X("QCOM-CMC.BitCast-Source", 4, VAL_OPCODE, OPC(BitCastArrayQCOM), VAL_ENV_ANY, SRC_QCOM, "3.56.11 OpBitCastArrayQCOM", \
@@ -427,12 +434,6 @@ X("QCOM-CMC.SubArray-K", 4, VAL_LISTED, 0, VAL_ENV_ANY, SRC_QCOM, "3.56.12 OpExt
 X("VUID-OpExtractSubArrayQCOM-12354", 4, VAL_OPCODE, OPC(ExtractSubArrayQCOM), VAL_ENV_VULKAN, SRC_VK, "VUID-{refpage}-OpExtractSubArrayQCOM-12354", \
   "Start Index is a multiple of the length of the Result Type (checked for constant Start Index)", qcom_subarray_multiple) \
 /* ---- SPV_NV_cooperative_vector ---- */ \
-X("NV-CV.Version", 4, VAL_MODULE, 0, VAL_ENV_ANY, SRC_CV, "Dependencies", \
-  "this extension requires SPIR-V 1.6", cv_version) \
-X("NV-CV.Extension", 4, VAL_MODULE, 0, VAL_ENV_ANY, SRC_CV, "Extension Name", \
-  "OpExtension \"SPV_NV_cooperative_vector\" is present when its capabilities are declared", cv_extension) \
-X("NV-CV.Vulkan-Memory-Model", 4, VAL_MODULE, 0, VAL_ENV_ANY, SRC_CV, "2.16.2 Validation Rules for Shader Capabilities", \
-  "if the CooperativeVectorNV capability is declared (with Shader), VulkanMemoryModel is declared as well", cv_vulkan_memory_model) \
 X("NV-CV.Variable-Storage", 4, VAL_OPCODE, OPC(Variable), VAL_ENV_ANY, SRC_CV, "2.16.1 Universal Validation Rules", \
   "cooperative vector types (or types containing them) are allocated in the Function or Private storage classes only", cv_variable_storage) \
 X("NV-CV.Type-Component", 4, VAL_OPCODE, OPC(TypeCooperativeVectorNV), VAL_ENV_ANY, SRC_CV, "3.42.6 OpTypeCooperativeVectorNV", \

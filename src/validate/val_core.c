@@ -227,7 +227,8 @@ int vc_function_local(val_ctx *v, const spv_inst *in)
             continue;
         uint32_t id = in->words[ops[i].word];
         const val_id *d = &v->ids[id];
-        if (d->func == VAL_NONE || d->opcode == SpvOpFunction)
+        /* Labels are the control-flow rules' (CORE.Branch-Target). */
+        if (d->func == VAL_NONE || d->opcode == SpvOpFunction || d->opcode == SpvOpLabel)
             continue;
         if (d->func != here)
             return val_fail(v, "%%%u belongs to function %%%u and cannot be used outside it", id,
@@ -694,8 +695,9 @@ int vc_structured_selection(val_ctx *v, const spv_inst *unused)
             spv_inst term, merge;
             if (!blk->term || !val_inst_at(v, blk->term, &term))
                 continue;
-            int have_merge = blk->merge_off && blk->merge_off + (v->words[blk->merge_off] >> 16) ==
-                                                   blk->term;
+            /* A merge instruction anywhere in the block counts here; where it
+             * stands is CORE.Merge-Placement's business. */
+            int have_merge = blk->merge_off != 0;
             int selection = 0;
             if (have_merge && val_inst_at(v, blk->merge_off, &merge)) {
                 seen[merge.words[1]] = 1;

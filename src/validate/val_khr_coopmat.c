@@ -182,7 +182,8 @@ int khr_signed_components(val_ctx *v, const spv_inst *in)
 
 int khr_scope_constant(val_ctx *v, const spv_inst *in)
 {
-    if (!val_has_cap(v, SpvCapabilityShader))
+    /* The Scope of OpTypeCooperativeMatrixKHR has its own row (Type-Scope). */
+    if (!val_has_cap(v, SpvCapabilityShader) || in->opcode == SpvOpTypeCooperativeMatrixKHR)
         return 1;
     const val_operand *ops;
     const char *why;

@@ -97,12 +97,20 @@ int val_decode_params(val_ctx *v, const spv_inst *in, uint32_t func, uint32_t la
 
 /* ---- module rules -------------------------------------------------------------- */
 
+/* The module uses SPV_NV_cooperative_matrix2: it declares the extension or
+ * one of its own capabilities (explicitly: CooperativeMatrixDecodeVectorNV
+ * declares CooperativeMatrixBlockLoadsNV implicitly, and that is the
+ * decode-vector text's dependency, not a use of this one). */
 static int nv2_used(const val_ctx *v)
 {
-    return val_has_ext(v, "SPV_NV_cooperative_matrix2") ||
-           val_has_cap(v, SpvCapabilityCooperativeMatrixConversionsNV) ||
-           val_has_cap(v, SpvCapabilityCooperativeMatrixTensorAddressingNV) ||
-           val_has_cap(v, SpvCapabilityCooperativeMatrixBlockLoadsNV);
+    if (val_has_ext(v, "SPV_NV_cooperative_matrix2"))
+        return 1;
+    for (uint32_t i = 0; i < v->ncaps_declared; i++)
+        if (v->caps[i] == SpvCapabilityCooperativeMatrixConversionsNV ||
+            v->caps[i] == SpvCapabilityCooperativeMatrixTensorAddressingNV ||
+            v->caps[i] == SpvCapabilityCooperativeMatrixBlockLoadsNV)
+            return 1;
+    return 0;
 }
 
 int nv2_version(val_ctx *v, const spv_inst *in)
