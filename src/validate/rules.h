@@ -56,6 +56,8 @@ X("CORE.Id-Bound", 2, VAL_EACH, 0, VAL_ENV_ANY, SRC_CORE, "2.3 Physical Layout",
 /* ---- core: structure (phase 3) ---- */ \
 X("CORE.Memory-Model", 3, VAL_MODULE, 0, VAL_ENV_ANY, SRC_CORE, "2.4 Logical Layout of a Module", \
   "the module has exactly one OpMemoryModel", vc_memory_model) \
+X("CORE.Entry-Point-Required", 3, VAL_MODULE, 0, VAL_ENV_ANY, SRC_CORE, "2.4 Logical Layout of a Module", \
+  "the module has at least one OpEntryPoint unless it declares the Linkage capability", vc_entry_point_required) \
 X("CORE.Function-Layout", 3, VAL_MODULE, 0, VAL_ENV_ANY, SRC_CORE, "2.4 Logical Layout, 2.2.5 Control Flow (blocks)", \
   "a function is OpFunction, its parameters, blocks that each start with OpLabel and end with one termination instruction, and OpFunctionEnd", vc_function_layout) \
 X("CORE.Layout", 3, VAL_MODULE, 0, VAL_ENV_ANY, SRC_CORE, "2.4 Logical Layout of a Module", \

@@ -396,6 +396,14 @@ int vc_memory_model(val_ctx *v, const spv_inst *in)
     return 1;
 }
 
+int vc_entry_point_required(val_ctx *v, const spv_inst *in)
+{
+    (void)in;
+    if (!v->nentries && !val_has_cap(v, SpvCapabilityLinkage))
+        return val_fail(v, "the module has no OpEntryPoint and does not declare Linkage");
+    return 1;
+}
+
 static int is_terminator(uint16_t op)
 {
     switch (op) {
