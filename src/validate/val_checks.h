@@ -21,7 +21,7 @@ int val_cm_of(const val_ctx *v, uint32_t id, val_coopmat *o);
 const char *val_use_name(uint64_t use);
 int val_cm_use_is(const val_coopmat *cm, uint64_t use);
 int val_points_into_array(const val_ctx *v, uint32_t ptr);
-int val_touches_type(const val_ctx *v, const spv_inst *in, uint16_t top);
+int val_touches_type(val_ctx *v, const spv_inst *in, uint16_t top);
 
 /* ---- SPV_NV_cooperative_matrix2 (val_nv_coopmat2.c) ---- */
 typedef struct val_tensor_ops {
@@ -35,7 +35,7 @@ int val_fn_signature(const val_ctx *v, uint32_t func, uint32_t *o_ret, const uin
 int val_tensor_type_dim(const val_ctx *v, uint32_t type, uint16_t op, uint64_t *o_dim);
 int val_decode_params(val_ctx *v, const spv_inst *in, uint32_t func, uint32_t layout,
                       const char *what);
-int val_is_tangled(const val_ctx *v, const spv_inst *in);
+int val_is_tangled(val_ctx *v, const spv_inst *in);
 
 /* ---- SPV_NV_cooperative_vector (val_coopvec.c): word positions of the
  * matrix-vector multiplies: 0 MatrixOffset, 1 BiasOffset, 2

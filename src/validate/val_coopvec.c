@@ -338,7 +338,7 @@ static int is_int_op(uint16_t op)
 
 int cv_arith_component(val_ctx *v, const spv_inst *in)
 {
-    if (!is_cv_type(v, in->words[1]))
+    if ((!is_float_op(in->opcode) && !is_int_op(in->opcode)) || !is_cv_type(v, in->words[1]))
         return 1;
     uint32_t comp = val_component_type(v, in->words[1]);
     if (is_float_op(in->opcode) && !val_float_type(v, comp, NULL, NULL))

@@ -618,22 +618,22 @@ static int is_arith_kind(const spv_instruction_desc *d)
            !strcmp(d->op_class, "Derivative");
 }
 
-/* 1 when the result or a value operand of `in` has type opcode `top`. */
-int val_touches_type(const val_ctx *v, const spv_inst *in, uint16_t top)
+/* 1 when the result or an <id> operand of `in` has type opcode `top`. */
+int val_touches_type(val_ctx *v, const spv_inst *in, uint16_t top)
 {
-    const spv_instruction_desc *d = spv_grammar_instruction(in->opcode);
-    uint32_t first = 1;
-    if (d->has_result_type) {
-        if (val_opcode(v, in->words[1]) == top)
+    const val_operand *ops;
+    const char *why;
+    int n = val_operands(v, in, &ops, &why);
+    for (int i = 0; i < n; i++) {
+        uint32_t id = in->words[ops[i].word];
+        if (ops[i].kind == SPV_OPERAND_IdResultType) {
+            if (val_opcode(v, id) == top)
+                return 1;
+        } else if (spv_operand_kinds[ops[i].kind].category == SPV_CATEGORY_ID &&
+                   ops[i].kind != SPV_OPERAND_IdResult && id < v->bound && v->ids[id].type &&
+                   val_opcode(v, v->ids[id].type) == top) {
             return 1;
-        first = 3;
-    } else if (d->has_result) {
-        first = 2;
-    }
-    for (uint32_t i = first; i < in->word_count; i++) {
-        uint32_t id = in->words[i];
-        if (id && id < v->bound && v->ids[id].type && val_opcode(v, v->ids[id].type) == top)
-            return 1;
+        }
     }
     return 0;
 }
@@ -684,7 +684,8 @@ static int is_int_op(uint16_t op)
 int khr_arith_component(val_ctx *v, const spv_inst *in)
 {
     val_coopmat r;
-    if (!val_coopmat_type(v, in->words[1], &r))
+    if ((!is_float_op(in->opcode) && !is_int_op(in->opcode)) ||
+        !val_coopmat_type(v, in->words[1], &r))
         return 1;
     if (is_float_op(in->opcode) && !val_float_type(v, r.component, NULL, NULL))
         return val_fail(v, "%s on a cooperative matrix whose components are not floating-point",

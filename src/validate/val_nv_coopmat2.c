@@ -208,7 +208,7 @@ int nv2_workgroup_size(val_ctx *v, const spv_inst *in)
 
 /* ---- callbacks: no tangled instructions -------------------------------------------- */
 
-static int is_cm_conversion_or_arith(const val_ctx *v, const spv_inst *in)
+static int is_cm_conversion_or_arith(val_ctx *v, const spv_inst *in)
 {
     const spv_instruction_desc *d = spv_grammar_instruction(in->opcode);
     if (strcmp(d->op_class, "Conversion") && strcmp(d->op_class, "Arithmetic") &&
@@ -220,7 +220,7 @@ static int is_cm_conversion_or_arith(const val_ctx *v, const spv_inst *in)
 /* Tangled instructions: SPIR-V 2.2.5 (barriers, group and non-uniform
  * operations, derivatives, implicit-LOD image instructions) with the lists
  * SPV_KHR_cooperative_matrix and SPV_NV_cooperative_matrix2 add. */
-int val_is_tangled(const val_ctx *v, const spv_inst *in)
+int val_is_tangled(val_ctx *v, const spv_inst *in)
 {
     switch (in->opcode) {
     case SpvOpControlBarrier:
