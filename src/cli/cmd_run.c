@@ -35,6 +35,7 @@ static void usage(FILE *f)
             "                       callbacks and report order-dependent results; values\n"
             "                       the QCOM text leaves undefined are poison, not zero\n"
             "  --robust             out-of-bounds loads give zero, stores are dropped\n"
+            "  --no-validate        skip the validator (coopvm val) before the module is read\n"
             "  --budget N           instructions per dispatch before it is stopped\n"
             "\n"
             "Without a script (a .spv file):\n"
@@ -323,6 +324,8 @@ static int parse_args(int argc, char **argv, run_opts *o)
             o->desc.flags |= CVM_FLAG_CHECK_CALLBACKS;
         } else if (!strcmp(a, "--robust")) {
             o->desc.flags |= CVM_FLAG_ROBUST_ACCESS;
+        } else if (!strcmp(a, "--no-validate")) {
+            o->desc.flags |= CVM_FLAG_NO_VALIDATION;
         } else if (!strcmp(a, "--dispatch")) {
             NEED_VALUE();
             if (!parse_dispatch(v, o->groups))

@@ -119,6 +119,8 @@ X("CORE.Constant-Bool", 4, VAL_EACH, 0, VAL_ENV_ANY, SRC_CORE, "3.42.7 OpConstan
   "the Result Type is OpTypeBool", vc_constant_bool_each) \
 X("CORE.Constant-Composite", 4, VAL_EACH, 0, VAL_ENV_ANY, SRC_CORE, "3.42.7 OpConstantComposite, OpSpecConstantComposite", \
   "the constituents are constants matching the composite Result Type in number and type", vc_constant_composite_each) \
+X("CORE.Spec-Constant-Op", 4, VAL_OPCODE, OPC(SpecConstantOp), VAL_ENV_ANY, SRC_CORE, "3.42.7 OpSpecConstantOp", \
+  "the operation is one OpSpecConstantOp allows (the conversions, float arithmetic and access chains of the Kernel list only with Kernel)", vc_spec_constant_op) \
 X("CORE.Constant-Null", 4, VAL_OPCODE, OPC(ConstantNull), VAL_ENV_ANY, SRC_CORE, "3.42.7 OpConstantNull", \
   "the Result Type has a null value", vc_constant_null) \
 X("CORE.Variable", 4, VAL_OPCODE, OPC(Variable), VAL_ENV_ANY, SRC_CORE, "3.42.8 OpVariable", \

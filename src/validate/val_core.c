@@ -1102,6 +1102,44 @@ int vc_constant_composite(val_ctx *v, const spv_inst *in)
     return check_constituents(v, in, 1);
 }
 
+/* The operations OpSpecConstantOp may name (SPIR-V 3.42.7 OpSpecConstantOp,
+ * with SPV_KHR_cooperative_matrix's OpCooperativeMatrixLengthKHR): the
+ * Shader list, and the ones that need the Kernel capability. */
+int vc_spec_constant_op(val_ctx *v, const spv_inst *in)
+{
+    static const uint16_t any[] = {
+        SpvOpSConvert, SpvOpFConvert, SpvOpUConvert, SpvOpSNegate, SpvOpNot, SpvOpIAdd,
+        SpvOpISub, SpvOpIMul, SpvOpUDiv, SpvOpSDiv, SpvOpUMod, SpvOpSRem, SpvOpSMod,
+        SpvOpShiftRightLogical, SpvOpShiftRightArithmetic, SpvOpShiftLeftLogical,
+        SpvOpBitwiseOr, SpvOpBitwiseAnd, SpvOpBitwiseXor, SpvOpVectorShuffle,
+        SpvOpCompositeExtract, SpvOpCompositeInsert, SpvOpLogicalOr, SpvOpLogicalAnd,
+        SpvOpLogicalNot, SpvOpLogicalEqual, SpvOpLogicalNotEqual, SpvOpSelect, SpvOpIEqual,
+        SpvOpINotEqual, SpvOpULessThan, SpvOpSLessThan, SpvOpUGreaterThan, SpvOpSGreaterThan,
+        SpvOpULessThanEqual, SpvOpSLessThanEqual, SpvOpUGreaterThanEqual,
+        SpvOpSGreaterThanEqual, SpvOpQuantizeToF16, SpvOpCooperativeMatrixLengthKHR,
+        SpvOpCooperativeMatrixLengthNV};
+    static const uint16_t kernel[] = {
+        SpvOpConvertFToS, SpvOpConvertSToF, SpvOpConvertFToU, SpvOpConvertUToF,
+        SpvOpConvertPtrToU, SpvOpConvertUToPtr, SpvOpGenericCastToPtr, SpvOpPtrCastToGeneric,
+        SpvOpBitcast, SpvOpFNegate, SpvOpFAdd, SpvOpFSub, SpvOpFMul, SpvOpFDiv, SpvOpFRem,
+        SpvOpFMod, SpvOpAccessChain, SpvOpInBoundsAccessChain, SpvOpPtrAccessChain,
+        SpvOpInBoundsPtrAccessChain, SpvOpUntypedAccessChainKHR,
+        SpvOpUntypedInBoundsAccessChainKHR, SpvOpUntypedPtrAccessChainKHR,
+        SpvOpUntypedInBoundsPtrAccessChainKHR};
+    uint32_t op = in->words[3];
+    for (size_t i = 0; i < CVM_ARRAY_SIZE(any); i++)
+        if (any[i] == op)
+            return 1;
+    for (size_t i = 0; i < CVM_ARRAY_SIZE(kernel); i++)
+        if (kernel[i] == op) {
+            if (val_has_cap(v, SpvCapabilityKernel))
+                return 1;
+            return val_fail(v, "%s in OpSpecConstantOp needs the Kernel capability",
+                            val_op_name(op));
+        }
+    return val_fail(v, "%s is not an operation OpSpecConstantOp may name", val_op_name(op));
+}
+
 int vc_constant_null(val_ctx *v, const spv_inst *in)
 {
     uint16_t op = val_opcode(v, in->words[1]);

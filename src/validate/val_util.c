@@ -222,24 +222,30 @@ static int walk_operand(walker *w, uint16_t kind, const char *name)
     return 1;
 }
 
-/* Operands of the operation inside OpSpecConstantOp: ids, except the
- * literal indices of OpCompositeExtract/Insert and the components of
- * OpVectorShuffle. */
+/* Operands of the operation inside OpSpecConstantOp: those of that
+ * instruction's grammar after its Result Type and Result. */
 static int walk_spec_constant_op(walker *w)
 {
     uint32_t op = w->in->words[3];
-    uint32_t ids = w->in->word_count - 4;
-    if (op == SpvOpCompositeExtract)
-        ids = 1;
-    else if (op == SpvOpCompositeInsert || op == SpvOpVectorShuffle)
-        ids = 2;
-    for (; w->pos < w->in->word_count; ) {
-        uint16_t kind = ids ? SPV_OPERAND_IdRef : SPV_OPERAND_LiteralInteger;
-        if (ids)
-            ids--;
-        if (!push_op(w->v, &w->n, kind, w->pos, NULL))
+    const spv_instruction_desc *d = spv_grammar_instruction(op);
+    if (!d || !d->has_result_type || !d->has_result) {
+        snprintf(w->why_buf, sizeof(w->why_buf),
+                 "OpSpecConstantOp names opcode %u, not an instruction with a result", op);
+        w->why = w->why_buf;
+        return 0;
+    }
+    for (uint16_t i = 2; i < d->num_operands; i++) {
+        const spv_operand_desc *o = &d->operands[i];
+        if (o->quantifier == SPV_QUANT_VARIABLE) {
+            while (w->pos < w->in->word_count)
+                if (!walk_operand(w, o->kind, o->name))
+                    return 0;
+        } else if (o->quantifier == SPV_QUANT_OPTIONAL) {
+            if (w->pos < w->in->word_count && !walk_operand(w, o->kind, o->name))
+                return 0;
+        } else if (!walk_operand(w, o->kind, o->name)) {
             return 0;
-        w->pos++;
+        }
     }
     return 1;
 }
