@@ -131,6 +131,8 @@ X("CORE.Store", 4, VAL_OPCODE, OPC(Store), VAL_ENV_ANY, SRC_CORE, "3.42.8 OpStor
   "Pointer is a pointer and Object of its pointee type", vc_store) \
 X("CORE.Access-Chain", 4, VAL_EACH, 0, VAL_ENV_ANY, SRC_CORE, "3.42.8 OpAccessChain, OpInBoundsAccessChain, OpPtrAccessChain", \
   "Base is a pointer; indexes are integer scalars (constant for structures) that stay inside the type; the Result Type points to the type reached, in Base's storage class", vc_access_chain_each) \
+X("CORE.Atomic", 4, VAL_EACH, 0, VAL_ENV_ANY, SRC_CORE, "3.42.18 Atomic Instructions", \
+  "Pointer is a pointer to a scalar; the Result Type, Value and Comparator have its pointee type", vc_atomic) \
 X("CORE.Copy-Object", 4, VAL_OPCODE, OPC(CopyObject), VAL_ENV_ANY, SRC_CORE, "3.42.12 OpCopyObject", \
   "the Result Type is the operand's type", vc_copy_object) \
 X("CORE.Composite-Extract", 4, VAL_OPCODE, OPC(CompositeExtract), VAL_ENV_ANY, SRC_CORE, "3.42.12 OpCompositeExtract", \

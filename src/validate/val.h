@@ -141,6 +141,8 @@ typedef struct val_ctx {
     uint32_t *params;          /* OpFunctionParameter result ids */
     uint32_t nparams;
     uint32_t *block_of;        /* [bound]: label id -> block index, VAL_NONE */
+    uint32_t *first_merge;     /* [nblocks]: offset of the first merge instruction
+                                  naming the block (built by CORE.Merge-Unique) */
     uint32_t *preds;           /* predecessor block indices, grouped per block */
     uint32_t *pred_first;      /* [nblocks + 1] */
 

@@ -614,15 +614,28 @@ int vc_merge_unique(val_ctx *v, const spv_inst *in)
 {
     if (in->opcode != SpvOpSelectionMerge && in->opcode != SpvOpLoopMerge)
         return 1;
-    uint32_t f = val_func_at(v, in->offset);
-    if (f == VAL_NONE)
+    uint32_t b = val_block_of_label(v, in->words[1]);
+    if (b == VAL_NONE)
         return 1;
-    const val_function *fn = &v->funcs[f];
-    for (uint32_t b = fn->first_block; b < fn->first_block + fn->nblocks; b++) {
-        const val_block *o = &v->blocks[b];
-        if (o->merge_off && o->merge_off < in->offset && o->merge == in->words[1])
-            return val_fail(v, "%%%u is the merge block of the header %%%u already", in->words[1],
-                            o->label);
+    /* The first merge instruction naming each block, found once per run. */
+    if (!v->first_merge) {
+        v->first_merge = cvm_calloc(v->nblocks + 1, sizeof(uint32_t));
+        if (!v->first_merge) {
+            v->oom = 1;
+            return 1;
+        }
+        for (uint32_t h = 0; h < v->nblocks; h++) {
+            const val_block *hb = &v->blocks[h];
+            uint32_t m = hb->merge_off ? val_block_of_label(v, hb->merge) : VAL_NONE;
+            if (m != VAL_NONE && !v->first_merge[m])
+                v->first_merge[m] = hb->merge_off;
+        }
+    }
+    uint32_t first = v->first_merge[b];
+    if (first && first != in->offset) {
+        uint32_t h = val_block_at(v, first);
+        return val_fail(v, "%%%u is the merge block of the header %%%u already", in->words[1],
+                        h != VAL_NONE ? v->blocks[h].label : 0);
     }
     return 1;
 }
@@ -1268,6 +1281,41 @@ int vc_copy_object(val_ctx *v, const spv_inst *in)
     if (val_type_of(v, in->words[3]) != in->words[1])
         return val_fail(v, "Operand %%%u has type %%%u, not the Result Type %%%u", in->words[3],
                         val_type_of(v, in->words[3]), in->words[1]);
+    return 1;
+}
+
+/* The atomic instructions: Pointer is a pointer to a scalar (or vector),
+ * and the Result Type, Value and Comparator have its pointee type. */
+int vc_atomic(val_ctx *v, const spv_inst *in)
+{
+    const spv_instruction_desc *d = spv_grammar_instruction(in->opcode);
+    if (strcmp(d->op_class, "Atomic") != 0)
+        return 1;
+    const val_operand *ops;
+    int n = operands(v, in, &ops);
+    uint32_t ptr = 0;
+    for (int i = 0; i < n; i++)
+        if (ops[i].name && !strcmp(ops[i].name, "Pointer"))
+            ptr = in->words[ops[i].word];
+    uint32_t pointee;
+    if (!ptr)
+        return 1;
+    if (!val_pointer_type(v, val_type_of(v, ptr), NULL, &pointee))
+        return val_fail(v, "Pointer %%%u is not a pointer", ptr);
+    if (!pointee)
+        return 1;
+    uint32_t comp, cnt;
+    if (!val_is_numeric_scalar(v, pointee) && !val_vector_type(v, pointee, &comp, &cnt))
+        return val_fail(v, "Pointer %%%u points to %%%u, not to a scalar", ptr, pointee);
+    if (d->has_result_type && in->opcode != SpvOpAtomicFlagTestAndSet && in->words[1] != pointee)
+        return val_fail(v, "the Result Type %%%u is not the pointee type %%%u", in->words[1],
+                        pointee);
+    for (int i = 0; i < n; i++)
+        if (ops[i].name && (!strcmp(ops[i].name, "Value") || !strcmp(ops[i].name, "Comparator")) &&
+            val_type_of(v, in->words[ops[i].word]) != pointee)
+            return val_fail(v, "%s %%%u has type %%%u, not the pointee type %%%u", ops[i].name,
+                            in->words[ops[i].word], val_type_of(v, in->words[ops[i].word]),
+                            pointee);
     return 1;
 }
 

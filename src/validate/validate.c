@@ -506,6 +506,7 @@ static void release(val_ctx *v)
     cvm_mem_free(v->params);
     cvm_mem_free(v->block_of);
     cvm_mem_free(v->preds);
+    cvm_mem_free(v->first_merge);
     cvm_mem_free(v->pred_first);
     cvm_mem_free(v->ops);
 }
