@@ -299,6 +299,10 @@ X("KHR-CM.Arith-Types", 4, VAL_EACH, 0, VAL_ENV_ANY, SRC_KHR, "3.42.13 Arithmeti
   "the cooperative matrices of a unary or binary arithmetic instruction and its result have one type", khr_arith_types) \
 X("KHR-CM.Matrix-Times-Scalar", 4, VAL_OPCODE, OPC(MatrixTimesScalar), VAL_ENV_ANY, SRC_KHR, "3.42.13 (OpMatrixTimesScalar allowed)", \
   "OpMatrixTimesScalar of a cooperative matrix: the Result Type is Matrix's type and Scalar its Component Type", khr_matrix_times_scalar) \
+X("KHR-CM.Uniform-Operands", 4, VAL_LISTED, 0, VAL_ENV_ANY, SRC_KHR, "3.42.8, 3.42.11, 3.42.13 (All the operands ... dynamically uniform)", \
+  "run time: the operands of the cooperative matrix instructions are dynamically uniform within every instance of the Scope (a property of values, not of the module)", val_listed) \
+X("KHR-CM.Scope-Active", 4, VAL_LISTED, 0, VAL_ENV_ANY, SRC_KHR, "3.42.6 OpTypeCooperativeMatrixKHR", \
+  "run time: an instruction with a cooperative matrix operand or result runs with all invocations of the Scope instance active or none (the engine checks, CVM_ERROR_DIVERGENT_COLLECTIVE)", val_listed) \
 /* ---- SPV_NV_cooperative_matrix2 ---- */ \
 X("NV-CM2.Workgroup-Size", 4, VAL_OPCODE, OPC(TypeCooperativeMatrixKHR), VAL_ENV_ANY, SRC_NV2, "2.16.1 Universal Validation Rules", \
   "a Workgroup-scope cooperative matrix type comes after the workgroup size is specified, including the constants LocalSizeId uses", nv2_workgroup_size) \
@@ -364,6 +368,10 @@ X("NV-CM2.PerElement-Func", 4, VAL_OPCODE, OPC(CooperativeMatrixPerElementOpNV),
   "Func is an OpFunction returning the component type, taking two 32-bit integers, the component type, and one parameter per extra operand", nv2_per_element_func) \
 X("NV-CM2.PerElement-Operands", 4, VAL_OPCODE, OPC(CooperativeMatrixPerElementOpNV), VAL_ENV_ANY, SRC_NV2, "3.49.9 OpCooperativeMatrixPerElementOpNV", \
   "extra operands have their parameter's type; extra cooperative matrices have Matrix's type and a component type matching their parameter", nv2_per_element_operands) \
+X("NV-CM2.Uniform-Operands", 4, VAL_LISTED, 0, VAL_ENV_ANY, SRC_NV2, "3.49.8 (All the operands ... dynamically uniform)", \
+  "run time: the operands of OpCooperativeMatrixLoadTensorNV / StoreTensorNV are dynamically uniform within the Scope instance", val_listed) \
+X("NV-CM2.Pointer-Alignment", 4, VAL_LISTED, 0, VAL_ENV_ANY, SRC_NV2, "3.X Tensor Layout and View", \
+  "run time: the Pointer of a tensor load or store is a multiple of 16 bytes (an address)", val_listed) \
 /* ---- SPV_NV_tensor_addressing ---- */ \
 X("NV-TA.Layout-Dim", 4, VAL_OPCODE, OPC(TypeTensorLayoutNV), VAL_ENV_ANY, SRC_TA, "3.49.6 OpTypeTensorLayoutNV", \
   "Dim is a constant instruction with scalar 32-bit integer type, greater than 0 and at most 5", ta_layout_dim) \
@@ -398,6 +406,8 @@ X("NV-DV.Return", 4, VAL_OPCODE, OPC(CooperativeMatrixLoadTensorNV), VAL_ENV_ANY
   "DecodeVectorFunc's Result Type is a vector of the Component Type of Result Type with 2, 4 or 8 components", dv_return) \
 X("NV-DV.Params", 4, VAL_OPCODE, OPC(CooperativeMatrixLoadTensorNV), VAL_ENV_ANY, SRC_DV, "3.49.8 Memory Instructions", \
   "DecodeVectorFunc takes the parameters DecodeFunc takes: a PhysicalStorageBuffer pointer, then two arrays of 32-bit integers of the tensor layout's dimension", dv_params) \
+X("NV-DV.Same-Results", 4, VAL_LISTED, 0, VAL_ENV_ANY, SRC_DV, "3.49.8 Memory Instructions", \
+  "run time: calls of the decode functions with the same operands return the same value (the engine's checking mode, CVM_FLAG_CHECK_CALLBACKS, runs both decoders and compares)", val_listed) \
 X("VUID-OpCooperativeMatrixLoadTensorNV-12429", 4, VAL_OPCODE, OPC(CooperativeMatrixLoadTensorNV), VAL_ENV_VULKAN, SRC_VK, "VUID-{refpage}-OpCooperativeMatrixLoadTensorNV-12429 (the decode-vector text: undefined behaviour)", \
   "with DecodeVectorFunc, the innermost block size is a multiple of the number of components DecodeVectorFunc returns (checked where the block size is a known constant)", dv_block_multiple) \
 /* ---- SPV_QCOM_cooperative_matrix_conversion ---- */ \
@@ -522,6 +532,8 @@ X("NV-CV.Reduce-Pointer", 4, VAL_OPCODE, OPC(CooperativeVectorReduceSumAccumulat
   "Pointer is a pointer to an array of scalars or vectors in the Workgroup, CrossWorkgroup, StorageBuffer or PhysicalStorageBuffer storage class", cv_reduce_pointer) \
 X("NV-CV.Reduce-Offset", 4, VAL_OPCODE, OPC(CooperativeVectorReduceSumAccumulateNV), VAL_ENV_ANY, SRC_CV, "3.42.X OpCooperativeVectorReduceSumAccumulateNV", \
   "Offset is a 32-bit integer", cv_reduce_offset) \
+X("NV-CV.Matrix-Unmodified", 4, VAL_LISTED, 0, VAL_ENV_ANY, SRC_CV, "3.42.X OpCooperativeVectorMatrixMulAddNV", \
+  "run time: the matrix and bias memory is not modified while a shader may use it", val_listed) \
 /* ---- Vulkan environment (spirvenv_cooperative_vuids.adoc) ---- */ \
 X("VUID-StandaloneSpirv-Scope-12243", 4, VAL_OPCODE, OPC(TypeCooperativeMatrixKHR), VAL_ENV_VULKAN, SRC_VK, "VUID-StandaloneSpirv-Scope-12243", \
   "the Scope of OpTypeCooperativeMatrixKHR is Workgroup or Subgroup", vk_cm_scope) \
