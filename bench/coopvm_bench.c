@@ -1,9 +1,18 @@
-/* coopvm-bench: times the engine on the ../shared/bench cases (one warm-up
- * dispatch, then the median of N dispatches, buffers restored between them
- * outside the timing) and, in the same run, a native anchor doing the same
- * computation: OpenBLAS cblas_sgemm for the GEMMs (f16 inputs converted to
- * f32 beforehand), plain C at -O2 for the others (written from each case's
- * .comp).  Prints one table row per case.  Exit 0 unless a usage error. */
+/* coopvm-bench: times the engine on the benchmark cases (the project's
+ * bench/cases and ../shared/bench) against a native anchor doing the same
+ * computation: OpenBLAS cblas_sgemm for the GEMMs (f16, bf16, s8 and
+ * dequantized 4-bit inputs converted to f32 beforehand), plain C at -O2 for
+ * the others (written from each case's .comp).
+ *
+ * Engine and anchor repetitions alternate (one warm-up of each, then engine,
+ * anchor, engine, anchor, ...; buffers restored between them outside the
+ * timing), so that a machine that gets busier or quieter moves both sides
+ * of a ratio alike.  Per case: the median time of each side, and the median
+ * of the per-pair ratios with its minimum and maximum.  One table row per
+ * case, or one JSON document with --json.  Exit 0 unless a usage error.
+ *
+ * Adding a case: a folder with its AmberScript, a setup_* function that
+ * fills an anchor, and one entry in `cases` below. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <errno.h>
 #include <math.h>
@@ -17,6 +26,9 @@
 #include "amber/amber.h"
 #include "coopvm.h"
 
+#ifndef CVM_BENCH_HAVE_OPENBLAS
+#define CVM_BENCH_HAVE_OPENBLAS 0
+#endif
 #if CVM_BENCH_HAVE_OPENBLAS
 #include <cblas.h>
 #endif
@@ -140,16 +152,50 @@ static float *input_f32(const cvm_amber_script *s, const char *name, size_t n)
     return out;
 }
 
-/* Expected values as floats, or NULL (no script: no check). */
-static float *expected_values(const cvm_amber_script *s, const char *name, size_t n, int half)
+/* Expected values as floats, or NULL (no script: no check).  `kind`: how
+ * the buffer holds them. */
+enum { EXP_F32, EXP_F16, EXP_I32 };
+
+static float *expected_values(const cvm_amber_script *s, const char *name, size_t n, int kind)
 {
-    void *raw = script_buffer(s, name, n * (half ? 2 : 4));
-    if (!raw || !half)
+    void *raw = script_buffer(s, name, n * (kind == EXP_F16 ? 2 : 4));
+    if (!raw || kind == EXP_F32)
         return raw;
     float *out = malloc(n * sizeof(float));
     for (size_t i = 0; out && i < n; i++)
-        out[i] = half_table[((uint16_t *)raw)[i]];
+        out[i] = kind == EXP_F16 ? half_table[((uint16_t *)raw)[i]] : (float)((int32_t *)raw)[i];
     free(raw);
+    return out;
+}
+
+/* n bfloat16 values as floats: from the script's buffer, or random. */
+static float *input_bf16(const cvm_amber_script *s, const char *name, size_t n)
+{
+    float *out = malloc(n * sizeof(float));
+    uint16_t *h = script_buffer(s, name, n * 2);
+    for (size_t i = 0; out && i < n; i++) {
+        uint32_t u;
+        if (h) {
+            u = (uint32_t)h[i] << 16;
+        } else {
+            float f = rng_uniform();
+            memcpy(&u, &f, 4);
+            u &= 0xffff0000u;
+        }
+        memcpy(&out[i], &u, 4);
+    }
+    free(h);
+    return out;
+}
+
+/* n int8 values as floats. */
+static float *input_s8(const cvm_amber_script *s, const char *name, size_t n)
+{
+    float *out = malloc(n * sizeof(float));
+    int8_t *q = script_buffer(s, name, n);
+    for (size_t i = 0; out && i < n; i++)
+        out[i] = q ? (float)q[i] : (float)(int)(rng_uniform() * 128.0f);
+    free(q);
     return out;
 }
 
@@ -222,7 +268,7 @@ static int setup_gemm_khr(anchor *A, const cvm_amber_script *s)
     A->b = input_f16(s, "b", mk);
     A->c0 = input_f32(s, "c", mn);
     A->c = malloc(mn * sizeof(float));
-    A->expected = expected_values(s, "c_expected", mn, 0);
+    A->expected = expected_values(s, "c_expected", mn, EXP_F32);
     A->out_count = mn;
     A->reset = reset_gemm_khr;
     A->run = run_gemm;
@@ -246,7 +292,7 @@ static int setup_gemm_nv2(anchor *A, const cvm_amber_script *s)
     A->a = input_f16(s, "a", mk);
     A->b = input_f16(s, "b", mk);
     A->c = calloc(mn, sizeof(float));
-    A->expected = expected_values(s, "c_expected", mn, 0);
+    A->expected = expected_values(s, "c_expected", mn, EXP_F32);
     A->out_count = mn;
     A->reset = reset_nothing;
     A->run = run_gemm;
@@ -256,6 +302,75 @@ static int setup_gemm_nv2(anchor *A, const cvm_amber_script *s)
     (void)A, (void)s;
     return 0;
 #endif
+}
+
+/* The 1024^3 workgroup GEMMs of bench/cases, C = A * B^T with B N x K, the
+ * inputs as floats (exactly: bf16 and s8 are f32 values; s8 sums stay below
+ * 2^24, so sgemm's are exact too). */
+typedef float *(*input_fn)(const cvm_amber_script *, const char *, size_t);
+
+static int setup_gemm_1024(anchor *A, const cvm_amber_script *s, input_fn input_a,
+                           const char *b_name, input_fn input_b, int expected_kind)
+{
+#if CVM_BENCH_HAVE_OPENBLAS
+    A->label = "OpenBLAS sgemm";
+    A->m = A->n = A->k = 1024;
+    size_t mk = (size_t)A->m * A->k, mn = (size_t)A->m * A->n;
+    A->alpha = 1.0f;
+    A->beta = 0.0f;
+    A->a = input_a(s, "a", mk);
+    A->b = input_b(s, b_name, mk);
+    A->c = calloc(mn, sizeof(float));
+    A->expected = expected_values(s, "c_expected", mn, expected_kind);
+    A->out_count = mn;
+    A->reset = reset_nothing;
+    A->run = run_gemm;
+    A->output = output_c;
+    return A->a && A->b && A->c;
+#else
+    (void)A, (void)s, (void)input_a, (void)b_name, (void)input_b, (void)expected_kind;
+    return 0;
+#endif
+}
+
+static int setup_gemm_s8(anchor *A, const cvm_amber_script *s)
+{
+    return setup_gemm_1024(A, s, input_s8, "b", input_s8, EXP_I32);
+}
+
+static int setup_gemm_bf16(anchor *A, const cvm_amber_script *s)
+{
+    return setup_gemm_1024(A, s, input_bf16, "b", input_bf16, EXP_F32);
+}
+
+/* bench_gemm_decode_q4: the weights dequantized beforehand as the shader's
+ * DecodeFunc does (code - 8 times the f16 scale, rounded to f16), then
+ * C = W * X^T by sgemm. */
+enum { Q4_BLOCK = 18 };
+
+static float *input_q4(const cvm_amber_script *s, const char *name, size_t n)
+{
+    float *out = malloc(n * sizeof(float));
+    uint8_t *q = script_buffer(s, name, n / 32 * Q4_BLOCK);
+    for (size_t i = 0; out && i < n; i++) {
+        if (!q) {
+            out[i] = round_f16(rng_uniform() * 0.1f);
+            continue;
+        }
+        const uint8_t *blk = q + i / 32 * Q4_BLOCK;
+        uint16_t d;
+        memcpy(&d, blk, 2);
+        size_t j = i % 32;
+        int code = (blk[2 + (j & 15)] >> ((j >> 4) * 4)) & 15;
+        out[i] = round_f16((float)(code - 8) * half_table[d]);
+    }
+    free(q);
+    return out;
+}
+
+static int setup_gemm_decode_q4(anchor *A, const cvm_amber_script *s)
+{
+    return setup_gemm_1024(A, s, input_q4, "x", input_f16, EXP_F32);
 }
 
 /* bench_saxpy_loop.comp, 262144 invocations, n = 262000, a = 1.5:
@@ -292,7 +407,7 @@ static int setup_saxpy(anchor *A, const cvm_amber_script *s)
     A->x = input_f32(s, "x", total);
     A->y0 = input_f32(s, "y", total);
     A->y = malloc(total * sizeof(float));
-    A->expected = expected_values(s, "y_expected", total, 0);
+    A->expected = expected_values(s, "y_expected", total, EXP_F32);
     A->out_count = total;
     A->reset = reset_saxpy;
     A->run = run_saxpy;
@@ -351,7 +466,7 @@ static int setup_attention(anchor *A, const cvm_amber_script *s)
     A->b = input_f16(s, "v", ATT_BC * ATT_D);
     A->o = malloc((size_t)A->m * ATT_D * sizeof(float));
     A->l = malloc(A->m * sizeof(float));
-    A->expected = expected_values(s, "o_expected", (size_t)A->m * ATT_D, 0);
+    A->expected = expected_values(s, "o_expected", (size_t)A->m * ATT_D, EXP_F32);
     A->out_count = (size_t)A->m * ATT_D;
     A->reset = reset_nothing;
     A->run = run_attention;
@@ -407,7 +522,7 @@ static int setup_mlp(anchor *A, const cvm_amber_script *s)
     A->bias = input_f16(s, "bias", 48);
     A->out16 = malloc(total * 2);
     A->o = malloc(total * sizeof(float));
-    A->expected = expected_values(s, "out_expected", total, 1);
+    A->expected = expected_values(s, "out_expected", total, EXP_F16);
     A->out_count = total;
     A->reset = reset_nothing;
     A->run = run_mlp;
@@ -418,99 +533,300 @@ static int setup_mlp(anchor *A, const cvm_amber_script *s)
 /* Cases ------------------------------------------------------------------- */
 
 typedef struct bench_case {
-    const char *name;
+    const char *name;   /* the row */
+    const char *folder; /* the case folder, NULL: the name */
     int (*setup)(anchor *, const cvm_amber_script *);
+    uint32_t flags;     /* context flags the row adds (CVM_FLAG_*) */
 } bench_case;
 
 static const bench_case cases[] = {
-    {"bench_gemm_nv2_workgroup", setup_gemm_nv2},
-    {"bench_gemm_khr_f16", setup_gemm_khr},
-    {"bench_attention_softmax", setup_attention},
-    {"bench_coopvec_mlp", setup_mlp},
-    {"bench_saxpy_loop", setup_saxpy},
+    {"bench_gemm_nv2_workgroup", NULL, setup_gemm_nv2, 0},
+    {"bench_gemm_khr_f16", NULL, setup_gemm_khr, 0},
+    {"bench_attention_softmax", NULL, setup_attention, 0},
+    {"bench_coopvec_mlp", NULL, setup_mlp, 0},
+    {"bench_saxpy_loop", NULL, setup_saxpy, 0},
+    {"bench_gemm_decode_q4", NULL, setup_gemm_decode_q4, 0},
+    {"bench_gemm_s8_workgroup", NULL, setup_gemm_s8, 0},
+    {"bench_gemm_bf16_workgroup", NULL, setup_gemm_bf16, 0},
+    {"bench_gemm_bf16_workgroup+pairs", "bench_gemm_bf16_workgroup", setup_gemm_bf16,
+     CVM_FLAG_BF16_PAIRS},
 };
 
-typedef struct engine_row {
-    double ms;          /* median ms per dispatch, < 0 when not measured */
-    char status[200];   /* "pass 2/2", "FAIL 1/2", "unsupported: ..." */
-} engine_row;
+/* Ratios the issue's targets name between two engine times of one run. */
+static const struct {
+    const char *num, *den;
+    double target;
+} relations[] = {
+    {"bench_gemm_decode_q4", "bench_gemm_nv2_workgroup", 3.0},
+};
+
+#define NCASES (sizeof(cases) / sizeof(cases[0]))
+
+typedef struct row {
+    const bench_case *bc;
+    char path[1024];    /* the script, "" when not found */
+    double engine_ms;   /* medians, < 0 when not measured */
+    double anchor_ms;
+    double ratio, ratio_min, ratio_max; /* per-pair ratios, < 0 when none */
+    const char *anchor_label;
+    char check[32];     /* the anchor's rmse against the expected output, "-" */
+    char status[240];   /* "pass 2/2", "FAIL 1/2", "unsupported: ..." */
+} row;
 
 /* "prefix: message", cut to fit a table cell. */
 static void squeeze(char *dst, size_t cap, const char *prefix, const char *msg)
 {
-    snprintf(dst, cap, "%s%.120s", prefix, msg);
+    snprintf(dst, cap, "%s%.160s", prefix, msg);
 }
 
-static void run_engine(const cvm_amber_script *s, const cvm_context_desc *desc, int reps,
-                       engine_row *row)
+static void engine_error(row *R, cvm_result r, const cvm_diagnostic *d, int at_load)
 {
+    char msg[200];
+    snprintf(msg, sizeof(msg), "%s: %.160s", cvm_result_string(r), d->message);
+    squeeze(R->status, sizeof(R->status),
+            r == CVM_ERROR_UNSUPPORTED ? "unsupported: " : at_load ? "cannot load: " : "run error: ",
+            r == CVM_ERROR_UNSUPPORTED ? d->message : msg);
+}
+
+/* Times one case: engine and anchor alternately, `reps` pairs after one
+ * warm-up of each.  Either side may be missing (no script, unsupported, no
+ * BLAS): the other is still timed. */
+static void run_case(row *R, const cvm_amber_script *s, const cvm_context_desc *base, int reps)
+{
+    cvm_context_desc desc = *base;
+    desc.flags |= R->bc->flags;
     cvm_amber_session *S = NULL;
     cvm_diagnostic d;
-    row->ms = -1;
-    cvm_result r = cvm_amber_session_create(s, desc, &S, &d);
-    if (r != CVM_SUCCESS) {
-        squeeze(row->status, sizeof(row->status),
-                r == CVM_ERROR_UNSUPPORTED ? "unsupported: " : "cannot load: ", d.message);
-        return;
+    cvm_result r = CVM_ERROR_NOT_FOUND;
+    memset(&d, 0, sizeof(d));
+    if (s) {
+        r = cvm_amber_session_create(s, &desc, &S, &d);
+        if (r != CVM_SUCCESS)
+            engine_error(R, r, &d, 1);
+        else if ((r = cvm_amber_session_run(S, 0, &d)) != CVM_SUCCESS) /* warm-up */
+            engine_error(R, r, &d, 0);
     }
-    r = cvm_amber_session_run(S, 0, &d); /* warm-up */
-    double *t = calloc((size_t)reps, sizeof(double));
-    for (int i = 0; r == CVM_SUCCESS && t && i < reps; i++) {
-        cvm_amber_session_reset_buffers(S);
-        double t0 = now_s();
-        r = cvm_amber_session_run(S, 0, &d);
-        t[i] = (now_s() - t0) * 1e3;
+    int engine = s && r == CVM_SUCCESS;
+
+    anchor A;
+    memset(&A, 0, sizeof(A));
+    int have_anchor = R->bc->setup(&A, s);
+    R->anchor_label = A.label ? A.label : "none (no BLAS)";
+    if (have_anchor) {
+        A.reset(&A);
+        A.run(&A); /* warm-up */
     }
-    if (r != CVM_SUCCESS) {
-        char msg[200];
-        snprintf(msg, sizeof(msg), "%s: %.120s", cvm_result_string(r), d.message);
-        squeeze(row->status, sizeof(row->status),
-                r == CVM_ERROR_UNSUPPORTED ? "unsupported: " : "run error: ", msg);
-    } else if (t) {
-        row->ms = median(t, reps);
+
+    double *te = calloc((size_t)reps, sizeof(double));
+    double *ta = calloc((size_t)reps, sizeof(double));
+    double *rt = calloc((size_t)reps, sizeof(double));
+    int n = 0;
+    for (int i = 0; te && ta && rt && i < reps && (engine || have_anchor); i++) {
+        if (engine) {
+            cvm_amber_session_reset_buffers(S);
+            double t0 = now_s();
+            r = cvm_amber_session_run(S, 0, &d);
+            te[i] = (now_s() - t0) * 1e3;
+            if (r != CVM_SUCCESS) {
+                engine_error(R, r, &d, 0);
+                engine = 0;
+            }
+        }
+        if (have_anchor) {
+            A.reset(&A);
+            double t0 = now_s();
+            A.run(&A);
+            ta[i] = (now_s() - t0) * 1e3;
+        }
+        if (engine && have_anchor && ta[i] > 0)
+            rt[n++] = te[i] / ta[i];
+    }
+    if (engine && te) {
+        R->engine_ms = median(te, reps);
         const cvm_amber_expect_result *res;
-        uint32_t n, passed = 0;
-        cvm_amber_session_check(S, &res, &n);
-        for (uint32_t i = 0; i < n; i++)
+        uint32_t count, passed = 0;
+        cvm_amber_session_check(S, &res, &count);
+        for (uint32_t i = 0; i < count; i++)
             passed += (uint32_t)res[i].passed;
-        snprintf(row->status, sizeof(row->status), "%s %u/%u", passed == n ? "pass" : "FAIL",
-                 passed, n);
+        snprintf(R->status, sizeof(R->status), "%s %u/%u", passed == count ? "pass" : "FAIL",
+                 passed, count);
     }
-    free(t);
+    if (have_anchor && ta) {
+        R->anchor_ms = median(ta, reps);
+        if (A.expected)
+            snprintf(R->check, sizeof(R->check), "rmse %.1e",
+                     rmse(A.output(&A), A.expected, A.out_count));
+    }
+    if (n > 0) {
+        R->ratio = median(rt, n); /* sorts rt */
+        R->ratio_min = rt[0];
+        R->ratio_max = rt[n - 1];
+    }
+    free(te);
+    free(ta);
+    free(rt);
+    anchor_free(&A);
     cvm_amber_session_destroy(S);
+}
+
+/* The case's script: the project's bench/cases first, then the shared
+ * folder. */
+static int find_script(const bench_case *bc, const char *cases_dir, const char *shared_dir,
+                       char *path, size_t cap)
+{
+    const char *folder = bc->folder ? bc->folder : bc->name;
+    const char *dirs[2] = {cases_dir, shared_dir};
+    for (int i = 0; i < 2; i++) {
+        struct stat st;
+        snprintf(path, cap, "%s/%s/%s.amber", dirs[i], folder, folder);
+        if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+            return 1;
+    }
+    path[0] = 0;
+    return 0;
+}
+
+static void json_string(const char *v)
+{
+    putchar('"');
+    for (const unsigned char *p = (const unsigned char *)v; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            printf("\\%c", *p);
+        else if (*p < 0x20)
+            printf("\\u%04x", *p);
+        else
+            putchar(*p);
+    }
+    putchar('"');
+}
+
+static void json_number(double v)
+{
+    if (v < 0)
+        printf("null");
+    else
+        printf("%.6g", v);
+}
+
+static double relation_value(const row *rows, size_t nrows, size_t k)
+{
+    double num = -1, den = -1;
+    for (size_t i = 0; i < nrows; i++) {
+        if (!strcmp(rows[i].bc->name, relations[k].num))
+            num = rows[i].engine_ms;
+        if (!strcmp(rows[i].bc->name, relations[k].den))
+            den = rows[i].engine_ms;
+    }
+    return num >= 0 && den > 0 ? num / den : -1;
+}
+
+static void print_json(const row *rows, size_t nrows, int reps, const cvm_context_desc *desc,
+                       const char *cases_dir, const char *shared_dir)
+{
+    printf("{\n  \"reps\": %d,\n  \"threads\": %u,\n  \"precise\": %s,\n  \"cases_dir\": ", reps,
+           desc->threads, (desc->flags & CVM_FLAG_PRECISE) ? "true" : "false");
+    json_string(cases_dir);
+    printf(",\n  \"shared_dir\": ");
+    json_string(shared_dir);
+    printf(",\n  \"openblas\": %s,\n  \"cases\": [", CVM_BENCH_HAVE_OPENBLAS ? "true" : "false");
+    for (size_t i = 0; i < nrows; i++) {
+        const row *R = &rows[i];
+        printf("%s\n    {\"name\": ", i ? "," : "");
+        json_string(R->bc->name);
+        printf(", \"script\": ");
+        json_string(R->path);
+        printf(", \"flags\": %u, \"engine_ms\": ", R->bc->flags);
+        json_number(R->engine_ms);
+        printf(", \"anchor\": ");
+        json_string(R->anchor_label);
+        printf(", \"anchor_ms\": ");
+        json_number(R->anchor_ms);
+        printf(", \"ratio\": ");
+        json_number(R->ratio);
+        printf(", \"ratio_min\": ");
+        json_number(R->ratio_min);
+        printf(", \"ratio_max\": ");
+        json_number(R->ratio_max);
+        printf(", \"anchor_check\": ");
+        json_string(R->check);
+        printf(", \"status\": ");
+        json_string(R->status);
+        printf("}");
+    }
+    printf("\n  ],\n  \"relations\": [");
+    for (size_t k = 0; k < sizeof(relations) / sizeof(relations[0]); k++) {
+        printf("%s\n    {\"engine\": ", k ? "," : "");
+        json_string(relations[k].num);
+        printf(", \"over\": ");
+        json_string(relations[k].den);
+        printf(", \"ratio\": ");
+        json_number(relation_value(rows, nrows, k));
+        printf(", \"target\": %.6g}", relations[k].target);
+    }
+    printf("\n  ]\n}\n");
+}
+
+static void print_row_header(void)
+{
+    printf("%-32s %11s  %-16s %10s %8s %17s  %-10s %s\n", "case", "engine ms", "anchor",
+           "anchor ms", "ratio", "(min-max)", "anchor chk", "engine EXPECT / status");
+}
+
+static void print_row(const row *R)
+{
+    char ems[32] = "-", ams[32] = "-", ratio[32] = "-", range[48] = "";
+    if (R->engine_ms >= 0)
+        snprintf(ems, sizeof(ems), "%.3f", R->engine_ms);
+    if (R->anchor_ms >= 0)
+        snprintf(ams, sizeof(ams), "%.3f", R->anchor_ms);
+    if (R->ratio >= 0) {
+        snprintf(ratio, sizeof(ratio), "%.2fx", R->ratio);
+        snprintf(range, sizeof(range), "(%.2f-%.2f)", R->ratio_min, R->ratio_max);
+    }
+    printf("%-32s %11s  %-16s %10s %8s %17s  %-10s %s\n", R->bc->name, ems, R->anchor_label, ams,
+           ratio, range, R->check, R->status);
+    fflush(stdout);
 }
 
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: coopvm-bench [--shared DIR] [--reps N] [--threads N] [CASE...]\n"
-            "  --shared DIR   folder of the cases (default %s)\n"
-            "  --reps N       timed dispatches after one warm-up (default 10); the median\n"
-            "                 is reported\n"
+            "usage: coopvm-bench [--cases DIR] [--shared DIR] [--reps N] [--threads N]\n"
+            "                    [--precise] [--json] [CASE...]\n"
+            "  --cases DIR    the project's case folders (default %s)\n"
+            "  --shared DIR   the shared case folders (default %s); a case is looked\n"
+            "                 for in --cases first\n"
+            "  --reps N       timed pairs (engine, then anchor) after one warm-up of each\n"
+            "                 (default 10); medians and the median per-pair ratio with its\n"
+            "                 minimum and maximum are reported\n"
             "  --threads N    engine worker threads (default: all cores); OpenBLAS is\n"
             "                 given the same number, the plain C anchors use one\n"
+            "  --precise      the engine's precise numerics (CVM_FLAG_PRECISE) in every case\n"
+            "  --json         one JSON document on stdout instead of the table (times in\n"
+            "                 ms, null where not measured; threads 0 = all cores)\n"
             "cases:",
-            CVM_BENCH_SHARED_DIR);
-    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+            CVM_BENCH_CASES_DIR, CVM_BENCH_SHARED_DIR);
+    for (size_t i = 0; i < NCASES; i++)
         fprintf(f, " %s", cases[i].name);
     fprintf(f, "\n");
 }
 
 int main(int argc, char **argv)
 {
-    const char *dir = CVM_BENCH_SHARED_DIR;
-    int reps = 10;
+    const char *shared_dir = CVM_BENCH_SHARED_DIR, *cases_dir = CVM_BENCH_CASES_DIR;
+    int reps = 10, json = 0;
     cvm_context_desc desc;
     memset(&desc, 0, sizeof(desc));
-    const char *selected[16];
-    int nselected = 0;
+    int selected[NCASES] = {0}, nselected = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(stdout);
             return 0;
         } else if (!strcmp(a, "--shared") && i + 1 < argc) {
-            dir = argv[++i];
+            shared_dir = argv[++i];
+        } else if (!strcmp(a, "--cases") && i + 1 < argc) {
+            cases_dir = argv[++i];
         } else if (!strcmp(a, "--reps") && i + 1 < argc) {
             reps = atoi(argv[++i]);
             if (reps < 1) {
@@ -524,20 +840,25 @@ int main(int argc, char **argv)
                 return 2;
             }
             desc.threads = (uint32_t)t;
+        } else if (!strcmp(a, "--precise")) {
+            desc.flags |= CVM_FLAG_PRECISE;
+        } else if (!strcmp(a, "--json")) {
+            json = 1;
         } else if (a[0] == '-') {
             fprintf(stderr, "coopvm-bench: unknown option or missing value: %s\n", a);
             usage(stderr);
             return 2;
         } else {
-            int known = 0;
-            for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++)
-                known |= !strcmp(cases[k].name, a);
-            if (!known || nselected == 16) {
+            size_t k = 0;
+            while (k < NCASES && strcmp(cases[k].name, a))
+                k++;
+            if (k == NCASES) {
                 fprintf(stderr, "coopvm-bench: unknown case '%s'\n", a);
                 usage(stderr);
                 return 2;
             }
-            selected[nselected++] = a;
+            nselected += !selected[k];
+            selected[k] = 1;
         }
     }
     init_half_table();
@@ -545,79 +866,55 @@ int main(int argc, char **argv)
     if (desc.threads)
         openblas_set_num_threads((int)desc.threads);
 #endif
-    struct stat st;
-    int have_dir = stat(dir, &st) == 0 && S_ISDIR(st.st_mode);
-    char threads[32] = "all cores";
-    if (desc.threads)
-        snprintf(threads, sizeof(threads), "%u", desc.threads);
-    printf("coopvm-bench: cases from %s%s; median of %d dispatches after 1 warm-up; engine "
-           "threads: %s\n",
-           dir, have_dir ? "" : " (MISSING: inputs generated, expectations skipped)", reps,
-           threads);
+    if (!json) {
+        char threads[32] = "all cores";
+        if (desc.threads)
+            snprintf(threads, sizeof(threads), "%u", desc.threads);
+        printf("coopvm-bench: cases from %s and %s; %d engine/anchor pairs after 1 warm-up "
+               "each; engine threads: %s%s\n",
+               cases_dir, shared_dir, reps, threads,
+               (desc.flags & CVM_FLAG_PRECISE) ? "; precise numerics" : "");
 #if !CVM_BENCH_HAVE_OPENBLAS
-    printf("coopvm-bench: built without OpenBLAS: the GEMM cases have no anchor\n");
+        printf("coopvm-bench: built without OpenBLAS: the GEMM cases have no anchor\n");
 #endif
-    printf("%-26s %12s  %-16s %11s %9s  %-10s %s\n", "case", "engine ms", "anchor",
-           "anchor ms", "ratio", "anchor chk", "engine EXPECT / status");
-    for (size_t ci = 0; ci < sizeof(cases) / sizeof(cases[0]); ci++) {
-        const bench_case *bc = &cases[ci];
-        int want = nselected == 0;
-        for (int k = 0; k < nselected; k++)
-            want |= !strcmp(selected[k], bc->name);
-        if (!want)
+        print_row_header();
+    }
+    row rows[NCASES];
+    size_t nrows = 0;
+    for (size_t ci = 0; ci < NCASES; ci++) {
+        if (nselected && !selected[ci])
             continue;
-        char path[1024];
-        snprintf(path, sizeof(path), "%s/%s/%s.amber", dir, bc->name, bc->name);
+        row *R = &rows[nrows++];
+        memset(R, 0, sizeof(*R));
+        R->bc = &cases[ci];
+        R->engine_ms = R->anchor_ms = R->ratio = R->ratio_min = R->ratio_max = -1;
+        snprintf(R->check, sizeof(R->check), "-");
         cvm_amber_script *s = NULL;
-        engine_row row;
-        memset(&row, 0, sizeof(row));
-        row.ms = -1;
         cvm_diagnostic d;
-        if (!have_dir) {
-            snprintf(row.status, sizeof(row.status), "not run: no script (shared folder missing)");
-        } else if (cvm_amber_parse_file(path, &s, &d) != CVM_SUCCESS) {
-            snprintf(row.status, sizeof(row.status), "script error: %.60s:%u: %.60s", path, d.line,
+        if (!find_script(R->bc, cases_dir, shared_dir, R->path, sizeof(R->path))) {
+            snprintf(R->status, sizeof(R->status),
+                     "not run: no script (inputs generated, nothing checked)");
+        } else if (cvm_amber_parse_file(R->path, &s, &d) != CVM_SUCCESS) {
+            char msg[sizeof(R->status)];
+            snprintf(msg, sizeof(msg), "script error: %.80s:%u: %.100s", R->path, d.line,
                      d.message);
+            memcpy(R->status, msg, sizeof(msg));
             s = NULL;
-        } else {
-            run_engine(s, &desc, reps, &row);
         }
-
-        anchor A;
-        memset(&A, 0, sizeof(A));
-        double anchor_ms = -1;
-        char check[32] = "-";
-        if (bc->setup(&A, s)) {
-            A.reset(&A);
-            A.run(&A); /* warm-up */
-            double *t = calloc((size_t)reps, sizeof(double));
-            for (int i = 0; t && i < reps; i++) {
-                A.reset(&A);
-                double t0 = now_s();
-                A.run(&A);
-                t[i] = (now_s() - t0) * 1e3;
-            }
-            if (t)
-                anchor_ms = median(t, reps);
-            free(t);
-            if (A.expected)
-                snprintf(check, sizeof(check), "rmse %.1e",
-                         rmse(A.output(&A), A.expected, A.out_count));
-        } else if (!A.label) {
-            A.label = "none (no BLAS)";
-        }
-        char ems[32] = "-", ams[32] = "-", ratio[32] = "-";
-        if (row.ms >= 0)
-            snprintf(ems, sizeof(ems), "%.3f", row.ms);
-        if (anchor_ms >= 0)
-            snprintf(ams, sizeof(ams), "%.3f", anchor_ms);
-        if (row.ms >= 0 && anchor_ms > 0)
-            snprintf(ratio, sizeof(ratio), "%.1fx", row.ms / anchor_ms);
-        printf("%-26s %12s  %-16s %11s %9s  %-10s %s\n", bc->name, ems, A.label, ams, ratio,
-               check, row.status);
-        fflush(stdout);
-        anchor_free(&A);
+        run_case(R, s, &desc, reps);
+        if (!json)
+            print_row(R);
         cvm_amber_script_destroy(s);
+    }
+    if (json) {
+        print_json(rows, nrows, reps, &desc, cases_dir, shared_dir);
+    } else {
+        for (size_t k = 0; k < sizeof(relations) / sizeof(relations[0]); k++) {
+            double v = relation_value(rows, nrows, k);
+            if (v >= 0)
+                printf("engine time %s / %s: %.2fx (target <= %.1fx)\n", relations[k].num,
+                       relations[k].den, v, relations[k].target);
+        }
     }
     return 0;
 }

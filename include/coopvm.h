@@ -52,7 +52,9 @@ typedef enum cvm_result {
     CVM_ERROR_EXPECTATION_FAILED = 14, /* an AmberScript EXPECT did not hold */
     CVM_ERROR_CALLBACK_MISMATCH = 15,  /* checking mode: callbacks gave order-dependent or
                                           decoder-dependent results */
-    CVM_ERROR_INTERNAL = 16          /* a bug in coopvm: please report it */
+    CVM_ERROR_INTERNAL = 16,         /* a bug in coopvm: please report it */
+    CVM_INCOMPLETE = 17              /* not an error (VK_INCOMPLETE): a query's output was
+                                        too small for everything; see the call */
 } cvm_result;
 
 /* The name of a status, e.g. "CVM_ERROR_OUT_OF_BOUNDS".  Never NULL. */
@@ -97,9 +99,31 @@ typedef enum cvm_context_flags {
      * 0x7FC0DEAD, f16 0x7EAD (quiet NaNs), 32-bit integers 0xDEADBEEF, 8-bit
      * integers 0xDE. */
     CVM_FLAG_CHECK_CALLBACKS = 1u << 1,
+    /* OpCooperativeMatrixMulAddKHR on f16, bf16, e4m3 and e5m2 matrices
+     * accumulates in double and rounds once per result element (the result
+     * closest to exact) instead of the default: f32 accumulation, one fused
+     * multiply-add per k in order of k, as GPUs accumulate these kinds
+     * (ARCHITECTURE.md "Numerics"; src/exec/kernels/matmul.h).  The
+     * cooperative-vector products of f16/e4m3/e5m2 operands likewise
+     * accumulate in double instead of f32 (src/exec/kernels/coopvec_kernels.h). */
+    CVM_FLAG_PRECISE = 1u << 2,
+    /* bf16 x bf16 MulAdd through the CPU's AVX512_BF16 dot product
+     * (vdpbf16ps) where it has one: faster, with that instruction's numerics
+     * (products added in pairs along K, subnormals flushed to zero; the last
+     * bits may differ from the default and between CPU vendors).  Without
+     * AVX512_BF16 the default runs; CVM_FLAG_PRECISE takes precedence. */
+    CVM_FLAG_BF16_PAIRS = 1u << 3,
+    /* Give the cooperative-vector optimal layouts (InferencingOptimalNV,
+     * TrainingOptimalNV) a scrambled element order instead of the default
+     * tight row-major one, in the shader and in
+     * cvm_convert_cooperative_vector_matrix alike, so that a shader whose
+     * matrices skipped the conversion gives visibly wrong results.  The
+     * layouts are implementation-defined (VK_NV_cooperative_vector), so a
+     * correct program works either way. */
+    CVM_FLAG_SCRAMBLE_OPTIMAL_LAYOUTS = 1u << 4,
     /* Skip cvm_validate in cvm_module_create (the engine then meets broken
      * rules, if at all, when it lowers or runs the module). */
-    CVM_FLAG_NO_VALIDATION = 1u << 2
+    CVM_FLAG_NO_VALIDATION = 1u << 5
 } cvm_context_flags;
 
 typedef struct cvm_context_desc {
@@ -230,6 +254,120 @@ CVM_API CVM_NODISCARD cvm_result cvm_pipeline_dispatch(cvm_pipeline *pipeline, u
                                                        cvm_diagnostic *o_diag);
 
 /* ---------------------------------------------------------------------------
+ * Debugging a dispatch: DebugPrintf output, and a trace of one invocation or
+ * workgroup.  The library never prints: both go to functions the caller
+ * gives (the coopvm tool writes them to stderr or files).
+ */
+
+/* One message of NonSemantic.DebugPrintf instruction 1 (GLSL's
+ * debugPrintfEXT, GL_EXT_debug_printf).  The texts leave the format to the
+ * client API; coopvm reads it as the Khronos validation layer's DebugPrintf
+ * does (docs/debug_printf.md of KhronosGroup/Vulkan-ValidationLayers), a
+ * subset of C's printf with additions:
+ *   %d %i %u %o %x %X %c    integers: 32 bits unless `l` is given (%ld %lu
+ *                           %lx %lX %lo, and the layer's %ul, printed in hex);
+ *                           a signed type sign-extends for %d and %i, every
+ *                           other case zero-extends (%u of an int8 -3 is
+ *                           253, as the layer prints it); bool is 0 or 1
+ *   %f %F %e %E %g %G %a %A floats of any width (f16, bf16, fp8 widen
+ *                           exactly); an integer argument is reinterpreted as
+ *                           a float of its width, as on the GPU
+ *   %vNx                    a vector of N = 2..4 components, each with
+ *                           conversion x, separated by ", " (e.g. %1.2v4f)
+ *   %s                      a string literal argument (an OpString)
+ *   %p                      a pointer (PhysicalStorageBuffer address)
+ *   %%                      a percent sign
+ * with C's flags (- + space # 0), width and precision.  Vector arguments are
+ * flattened into their components first, so "%v3f" and "%f %f %f" take one
+ * vec3 or three floats alike.  A specification coopvm cannot read is copied
+ * as written; a conversion without an argument prints "(missing)". */
+typedef struct cvm_printf_message {
+    uint32_t workgroup[3];  /* WorkgroupId of the invocation that printed */
+    uint32_t invocation[3]; /* its LocalInvocationId */
+    uint32_t local_index;   /* its LocalInvocationIndex */
+    /* 1 when a cooperative-matrix callback (DecodeFunc, DecodeVectorFunc,
+     * per-element Func, CombineFunc; SPV_NV_cooperative_matrix2) printed it:
+     * the call ran in the context of the invocation above, for matrix element
+     * (row, column) of the instruction with opcode `caller_opcode` (for a
+     * CombineFunc: the first element of the row, column or block it
+     * reduces); else 0, 0, 0, 0. */
+    uint32_t in_callback;
+    uint32_t row, column;
+    uint32_t caller_opcode;
+    uint32_t word_offset;   /* of the OpExtInst in the module */
+    uint32_t line;          /* its source line (OpLine / DebugLine), or 0 */
+    const char *file;       /* its source file, or "" */
+    const char *text;       /* the formatted message, NUL-terminated (a newline at its
+                               end only when the format has one) */
+    size_t length;          /* bytes of text */
+    /* The note after the last message of a dispatch that reached the limit:
+     * the number of messages not delivered (text is ""), else 0. */
+    uint64_t dropped;
+} cvm_printf_message;
+
+/* Receives the messages of a dispatch, in the order (workgroup index x-fastest,
+ * LocalInvocationIndex, the invocation's own order of execution), whatever
+ * the number of threads.  With CVM_FLAG_CHECK_CALLBACKS a callback prints in
+ * its first run only, in that run's (shuffled) order; the repeats and the
+ * comparison runs print nothing.  Called from the thread that called
+ * cvm_pipeline_dispatch, after the workgroups ran (also when the dispatch
+ * failed: the messages printed before the error); pointers in `message` are
+ * valid during the call only. */
+typedef void (*cvm_printf_fn)(void *user, const cvm_printf_message *message);
+
+/* Receives the trace, one line at a time (no newline at its end; `length`
+ * bytes, NUL-terminated), from the worker thread that runs the traced
+ * workgroup, while it runs; never from two threads at once. */
+typedef void (*cvm_trace_fn)(void *user, const char *line, size_t length);
+
+#define CVM_TRACE_WORKGROUP UINT32_MAX /* trace_invocation: every invocation */
+
+typedef struct cvm_debug_desc {
+    cvm_printf_fn printf_fn; /* NULL: DebugPrintf instructions do nothing */
+    void *printf_user;
+    uint64_t printf_limit;   /* messages delivered per dispatch, the first in the order
+                                below; 0 = 100000, at most 2^30.  A note after them says
+                                how many more there were */
+    /* The trace: each instruction the chosen invocation (or every invocation
+     * of the workgroup) executes, with its result's OpName and value per
+     * lane, the active lanes of collective instructions, a cooperative
+     * matrix's shape and a few of its elements, and source lines when the
+     * module has them. */
+    cvm_trace_fn trace_fn;   /* NULL: no trace */
+    void *trace_user;
+    uint32_t trace_workgroup[3];
+    uint32_t trace_invocation; /* LocalInvocationIndex, or CVM_TRACE_WORKGROUP */
+    uint64_t trace_limit;    /* lines per dispatch; 0 = 1000000; a last line says when it
+                                was reached */
+} cvm_debug_desc;
+
+/* Sets (or, with desc NULL, clears) the debug sinks of later dispatches of
+ * the pipeline; the desc is copied, the user pointers are the caller's.
+ * Without sinks a dispatch costs what it did before.  Errors:
+ * CVM_ERROR_INVALID_ARGUMENT (pipeline NULL). */
+CVM_API CVM_NODISCARD cvm_result cvm_pipeline_set_debug(cvm_pipeline *pipeline,
+                                                        const cvm_debug_desc *desc,
+                                                        cvm_diagnostic *o_diag);
+
+/* How the entry point lays cooperative matrices out in a buffer, as far as
+ * the module says with constants: from its first OpCooperativeMatrixStoreKHR
+ * (SPV_KHR_cooperative_matrix) whose Pointer is based on the variable at
+ * (set, binding) and whose MemoryLayout and Stride are constants (after
+ * specialization).  For pictures of a result (coopvm run --diff-image). */
+typedef struct cvm_store_shape {
+    uint64_t stride_bytes;        /* Stride times the size of the Pointer's pointee type:
+                                     bytes from one row (RowMajor) or column (ColumnMajor)
+                                     of a matrix to the next */
+    uint32_t tile_rows, tile_cols; /* rows and columns of the stored matrix type */
+    uint32_t column_major;        /* 1 for ColumnMajorKHR, 0 for RowMajorKHR */
+    uint32_t component_bytes;     /* size of one matrix component */
+} cvm_store_shape;
+
+/* Returns 1 and fills *o_shape when such a store exists, else 0. */
+CVM_API int cvm_pipeline_store_shape(const cvm_pipeline *pipeline, uint32_t set, uint32_t binding,
+                                     cvm_store_shape *o_shape);
+
+/* ---------------------------------------------------------------------------
  * Capabilities, in the shape of the Vulkan queries.
  */
 
@@ -240,6 +378,10 @@ CVM_API int cvm_supports_extension(const char *name);
  * ("Struct.member", e.g. "SubgroupSizeControl.subgroupSizeControl",
  * "CooperativeMatrixFeaturesKHR.cooperativeMatrix") is supported, else 0. */
 CVM_API int cvm_supports_feature(const char *name);
+/* 1 when a device property named as AmberScript's DEVICE_PROPERTY names it
+ * ("Struct.member", e.g. "FloatControlsProperties.shaderDenormPreserveFloat16")
+ * holds for coopvm, else 0. */
+CVM_API int cvm_supports_property(const char *name);
 
 /* Engine limits, in the shape of VkPhysicalDeviceCooperativeMatrix2PropertiesNV
  * and the compute limits of VkPhysicalDeviceLimits. */
@@ -251,9 +393,121 @@ typedef struct cvm_limits {
                                                 workgroup-scope matrix limit */
     uint32_t min_subgroup_size, max_subgroup_size; /* VK_EXT_subgroup_size_control */
     uint32_t callback_batch;                 /* lanes of one callback batch */
+    /* VkPhysicalDeviceCooperativeVectorPropertiesNV (supported stages:
+     * compute only, the one stage coopvm runs) */
+    uint32_t max_cooperative_vector_components;
+    uint32_t cooperative_vector_training_float16_accumulation; /* 1 = VK_TRUE */
+    uint32_t cooperative_vector_training_float32_accumulation;
 } cvm_limits;
 
 CVM_API void cvm_get_limits(cvm_limits *o_limits);
+
+/* ---------------------------------------------------------------------------
+ * Cooperative vectors (VK_NV_cooperative_vector, SPV_NV_cooperative_vector).
+ */
+
+/* VkComponentTypeKHR, which are also the values of SPIR-V's ComponentType
+ * operands (InputInterpretation, MatrixInterpretation, BiasInterpretation of
+ * OpCooperativeVectorMatrixMul(Add)NV). */
+typedef enum cvm_component_type {
+    CVM_COMPONENT_TYPE_FLOAT16 = 0,
+    CVM_COMPONENT_TYPE_FLOAT32 = 1,
+    CVM_COMPONENT_TYPE_FLOAT64 = 2,
+    CVM_COMPONENT_TYPE_SINT8 = 3,
+    CVM_COMPONENT_TYPE_SINT16 = 4,
+    CVM_COMPONENT_TYPE_SINT32 = 5,
+    CVM_COMPONENT_TYPE_SINT64 = 6,
+    CVM_COMPONENT_TYPE_UINT8 = 7,
+    CVM_COMPONENT_TYPE_UINT16 = 8,
+    CVM_COMPONENT_TYPE_UINT32 = 9,
+    CVM_COMPONENT_TYPE_UINT64 = 10,
+    CVM_COMPONENT_TYPE_BFLOAT16 = 1000141000,
+    CVM_COMPONENT_TYPE_SINT8_PACKED = 1000491000, /* four s8 in a uint32, lowest first */
+    CVM_COMPONENT_TYPE_UINT8_PACKED = 1000491001,
+    CVM_COMPONENT_TYPE_FLOAT_E4M3 = 1000491002,
+    CVM_COMPONENT_TYPE_FLOAT_E5M2 = 1000491003
+} cvm_component_type;
+
+/* The name of a cvm_component_type without its prefix ("FLOAT16",
+ * "SINT8_PACKED"...), or "unknown".  Never NULL. */
+CVM_API const char *cvm_component_type_string(uint32_t component_type);
+
+/* VkCooperativeVectorMatrixLayoutNV = SPIR-V CooperativeVectorMatrixLayout.
+ * The optimal layouts are implementation-defined; coopvm's is the tightly
+ * packed row-major order (element (r, c) of a R x C matrix at byte
+ * (r * C + c) * element size), or, with CVM_FLAG_SCRAMBLE_OPTIMAL_LAYOUTS, a
+ * fixed permutation of those element slots (the same size). */
+typedef enum cvm_coopvec_matrix_layout {
+    CVM_COOPVEC_MATRIX_LAYOUT_ROW_MAJOR = 0,
+    CVM_COOPVEC_MATRIX_LAYOUT_COLUMN_MAJOR = 1,
+    CVM_COOPVEC_MATRIX_LAYOUT_INFERENCING_OPTIMAL = 2,
+    CVM_COOPVEC_MATRIX_LAYOUT_TRAINING_OPTIMAL = 3
+} cvm_coopvec_matrix_layout;
+
+/* VkCooperativeVectorPropertiesNV: one combination of component types that
+ * OpCooperativeVectorMatrixMulNV / MulAddNV accept (cvm_component_type
+ * values).  For integer types the signedness of input_type and result_type
+ * is the one the instruction's MatrixBSignedComponentsKHR and
+ * MatrixResultSignedComponentsKHR operands give (SPV_NV_cooperative_vector
+ * "OpCooperativeVectorMatrixMulAddNV"). `transpose` is 1: every combination
+ * may be transposed in the optimal layouts (never in row-/column-major,
+ * which the text forbids). */
+typedef struct cvm_coopvec_properties {
+    uint32_t input_type;
+    uint32_t input_interpretation;
+    uint32_t matrix_interpretation;
+    uint32_t bias_interpretation;
+    uint32_t result_type;
+    uint32_t transpose;
+} cvm_coopvec_properties;
+
+/* vkGetPhysicalDeviceCooperativeVectorPropertiesNV: with `o_properties` NULL,
+ * sets *io_count to the number of combinations; otherwise writes at most
+ * *io_count of them, sets *io_count to the number written, and returns
+ * CVM_INCOMPLETE when that is fewer than there are.  Errors:
+ * CVM_ERROR_INVALID_ARGUMENT (io_count NULL). */
+CVM_API cvm_result cvm_get_cooperative_vector_properties(uint32_t *io_count,
+                                                         cvm_coopvec_properties *o_properties);
+
+/* VkConvertCooperativeVectorMatrixInfoNV (host addresses).  Sizes and strides
+ * in bytes; `src_stride`/`dst_stride` are used only by the row- and
+ * column-major layouts (bytes from one row, or column, to the next). */
+typedef struct cvm_coopvec_convert_info {
+    size_t src_size;          /* bytes readable at src_data */
+    const void *src_data;     /* may be NULL when dst_data is NULL */
+    size_t *dst_size;         /* in: bytes writable at dst_data; out: see below */
+    void *dst_data;           /* NULL: size query */
+    uint32_t src_component_type; /* cvm_component_type */
+    uint32_t dst_component_type;
+    uint32_t num_rows, num_columns;
+    uint32_t src_layout;      /* cvm_coopvec_matrix_layout */
+    size_t src_stride;
+    uint32_t dst_layout;
+    size_t dst_stride;
+} cvm_coopvec_convert_info;
+
+/* vkConvertCooperativeVectorMatrixNV on the host, for the layouts of
+ * pipelines made from `ctx` (its CVM_FLAG_SCRAMBLE_OPTIMAL_LAYOUTS decides
+ * the optimal layouts).  With dst_data NULL: *dst_size gets the bytes the
+ * destination needs (a function of the destination layout only: R * C *
+ * element size for the optimal layouts, (outer - 1) * stride + inner *
+ * element size for row-/column-major).  Otherwise, if *dst_size is smaller
+ * than that, nothing is written and CVM_INCOMPLETE is returned; else the
+ * matrix is converted, *dst_size is set to the bytes written, and bytes of
+ * the destination between elements (row/column padding) are left as they
+ * were.  Component types: the same type on both sides (any type the
+ * properties list as a matrix_interpretation), or a conversion between any
+ * two of FLOAT16, BFLOAT16, FLOAT32, FLOAT_E4M3, FLOAT_E5M2 with FLOAT16 or
+ * FLOAT32 on one side, rounded to nearest even (overflow gives infinity, or
+ * NaN for E4M3, which has no infinity).
+ * Errors (VK_NV_cooperative_vector valid usage, nothing is written):
+ * CVM_ERROR_INVALID_ARGUMENT for NULL pointers where data is needed, zero
+ * rows or columns, a stride shorter than a row/column or not a multiple of
+ * the element size, src_size too small, overlapping source and destination,
+ * an E4M3/E5M2 destination in a non-optimal layout, or an unknown layout;
+ * CVM_ERROR_UNSUPPORTED for a component type or pair not listed above. */
+CVM_API CVM_NODISCARD cvm_result cvm_convert_cooperative_vector_matrix(
+    const cvm_context *ctx, const cvm_coopvec_convert_info *info, cvm_diagnostic *o_diag);
 
 /* ---------------------------------------------------------------------------
  * SPIR-V text form (the spirv-as / spirv-dis format of SPIRV-Tools).

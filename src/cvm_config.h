@@ -39,9 +39,28 @@
 #define CVM_MAX_MATRIX_DIM 4096
 #endif
 
+/* Largest component count of a cooperative vector
+ * (maxCooperativeVectorComponents), and so the largest M and K of a
+ * cooperative-vector matrix-vector product. */
+#ifndef CVM_MAX_COOPVEC_COMPONENTS
+#define CVM_MAX_COOPVEC_COMPONENTS 4096
+#endif
+
 /* Lanes per batch when callbacks run over matrix elements. */
 #ifndef CVM_CALLBACK_BATCH
 #define CVM_CALLBACK_BATCH 256
+#endif
+
+/* DebugPrintf messages delivered per dispatch (cvm_debug_desc.printf_limit),
+ * bytes of one message, and trace lines per dispatch. */
+#ifndef CVM_DEFAULT_PRINTF_LIMIT
+#define CVM_DEFAULT_PRINTF_LIMIT 100000
+#endif
+#ifndef CVM_PRINTF_MAX_MESSAGE
+#define CVM_PRINTF_MAX_MESSAGE 16384
+#endif
+#ifndef CVM_DEFAULT_TRACE_LIMIT
+#define CVM_DEFAULT_TRACE_LIMIT 1000000
 #endif
 
 #endif /* CVM_CONFIG_H */

@@ -1,5 +1,6 @@
 # Two sets of AmberScript cases, each run through `coopvm run` with one
-# worker thread, with all cores, and with the callback checking mode:
+# worker thread, with all cores, with the callback checking mode, and in the
+# precise numerics (double accumulation in MulAdd, `--precise`):
 #   tests/corpus  the shared conformance corpus (copied with its README);
 #   tests/cases   the project's own cases for what the corpus does not reach
 #                 (see tests/cases/README.md for how each expectation was made).
@@ -16,8 +17,10 @@ foreach(set corpus cases)
     add_test(NAME ${set}.${case}.threads1 COMMAND coopvm_cli run ${script} --threads 1)
     add_test(NAME ${set}.${case}.threadsall COMMAND coopvm_cli run ${script})
     add_test(NAME ${set}.${case}.checkcallbacks COMMAND coopvm_cli run ${script} --check-callbacks)
+    add_test(NAME ${set}.${case}.precise COMMAND coopvm_cli run ${script} --precise)
     set_tests_properties(${set}.${case}.threads1 ${set}.${case}.threadsall
-                         ${set}.${case}.checkcallbacks PROPERTIES SKIP_RETURN_CODE 3 TIMEOUT 600)
+                         ${set}.${case}.checkcallbacks ${set}.${case}.precise
+                         PROPERTIES SKIP_RETURN_CODE 3 TIMEOUT 600)
   endforeach()
 endforeach()
 
@@ -38,3 +41,7 @@ add_test(NAME cases.bda_gemm.cli
           "-DARGS=run;${cvm_bda}/bda_gemm.spv;--dispatch;6,1,1;--buffer;0:0=${cvm_bda}/params.bin;--address-buffer;A=${cvm_bda}/a.bin;--address-buffer;B=${cvm_bda}/b.bin;--address-buffer;C=${cvm_bda}/c.bin;--address-buffer;D=zero:12288;--buffer-address;0:0=A;--buffer-address;0:0+8=B;--buffer-address;0:0+16=C;--buffer-address;0:0+24=D;--out;D=${CMAKE_CURRENT_BINARY_DIR}/bda_gemm_d.bin"
           -DOUT=${CMAKE_CURRENT_BINARY_DIR}/bda_gemm_d.bin -DREF=${cvm_bda}/d.expected.bin
           -P ${CMAKE_CURRENT_SOURCE_DIR}/cmake/cli_run_compare.cmake)
+
+# The inputs of bench/cases are what their generator writes.
+add_test(NAME bench.inputs_reproducible
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/bench/cases/make_inputs.py --check)

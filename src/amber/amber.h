@@ -1,21 +1,29 @@
-/* AmberScript (the compute subset of google/amber's script format) on top of
- * coopvm.h: a parser that turns a script into a cvm_amber_script, and a
- * runner that loads its buffers and pipelines into a session, dispatches its
- * RUN commands and evaluates its EXPECT commands into result records.
+/* AmberScript and VkScript (the compute subsets of google/amber's two script
+ * formats) on top of coopvm.h: parsers that turn a script into a
+ * cvm_amber_script, and a runner that loads its buffers and pipelines into a
+ * session, dispatches its RUN commands and evaluates its EXPECT commands into
+ * result records.
  *
  * This layer never prints, exits or aborts; every failure is a cvm_result
  * with a cvm_diagnostic.  Script errors (CVM_ERROR_SYNTAX and the semantic
  * ones: unknown buffer, bad type...) carry `file`, 1-based `line` and
  * `column` and a message saying what was expected.  Engine errors are passed
- * through unchanged (word offset, opcode, message of the engine).
+ * through unchanged (word offset, opcode, message of the engine).  A form
+ * coopvm knows and does not implement (images, samplers, graphics, a GLSL
+ * shader in a build without glslang...) is CVM_ERROR_UNSUPPORTED naming it,
+ * never a syntax error: a test driver counts such a script as skipped.
  *
- * What is accepted (see amber_parse.c for the grammar in one place):
- *   #!amber, # comments, DEVICE_EXTENSION, DEVICE_FEATURE,
+ * A text that starts with `#!amber` is AmberScript, any other VkScript
+ * (google/amber decides the same way).
+ *
+ * AmberScript (see amber_parse.c for the grammar in one place):
+ *   #!amber, # comments, DEVICE_EXTENSION, DEVICE_FEATURE, DEVICE_PROPERTY,
  *   INSTANCE_EXTENSION (accepted, not checked: there is no instance),
  *   SET ENGINE_DATA fence_timeout_ms N (accepted, ignored),
  *   SHADER compute NAME SPIRV-BIN FILE path
- *   SHADER compute NAME SPIRV-ASM|SPIRV-HEX [TARGET_ENV env] (FILE path | text... END)
- *   BUFFER NAME DATA_TYPE type [STD430] (SIZE n (FILE [BINARY|TEXT] path | FILL v |
+ *   SHADER compute NAME SPIRV-ASM|SPIRV-HEX|GLSL [TARGET_ENV env] (FILE path | text... END)
+ *          (GLSL compiled through glslang when the build has it, see amber_glsl.c)
+ *   BUFFER NAME DATA_TYPE type [STD140|STD430] (SIZE n (FILE [BINARY|TEXT] path | FILL v |
  *          SERIES_FROM a INC_BY b) | DATA v... END)
  *   BUFFER NAME FORMAT vk_format ...   (R8/R16/R32/R64 + G/B/A UINT/SINT/SFLOAT,
  *          taken as vecN of the component type)
@@ -23,21 +31,49 @@
  *     ATTACH shader [TYPE compute] [ENTRY_POINT e] [SPECIALIZE id AS type value]...
  *     SUBGROUP shader  REQUIRED_SIZE n  [FULLY_POPULATED b] [VARYING_SIZE b]  END
  *     BIND BUFFER b AS storage|uniform DESCRIPTOR_SET s BINDING n
- *     BIND BUFFER_ARRAY b1 b2... AS storage|uniform DESCRIPTOR_SET s BINDING n
+ *          [DESCRIPTOR_OFFSET o] [DESCRIPTOR_RANGE r]
+ *     BIND BUFFER b AS storage_dynamic|uniform_dynamic DESCRIPTOR_SET s BINDING n OFFSET d
+ *          [DESCRIPTOR_OFFSET o] [DESCRIPTOR_RANGE r]
+ *     BIND BUFFER_ARRAY b1 b2... AS ... (the same, with one OFFSET / DESCRIPTOR_OFFSET /
+ *          DESCRIPTOR_RANGE per buffer)
  *     BIND BUFFER b AS push_constant
  *     BIND BUFFER b AS device_address IN b2 OFFSET n   (coopvm's extension: google/amber
  *          has no buffer device address; writes b's device address, 8 bytes, at byte
  *          offset n of b2 when the pipeline is created, for shaders that reach b only
  *          through a buffer_reference / PhysicalStorageBuffer pointer: vkrun's `bda`)
- *     COMPILE_OPTIONS ... END (ignored: there is no compiler)
- *   RUN pipeline X Y Z
+ *     COMPILE_OPTIONS ... END, SHADER_OPTIMIZATION ... END (ignored: options of
+ *          compilers and optimisers coopvm does not run)
+ *   RUN [TIMED_EXECUTION] pipeline X Y Z
  *   COPY a TO b
  *   EXPECT b EQ_BUFFER b2
  *   EXPECT b RMSE_BUFFER b2 TOLERANCE t
  *   EXPECT b IDX byte_offset [TOLERANCE t[%]{1,4}] EQ|NE|LT|LE|GT|GE v...
  * Types: int8/16/32/64, uint8/16/32/64, float16, float, double, vecN<t>
- * (N = 2..4), matCxR<t> (C, R = 2..4), laid out as std430 (vec3 padded to
- * four components, matrices column-major with vecR columns).
+ * (N = 2..4), matCxR<t> (C, R = 2..4), each optionally followed by [] (an
+ * array: in STD140 every element rounds up to 16 bytes), laid out as std430
+ * (vec3 padded to four components, matrices column-major with vecR columns)
+ * or std140 (matrix columns padded to four components as well).
+ *
+ * VkScript (vkscript_parse.c): sections [require] (features, extensions,
+ * fence_timeout; framebuffer, depthstencil and fbsize are graphics),
+ * [compute shader] (GLSL), [compute shader spirv] (SPIR-V assembly),
+ * [compute shader spirv hex], and [test] with
+ *   ssbo B SIZE, ssbo B subdata TYPE OFFSET v..., uniform ubo B TYPE OFFSET v...,
+ *   uniform TYPE OFFSET v... (push constants), compute X Y Z,
+ *   compute entrypoint NAME, tolerance t[%] (1 or 4 values),
+ *   probe ssbo TYPE B OFFSET ==|!=|<|<=|>|>=|~= v...
+ * (B is `binding` or `set:binding`); `\` at the end of a line continues it.
+ * Buffers are made per binding, sized to the largest extent any command
+ * names (as google/amber sizes them), and zero-filled; `ssbo subdata` and
+ * `uniform ubo` write at their place in the command order.
+ *
+ * Numbers follow google/amber: an integer type takes a value as the bit
+ * pattern of its width (40206 in an int16, -1 in a uint8) and a float
+ * literal with an integral value (FILL 0.0); float16 data is rounded to a
+ * float whose mantissa is then cut to 10 bits (toward zero), as amber does
+ * and as the Vulkan CTS's float16 expectations assume; EQ and NE on floats
+ * allow a relative 1e-8 as amber's verifier does.  A FILE (TEXT or BINARY)
+ * decides its buffer's size whatever SIZE says.
  */
 #ifndef CVM_AMBER_H
 #define CVM_AMBER_H
@@ -60,19 +96,27 @@ typedef enum cvm_amber_scalar {
 } cvm_amber_scalar;
 
 /* A buffer's element type.  A scalar has rows = columns = 1, vecN rows = N,
- * matCxR columns = C and rows = R. */
+ * matCxR columns = C and rows = R.  `std140` selects that layout (matrix
+ * columns and array elements rounded up as google/amber rounds them), and
+ * `array` marks a type written with a [] suffix. */
 typedef struct cvm_amber_type {
     cvm_amber_scalar scalar;
     uint32_t rows;
     uint32_t columns;
+    uint8_t std140;
+    uint8_t array;
 } cvm_amber_type;
 
 /* Bytes of one scalar (1, 2, 4 or 8). */
 uint32_t cvm_amber_scalar_size(cvm_amber_scalar s);
 /* The script's name of a scalar type ("float16", "uint32", ...). */
 const char *cvm_amber_scalar_name(cvm_amber_scalar s);
-/* Bytes of one element in the std430 layout (vec3 padded to 4 scalars). */
+/* Bytes of one element in the type's layout (std430: vec3 padded to 4
+ * scalars; std140: also every matrix column padded to 4 scalars, and array
+ * elements rounded up to 16 bytes). */
 uint32_t cvm_amber_type_stride(cvm_amber_type t);
+/* 1 when two types are the same (scalar, shape and layout). */
+int cvm_amber_type_equal(cvm_amber_type a, cvm_amber_type b);
 /* Byte offset, inside a buffer of this type, of value slot `value_index`
  * (values are numbered element by element, column by column, row by row;
  * padding has no number). */
@@ -81,7 +125,8 @@ uint64_t cvm_amber_value_offset(cvm_amber_type t, uint64_t value_index);
 typedef enum cvm_amber_shader_format {
     CVM_AMBER_SPIRV_BIN, /* binary file */
     CVM_AMBER_SPIRV_ASM, /* spirv-as text, assembled with cvm_assemble */
-    CVM_AMBER_SPIRV_HEX  /* bytes as hex numbers, little-endian words */
+    CVM_AMBER_SPIRV_HEX, /* bytes as hex numbers, little-endian words */
+    CVM_AMBER_GLSL       /* GLSL source, compiled with glslang (amber_glsl.c) */
 } cvm_amber_shader_format;
 
 typedef struct cvm_amber_shader {
@@ -96,7 +141,8 @@ typedef struct cvm_amber_shader {
 } cvm_amber_shader;
 
 typedef enum cvm_amber_init {
-    CVM_AMBER_INIT_DATA,       /* DATA ... END, FILL, SERIES_FROM: `data` holds the bytes */
+    CVM_AMBER_INIT_DATA,       /* DATA ... END, FILL, SERIES_FROM, a VkScript buffer:
+                                  `data` holds the bytes */
     CVM_AMBER_INIT_FILE_BINARY, /* read from `path` when a session is created */
     CVM_AMBER_INIT_FILE_TEXT    /* whitespace-separated values from `path` */
 } cvm_amber_init;
@@ -131,7 +177,12 @@ typedef struct cvm_amber_binding {
     cvm_amber_bind_kind kind;
     uint32_t set, binding, array_element; /* 0 for push constants */
     uint32_t target;    /* DEVICE_ADDRESS: the buffer the address is written into */
-    uint64_t offset;    /* DEVICE_ADDRESS: at this byte offset (8 bytes, little-endian) */
+    uint64_t offset;    /* DEVICE_ADDRESS: at this byte offset (8 bytes, little-endian);
+                           storage_dynamic / uniform_dynamic: the dynamic offset */
+    /* The range of the buffer the descriptor covers: from byte offset
+     * `offset` + `descriptor_offset` (dynamic buffers) or `descriptor_offset`,
+     * `descriptor_range` bytes (UINT64_MAX: to the end, VK_WHOLE_SIZE). */
+    uint64_t descriptor_offset, descriptor_range;
     uint32_t line;
 } cvm_amber_binding;
 
@@ -151,7 +202,8 @@ typedef struct cvm_amber_pipeline {
 typedef enum cvm_amber_command_kind {
     CVM_AMBER_CMD_RUN,
     CVM_AMBER_CMD_EXPECT,
-    CVM_AMBER_CMD_COPY
+    CVM_AMBER_CMD_COPY,
+    CVM_AMBER_CMD_WRITE  /* VkScript ssbo subdata / uniform ubo: bytes into a buffer */
 } cvm_amber_command_kind;
 
 typedef enum cvm_amber_expect_kind {
@@ -178,15 +230,27 @@ typedef struct cvm_amber_command {
     float tolerance;           /* RMSE_BUFFER; a float as in google/amber */
     /* IDX */
     cvm_amber_compare compare;
-    uint64_t offset;           /* bytes, a multiple of the scalar size */
-    double *values;            /* expected values, each already rounded to the buffer's
-                                  scalar type (integers exactly as int64/uint64 below) */
+    uint64_t offset;           /* IDX, WRITE: bytes, a multiple of the scalar size */
+    /* IDX: the type the values are read as.  An AmberScript EXPECT reads the
+     * buffer's own type, value slot after value slot from the one at
+     * `offset`; a VkScript probe names its type, and its values are laid
+     * out in that type from `offset` on (value_type differs from the
+     * buffer's type, a byte buffer). */
+    cvm_amber_type value_type;
+    double *values;            /* expected values, each already rounded to the value
+                                  type's scalar (integers exactly as int64/uint64 below) */
     int64_t *ivalues;          /* integer types: the values as integers (uint64 bits for uints) */
     uint32_t value_count;
-    double tolerances[4];      /* IDX TOLERANCE; value slot i uses tolerances[i % rows],
-                                  components past tolerance_count compare exactly */
+    /* IDX TOLERANCE (VkScript: the `tolerance` in force, with ~=).  One
+     * tolerance applies to every value; with several, the value that is
+     * component k of its vector or matrix column uses tolerances[k], and
+     * components past tolerance_count compare as EQ does. */
+    double tolerances[4];
     int tolerance_percent[4];  /* 1: relative, |got-expected| <= t/100 * |expected| */
     uint32_t tolerance_count;
+    /* WRITE: `data_size` bytes at byte `offset` of `buffer` */
+    unsigned char *data;
+    size_t data_size;
 } cvm_amber_command;
 
 typedef struct cvm_amber_requirement {
@@ -197,10 +261,13 @@ typedef struct cvm_amber_requirement {
 typedef struct cvm_amber_script {
     char *path;                /* as given to the parser ("<script>" for text) */
     char *dir;                 /* the folder FILE paths are relative to */
+    int vkscript;              /* 1: parsed as VkScript */
     cvm_amber_requirement *extensions;
     uint32_t extension_count;
     cvm_amber_requirement *features;
     uint32_t feature_count;
+    cvm_amber_requirement *properties; /* DEVICE_PROPERTY */
+    uint32_t property_count;
     cvm_amber_shader *shaders;
     uint32_t shader_count;
     cvm_amber_buffer *buffers;
@@ -213,13 +280,14 @@ typedef struct cvm_amber_script {
     uint32_t expect_count;     /* EXPECT commands among `commands` */
 } cvm_amber_script;
 
-/* Parses `length` bytes of script text.  `path` names the script in
- * diagnostics and its folder is where FILE paths are looked up; NULL means
- * "<script>" in the current folder.  Reads no file (FILE contents are read by
- * cvm_amber_session_create).  Errors: CVM_ERROR_SYNTAX (with line, column and
- * what was expected), CVM_ERROR_NOT_FOUND (a name used before it is
- * declared), CVM_ERROR_UNSUPPORTED (a graphics construct, GLSL source),
- * CVM_ERROR_OUT_OF_MEMORY. */
+/* Parses `length` bytes of script text, AmberScript or VkScript (above).
+ * `path` names the script in diagnostics and its folder is where FILE paths
+ * are looked up; NULL means "<script>" in the current folder.  Reads no file
+ * (FILE contents are read by cvm_amber_session_create).  Errors:
+ * CVM_ERROR_SYNTAX (with line, column and what was expected),
+ * CVM_ERROR_NOT_FOUND (a name used before it is declared),
+ * CVM_ERROR_UNSUPPORTED (a graphics or image construct, an HLSL or OpenCL C
+ * shader), CVM_ERROR_OUT_OF_MEMORY. */
 CVM_NODISCARD cvm_result cvm_amber_parse(const char *text, size_t length, const char *path,
                                          cvm_amber_script **o_script, cvm_diagnostic *o_diag);
 /* Reads `path` and parses it (CVM_ERROR_IO when it cannot be read). */
@@ -231,9 +299,10 @@ void cvm_amber_script_destroy(cvm_amber_script *script);
 uint32_t cvm_amber_find_buffer(const cvm_amber_script *script, const char *name);
 uint32_t cvm_amber_find_pipeline(const cvm_amber_script *script, const char *name);
 
-/* Checks every DEVICE_EXTENSION and DEVICE_FEATURE with
- * cvm_supports_extension / cvm_supports_feature.  The first unsupported one
- * gives CVM_ERROR_UNSUPPORTED naming it, with its script line. */
+/* Checks every DEVICE_EXTENSION, DEVICE_FEATURE and DEVICE_PROPERTY with
+ * cvm_supports_extension / cvm_supports_feature / cvm_supports_property.
+ * The first unsupported one gives CVM_ERROR_UNSUPPORTED naming it, with its
+ * script line. */
 CVM_NODISCARD cvm_result cvm_amber_check_requirements(const cvm_amber_script *script,
                                                       cvm_diagnostic *o_diag);
 
@@ -296,8 +365,10 @@ cvm_context *cvm_amber_session_context(cvm_amber_session *session);
 
 /* Dispatches the `run_index`-th RUN command of the script (0-based, in
  * script order; script->run_count of them).  Sets the pipeline's push
- * constants from the push-constant buffer first.  Errors: the engine's
- * (diagnostic unchanged), CVM_ERROR_INVALID_ARGUMENT for a bad index. */
+ * constants from the push-constant buffer first.  Only the dispatch: COPY
+ * and VkScript's WRITE commands run in cvm_amber_execute.  Errors: the
+ * engine's (diagnostic unchanged), CVM_ERROR_INVALID_ARGUMENT for a bad
+ * index. */
 CVM_NODISCARD cvm_result cvm_amber_session_run(cvm_amber_session *session, uint32_t run_index,
                                                cvm_diagnostic *o_diag);
 
@@ -314,8 +385,9 @@ cvm_result cvm_amber_session_check(cvm_amber_session *session,
                                    const cvm_amber_expect_result **o_results,
                                    uint32_t *o_count);
 
-/* The current contents of buffer `index`: `size` bytes (see
- * cvm_amber_buffer.size), read-write, owned by the session, never moved. */
+/* The current contents of buffer `index`: `*o_size` bytes (the script's
+ * size, or for a FILE buffer the file's, which decides it as in
+ * google/amber), read-write, owned by the session, never moved. */
 void *cvm_amber_session_buffer(cvm_amber_session *session, uint32_t index, size_t *o_size);
 
 /* Evaluates one EXPECT command against the session's buffers now. */
@@ -324,7 +396,7 @@ void cvm_amber_session_evaluate(cvm_amber_session *session, uint32_t command,
 
 /* ---------------------------------------------------------------------------
  * Running a whole script, as `amber` does: commands in order, RUN dispatches,
- * COPY copies, EXPECT evaluates at its place.  Unlike google/amber, a
+ * COPY copies, WRITE writes, EXPECT evaluates at its place.  Unlike google/amber, a
  * failing EXPECT does not stop the script (every EXPECT gets a record).
  */
 typedef struct cvm_amber_report {
@@ -342,6 +414,46 @@ typedef struct cvm_amber_report {
 cvm_result cvm_amber_execute(const cvm_amber_script *script, const cvm_context_desc *desc,
                              cvm_amber_report *o_report, cvm_diagnostic *o_diag);
 void cvm_amber_report_release(cvm_amber_report *report);
+
+/* What cvm_amber_session_differences says of a value slot. */
+enum { CVM_AMBER_SLOT_NOT_COMPARED = 0, CVM_AMBER_SLOT_PASSED = 1, CVM_AMBER_SLOT_FAILED = 2 };
+
+/* EXPECT `command` slot by slot, against the buffers as they are now: for
+ * every value slot of its buffer (numbered as cvm_amber_value_offset
+ * numbers them), |got - expected| as worst_error counts it (0 for
+ * bit-identical values, infinity for a NaN on one side) and a
+ * CVM_AMBER_SLOT_* state (an IDX compares only its values; the rest are
+ * NOT_COMPARED).  *o_err and *o_state (*o_count entries) are the caller's,
+ * freed with cvm_free.  Errors: CVM_ERROR_INVALID_ARGUMENT when the command
+ * is not an EXPECT or compares nothing (sizes or types differ, IDX out of
+ * range), CVM_ERROR_OUT_OF_MEMORY, CVM_ERROR_LIMIT (over 2^32 slots). */
+cvm_result cvm_amber_session_differences(cvm_amber_session *session, uint32_t command,
+                                        double **o_err, uint8_t **o_state, uint64_t *o_count);
+
+/* Sets the debug sinks (cvm_pipeline_set_debug) of every pipeline of the
+ * session. */
+CVM_NODISCARD cvm_result cvm_amber_session_set_debug(cvm_amber_session *session,
+                                                     const cvm_debug_desc *debug,
+                                                     cvm_diagnostic *o_diag);
+/* The pipeline of PIPELINE `index` (NULL for a bad index). */
+cvm_pipeline *cvm_amber_session_pipeline(cvm_amber_session *session, uint32_t index);
+
+/* What a caller of cvm_amber_execute_hooked sees on the way: debug sinks
+ * for every pipeline, a call before each RUN (`command` indexes
+ * script->commands), and one after each EXPECT, while the buffers hold
+ * what that EXPECT compared.  Every member may be NULL. */
+typedef struct cvm_amber_hooks {
+    const cvm_debug_desc *debug;
+    void (*before_run)(void *user, cvm_amber_session *session, uint32_t command);
+    void (*after_expect)(void *user, cvm_amber_session *session,
+                         const cvm_amber_expect_result *result);
+    void *user;
+} cvm_amber_hooks;
+
+/* cvm_amber_execute with hooks (NULL: none). */
+cvm_result cvm_amber_execute_hooked(const cvm_amber_script *script, const cvm_context_desc *desc,
+                                    const cvm_amber_hooks *hooks, cvm_amber_report *o_report,
+                                    cvm_diagnostic *o_diag);
 
 /* IEEE binary16 <-> binary32, round to nearest even (NaN stays NaN). */
 float cvm_amber_half_to_float(uint16_t h);

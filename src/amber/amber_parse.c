@@ -6,6 +6,7 @@
  * SUBGROUP ... END, DATA ... END (values may span lines) and inline shader
  * bodies, which are taken verbatim up to a line that is just END. */
 #include "amber/amber.h"
+#include "amber/amber_internal.h"
 
 #include <errno.h>
 #include <math.h>
@@ -42,14 +43,26 @@ const char *cvm_amber_scalar_name(cvm_amber_scalar s)
 
 static uint32_t column_stride(cvm_amber_type t)
 {
-    /* std430: a vec3 takes the room of a vec4; vec2 and vec4 are tight. */
-    uint32_t rows = t.rows == 3 ? 4 : t.rows;
+    /* std430: a vec3 takes the room of a vec4; vec2 and vec4 are tight.
+     * std140: google/amber pads every column of a matrix to 4 components
+     * (Format::NeedsPadding), so a column is 4 scalars. */
+    uint32_t rows = t.rows == 3 || (t.std140 && t.columns > 1) ? 4 : t.rows;
     return rows * cvm_amber_scalar_size(t.scalar);
 }
 
 uint32_t cvm_amber_type_stride(cvm_amber_type t)
 {
-    return t.columns * column_stride(t);
+    uint32_t size = t.columns * column_stride(t);
+    /* std140 arrays: each element starts on a 16-byte boundary */
+    if (t.std140 && t.array)
+        size = (size + 15u) / 16u * 16u;
+    return size;
+}
+
+int cvm_amber_type_equal(cvm_amber_type a, cvm_amber_type b)
+{
+    return a.scalar == b.scalar && a.rows == b.rows && a.columns == b.columns &&
+           a.std140 == b.std140 && a.array == b.array;
 }
 
 uint64_t cvm_amber_value_offset(cvm_amber_type t, uint64_t value_index)
@@ -91,7 +104,7 @@ float cvm_amber_half_to_float(uint16_t h)
 }
 
 /* Rounds once from double (so literals are not rounded twice). */
-static uint16_t half_from_double(double d)
+uint16_t cvm_amber_half_from_double(double d)
 {
     uint16_t sign = signbit(d) ? 0x8000 : 0;
     double a = fabs(d);
@@ -119,7 +132,31 @@ static uint16_t half_from_double(double d)
 
 uint16_t cvm_amber_float_to_half(float f)
 {
-    return half_from_double((double)f);
+    return cvm_amber_half_from_double((double)f);
+}
+
+#define half_from_double cvm_amber_half_from_script
+
+uint16_t cvm_amber_half_from_script(double d)
+{
+    /* google/amber (float16_helper.cc): the value becomes a float, rounded
+     * to nearest, whose mantissa is then cut to 10 bits (toward zero), the
+     * exponent rebased.  Its code leaves values outside the normal half
+     * range to chance; here they become zero (below 2^-14, what its "flush
+     * denormals" comment intends) or infinity (65536 and above); NaN stays
+     * NaN. */
+    float f = (float)d;
+    uint32_t b;
+    memcpy(&b, &f, 4);
+    uint16_t sign = (uint16_t)((b >> 31) << 15);
+    uint32_t e = (b >> 23) & 0xff, m = b & 0x7fffff;
+    if (e == 255)
+        return (uint16_t)(sign | 0x7c00 | (m ? 0x200 | (m >> 13) : 0));
+    if (e < 113)
+        return sign;
+    if (e > 142)
+        return (uint16_t)(sign | 0x7c00);
+    return (uint16_t)(sign | ((e - 112) << 10) | (m >> 13));
 }
 
 /* Script memory --------------------------------------------------------- */
@@ -140,6 +177,8 @@ void cvm_amber_script_destroy(cvm_amber_script *s)
         cvm_mem_free(s->extensions[i].name);
     for (uint32_t i = 0; i < s->feature_count; i++)
         cvm_mem_free(s->features[i].name);
+    for (uint32_t i = 0; i < s->property_count; i++)
+        cvm_mem_free(s->properties[i].name);
     for (uint32_t i = 0; i < s->shader_count; i++) {
         cvm_mem_free(s->shaders[i].name);
         cvm_mem_free(s->shaders[i].path);
@@ -157,9 +196,11 @@ void cvm_amber_script_destroy(cvm_amber_script *s)
         cvm_mem_free(s->commands[i].text);
         cvm_mem_free(s->commands[i].values);
         cvm_mem_free(s->commands[i].ivalues);
+        cvm_mem_free(s->commands[i].data);
     }
     cvm_mem_free(s->extensions);
     cvm_mem_free(s->features);
+    cvm_mem_free(s->properties);
     cvm_mem_free(s->shaders);
     cvm_mem_free(s->buffers);
     cvm_mem_free(s->pipelines);
@@ -193,8 +234,7 @@ static uint32_t find_shader(const cvm_amber_script *s, const char *name)
     return UINT32_MAX;
 }
 
-/* Grows `*arr` (of `count` items of `size` bytes) by one zeroed item. */
-static void *grow(void *arr_ptr, uint32_t *count, size_t size)
+void *cvm_amber_grow(void *arr_ptr, uint32_t *count, size_t size)
 {
     void **arr = arr_ptr;
     void *n = cvm_realloc(*arr, (*count + 1) * size);
@@ -206,6 +246,8 @@ static void *grow(void *arr_ptr, uint32_t *count, size_t size)
     (*count)++;
     return item;
 }
+
+#define grow cvm_amber_grow
 
 /* Lexer ------------------------------------------------------------------ */
 
@@ -416,20 +458,101 @@ static int tok_double(tok t, double *o)
     return 1;
 }
 
-static int tok_s64(tok t, int64_t *o)
+static int scalar_is_signed_int(cvm_amber_scalar s)
 {
-    char buf[64];
-    if (t.kind != TOK_WORD || t.n == 0 || t.n >= sizeof(buf))
+    return s <= CVM_AMBER_INT64;
+}
+
+int cvm_amber_number(const char *s, size_t n, cvm_amber_scalar t, int expectation, void *dst,
+                     double *o_d, int64_t *o_i)
+{
+    char buf[128];
+    if (n == 0 || n >= sizeof(buf))
         return 0;
-    memcpy(buf, t.s, t.n);
-    buf[t.n] = 0;
+    memcpy(buf, s, n);
+    buf[n] = 0;
+    uint32_t size = cvm_amber_scalar_size(t);
+    double d = 0;
+    int64_t i = 0;
     char *e;
-    errno = 0;
-    long long v = strtoll(buf, &e, 0);
-    if (*e || errno)
-        return 0;
-    *o = v;
+    if (t >= CVM_AMBER_FLOAT16) {
+        d = strtod(buf, &e);
+        if (*e || e == buf)
+            return 0;
+        if (t == CVM_AMBER_FLOAT16) {
+            uint16_t h = cvm_amber_half_from_script(d);
+            /* google/amber compares a float16 value with the expected one
+             * as a float: the expectation keeps float precision */
+            d = expectation ? (double)(float)d : (double)cvm_amber_half_to_float(h);
+            i = h;
+            if (dst)
+                memcpy(dst, &h, 2);
+        } else if (t == CVM_AMBER_FLOAT32) {
+            float f = (float)d;
+            uint32_t b;
+            memcpy(&b, &f, 4);
+            d = (double)f;
+            i = b;
+            if (dst)
+                memcpy(dst, &f, 4);
+        } else {
+            memcpy(&i, &d, 8);
+            if (dst)
+                memcpy(dst, &d, 8);
+        }
+    } else {
+        int neg = buf[0] == '-';
+        errno = 0;
+        uint64_t mag;
+        const char *digits = buf + (buf[0] == '-' || buf[0] == '+');
+        if (*digits == '-' || *digits == '+' || *digits == 0)
+            return 0;
+        unsigned long long u = strtoull(digits, &e, 0);
+        if (*e || errno) {
+            /* a float literal with an integral value: "0.0", "-3.0", "1e3" */
+            errno = 0;
+            double f = strtod(digits, &e);
+            if (*e || e == digits || errno || !(f == nearbyint(f)) || f >= 0x1p64)
+                return 0;
+            u = (unsigned long long)f;
+        }
+        mag = u;
+        /* Like google/amber, which keeps an integer literal's 64 bits and
+         * narrows them to the type, a value is taken as the bit pattern of
+         * its width: an int16 accepts 40206 (= -25330) and a uint8 -1
+         * (= 255).  Values whose bits do not fit the width are refused
+         * (amber would silently cut them). */
+        uint64_t lim = (uint64_t)1 << (size * 8 - 1); /* |min| of the signed type */
+        uint64_t bits_max = size == 8 ? UINT64_MAX : (lim << 1) - 1;
+        if (neg ? mag > lim : mag > bits_max)
+            return 0;
+        uint64_t bits = (neg ? 0 - mag : mag) & bits_max;
+        if (scalar_is_signed_int(t)) {
+            i = (int64_t)((bits ^ lim) - lim); /* sign-extend */
+            d = (double)i;
+        } else {
+            i = (int64_t)bits;
+            d = (double)bits;
+        }
+        if (dst)
+            memcpy(dst, &i, size); /* little-endian hosts: the low bytes */
+    }
+    if (o_d)
+        *o_d = d;
+    if (o_i)
+        *o_i = i;
     return 1;
+}
+
+const char *cvm_amber_number_expectation(cvm_amber_scalar t, char *buf, size_t cap)
+{
+    if (t >= CVM_AMBER_FLOAT16)
+        snprintf(buf, cap, "a %s value", cvm_amber_scalar_name(t));
+    else if (scalar_is_signed_int(t))
+        snprintf(buf, cap, "an integer in the range of %s", cvm_amber_scalar_name(t));
+    else
+        snprintf(buf, cap, "an unsigned integer in the range of %s", cvm_amber_scalar_name(t));
+    return buf;
 }
 
 /* A value of scalar type `s` as written in token t, stored at `dst` (may be
@@ -440,68 +563,22 @@ typedef struct value {
     int64_t i;
 } value;
 
-static cvm_result parse_value(parser *P, tok t, cvm_amber_scalar s, void *dst, value *o)
+static cvm_result parse_value_as(parser *P, tok t, cvm_amber_scalar s, int expectation,
+                                 void *dst, value *o)
 {
     char what[64];
     value v = {0, 0};
-    uint32_t size = cvm_amber_scalar_size(s);
-    if (scalar_is_float(s)) {
-        double d;
-        if (!tok_double(t, &d)) {
-            snprintf(what, sizeof(what), "a %s value", cvm_amber_scalar_name(s));
-            return expected(P, t, what);
-        }
-        if (s == CVM_AMBER_FLOAT16) {
-            uint16_t h = half_from_double(d);
-            v.d = (double)cvm_amber_half_to_float(h);
-            v.i = h;
-            if (dst)
-                memcpy(dst, &h, 2);
-        } else if (s == CVM_AMBER_FLOAT32) {
-            float f = (float)d;
-            uint32_t b;
-            memcpy(&b, &f, 4);
-            v.d = (double)f;
-            v.i = b;
-            if (dst)
-                memcpy(dst, &f, 4);
-        } else {
-            v.d = d;
-            memcpy(&v.i, &d, 8);
-            if (dst)
-                memcpy(dst, &d, 8);
-        }
-    } else if (scalar_is_signed(s)) {
-        int64_t x;
-        int64_t lo = size == 8 ? INT64_MIN : -((int64_t)1 << (size * 8 - 1));
-        int64_t hi = size == 8 ? INT64_MAX : ((int64_t)1 << (size * 8 - 1)) - 1;
-        if (!tok_s64(t, &x) || x < lo || x > hi) {
-            snprintf(what, sizeof(what), "an integer in the range of %s",
-                     cvm_amber_scalar_name(s));
-            return expected(P, t, what);
-        }
-        v.d = (double)x;
-        v.i = x;
-        if (dst) {
-            /* little-endian hosts: the low bytes of the int64 */
-            memcpy(dst, &x, size);
-        }
-    } else {
-        uint64_t x;
-        uint64_t hi = size == 8 ? UINT64_MAX : (((uint64_t)1 << (size * 8)) - 1);
-        if (!tok_u64(t, &x) || x > hi) {
-            snprintf(what, sizeof(what), "an unsigned integer in the range of %s",
-                     cvm_amber_scalar_name(s));
-            return expected(P, t, what);
-        }
-        v.d = (double)x;
-        v.i = (int64_t)x;
-        if (dst)
-            memcpy(dst, &x, size);
-    }
+    if (t.kind != TOK_WORD || !cvm_amber_number(t.s, t.n, s, expectation, dst, &v.d, &v.i))
+        return expected(P, t, cvm_amber_number_expectation(s, what, sizeof(what)));
     if (o)
         *o = v;
     return CVM_SUCCESS;
+}
+
+/* A value of a buffer's data (DATA, FILL, SERIES_FROM, SPECIALIZE). */
+static cvm_result parse_value(parser *P, tok t, cvm_amber_scalar s, void *dst, value *o)
+{
+    return parse_value_as(P, t, s, 0, dst, o);
 }
 
 /* Types ------------------------------------------------------------------ */
@@ -516,11 +593,22 @@ static int lookup_scalar(const char *s, size_t n, cvm_amber_scalar *o)
     return 0;
 }
 
+static int parse_format_word(tok t, cvm_amber_type *o);
+
 static int parse_type_word(tok t, cvm_amber_type *o)
 {
-    cvm_amber_type ty = {CVM_AMBER_INT8, 1, 1};
+    cvm_amber_type ty = {CVM_AMBER_INT8, 1, 1, 0, 0};
     const char *s = t.s;
     size_t n = t.n;
+    if (n > 2 && s[n - 2] == '[' && s[n - 1] == ']') {
+        /* `type[]`: the data as an array (matters in STD140) */
+        tok inner = t;
+        inner.n -= 2;
+        if (!parse_type_word(inner, o))
+            return 0;
+        o->array = 1;
+        return 1;
+    }
     if (lookup_scalar(s, n, &ty.scalar)) {
         *o = ty;
         return 1;
@@ -543,7 +631,8 @@ static int parse_type_word(tok t, cvm_amber_type *o)
         *o = ty;
         return 1;
     }
-    return 0;
+    /* a Vulkan format name of the plain kinds */
+    return parse_format_word(t, o);
 }
 
 /* Vulkan format names of plain buffers: R<bits>[G<bits>[B<bits>[A<bits>]]]
@@ -575,7 +664,7 @@ static int parse_format_word(tok t, cvm_amber_type *o)
         count++;
         p = e;
     }
-    cvm_amber_type ty = {CVM_AMBER_INT8, count, 1};
+    cvm_amber_type ty = {CVM_AMBER_INT8, count, 1, 0, 0};
     int ok = 0;
     if (!strcmp(kind, "UINT") || !strcmp(kind, "SINT")) {
         int u = kind[0] == 'U';
@@ -600,6 +689,24 @@ static int parse_format_word(tok t, cvm_amber_type *o)
         *o = ty;
         return 1;
     }
+    return 0;
+}
+
+/* A Vulkan format name coopvm knows and does not hold in buffers: the
+ * normalized, scaled, sRGB, packed, unsigned-float and depth/stencil ones. */
+static int is_image_format(tok t)
+{
+    static const char *const kinds[] = {"_UNORM", "_SNORM", "_USCALED", "_SSCALED", "_SRGB",
+                                        "_UFLOAT", "_PACK", "D16_", "D24_", "D32_", "S8_",
+                                        "X8_"};
+    char buf[64];
+    if (t.n >= sizeof(buf))
+        return 0;
+    memcpy(buf, t.s, t.n);
+    buf[t.n] = 0;
+    for (size_t i = 0; i < CVM_ARRAY_SIZE(kinds); i++)
+        if (strstr(buf, kinds[i]))
+            return 1;
     return 0;
 }
 
@@ -635,7 +742,11 @@ static cvm_result parse_requirement(parser *P, cvm_amber_requirement **arr, uint
                                     const char *kw)
 {
     tok t;
-    CVM_TRY(word(P, kw[7] == 'E' ? "an extension name" : "a feature name", &t));
+    CVM_TRY(word(P,
+                 kw[7] == 'E'   ? "an extension name"
+                 : kw[7] == 'F' ? "a feature name"
+                                : "a property name",
+                 &t));
     cvm_amber_requirement *r = grow(arr, count, sizeof(**arr));
     if (!r || !(r->name = tok_dup(t)))
         return oom(P);
@@ -650,7 +761,9 @@ static cvm_result parse_shader(parser *P, tok kw)
     CVM_TRY(word(P, "a shader type (compute)", &t));
     if (!is(t, "compute")) {
         static const char *graphics[] = {"vertex", "fragment", "geometry", "tessellation_evaluation",
-                                         "tessellation_control", "multi", "ray_generation"};
+                                         "tessellation_control", "multi", "ray_generation",
+                                         "any_hit", "closest_hit", "miss", "intersection",
+                                         "callable"};
         for (size_t i = 0; i < CVM_ARRAY_SIZE(graphics); i++)
             if (is(t, graphics[i]))
                 return error_at(P, CVM_ERROR_UNSUPPORTED, t.line, t.col,
@@ -665,7 +778,7 @@ static cvm_result parse_shader(parser *P, tok kw)
         uint32_t prev = find_shader(S, nm);
         CVM_TRY(check_new_name(P, name, "shader", prev == UINT32_MAX ? 0 : S->shaders[prev].line));
     }
-    CVM_TRY(word(P, "a shader format (SPIRV-BIN, SPIRV-ASM, SPIRV-HEX)", &fmt));
+    CVM_TRY(word(P, "a shader format (SPIRV-BIN, SPIRV-ASM, SPIRV-HEX, GLSL)", &fmt));
     cvm_amber_shader_format format;
     if (is(fmt, "SPIRV-BIN"))
         format = CVM_AMBER_SPIRV_BIN;
@@ -673,13 +786,18 @@ static cvm_result parse_shader(parser *P, tok kw)
         format = CVM_AMBER_SPIRV_ASM;
     else if (is(fmt, "SPIRV-HEX"))
         format = CVM_AMBER_SPIRV_HEX;
-    else if (is(fmt, "GLSL") || is(fmt, "HLSL") || is(fmt, "OPENCL-C"))
+    else if (is(fmt, "GLSL"))
+        format = CVM_AMBER_GLSL; /* compiled when the session loads it (amber_glsl.c) */
+    else if (is(fmt, "HLSL") || is(fmt, "OPENCL-C"))
         return error_at(P, CVM_ERROR_UNSUPPORTED, fmt.line, fmt.col,
-                        "%.*s shaders need a compiler, which coopvm does not have: give "
-                        "SPIRV-BIN or SPIRV-ASM",
+                        "%.*s shaders need a compiler coopvm does not use (dxc, clspv): give "
+                        "GLSL, SPIRV-ASM or SPIRV-BIN",
                         (int)fmt.n, fmt.s);
+    else if (is(fmt, "PASSTHROUGH"))
+        return error_at(P, CVM_ERROR_UNSUPPORTED, fmt.line, fmt.col,
+                        "PASSTHROUGH is a vertex shader: coopvm runs compute only");
     else
-        return expected(P, fmt, "a shader format (SPIRV-BIN, SPIRV-ASM, SPIRV-HEX)");
+        return expected(P, fmt, "a shader format (SPIRV-BIN, SPIRV-ASM, SPIRV-HEX, GLSL)");
 
     cvm_amber_shader *sh = grow(&S->shaders, &S->shader_count, sizeof(*sh));
     if (!sh || !(sh->name = tok_dup(name)))
@@ -695,6 +813,9 @@ static cvm_result parse_shader(parser *P, tok kw)
             return oom(P);
         t = next(P);
     }
+    if (is(t, "VIRTUAL_FILE"))
+        return error_at(P, CVM_ERROR_UNSUPPORTED, t.line, t.col,
+                        "VIRTUAL_FILE shader sources are not supported");
     if (is(t, "FILE")) {
         tok path;
         CVM_TRY(word(P, "a file path", &path));
@@ -826,6 +947,7 @@ static cvm_result parse_buffer(parser *P, tok kw)
     if (!b || !(b->name = tok_dup(name)))
         return oom(P);
     b->line = kw.line;
+    int format_form = 0;
     t = next(P);
     if (is(t, "DATA_TYPE")) {
         tok ty;
@@ -835,18 +957,35 @@ static cvm_result parse_buffer(parser *P, tok kw)
                                    "double, vecN<type>, matCxR<type>)");
     } else if (is(t, "FORMAT")) {
         tok f;
+        format_form = 1;
         CVM_TRY(word(P, "a format", &f));
-        if (!parse_format_word(f, &b->type))
+        if (!parse_format_word(f, &b->type)) {
+            if (is_image_format(f))
+                return error_at(P, CVM_ERROR_UNSUPPORTED, f.line, f.col,
+                                "buffer format %.*s is not supported: coopvm's buffers hold "
+                                "UINT, SINT and SFLOAT components (no normalized, sRGB, "
+                                "packed or depth/stencil formats)",
+                                (int)f.n, f.s);
             return expected(P, f, "a buffer format such as R32_SFLOAT or R32G32B32A32_UINT");
+        }
     } else {
         return expected(P, t, "DATA_TYPE or FORMAT");
     }
     t = next(P);
-    if (is(t, "STD430"))
+    if (is(t, "STD430")) {
         t = next(P);
-    else if (is(t, "STD140"))
+    } else if (is(t, "STD140")) {
+        b->type.std140 = 1;
+        t = next(P);
+    }
+    if (is(t, "MIP_LEVELS") || is(t, "SAMPLES") || is(t, "WIDTH") || is(t, "HEIGHT"))
         return error_at(P, CVM_ERROR_UNSUPPORTED, t.line, t.col,
-                        "STD140 buffers are not supported: use STD430 (the default)");
+                        "%.*s is an image setting: image buffers are not supported", (int)t.n,
+                        t.s);
+    if (format_form && (t.kind == TOK_EOL || t.kind == TOK_EOF))
+        return error_at(P, CVM_ERROR_UNSUPPORTED, t.line, t.col,
+                        "a BUFFER without SIZE or DATA is an attachment of a graphics "
+                        "pipeline, which coopvm does not run");
     if (is(t, "DATA"))
         return parse_data_values(P, b, t);
     if (!is(t, "SIZE"))
@@ -1052,9 +1191,11 @@ static cvm_result parse_subgroup(parser *P, cvm_amber_pipeline *pl, tok kw)
     }
 }
 
+/* Adds a binding, or replaces the one at the same place; `*o_b` (may be
+ * NULL) is the record. */
 static cvm_result add_binding(parser *P, cvm_amber_pipeline *pl, tok at, uint32_t buffer,
                               cvm_amber_bind_kind kind, uint32_t set, uint32_t binding,
-                              uint32_t element)
+                              uint32_t element, cvm_amber_binding **o_b)
 {
     for (uint32_t i = 0; i < pl->binding_count && kind != CVM_AMBER_BIND_DEVICE_ADDRESS; i++) {
         cvm_amber_binding *o = &pl->bindings[i];
@@ -1067,7 +1208,12 @@ static cvm_result add_binding(parser *P, cvm_amber_pipeline *pl, tok at, uint32_
             /* a later BIND replaces the earlier (DERIVE_PIPELINE relies on it) */
             o->buffer = buffer;
             o->kind = kind;
+            o->offset = 0;
+            o->descriptor_offset = 0;
+            o->descriptor_range = UINT64_MAX;
             o->line = at.line;
+            if (o_b)
+                *o_b = o;
             return CVM_SUCCESS;
         }
     }
@@ -1079,7 +1225,34 @@ static cvm_result add_binding(parser *P, cvm_amber_pipeline *pl, tok at, uint32_
     b->set = set;
     b->binding = binding;
     b->array_element = element;
+    b->descriptor_range = UINT64_MAX;
     b->line = at.line;
+    if (o_b)
+        *o_b = b;
+    return CVM_SUCCESS;
+}
+
+/* `n` unsigned numbers after a keyword (OFFSET, DESCRIPTOR_OFFSET,
+ * DESCRIPTOR_RANGE): one per buffer of the BIND.  A DESCRIPTOR_RANGE of -1
+ * is VK_WHOLE_SIZE (UINT64_MAX). */
+static cvm_result parse_bind_numbers(parser *P, tok kw, uint32_t n, int allow_whole,
+                                     uint64_t *o)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        tok v = next(P);
+        uint64_t x;
+        if (allow_whole && is(v, "-1")) {
+            o[i] = UINT64_MAX;
+            continue;
+        }
+        if (!tok_u64(v, &x)) {
+            char what[96];
+            snprintf(what, sizeof(what), "%u values after %.*s (one per buffer)", n,
+                     (int)kw.n, kw.s);
+            return expected(P, v, what);
+        }
+        o[i] = x;
+    }
     return CVM_SUCCESS;
 }
 
@@ -1105,32 +1278,52 @@ static cvm_result parse_bind(parser *P, cvm_amber_pipeline *pl, tok kw)
         }
         if (nbufs == 0)
             return expected(P, peek(P), "buffer names");
-    } else if (is(t, "SAMPLER")) {
+    } else if (is(t, "SAMPLER") || is(t, "SAMPLER_ARRAY")) {
         return error_at(P, CVM_ERROR_UNSUPPORTED, t.line, t.col, "samplers are not supported");
+    } else if (is(t, "ACCELERATION_STRUCTURE")) {
+        return error_at(P, CVM_ERROR_UNSUPPORTED, t.line, t.col,
+                        "acceleration structures are not supported");
     } else {
         return expected(P, t, "BUFFER or BUFFER_ARRAY");
     }
-    CVM_TRY(keyword(P, "AS"));
+    t = next(P);
+    if (is(t, "KERNEL"))
+        return error_at(P, CVM_ERROR_UNSUPPORTED, t.line, t.col,
+                        "KERNEL arguments are for OpenCL C shaders, which coopvm does not "
+                        "compile");
+    if (!is(t, "AS"))
+        return expected(P, t, "'AS'");
     tok kind;
     CVM_TRY(word(P, "a buffer type (storage, uniform, push_constant)", &kind));
     cvm_amber_bind_kind k;
+    int dynamic = 0;
     if (is(kind, "storage"))
         k = CVM_AMBER_BIND_STORAGE;
     else if (is(kind, "uniform"))
         k = CVM_AMBER_BIND_UNIFORM;
+    else if (is(kind, "storage_dynamic"))
+        k = CVM_AMBER_BIND_STORAGE, dynamic = 1;
+    else if (is(kind, "uniform_dynamic"))
+        k = CVM_AMBER_BIND_UNIFORM, dynamic = 1;
     else if (is(kind, "push_constant"))
         k = CVM_AMBER_BIND_PUSH_CONSTANT;
     else if (is(kind, "device_address"))
         k = CVM_AMBER_BIND_DEVICE_ADDRESS;
-    else if (is(kind, "storage_dynamic") || is(kind, "uniform_dynamic") ||
-             is(kind, "storage_image") || is(kind, "sampled_image") ||
+    else if (is(kind, "storage_image") || is(kind, "sampled_image") ||
              is(kind, "combined_image_sampler") || is(kind, "uniform_texel_buffer") ||
-             is(kind, "storage_texel_buffer") || is(kind, "color") || is(kind, "depth_stencil"))
+             is(kind, "storage_texel_buffer"))
         return error_at(P, CVM_ERROR_UNSUPPORTED, kind.line, kind.col,
-                        "buffer type '%.*s' is not supported (storage, uniform, push_constant)",
+                        "descriptor type %.*s is not supported: coopvm has no images or texel "
+                        "buffers",
+                        (int)kind.n, kind.s);
+    else if (is(kind, "color") || is(kind, "depth_stencil") || is(kind, "resolve"))
+        return error_at(P, CVM_ERROR_UNSUPPORTED, kind.line, kind.col,
+                        "%.*s attachments belong to graphics pipelines: coopvm runs compute "
+                        "only",
                         (int)kind.n, kind.s);
     else
-        return expected(P, kind, "storage, uniform, push_constant or device_address");
+        return expected(P, kind, "storage, uniform, storage_dynamic, uniform_dynamic, "
+                                 "push_constant or device_address");
     if (k == CVM_AMBER_BIND_DEVICE_ADDRESS) {
         tok n;
         uint32_t target;
@@ -1145,16 +1338,17 @@ static cvm_result parse_bind(parser *P, cvm_amber_pipeline *pl, tok kw)
         tok ot = next(P);
         if (!tok_u64(ot, &offset))
             return expected(P, ot, "a byte offset");
-        CVM_TRY(add_binding(P, pl, kw, bufs[0], k, 0, 0, 0));
-        pl->bindings[pl->binding_count - 1].target = target;
-        pl->bindings[pl->binding_count - 1].offset = offset;
+        cvm_amber_binding *b = NULL;
+        CVM_TRY(add_binding(P, pl, kw, bufs[0], k, 0, 0, 0, &b));
+        b->target = target;
+        b->offset = offset;
         return end_of_line(P, "OFFSET");
     }
     if (k == CVM_AMBER_BIND_PUSH_CONSTANT) {
         if (nbufs != 1)
             return error_at(P, CVM_ERROR_SYNTAX, kind.line, kind.col,
                             "push_constant takes one buffer");
-        CVM_TRY(add_binding(P, pl, kw, bufs[0], k, 0, 0, 0));
+        CVM_TRY(add_binding(P, pl, kw, bufs[0], k, 0, 0, 0, NULL));
         return end_of_line(P, "push_constant");
     }
     uint32_t set, binding;
@@ -1162,9 +1356,42 @@ static cvm_result parse_bind(parser *P, cvm_amber_pipeline *pl, tok kw)
     CVM_TRY(parse_u32(P, "a descriptor set number", &set));
     CVM_TRY(keyword(P, "BINDING"));
     CVM_TRY(parse_u32(P, "a binding number", &binding));
+    uint64_t dyn[64] = {0}, doff[64] = {0}, drange[64];
     for (uint32_t i = 0; i < nbufs; i++)
-        CVM_TRY(add_binding(P, pl, kw, bufs[i], k, set, binding, i));
-    return end_of_line(P, "BINDING");
+        drange[i] = UINT64_MAX;
+    int have_dyn = 0;
+    for (;;) {
+        tok o = next(P);
+        if (o.kind == TOK_EOL || o.kind == TOK_EOF)
+            break;
+        if (is(o, "OFFSET") && dynamic) {
+            CVM_TRY(parse_bind_numbers(P, o, nbufs, 0, dyn));
+            have_dyn = 1;
+        } else if (is(o, "DESCRIPTOR_OFFSET")) {
+            CVM_TRY(parse_bind_numbers(P, o, nbufs, 0, doff));
+        } else if (is(o, "DESCRIPTOR_RANGE")) {
+            CVM_TRY(parse_bind_numbers(P, o, nbufs, 1, drange));
+        } else if (is(o, "BASE_MIP_LEVEL")) {
+            return error_at(P, CVM_ERROR_UNSUPPORTED, o.line, o.col,
+                            "BASE_MIP_LEVEL is an image setting: images are not supported");
+        } else {
+            return expected(P, o, dynamic ? "OFFSET, DESCRIPTOR_OFFSET, DESCRIPTOR_RANGE or "
+                                            "end of line"
+                                          : "DESCRIPTOR_OFFSET, DESCRIPTOR_RANGE or end of "
+                                            "line");
+        }
+    }
+    if (dynamic && !have_dyn)
+        return error_at(P, CVM_ERROR_SYNTAX, kind.line, kind.col,
+                        "%.*s needs OFFSET (the dynamic offset)", (int)kind.n, kind.s);
+    for (uint32_t i = 0; i < nbufs; i++) {
+        cvm_amber_binding *b = NULL;
+        CVM_TRY(add_binding(P, pl, kw, bufs[i], k, set, binding, i, &b));
+        b->offset = dyn[i];
+        b->descriptor_offset = doff[i];
+        b->descriptor_range = drange[i];
+    }
+    return CVM_SUCCESS;
 }
 
 static cvm_result skip_block(parser *P, tok kw)
@@ -1208,10 +1435,19 @@ static cvm_result parse_pipeline_body(parser *P, cvm_amber_pipeline *pl, tok sta
         else if (is(t, "COMPILE_OPTIONS") || is(t, "SHADER_OPTIMIZATION"))
             CVM_TRY(skip_block(P, t));
         else if (is(t, "FRAMEBUFFER_SIZE") || is(t, "VERTEX_DATA") || is(t, "INDEX_DATA") ||
-                 is(t, "POLYGON_MODE") || is(t, "VIEWPORT"))
+                 is(t, "POLYGON_MODE") || is(t, "VIEWPORT") || is(t, "PATCH_CONTROL_POINTS") ||
+                 is(t, "DEPTH") || is(t, "STENCIL") || is(t, "BLEND") ||
+                 is(t, "SHADER_GROUP") || is(t, "SHADER_BINDING_TABLE") || is(t, "FLAGS") ||
+                 is(t, "USE_LIBRARY") || is(t, "MAX_RAY_PAYLOAD_SIZE") ||
+                 is(t, "MAX_RAY_HIT_ATTRIBUTE_SIZE") || is(t, "MAX_RAY_RECURSION_DEPTH"))
             return error_at(P, CVM_ERROR_UNSUPPORTED, t.line, t.col,
-                            "%.*s is a graphics setting: coopvm runs compute only", (int)t.n,
-                            t.s);
+                            "%.*s is a graphics or ray tracing setting: coopvm runs compute "
+                            "only",
+                            (int)t.n, t.s);
+        else if (is(t, "SET"))
+            return error_at(P, CVM_ERROR_UNSUPPORTED, t.line, t.col,
+                            "SET KERNEL arguments are for OpenCL C shaders, which coopvm does "
+                            "not compile");
         else
             return expected(P, t, "ATTACH, SUBGROUP, BIND, COMPILE_OPTIONS or END");
     }
@@ -1406,11 +1642,17 @@ static cvm_result parse_expect(parser *P, tok kw)
         return expected(P, t, "IDX, EQ_BUFFER or RMSE_BUFFER");
     c->expect = CVM_AMBER_EXPECT_IDX;
     const cvm_amber_buffer *b = &P->script->buffers[buf];
+    c->value_type = b->type;
     {
         tok o = next(P);
         uint64_t off;
         if (!tok_u64(o, &off))
             return expected(P, o, "a byte offset");
+        uint64_t y;
+        if (tok_u64(peek(P), &y))
+            return error_at(P, CVM_ERROR_UNSUPPORTED, o.line, o.col,
+                            "EXPECT IDX x y SIZE w h probes an image: images are not "
+                            "supported");
         if (off % cvm_amber_scalar_size(b->type.scalar))
             return error_at(P, CVM_ERROR_SYNTAX, o.line, o.col,
                             "IDX %llu is a byte offset and must be a multiple of %u, the size of "
@@ -1465,7 +1707,7 @@ static cvm_result parse_expect(parser *P, tok kw)
             c->ivalues = ni;
         }
         value val;
-        CVM_TRY(parse_value(P, v, b->type.scalar, NULL, &val));
+        CVM_TRY(parse_value_as(P, v, b->type.scalar, 1, NULL, &val));
         c->values[c->value_count] = val.d;
         c->ivalues[c->value_count] = val.i;
         c->value_count++;
@@ -1505,6 +1747,9 @@ static cvm_result parse_statements(parser *P)
         else if (is(t, "DEVICE_FEATURE"))
             CVM_TRY(parse_requirement(P, &P->script->features, &P->script->feature_count,
                                       "DEVICE_FEATURE"));
+        else if (is(t, "DEVICE_PROPERTY"))
+            CVM_TRY(parse_requirement(P, &P->script->properties, &P->script->property_count,
+                                      "DEVICE_PROPERTY"));
         else if (is(t, "INSTANCE_EXTENSION")) {
             tok n;
             CVM_TRY(word(P, "an extension name", &n));
@@ -1528,7 +1773,7 @@ static cvm_result parse_statements(parser *P)
         else if (is(t, "IMAGE") || is(t, "SAMPLER") || is(t, "CLEAR") || is(t, "CLEAR_COLOR") ||
                  is(t, "CLEAR_DEPTH") || is(t, "CLEAR_STENCIL") || is(t, "VIRTUAL_FILE") ||
                  is(t, "REPEAT") || is(t, "DEBUG") || is(t, "STRUCT") ||
-                 is(t, "DEVICE_PROPERTY"))
+                 is(t, "ACCELERATION_STRUCTURE"))
             return error_at(P, CVM_ERROR_UNSUPPORTED, t.line, t.col,
                             "%.*s is not supported by coopvm's AmberScript subset", (int)t.n,
                             t.s);
@@ -1572,7 +1817,9 @@ cvm_result cvm_amber_parse(const char *text, size_t length, const char *path,
     cvm_result r;
     if (length < 7 || memcmp(text, "#!amber", 7) ||
         (length > 7 && !strchr(" \t\r\n", text[7]))) {
-        r = error_at(&P, CVM_ERROR_SYNTAX, 1, 1, "expected '#!amber' on the first line");
+        /* google/amber: what is not AmberScript is VkScript */
+        S->vkscript = 1;
+        r = cvm_amber_parse_vkscript(text, length, S, o_diag);
     } else {
         r = parse_statements(&P);
     }

@@ -1,6 +1,7 @@
 /* AmberScript runner: sessions (buffers, modules, pipelines), RUN, COPY and
  * the EXPECT comparisons.  A client of coopvm.h only. */
 #include "amber/amber.h"
+#include "amber/amber_internal.h"
 
 #include <math.h>
 #include <stdio.h> /* snprintf only: this layer never prints */
@@ -16,6 +17,8 @@ struct cvm_amber_session {
     cvm_pipeline **pipelines; /* per pipeline */
     unsigned char **buffers;  /* per buffer: current contents */
     unsigned char **initial;  /* per buffer: contents at creation */
+    cvm_amber_buffer *info;   /* per buffer: the script's record (names, data shared),
+                                 with the size its FILE gave it */
     cvm_buffer **addressed;   /* per buffer: its device address registration */
     uint32_t *runs;           /* command index of each RUN */
     cvm_amber_expect_result *results;
@@ -52,21 +55,33 @@ cvm_result cvm_amber_check_requirements(const cvm_amber_script *s, cvm_diagnosti
             return script_error(o_diag, s, s->features[i].line, CVM_ERROR_UNSUPPORTED,
                                 "DEVICE_FEATURE %s is not supported by coopvm",
                                 s->features[i].name);
+    for (uint32_t i = 0; i < s->property_count; i++)
+        if (!cvm_supports_property(s->properties[i].name))
+            return script_error(o_diag, s, s->properties[i].line, CVM_ERROR_UNSUPPORTED,
+                                "DEVICE_PROPERTY %s is not supported by coopvm",
+                                s->properties[i].name);
     return CVM_SUCCESS;
 }
 
 /* Loading ---------------------------------------------------------------- */
 
-static cvm_result load_text_values(const cvm_amber_script *s, const cvm_amber_buffer *b,
-                                   const char *text, size_t n, unsigned char *dst,
-                                   cvm_diagnostic *d)
+/* The values of a FILE TEXT, read in two passes: `dst` NULL counts them
+ * (into *o_count), else stores them in the buffer's layout. */
+static cvm_result text_values(const cvm_amber_script *s, const cvm_amber_buffer *b,
+                              const char *text, size_t n, unsigned char *dst, uint64_t *o_count,
+                              cvm_diagnostic *d)
 {
-    uint64_t count = b->elements * b->type.rows * b->type.columns, i = 0;
+    uint64_t i = 0;
     const char *p = text, *end = text + n;
-    uint32_t sz = cvm_amber_scalar_size(b->type.scalar);
     while (p < end) {
         while (p < end && strchr(" \t\r\n,", *p))
             p++;
+        if (p < end && *p == '#') {
+            /* a comment to the end of the line, as google/amber's tokenizer reads it */
+            while (p < end && *p != '\n')
+                p++;
+            continue;
+        }
         if (p >= end)
             break;
         char tokbuf[128];
@@ -74,48 +89,34 @@ static cvm_result load_text_values(const cvm_amber_script *s, const cvm_amber_bu
         while (p < end && !strchr(" \t\r\n,", *p) && len < sizeof(tokbuf) - 1)
             tokbuf[len++] = *p++;
         tokbuf[len] = 0;
-        if (i >= count)
+        unsigned char scratch[8];
+        unsigned char *o = dst ? dst + cvm_amber_value_offset(b->type, i) : scratch;
+        if (!cvm_amber_number(tokbuf, len, b->type.scalar, 0, o, NULL, NULL)) {
+            char what[64];
             return script_error(d, s, b->line, CVM_ERROR_INVALID_ARGUMENT,
-                                "FILE TEXT '%s' has more than the %llu values of BUFFER %s",
-                                b->path, (unsigned long long)count, b->name);
-        unsigned char *o = dst + cvm_amber_value_offset(b->type, i);
-        char *e;
-        if (b->type.scalar >= CVM_AMBER_FLOAT16) {
-            double v = strtod(tokbuf, &e);
-            if (b->type.scalar == CVM_AMBER_FLOAT16) {
-                uint16_t h = cvm_amber_float_to_half((float)v);
-                memcpy(o, &h, 2);
-            } else if (b->type.scalar == CVM_AMBER_FLOAT32) {
-                float f = (float)v;
-                memcpy(o, &f, 4);
-            } else {
-                memcpy(o, &v, 8);
-            }
-        } else if (b->type.scalar <= CVM_AMBER_INT64) {
-            long long v = strtoll(tokbuf, &e, 0);
-            memcpy(o, &v, sz);
-        } else {
-            unsigned long long v = strtoull(tokbuf, &e, 0);
-            memcpy(o, &v, sz);
+                                "FILE TEXT '%s': '%s' is not %s", b->path, tokbuf,
+                                cvm_amber_number_expectation(b->type.scalar, what,
+                                                             sizeof(what)));
         }
-        if (*e || e == tokbuf)
-            return script_error(d, s, b->line, CVM_ERROR_INVALID_ARGUMENT,
-                                "FILE TEXT '%s': '%s' is not a %s value", b->path, tokbuf,
-                                cvm_amber_scalar_name(b->type.scalar));
         i++;
     }
-    if (i != count)
-        return script_error(d, s, b->line, CVM_ERROR_INVALID_ARGUMENT,
-                            "FILE TEXT '%s' has %llu values, BUFFER %s needs %llu", b->path,
-                            (unsigned long long)i, b->name, (unsigned long long)count);
+    *o_count = i;
     return CVM_SUCCESS;
 }
 
-static cvm_result load_buffer(const cvm_amber_script *s, const cvm_amber_buffer *b,
-                              unsigned char *dst, cvm_diagnostic *d)
+/* Fills the session's copy `b` of a buffer record and its bytes `*o_data`
+ * (`b->size` of them).  Like google/amber, a FILE decides the buffer's size
+ * whatever SIZE says: a TEXT file holds its values, a BINARY file its bytes
+ * (whole elements). */
+static cvm_result load_buffer(const cvm_amber_script *s, cvm_amber_buffer *b,
+                              unsigned char **o_data, cvm_diagnostic *d)
 {
+    *o_data = NULL;
     if (b->init == CVM_AMBER_INIT_DATA) {
-        memcpy(dst, b->data, b->size);
+        if (!(*o_data = cvm_malloc(b->size ? b->size : 1)))
+            return script_error(d, s, b->line, CVM_ERROR_OUT_OF_MEMORY,
+                                "out of memory for BUFFER %s (%zu bytes)", b->name, b->size);
+        memcpy(*o_data, b->data, b->size);
         return CVM_SUCCESS;
     }
     void *data;
@@ -124,15 +125,32 @@ static cvm_result load_buffer(const cvm_amber_script *s, const cvm_amber_buffer 
     if (cvm_read_file(b->path, &data, &n, &io) != CVM_SUCCESS)
         return script_error(d, s, b->line, CVM_ERROR_IO, "BUFFER %s: %s", b->name, io.message);
     cvm_result r = CVM_SUCCESS;
+    uint32_t per = b->type.rows * b->type.columns, stride = cvm_amber_type_stride(b->type);
+    uint64_t count = 0;
     if (b->init == CVM_AMBER_INIT_FILE_TEXT) {
-        r = load_text_values(s, b, data, n, dst, d);
-    } else if (n != b->size) {
-        r = script_error(d, s, b->line, CVM_ERROR_INVALID_ARGUMENT,
-                         "BUFFER %s: FILE '%s' has %zu bytes, SIZE %llu of %s needs %zu",
-                         b->name, b->path, n, (unsigned long long)b->elements,
-                         cvm_amber_scalar_name(b->type.scalar), b->size);
+        r = text_values(s, b, data, n, NULL, &count, d);
+        if (r == CVM_SUCCESS && count % per)
+            r = script_error(d, s, b->line, CVM_ERROR_INVALID_ARGUMENT,
+                             "FILE TEXT '%s' has %llu values, not whole elements of %u",
+                             b->path, (unsigned long long)count, per);
+        b->elements = count / per;
     } else {
-        memcpy(dst, data, n);
+        if (n % stride)
+            r = script_error(d, s, b->line, CVM_ERROR_INVALID_ARGUMENT,
+                             "BUFFER %s: FILE '%s' has %zu bytes, not whole elements of %u "
+                             "bytes",
+                             b->name, b->path, n, stride);
+        b->elements = n / stride;
+    }
+    b->size = (size_t)b->elements * stride;
+    if (r == CVM_SUCCESS && !(*o_data = cvm_calloc(b->size ? b->size : 1, 1)))
+        r = script_error(d, s, b->line, CVM_ERROR_OUT_OF_MEMORY,
+                         "out of memory for BUFFER %s (%zu bytes)", b->name, b->size);
+    if (r == CVM_SUCCESS) {
+        if (b->init == CVM_AMBER_INIT_FILE_TEXT)
+            r = text_values(s, b, data, n, *o_data, &count, d);
+        else
+            memcpy(*o_data, data, n);
     }
     cvm_mem_free(data);
     return r;
@@ -257,6 +275,25 @@ static cvm_result load_module(cvm_amber_session *S, uint32_t index, cvm_diagnost
             return r;
         }
         break;
+    case CVM_AMBER_GLSL:
+        r = cvm_amber_compile_glsl(text, text_n, sh->target_env, &words, &count, d);
+        if (r != CVM_SUCCESS) {
+            /* glslang's log names lines of the shader text: say which shader */
+            if (d) {
+                char msg[sizeof(d->message)];
+                int k = snprintf(msg, sizeof(msg), "SHADER %.60s: ", sh->name);
+                if (k > 0 && (size_t)k < sizeof(msg))
+                    snprintf(msg + k, sizeof(msg) - (size_t)k, "%.*s",
+                             (int)(sizeof(msg) - (size_t)k - 1), d->message);
+                memcpy(d->message, msg, sizeof(msg));
+                d->line = sh->line;
+                d->column = 0;
+                snprintf(d->file, sizeof(d->file), "%s", s->path);
+            }
+            cvm_mem_free(file);
+            return r;
+        }
+        break;
     }
     cvm_mem_free(file);
     r = cvm_module_create(S->ctx, words, count, &S->modules[index], d);
@@ -310,12 +347,12 @@ static cvm_result create_pipeline(cvm_amber_session *S, uint32_t index, cvm_diag
                                 &S->pipelines[index], d));
     for (uint32_t i = 0; i < pl->binding_count; i++) {
         const cvm_amber_binding *b = &pl->bindings[i];
-        const cvm_amber_buffer *buf = &s->buffers[b->buffer];
+        const cvm_amber_buffer *buf = &S->info[b->buffer];
         if (b->kind == CVM_AMBER_BIND_PUSH_CONSTANT) {
             CVM_TRY(cvm_pipeline_set_push_constants(S->pipelines[index], S->buffers[b->buffer],
                                                     buf->size, d));
         } else if (b->kind == CVM_AMBER_BIND_DEVICE_ADDRESS) {
-            const cvm_amber_buffer *dst = &s->buffers[b->target];
+            const cvm_amber_buffer *dst = &S->info[b->target];
             if (b->offset > dst->size || dst->size - b->offset < 8)
                 return script_error(d, s, b->line, CVM_ERROR_INVALID_ARGUMENT,
                                     "OFFSET %llu: 8 address bytes do not fit in the %zu bytes "
@@ -328,10 +365,28 @@ static cvm_result create_pipeline(cvm_amber_session *S, uint32_t index, cvm_diag
             /* the address is part of the contents the session starts from */
             memcpy(S->buffers[b->target] + b->offset, le, 8);
             memcpy(S->initial[b->target] + b->offset, le, 8);
-        } else
+        } else {
+            /* the descriptor's range: dynamic offset + descriptor offset, for
+             * descriptor_range bytes or to the end (VK_WHOLE_SIZE) */
+            uint64_t start = b->offset + b->descriptor_offset;
+            if (b->offset > buf->size || b->descriptor_offset > buf->size - b->offset)
+                return script_error(d, s, b->line, CVM_ERROR_INVALID_ARGUMENT,
+                                    "BIND BUFFER %s: offset %llu is past its %zu bytes",
+                                    buf->name, (unsigned long long)start, buf->size);
+            uint64_t range = buf->size - start;
+            if (b->descriptor_range != UINT64_MAX) {
+                if (b->descriptor_range > range)
+                    return script_error(d, s, b->line, CVM_ERROR_INVALID_ARGUMENT,
+                                        "BIND BUFFER %s: DESCRIPTOR_RANGE %llu from byte %llu "
+                                        "is past its %zu bytes",
+                                        buf->name, (unsigned long long)b->descriptor_range,
+                                        (unsigned long long)start, buf->size);
+                range = b->descriptor_range;
+            }
             CVM_TRY(cvm_pipeline_bind_buffer(S->pipelines[index], b->set, b->binding,
-                                             b->array_element, S->buffers[b->buffer], buf->size,
-                                             d));
+                                             b->array_element, S->buffers[b->buffer] + start,
+                                             (size_t)range, d));
+        }
     }
     return CVM_SUCCESS;
 }
@@ -356,9 +411,11 @@ cvm_result cvm_amber_session_create(const cvm_amber_script *s, const cvm_context
     S->pipelines = cvm_calloc(s->pipeline_count, sizeof(*S->pipelines));
     S->buffers = cvm_calloc(s->buffer_count, sizeof(*S->buffers));
     S->initial = cvm_calloc(s->buffer_count, sizeof(*S->initial));
+    S->info = cvm_calloc(s->buffer_count ? s->buffer_count : 1, sizeof(*S->info));
     S->runs = cvm_calloc(s->run_count, sizeof(*S->runs));
     S->results = cvm_calloc(s->expect_count, sizeof(*S->results));
-    if (!S->modules || !S->pipelines || !S->buffers || !S->initial || !S->runs || !S->results) {
+    if (!S->modules || !S->pipelines || !S->buffers || !S->initial || !S->info || !S->runs ||
+        !S->results) {
         r = cvm_diag_set(o_diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
         goto fail;
     }
@@ -369,17 +426,17 @@ cvm_result cvm_amber_session_create(const cvm_amber_script *s, const cvm_context
     /* Buffers before anything touches the engine, so a missing file is
      * reported as such even where the engine cannot run the shader. */
     for (uint32_t i = 0; i < s->buffer_count; i++) {
-        size_t size = s->buffers[i].size;
-        S->buffers[i] = cvm_calloc(size ? size : 1, 1);
+        S->info[i] = s->buffers[i];
+        r = load_buffer(s, &S->info[i], &S->buffers[i], o_diag);
+        if (r != CVM_SUCCESS)
+            goto fail;
+        size_t size = S->info[i].size;
         S->initial[i] = cvm_malloc(size ? size : 1);
-        if (!S->buffers[i] || !S->initial[i]) {
+        if (!S->initial[i]) {
             r = script_error(o_diag, s, s->buffers[i].line, CVM_ERROR_OUT_OF_MEMORY,
                              "out of memory for BUFFER %s (%zu bytes)", s->buffers[i].name, size);
             goto fail;
         }
-        r = load_buffer(s, &s->buffers[i], S->buffers[i], o_diag);
-        if (r != CVM_SUCCESS)
-            goto fail;
         memcpy(S->initial[i], S->buffers[i], size);
     }
 
@@ -389,6 +446,12 @@ cvm_result cvm_amber_session_create(const cvm_amber_script *s, const cvm_context
     else
         memset(&cd, 0, sizeof(cd));
     cd.subgroup_size = subgroup;
+    /* DEVICE_FEATURE robustBufferAccess asks for defined out-of-bounds
+     * accesses: coopvm's robust mode (loads give zero, stores drop), one of
+     * the behaviours Vulkan allows */
+    for (uint32_t i = 0; i < s->feature_count; i++)
+        if (!strcmp(s->features[i].name, "robustBufferAccess"))
+            cd.flags |= CVM_FLAG_ROBUST_ACCESS;
     r = cvm_context_create(&cd, &S->ctx, o_diag);
     if (r != CVM_SUCCESS)
         goto fail;
@@ -400,7 +463,7 @@ cvm_result cvm_amber_session_create(const cvm_amber_script *s, const cvm_context
         goto fail;
     }
     for (uint32_t i = 0; i < s->buffer_count; i++) {
-        r = cvm_buffer_create(S->ctx, S->buffers[i], s->buffers[i].size, &S->addressed[i],
+        r = cvm_buffer_create(S->ctx, S->buffers[i], S->info[i].size, &S->addressed[i],
                               o_diag);
         if (r != CVM_SUCCESS)
             goto fail;
@@ -449,6 +512,7 @@ void cvm_amber_session_destroy(cvm_amber_session *S)
     cvm_mem_free(S->pipelines);
     cvm_mem_free(S->buffers);
     cvm_mem_free(S->initial);
+    cvm_mem_free(S->info);
     cvm_mem_free(S->runs);
     cvm_mem_free(S->results);
     cvm_mem_free(S);
@@ -470,7 +534,7 @@ static cvm_result run_command(cvm_amber_session *S, const cvm_amber_command *c,
     for (uint32_t i = 0; i < pl->binding_count; i++)
         if (pl->bindings[i].kind == CVM_AMBER_BIND_PUSH_CONSTANT)
             CVM_TRY(cvm_pipeline_set_push_constants(p, S->buffers[pl->bindings[i].buffer],
-                                                    s->buffers[pl->bindings[i].buffer].size, d));
+                                                    S->info[pl->bindings[i].buffer].size, d));
     return cvm_pipeline_dispatch(p, c->groups[0], c->groups[1], c->groups[2], d);
 }
 
@@ -486,7 +550,7 @@ cvm_result cvm_amber_session_run(cvm_amber_session *S, uint32_t run_index, cvm_d
 void cvm_amber_session_reset_buffers(cvm_amber_session *S)
 {
     for (uint32_t i = 0; i < S->script->buffer_count; i++)
-        memcpy(S->buffers[i], S->initial[i], S->script->buffers[i].size);
+        memcpy(S->buffers[i], S->initial[i], S->info[i].size);
 }
 
 void *cvm_amber_session_buffer(cvm_amber_session *S, uint32_t index, size_t *o_size)
@@ -494,7 +558,7 @@ void *cvm_amber_session_buffer(cvm_amber_session *S, uint32_t index, size_t *o_s
     if (!S || index >= S->script->buffer_count)
         return NULL;
     if (o_size)
-        *o_size = S->script->buffers[index].size;
+        *o_size = S->info[index].size;
     return S->buffers[index];
 }
 
@@ -640,55 +704,106 @@ static int compare_values(cvm_amber_compare op, int cmp)
     return 0;
 }
 
+/* google/amber's EQ on floating-point values: equal within a relative
+ * 1e-6 percent (kEpsilon, as a percentage, in its verifier), NaN equal to
+ * NaN.  For float16 and float32 values that is exact; for doubles it
+ * forgives the last few bits. */
+static int amber_float_eq(double g, double e)
+{
+    if (isnan(g) || isnan(e))
+        return isnan(g) && isnan(e);
+    if (g == e)
+        return 1;
+    return fabs(g - e) <= 1e-6 / 100.0 * fabs(e);
+}
+
+/* The tolerance for value `k` of an IDX (k counts values from the first one
+ * compared): component k % rows of its vector or matrix column.  Returns 0
+ * when no tolerance applies. */
+static int tolerance_of(const cvm_amber_command *c, uint64_t k, double expected, double *o_tol)
+{
+    if (c->tolerance_count == 0)
+        return 0;
+    uint32_t comp = 0;
+    if (c->tolerance_count > 1) {
+        comp = (uint32_t)(k % c->value_type.rows);
+        if (comp >= c->tolerance_count)
+            return 0;
+    }
+    double t = c->tolerances[comp];
+    if (c->tolerance_percent[comp])
+        t = t / 100.0 * fabs(expected);
+    *o_tol = t;
+    return 1;
+}
+
 static void compare_idx(const cvm_amber_command *c, const cvm_amber_buffer *b,
                         const unsigned char *got, cvm_amber_expect_result *r)
 {
-    cvm_amber_type t = b->type;
-    uint32_t stride = cvm_amber_type_stride(t);
+    cvm_amber_type t = c->value_type;
     uint32_t per = t.rows * t.columns;
-    uint64_t nvalues = b->elements * per;
-    /* the value slot at byte `offset` */
-    uint64_t element = c->offset / stride, start = UINT64_MAX;
-    for (uint32_t k = 0; k < per; k++)
-        if (cvm_amber_value_offset(t, element * per + k) == c->offset)
-            start = element * per + k;
+    /* An AmberScript EXPECT reads the buffer's own type: `offset` names a
+     * value slot, and the values follow slot after slot.  A VkScript probe
+     * reads its own type laid out from `offset`. */
+    int own = cvm_amber_type_equal(t, b->type);
+    uint64_t start = UINT64_MAX, nvalues;
     r->passed = 0;
-    if (start == UINT64_MAX || c->offset >= b->size) {
-        snprintf(r->message, sizeof(r->message),
-                 "IDX %llu is %s buffer %s (%zu bytes)", (unsigned long long)c->offset,
-                 c->offset >= b->size ? "past the end of" : "in the padding of", b->name,
-                 b->size);
-        return;
-    }
-    if (start + c->value_count > nvalues) {
-        snprintf(r->message, sizeof(r->message),
-                 "IDX %llu with %u values reads past the end of buffer %s (%llu values)",
-                 (unsigned long long)c->offset, c->value_count, b->name,
-                 (unsigned long long)nvalues);
-        return;
+    if (own) {
+        uint32_t stride = cvm_amber_type_stride(t);
+        uint64_t element = c->offset / stride;
+        nvalues = b->elements * per;
+        for (uint32_t k = 0; k < per; k++)
+            if (cvm_amber_value_offset(t, element * per + k) == c->offset)
+                start = element * per + k;
+        if (start == UINT64_MAX || c->offset >= b->size) {
+            snprintf(r->message, sizeof(r->message), "IDX %llu is %s buffer %s (%zu bytes)",
+                     (unsigned long long)c->offset,
+                     c->offset >= b->size ? "past the end of" : "in the padding of", b->name,
+                     b->size);
+            return;
+        }
+        if (start + c->value_count > nvalues) {
+            snprintf(r->message, sizeof(r->message),
+                     "IDX %llu with %u values reads past the end of buffer %s (%llu values)",
+                     (unsigned long long)c->offset, c->value_count, b->name,
+                     (unsigned long long)nvalues);
+            return;
+        }
+    } else {
+        start = 0;
+        uint64_t last = c->value_count ? c->value_count - 1 : 0;
+        uint64_t end = c->offset + cvm_amber_value_offset(t, last) +
+                       cvm_amber_scalar_size(t.scalar);
+        if (end > b->size) {
+            snprintf(r->message, sizeof(r->message),
+                     "%u %s values at byte %llu read past the end of %s (%zu bytes)",
+                     c->value_count, cvm_amber_scalar_name(t.scalar),
+                     (unsigned long long)c->offset, b->name, b->size);
+            return;
+        }
     }
     int is_float = t.scalar >= CVM_AMBER_FLOAT16, is_signed = t.scalar <= CVM_AMBER_INT64;
     r->compared = c->value_count;
     for (uint32_t k = 0; k < c->value_count; k++) {
         uint64_t slot = start + k, gb;
-        double g, e = c->values[k];
+        uint64_t at = own ? cvm_amber_value_offset(t, slot)
+                          : c->offset + cvm_amber_value_offset(t, k);
+        double g, e = c->values[k], tol;
         int64_t gi;
-        read_slot(t.scalar, got + cvm_amber_value_offset(t, slot), &g, &gb, &gi);
+        read_slot(t.scalar, got + at, &g, &gb, &gi);
         int ok;
-        double err;
-        if (is_float) {
-            err = abs_error(g, e);
-            uint32_t comp = (uint32_t)(slot % t.rows);
-            if (c->tolerance_count && comp < c->tolerance_count) {
-                double tol = c->tolerances[comp];
-                if (c->tolerance_percent[comp])
-                    tol = tol / 100.0 * fabs(e);
-                ok = err <= tol;
-            } else if (isnan(g) || isnan(e)) {
-                ok = c->compare == CVM_AMBER_NE; /* NaN compares unequal to all */
-            } else {
+        double err = abs_error(g, e);
+        if (tolerance_of(c, own ? slot % per : k % per, e, &tol)) {
+            ok = isnan(g) || isnan(e) ? isnan(g) && isnan(e) : err <= tol;
+        } else if (is_float) {
+            if (c->compare == CVM_AMBER_EQ)
+                ok = amber_float_eq(g, e);
+            else if (c->compare == CVM_AMBER_NE)
+                ok = !amber_float_eq(g, e);
+            else if (isnan(g) || isnan(e))
+                ok = 0; /* unordered: no order comparison holds */
+            else
                 ok = compare_values(c->compare, g < e ? -1 : g > e ? 1 : 0);
-            }
         } else {
             int cmp;
             int64_t ei = c->ivalues[k];
@@ -696,16 +811,7 @@ static void compare_idx(const cvm_amber_command *c, const cvm_amber_buffer *b,
                 cmp = gi < ei ? -1 : gi > ei ? 1 : 0;
             else
                 cmp = (uint64_t)gi < (uint64_t)ei ? -1 : (uint64_t)gi > (uint64_t)ei ? 1 : 0;
-            err = abs_error(g, e);
-            if (c->tolerance_count && (uint32_t)(slot % t.rows) < c->tolerance_count) {
-                uint32_t comp = (uint32_t)(slot % t.rows);
-                double tol = c->tolerances[comp];
-                if (c->tolerance_percent[comp])
-                    tol = tol / 100.0 * fabs(e);
-                ok = err <= tol;
-            } else {
-                ok = compare_values(c->compare, cmp);
-            }
+            ok = compare_values(c->compare, cmp);
         }
         if (err > r->worst_error) {
             r->worst_error = err;
@@ -733,10 +839,94 @@ void cvm_amber_session_evaluate(cvm_amber_session *S, uint32_t command,
         return;
     }
     if (c->expect == CVM_AMBER_EXPECT_IDX)
-        compare_idx(c, &s->buffers[c->buffer], S->buffers[c->buffer], r);
+        compare_idx(c, &S->info[c->buffer], S->buffers[c->buffer], r);
     else
-        compare_buffers(c, &s->buffers[c->buffer], S->buffers[c->buffer],
-                        &s->buffers[c->other], S->buffers[c->other], r);
+        compare_buffers(c, &S->info[c->buffer], S->buffers[c->buffer], &S->info[c->other],
+                        S->buffers[c->other], r);
+}
+
+cvm_result cvm_amber_session_differences(cvm_amber_session *S, uint32_t command, double **o_err,
+                                        uint8_t **o_state, uint64_t *o_count)
+{
+    const cvm_amber_script *s = S->script;
+    *o_err = NULL;
+    *o_state = NULL;
+    *o_count = 0;
+    if (command >= s->command_count || s->commands[command].kind != CVM_AMBER_CMD_EXPECT)
+        return CVM_ERROR_INVALID_ARGUMENT;
+    const cvm_amber_command *c = &s->commands[command];
+    const cvm_amber_buffer *b = &S->info[c->buffer];
+    const unsigned char *got = S->buffers[c->buffer];
+    uint64_t n = b->elements * b->type.rows * b->type.columns;
+    /* value slots of the buffer's own type only (a VkScript probe reads a
+     * type of its own from a byte buffer: no slots to map) */
+    if (c->expect == CVM_AMBER_EXPECT_IDX && !cvm_amber_type_equal(c->value_type, b->type))
+        return CVM_ERROR_INVALID_ARGUMENT;
+    if (n > (UINT64_C(1) << 32))
+        return CVM_ERROR_LIMIT;
+    double *err = cvm_malloc((size_t)n * sizeof(double) + 1);
+    uint8_t *st = cvm_malloc((size_t)n + 1);
+    if (!err || !st) {
+        cvm_mem_free(err);
+        cvm_mem_free(st);
+        return CVM_ERROR_OUT_OF_MEMORY;
+    }
+    for (uint64_t i = 0; i < n; i++) {
+        err[i] = 0;
+        st[i] = CVM_AMBER_SLOT_NOT_COMPARED;
+    }
+    if (c->expect == CVM_AMBER_EXPECT_IDX) {
+        /* the slots evaluate() compared, each judged as it judged them */
+        cvm_amber_expect_result r;
+        cvm_amber_session_evaluate(S, command, &r);
+        if (r.message[0] || !r.compared) {
+            cvm_mem_free(err);
+            cvm_mem_free(st);
+            return CVM_ERROR_INVALID_ARGUMENT;
+        }
+        uint64_t start = 0;
+        uint32_t per = b->type.rows * b->type.columns;
+        uint64_t element = c->offset / cvm_amber_type_stride(b->type);
+        for (uint32_t k = 0; k < per; k++)
+            if (cvm_amber_value_offset(b->type, element * per + k) == c->offset)
+                start = element * per + k;
+        for (uint32_t k = 0; k < c->value_count && start + k < n; k++) {
+            cvm_amber_command one = *c;
+            one.offset = cvm_amber_value_offset(b->type, start + k);
+            one.values = c->values + k;
+            one.ivalues = c->ivalues + k;
+            one.value_count = 1;
+            /* the offset keeps the slot, so its component's tolerance */
+            memset(&r, 0, sizeof(r));
+            compare_idx(&one, b, got, &r);
+            err[start + k] = r.worst_error;
+            st[start + k] = r.passed ? CVM_AMBER_SLOT_PASSED : CVM_AMBER_SLOT_FAILED;
+        }
+    } else {
+        const cvm_amber_buffer *bb = &S->info[c->other];
+        cvm_amber_expect_result r;
+        memset(&r, 0, sizeof(r));
+        if (!same_shape(b, bb, &r)) {
+            cvm_mem_free(err);
+            cvm_mem_free(st);
+            return CVM_ERROR_INVALID_ARGUMENT;
+        }
+        const unsigned char *exp = S->buffers[c->other];
+        double tol = (double)c->tolerance;
+        for (uint64_t i = 0; i < n; i++) {
+            uint64_t off = cvm_amber_value_offset(b->type, i), gb, eb;
+            double g, e;
+            read_slot(b->type.scalar, got + off, &g, &gb, NULL);
+            read_slot(bb->type.scalar, exp + off, &e, &eb, NULL);
+            err[i] = gb == eb ? 0.0 : abs_error(g, e);
+            int fail = c->expect == CVM_AMBER_EXPECT_RMSE_BUFFER ? !(fabs(g - e) <= tol) : gb != eb;
+            st[i] = fail ? CVM_AMBER_SLOT_FAILED : CVM_AMBER_SLOT_PASSED;
+        }
+    }
+    *o_err = err;
+    *o_state = st;
+    *o_count = n;
+    return CVM_SUCCESS;
 }
 
 cvm_result cvm_amber_session_check(cvm_amber_session *S,
@@ -760,12 +950,38 @@ cvm_result cvm_amber_session_check(cvm_amber_session *S,
 
 /* Whole scripts -------------------------------------------------------- */
 
+cvm_result cvm_amber_session_set_debug(cvm_amber_session *S, const cvm_debug_desc *debug,
+                                       cvm_diagnostic *o_diag)
+{
+    for (uint32_t i = 0; i < S->script->pipeline_count; i++)
+        if (S->pipelines[i])
+            CVM_TRY(cvm_pipeline_set_debug(S->pipelines[i], debug, o_diag));
+    return CVM_SUCCESS;
+}
+
+cvm_pipeline *cvm_amber_session_pipeline(cvm_amber_session *S, uint32_t index)
+{
+    return S && index < S->script->pipeline_count ? S->pipelines[index] : NULL;
+}
+
 cvm_result cvm_amber_execute(const cvm_amber_script *s, const cvm_context_desc *desc,
                              cvm_amber_report *o_report, cvm_diagnostic *o_diag)
+{
+    return cvm_amber_execute_hooked(s, desc, NULL, o_report, o_diag);
+}
+
+cvm_result cvm_amber_execute_hooked(const cvm_amber_script *s, const cvm_context_desc *desc,
+                                    const cvm_amber_hooks *hooks, cvm_amber_report *o_report,
+                                    cvm_diagnostic *o_diag)
 {
     memset(o_report, 0, sizeof(*o_report));
     cvm_amber_session *S;
     cvm_result r = cvm_amber_session_create(s, desc, &S, o_diag);
+    if (r == CVM_SUCCESS && hooks && hooks->debug) {
+        r = cvm_amber_session_set_debug(S, hooks->debug, o_diag);
+        if (r != CVM_SUCCESS)
+            cvm_amber_session_destroy(S);
+    }
     if (r != CVM_SUCCESS) {
         o_report->error_line = o_diag && o_diag->line && !strcmp(o_diag->file, s->path)
                                    ? o_diag->line
@@ -781,10 +997,12 @@ cvm_result cvm_amber_execute(const cvm_amber_script *s, const cvm_context_desc *
         const cvm_amber_command *c = &s->commands[i];
         switch (c->kind) {
         case CVM_AMBER_CMD_RUN:
+            if (hooks && hooks->before_run)
+                hooks->before_run(hooks->user, S, i);
             r = run_command(S, c, o_diag);
             break;
         case CVM_AMBER_CMD_COPY: {
-            const cvm_amber_buffer *a = &s->buffers[c->buffer], *b = &s->buffers[c->other];
+            const cvm_amber_buffer *a = &S->info[c->buffer], *b = &S->info[c->other];
             if (a->size != b->size)
                 r = script_error(o_diag, s, c->line, CVM_ERROR_INVALID_ARGUMENT,
                                  "COPY %s TO %s: sizes differ (%zu and %zu bytes)", a->name,
@@ -793,10 +1011,23 @@ cvm_result cvm_amber_execute(const cvm_amber_script *s, const cvm_context_desc *
                 memcpy(S->buffers[c->other], S->buffers[c->buffer], a->size);
             break;
         }
+        case CVM_AMBER_CMD_WRITE: {
+            const cvm_amber_buffer *b = &S->info[c->buffer];
+            if (c->offset > b->size || c->data_size > b->size - c->offset)
+                r = script_error(o_diag, s, c->line, CVM_ERROR_INVALID_ARGUMENT,
+                                 "%zu bytes at offset %llu do not fit in %s (%zu bytes)",
+                                 c->data_size, (unsigned long long)c->offset, b->name,
+                                 b->size);
+            else
+                memcpy(S->buffers[c->buffer] + c->offset, c->data, c->data_size);
+            break;
+        }
         case CVM_AMBER_CMD_EXPECT: {
             cvm_amber_expect_result *res = &o_report->results[o_report->result_count++];
             cvm_amber_session_evaluate(S, i, res);
             o_report->failed += !res->passed;
+            if (hooks && hooks->after_expect)
+                hooks->after_expect(hooks->user, S, res);
             break;
         }
         }

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "exec/debug.h"
 #include "exec/program.h"
 
 /* Address-only buffers (cvm_buffer_create): slot k is region
@@ -48,6 +49,7 @@ struct cvm_pipeline {
     uint32_t nbindings;
     uint8_t *push;
     uint32_t push_size;
+    cvm_debug_desc debug; /* sinks of cvm_pipeline_set_debug; all zero when off */
 };
 
 /* ---- context ---------------------------------------------------------------- */
@@ -329,7 +331,107 @@ cvm_result cvm_pipeline_set_push_constants(cvm_pipeline *pipeline, const void *d
     return CVM_SUCCESS;
 }
 
+cvm_result cvm_pipeline_set_debug(cvm_pipeline *pipeline, const cvm_debug_desc *desc,
+                                  cvm_diagnostic *o_diag)
+{
+    cvm_diag_clear(o_diag);
+    if (!pipeline)
+        return cvm_diag_set(o_diag, CVM_ERROR_INVALID_ARGUMENT, "pipeline is NULL");
+    if (!desc) {
+        memset(&pipeline->debug, 0, sizeof(pipeline->debug));
+        return CVM_SUCCESS;
+    }
+    const uint32_t *ls = pipeline->prog->local_size;
+    uint64_t inv = (uint64_t)ls[0] * ls[1] * ls[2];
+    if (desc->trace_fn && desc->trace_invocation != CVM_TRACE_WORKGROUP &&
+        desc->trace_invocation >= inv)
+        return cvm_diag_set(o_diag, CVM_ERROR_INVALID_ARGUMENT,
+                            "trace invocation %u is not in a workgroup of %llu invocations",
+                            desc->trace_invocation, (unsigned long long)inv);
+    pipeline->debug = *desc;
+    if (!pipeline->debug.printf_limit)
+        pipeline->debug.printf_limit = CVM_DEFAULT_PRINTF_LIMIT;
+    if (pipeline->debug.printf_limit > (UINT64_C(1) << 30)) /* counts fit 32 bits */
+        pipeline->debug.printf_limit = UINT64_C(1) << 30;
+    if (!pipeline->debug.trace_limit)
+        pipeline->debug.trace_limit = CVM_DEFAULT_TRACE_LIMIT;
+    return CVM_SUCCESS;
+}
+
+/* The constant value of `id` (after specialization), or 0 when it has none. */
+static int const_value(const cvm_program *p, uint32_t id, uint64_t *o)
+{
+    if (id == 0 || id >= p->bound || p->const_offset[id] == UINT64_MAX)
+        return 0;
+    const cvm_type *t = &p->types[p->mod->defs[id].type];
+    if (t->tclass != CVM_TC_INT || t->size > 8)
+        return 0;
+    *o = 0;
+    memcpy(o, p->const_data + p->const_offset[id], t->size);
+    return 1;
+}
+
+int cvm_pipeline_store_shape(const cvm_pipeline *pipeline, uint32_t set, uint32_t binding_no,
+                             cvm_store_shape *o_shape)
+{
+    if (!pipeline || !o_shape)
+        return 0;
+    const cvm_program *p = pipeline->prog;
+    const spv_module *mod = p->mod;
+    for (uint32_t i = 0; i < p->ninsns; i++) {
+        const cvm_insn *in = &p->insns[i];
+        spv_inst si;
+        if (in->spv_op != SpvOpCooperativeMatrixStoreKHR ||
+            !spv_module_inst_at(mod, in->word_off, &si) || si.word_count < 5)
+            continue;
+        uint32_t ptr = si.words[1], obj = si.words[2];
+        uint64_t layout, stride;
+        if (!const_value(p, si.words[3], &layout) || layout > 1 ||
+            !const_value(p, si.words[4], &stride))
+            continue;
+        /* the variable the pointer is based on */
+        uint32_t base = ptr;
+        for (int hops = 0; hops < 64 && base < p->bound; hops++) {
+            uint16_t op = mod->defs[base].opcode;
+            if (op != SpvOpAccessChain && op != SpvOpInBoundsAccessChain &&
+                op != SpvOpPtrAccessChain && op != SpvOpInBoundsPtrAccessChain &&
+                op != SpvOpCopyObject)
+                break;
+            spv_inst ai;
+            if (!spv_module_def_inst(mod, base, &ai) || ai.word_count < 4)
+                break;
+            base = ai.words[3];
+        }
+        int found = 0;
+        for (uint32_t k = 0; k < p->ndescs; k++)
+            found |= p->descs[k].var == base && p->descs[k].set == set &&
+                     p->descs[k].binding == binding_no;
+        if (!found)
+            continue;
+        const cvm_type *pt = &p->types[mod->defs[ptr].type];
+        const cvm_type *mt = &p->types[mod->defs[obj].type];
+        if (pt->tclass != CVM_TC_POINTER || mt->tclass != CVM_TC_COOPMAT)
+            continue;
+        const cvm_type *pointee = &p->types[pt->elem];
+        o_shape->stride_bytes = stride * (pointee->mem_size ? pointee->mem_size : pointee->size);
+        o_shape->tile_rows = mt->rows;
+        o_shape->tile_cols = mt->cols;
+        o_shape->column_major = (uint32_t)layout;
+        o_shape->component_bytes = p->types[mt->elem].size;
+        return 1;
+    }
+    return 0;
+}
+
 /* ---- dispatch ------------------------------------------------------------------ */
+
+/* A DebugPrintf message kept for delivery: its workgroup (linear index) and
+ * a copy of its text. */
+typedef struct kept_message {
+    uint64_t wg;
+    cvm_printf_rec rec;
+    char *text;
+} kept_message;
 
 typedef struct dispatch_job {
     cvm_pipeline *pipe;
@@ -347,7 +449,138 @@ typedef struct dispatch_job {
     cvm_result result;
     cvm_diagnostic diag;
     uint64_t failed_index;
+    /* debugging (pipe->debug): messages gathered from the workgroups, under
+     * `lock`; the trace, used by the one worker that runs its workgroup */
+    kept_message *msgs;
+    uint64_t nmsgs, msgs_cap;
+    uint64_t dropped;        /* messages past the limit */
+    uint64_t last_kept_wg;   /* after a trim: workgroups past it are dropped whole */
+    int trimmed;
+    int oom;                 /* a message could not be kept for want of memory */
+    cvm_trace trace;
+    int tracing, traced;
 } dispatch_job;
+
+static int kept_before(const kept_message *a, const kept_message *b)
+{
+    if (a->wg != b->wg)
+        return a->wg < b->wg;
+    if (a->rec.inv != b->rec.inv)
+        return a->rec.inv < b->rec.inv;
+    return a->rec.seq < b->rec.seq;
+}
+
+static int kept_cmp(const void *x, const void *y)
+{
+    const kept_message *a = x, *b = y;
+    return kept_before(a, b) ? -1 : kept_before(b, a) ? 1 : 0;
+}
+
+/* Keeps at most `limit` messages, the first in delivery order. */
+static void trim_messages(dispatch_job *job, uint64_t limit)
+{
+    if (job->nmsgs > 1)
+        qsort(job->msgs, (size_t)job->nmsgs, sizeof(kept_message), kept_cmp);
+    if (job->nmsgs <= limit)
+        return;
+    for (uint64_t i = limit; i < job->nmsgs; i++)
+        cvm_mem_free(job->msgs[i].text);
+    job->dropped += job->nmsgs - limit;
+    job->nmsgs = limit;
+    job->last_kept_wg = limit ? job->msgs[limit - 1].wg : 0;
+    job->trimmed = 1;
+}
+
+/* Takes the messages of workgroup `wg` (sorted) into the job. */
+static void gather_messages(dispatch_job *job, uint64_t wg, cvm_printf_buf *pb)
+{
+    uint64_t limit = job->pipe->debug.printf_limit;
+    cvm_printf_buf_sort(pb);
+    pthread_mutex_lock(&job->lock);
+    job->dropped += pb->dropped;
+    for (uint32_t i = 0; i < pb->n; i++) {
+        if ((job->trimmed && wg > job->last_kept_wg) || job->oom) {
+            job->dropped += pb->n - i;
+            break;
+        }
+        if (job->nmsgs == job->msgs_cap) {
+            uint64_t nc = job->msgs_cap ? job->msgs_cap * 2 : 256;
+            kept_message *nm = nc < (UINT64_C(1) << 40) / sizeof(*nm)
+                                   ? cvm_realloc(job->msgs, (size_t)nc * sizeof(*nm))
+                                   : NULL;
+            if (!nm) {
+                job->oom = 1;
+                job->dropped++;
+                continue;
+            }
+            job->msgs = nm;
+            job->msgs_cap = nc;
+        }
+        const cvm_printf_rec *r = &pb->recs[i];
+        char *t = cvm_malloc((size_t)r->text_len + 1);
+        if (!t) {
+            job->oom = 1;
+            job->dropped++;
+            continue;
+        }
+        memcpy(t, pb->text + r->text_off, r->text_len);
+        t[r->text_len] = 0;
+        job->msgs[job->nmsgs++] = (kept_message){wg, *r, t};
+        if (job->nmsgs >= 2 * limit + 1024)
+            trim_messages(job, limit);
+    }
+    pthread_mutex_unlock(&job->lock);
+}
+
+/* Hands the kept messages to the caller's function, in order, then the
+ * note when some were dropped. */
+static void deliver_messages(dispatch_job *job)
+{
+    const cvm_debug_desc *dbg = &job->pipe->debug;
+    const cvm_program *prog = job->pipe->prog;
+    const uint32_t *ls = prog->local_size;
+    trim_messages(job, dbg->printf_limit);
+    for (uint64_t i = 0; i < job->nmsgs; i++) {
+        const kept_message *k = &job->msgs[i];
+        cvm_printf_message m;
+        memset(&m, 0, sizeof(m));
+        m.workgroup[0] = (uint32_t)(k->wg % job->groups[0]);
+        m.workgroup[1] = (uint32_t)((k->wg / job->groups[0]) % job->groups[1]);
+        m.workgroup[2] = (uint32_t)(k->wg / ((uint64_t)job->groups[0] * job->groups[1]));
+        m.local_index = k->rec.inv;
+        m.invocation[0] = k->rec.inv % ls[0];
+        m.invocation[1] = (k->rec.inv / ls[0]) % ls[1];
+        m.invocation[2] = k->rec.inv / (ls[0] * ls[1]);
+        if (k->rec.caller_op) {
+            m.in_callback = 1;
+            m.row = k->rec.row;
+            m.column = k->rec.col;
+            m.caller_opcode = k->rec.caller_op;
+        }
+        m.word_offset = k->rec.word_off;
+        m.file = "";
+        uint32_t col;
+        if (!spv_module_source_line(prog->mod, k->rec.word_off, &m.file, &m.line, &col)) {
+            m.file = "";
+            m.line = 0;
+        }
+        m.text = k->text;
+        m.length = k->rec.text_len;
+        dbg->printf_fn(dbg->printf_user, &m);
+    }
+    if (job->dropped) { /* past the limit, or lost for want of memory */
+        cvm_printf_message m;
+        memset(&m, 0, sizeof(m));
+        m.file = m.text = "";
+        m.dropped = job->dropped;
+        dbg->printf_fn(dbg->printf_user, &m);
+    }
+    for (uint64_t i = 0; i < job->nmsgs; i++)
+        cvm_mem_free(job->msgs[i].text);
+    cvm_mem_free(job->msgs);
+    job->msgs = NULL;
+    job->nmsgs = 0;
+}
 
 static void *worker(void *arg)
 {
@@ -361,6 +594,16 @@ static void *worker(void *arg)
                          job->desc.memory_limit, job->device_regions, job->ndevice_regions};
     cvm_result r = cvm_group_create(prog, &gd, job->regions, job->nregions, job->pipe->push,
                                     job->pipe->push_size, &g, &diag);
+    const cvm_debug_desc *dbg = &job->pipe->debug;
+    cvm_printf_buf pb;
+    memset(&pb, 0, sizeof(pb)); /* freed below even when never set up */
+    int printing = dbg->printf_fn != NULL;
+    if (r == CVM_SUCCESS && printing) {
+        if (cvm_printf_buf_init(&pb, dbg->printf_limit) != CVM_SUCCESS)
+            r = cvm_diag_set(&diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+        else
+            cvm_group_exec(g)->printf = &pb;
+    }
     uint64_t idx = 0;
     while (r == CVM_SUCCESS) {
         if (__atomic_load_n(&job->failed, __ATOMIC_RELAXED))
@@ -371,8 +614,41 @@ static void *worker(void *arg)
         uint32_t gid[3] = {(uint32_t)(idx % job->groups[0]),
                            (uint32_t)((idx / job->groups[0]) % job->groups[1]),
                            (uint32_t)(idx / ((uint64_t)job->groups[0] * job->groups[1]))};
+        int traced = job->tracing && !memcmp(gid, dbg->trace_workgroup, sizeof(gid));
+        if (printing)
+            cvm_printf_buf_reset(&pb);
+        if (traced) {
+            const uint32_t *ls = prog->local_size;
+            uint32_t li = dbg->trace_invocation;
+            if (li == CVM_TRACE_WORKGROUP)
+                cvm_trace_text(&job->trace,
+                               "trace of workgroup (%u,%u,%u), all %u invocations (subgroups of "
+                               "%u)",
+                               gid[0], gid[1], gid[2], gd.nlanes, gd.sg_size);
+            else
+                cvm_trace_text(&job->trace,
+                               "trace of workgroup (%u,%u,%u), invocation (%u,%u,%u) (local "
+                               "index %u, subgroup %u, lane %u of %u)",
+                               gid[0], gid[1], gid[2], li % ls[0], (li / ls[0]) % ls[1],
+                               li / (ls[0] * ls[1]), li, li / gd.sg_size, li % gd.sg_size,
+                               gd.sg_size);
+            cvm_group_exec(g)->trace = &job->trace;
+            job->traced = 1;
+        }
         r = cvm_group_run(g, gid, job->groups, &job->budget, &diag);
+        if (traced) {
+            cvm_group_exec(g)->trace = NULL;
+            if (r == CVM_SUCCESS)
+                cvm_trace_text(&job->trace, "end of workgroup (%u,%u,%u)", gid[0], gid[1], gid[2]);
+            else
+                cvm_trace_text(&job->trace, "workgroup (%u,%u,%u) stopped: %s: %s", gid[0], gid[1],
+                               gid[2], cvm_result_string(r), diag.message);
+        }
+        if (printing && (pb.n || pb.dropped))
+            gather_messages(job, idx, &pb);
     }
+    if (printing)
+        cvm_printf_buf_free(&pb);
     if (r != CVM_SUCCESS) {
         pthread_mutex_lock(&job->lock);
         /* Keep the error of the lowest workgroup index for a stable report. */
@@ -468,6 +744,17 @@ cvm_result cvm_pipeline_dispatch(cvm_pipeline *pipeline, uint32_t gx, uint32_t g
         return cvm_diag_set(o_diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
     }
     pthread_mutex_init(&job.lock, NULL);
+    if (pipeline->debug.trace_fn) {
+        if (cvm_trace_init(&job.trace, pipeline->debug.trace_fn, pipeline->debug.trace_user,
+                           pipeline->debug.trace_invocation,
+                           pipeline->debug.trace_limit) != CVM_SUCCESS) {
+            pthread_mutex_destroy(&job.lock);
+            cvm_mem_free(job.regions);
+            cvm_mem_free(job.device_regions);
+            return cvm_diag_set(o_diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+        }
+        job.tracing = 1;
+    }
     uint32_t nthreads = job.desc.threads;
     if (nthreads > job.total)
         nthreads = (uint32_t)job.total;
@@ -484,6 +771,22 @@ cvm_result cvm_pipeline_dispatch(cvm_pipeline *pipeline, uint32_t gx, uint32_t g
     for (uint32_t i = 1; i <= started; i++)
         pthread_join(th[i], NULL);
     cvm_mem_free(th);
+    if (pipeline->debug.printf_fn)
+        deliver_messages(&job);
+    if (job.tracing) {
+        const uint32_t *tw = pipeline->debug.trace_workgroup;
+        if (!job.traced && !job.failed)
+            cvm_trace_text(&job.trace,
+                           "trace: workgroup (%u,%u,%u) is not in this dispatch of %u,%u,%u "
+                           "workgroups",
+                           tw[0], tw[1], tw[2], gx, gy, gz);
+        else if (!job.traced)
+            cvm_trace_text(&job.trace,
+                           "trace: workgroup (%u,%u,%u) did not run: the dispatch stopped on an "
+                           "error first",
+                           tw[0], tw[1], tw[2]);
+        cvm_trace_free(&job.trace);
+    }
     pthread_mutex_destroy(&job.lock);
     cvm_mem_free(job.regions);
     cvm_mem_free(job.device_regions);
@@ -497,6 +800,9 @@ cvm_result cvm_pipeline_dispatch(cvm_pipeline *pipeline, uint32_t gx, uint32_t g
 
 /* ---- capabilities ---------------------------------------------------------------- */
 
+/* What the engine implements, in the names Vulkan (and AmberScript's
+ * DEVICE_EXTENSION / DEVICE_FEATURE / DEVICE_PROPERTY) use.  A name is here
+ * only when the engine runs what it enables; each line says what that is. */
 static const char *const device_extensions[] = {
     "VK_KHR_cooperative_matrix",  "VK_NV_cooperative_matrix2", "VK_KHR_shader_float16_int8",
     "VK_KHR_16bit_storage",       "VK_KHR_8bit_storage",       "VK_KHR_vulkan_memory_model",
@@ -504,6 +810,18 @@ static const char *const device_extensions[] = {
     "VK_KHR_buffer_device_address", "VK_KHR_shader_integer_dot_product",
     "VK_KHR_shader_bfloat16",     "VK_EXT_shader_float8",      "VK_KHR_storage_buffer_storage_class",
     "VK_NV_cooperative_matrix_decode_vector", "VK_QCOM_cooperative_matrix_conversion",
+    "VK_KHR_spirv_1_4",                   /* modules up to SPIR-V 1.6 load */
+    "VK_KHR_variable_pointers",           /* pointers selected, compared, passed */
+    "VK_EXT_descriptor_indexing",         /* runtime and non-uniform descriptor arrays */
+    "VK_KHR_zero_initialize_workgroup_memory", /* workgroup variable initializers */
+    "VK_KHR_workgroup_memory_explicit_layout", /* Block workgroup variables, aliased */
+    "VK_KHR_shader_float_controls",       /* the modes of FloatControlsProperties below */
+    "VK_KHR_shader_subgroup_uniform_control_flow", /* an execution-mode hint */
+    "VK_KHR_shader_expect_assume",        /* OpAssumeTrueKHR, OpExpectKHR */
+    "VK_KHR_shader_non_semantic_info",    /* NonSemantic.* instruction sets, ignored */
+    "VK_KHR_uniform_buffer_standard_layout", /* any explicit layout in uniform blocks */
+    "VK_EXT_scalar_block_layout",         /* any Offset / ArrayStride */
+    "VK_NV_cooperative_vector",
 };
 
 int cvm_supports_extension(const char *name)
@@ -516,13 +834,36 @@ int cvm_supports_extension(const char *name)
     return 0;
 }
 
+/* VkPhysicalDeviceFeatures members by their own name, the others as
+ * AmberScript writes them (the structure's name without VkPhysicalDevice
+ * and the vendor suffix, a dot, the member). */
 static const char *const device_features[] = {
+    "robustBufferAccess",                 /* CVM_FLAG_ROBUST_ACCESS */
+    "shaderFloat64", "shaderInt64", "shaderInt16",
+    "shaderUniformBufferArrayDynamicIndexing", "shaderStorageBufferArrayDynamicIndexing",
     "SubgroupSizeControl.subgroupSizeControl", "SubgroupSizeControl.computeFullSubgroups",
     "CooperativeMatrixFeaturesKHR.cooperativeMatrix", "Float16Int8Features.shaderFloat16",
-    "Float16Int8Features.shaderInt8", "Storage16BitFeatures.storageBuffer16BitAccess",
-    "Storage8BitFeatures.storageBuffer8BitAccess", "VulkanMemoryModelFeatures.vulkanMemoryModel",
+    "Float16Int8Features.shaderInt8",
+    "Storage16BitFeatures.storageBuffer16BitAccess",
+    "Storage16BitFeatures.uniformAndStorageBuffer16BitAccess",
+    "Storage16BitFeatures.storagePushConstant16",
+    "Storage8BitFeatures.storageBuffer8BitAccess",
+    "Storage8BitFeatures.uniformAndStorageBuffer8BitAccess",
+    "Storage8BitFeatures.storagePushConstant8",
+    "VulkanMemoryModelFeatures.vulkanMemoryModel",
+    "VulkanMemoryModelFeatures.vulkanMemoryModelDeviceScope",
     "BufferDeviceAddressFeatures.bufferDeviceAddress",
     "CooperativeMatrixConversionFeaturesQCOM.cooperativeMatrixConversion",
+    "VariablePointerFeatures.variablePointers",
+    "VariablePointerFeatures.variablePointersStorageBuffer",
+    "ZeroInitializeWorkgroupMemoryFeatures.shaderZeroInitializeWorkgroupMemory",
+    "SubgroupSupportedOperations.basic", "SubgroupSupportedOperations.vote",
+    "SubgroupSupportedOperations.arithmetic", "SubgroupSupportedOperations.ballot",
+    "SubgroupSupportedOperations.shuffle", "SubgroupSupportedOperations.shuffleRelative",
+    "SubgroupSupportedOperations.clustered", "SubgroupSupportedOperations.quad",
+    "SubgroupSupportedStages.compute",
+    "CooperativeVectorFeaturesNV.cooperativeVector",
+    "CooperativeVectorFeaturesNV.cooperativeVectorTraining",
 };
 
 int cvm_supports_feature(const char *name)
@@ -531,6 +872,31 @@ int cvm_supports_feature(const char *name)
         return 0;
     for (size_t i = 0; i < CVM_ARRAY_SIZE(device_features); i++)
         if (!strcmp(device_features[i], name))
+            return 1;
+    return 0;
+}
+
+/* Properties that hold: the engine computes in IEEE arithmetic of the
+ * host, rounding to nearest even, keeping denormals, signed zeros, infinities
+ * and NaNs (it has no flush-to-zero or round-toward-zero mode). */
+static const char *const device_properties[] = {
+    "FloatControlsProperties.shaderSignedZeroInfNanPreserveFloat16",
+    "FloatControlsProperties.shaderSignedZeroInfNanPreserveFloat32",
+    "FloatControlsProperties.shaderSignedZeroInfNanPreserveFloat64",
+    "FloatControlsProperties.shaderDenormPreserveFloat16",
+    "FloatControlsProperties.shaderDenormPreserveFloat32",
+    "FloatControlsProperties.shaderDenormPreserveFloat64",
+    "FloatControlsProperties.shaderRoundingModeRTEFloat16",
+    "FloatControlsProperties.shaderRoundingModeRTEFloat32",
+    "FloatControlsProperties.shaderRoundingModeRTEFloat64",
+};
+
+int cvm_supports_property(const char *name)
+{
+    if (!name)
+        return 0;
+    for (size_t i = 0; i < CVM_ARRAY_SIZE(device_properties); i++)
+        if (!strcmp(device_properties[i], name))
             return 1;
     return 0;
 }
@@ -545,4 +911,7 @@ void cvm_get_limits(cvm_limits *o)
     o->min_subgroup_size = 1;
     o->max_subgroup_size = CVM_MAX_SUBGROUP_SIZE;
     o->callback_batch = CVM_CALLBACK_BATCH;
+    o->max_cooperative_vector_components = CVM_MAX_COOPVEC_COMPONENTS;
+    o->cooperative_vector_training_float16_accumulation = 1;
+    o->cooperative_vector_training_float32_accumulation = 1;
 }

@@ -4,10 +4,44 @@
 #ifndef CVM_CLI_H
 #define CVM_CLI_H
 
+#include <stdint.h>
+#include <stdio.h>
+
+#include "coopvm.h"
+
 int cvm_cli_run(int argc, char **argv);  /* coopvm run FILE.amber | FILE.spv ... (cmd_run.c) */
 int cvm_cli_dis(int argc, char **argv);  /* coopvm dis FILE.spv (cmd_text.c) */
 int cvm_cli_as(int argc, char **argv);   /* coopvm as FILE.spvasm (cmd_text.c) */
 int cvm_cli_info(int argc, char **argv); /* coopvm info (cmd_info.c) */
 int cvm_cli_val(int argc, char **argv);  /* coopvm val FILE.spv (cmd_val.c) */
+
+/* Scripts (run_scripts.c). */
+typedef struct cvm_cli_batch {
+    const char *junit;      /* --junit FILE, or NULL */
+    uint32_t shard_index;   /* --shard I/N: run the scripts at positions I mod N */
+    uint32_t shard_count;   /* 0: no sharding */
+    int quiet;              /* print only failures, skips and the summary */
+    int verbose;            /* print each failure's EXPECT lines and errors */
+} cvm_cli_batch;
+
+/* 1 when `path` is an AmberScript or VkScript (by its name or first line). */
+int cvm_cli_is_script(const char *path);
+/* One script, its EXPECT lines on stdout: exit status 0, 1 or 3. */
+int cvm_cli_run_script(const char *path, const cvm_context_desc *desc);
+/* Many scripts and folders of them (*.amber, *.vkscript, searched
+ * recursively, in name order): one line per script, the summary
+ * "N passed, N failed, N skipped"; exit status 1 when one failed, else 0
+ * (skips are not failures), 2 when the inputs or the report cannot be
+ * read or written. */
+int cvm_cli_run_scripts(const char *const *inputs, int ninputs, const cvm_context_desc *desc,
+                        const cvm_cli_batch *b);
+/* One EXPECT's line: PASS/FAIL, the statement, where it fails. */
+struct cvm_amber_script;
+struct cvm_amber_expect_result;
+void cvm_cli_print_result(FILE *f, const struct cvm_amber_script *s,
+                          const struct cvm_amber_expect_result *r);
+/* Engine and script diagnostics: "file:line: message", or the module place. */
+void cvm_cli_print_diag(FILE *f, const char *context_file, uint32_t context_line,
+                        const cvm_diagnostic *d);
 
 #endif /* CVM_CLI_H */

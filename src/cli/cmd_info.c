@@ -1,8 +1,10 @@
 /* coopvm info: what the engine supports, printed in the shape of the Vulkan
  * queries (vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR,
  * ...FlexibleDimensionsPropertiesNV, the cooperative-matrix-2 features and
- * properties). */
+ * properties, the cooperative-vector features, properties and
+ * vkGetPhysicalDeviceCooperativeVectorPropertiesNV combinations). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
@@ -13,13 +15,38 @@ static const char *const types[] = {
     "SINT8", "SINT16", "SINT32", "SINT64", "UINT8", "UINT16", "UINT32", "UINT64",
 };
 
+/* vkGetPhysicalDeviceCooperativeVectorPropertiesNV, one line a combination. */
+static void print_coopvec_combinations(void)
+{
+    uint32_t n = 0;
+    if (cvm_get_cooperative_vector_properties(&n, NULL) != CVM_SUCCESS)
+        return;
+    cvm_coopvec_properties *p = calloc(n ? n : 1, sizeof(*p));
+    if (!p || cvm_get_cooperative_vector_properties(&n, p) != CVM_SUCCESS) {
+        free(p);
+        return;
+    }
+    printf("\nVkCooperativeVectorPropertiesNV (%u combinations; VK_COMPONENT_TYPE_*; transpose\n"
+           "applies to the optimal layouts; integer signedness from the Matrix*SignedComponents\n"
+           "operands):\n",
+           n);
+    printf("  %-14s %-20s %-20s %-18s %-10s %s\n", "inputType", "inputInterpretation",
+           "matrixInterpretation", "biasInterpretation", "resultType", "transpose");
+    for (uint32_t i = 0; i < n; i++)
+        printf("  %-14s %-20s %-20s %-18s %-10s %s\n", cvm_component_type_string(p[i].input_type),
+               cvm_component_type_string(p[i].input_interpretation), cvm_component_type_string(p[i].matrix_interpretation),
+               cvm_component_type_string(p[i].bias_interpretation), cvm_component_type_string(p[i].result_type),
+               p[i].transpose ? "VK_TRUE" : "VK_FALSE");
+    free(p);
+}
+
 int cvm_cli_info(int argc, char **argv)
 {
     if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
         printf("usage: coopvm info\n\nPrints what the engine supports, in the shape of the Vulkan\n"
-               "cooperative matrix queries: extensions, features, flexible dimensions\n"
-               "(any M, N, K that is a multiple of the granularity up to the maximum),\n"
-               "scopes and limits.\n");
+               "cooperative matrix and vector queries: extensions, features, flexible\n"
+               "dimensions (any M, N, K that is a multiple of the granularity up to the\n"
+               "maximum), scopes, limits, and every cooperative-vector type combination.\n");
         return 0;
     }
     cvm_limits lim;
@@ -61,6 +88,21 @@ int cvm_cli_info(int argc, char **argv)
         printf(" VK_COMPONENT_TYPE_%s_KHR", types[i]);
     printf("\n\nsubgroup sizes: %u .. %u (powers of two), default 32\n", lim.min_subgroup_size,
            lim.max_subgroup_size);
+    printf("\nVkPhysicalDeviceCooperativeVectorFeaturesNV:\n");
+    printf("  %-42s %s\n", "cooperativeVector",
+           cvm_supports_feature("CooperativeVectorFeaturesNV.cooperativeVector") ? "VK_TRUE" : "VK_FALSE");
+    printf("  %-42s %s\n", "cooperativeVectorTraining",
+           cvm_supports_feature("CooperativeVectorFeaturesNV.cooperativeVectorTraining") ? "VK_TRUE"
+                                                                                         : "VK_FALSE");
+    printf("\nVkPhysicalDeviceCooperativeVectorPropertiesNV:\n");
+    printf("  cooperativeVectorSupportedStages                VK_SHADER_STAGE_COMPUTE_BIT\n");
+    printf("  cooperativeVectorTrainingFloat16Accumulation    %s\n",
+           lim.cooperative_vector_training_float16_accumulation ? "VK_TRUE" : "VK_FALSE");
+    printf("  cooperativeVectorTrainingFloat32Accumulation    %s\n",
+           lim.cooperative_vector_training_float32_accumulation ? "VK_TRUE" : "VK_FALSE");
+    printf("  maxCooperativeVectorComponents                  %u\n",
+           lim.max_cooperative_vector_components);
+    print_coopvec_combinations();
     printf("callbacks run in batches of %u element lanes\n", lim.callback_batch);
     return 0;
 }

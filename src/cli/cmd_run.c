@@ -1,22 +1,29 @@
 /* coopvm run: an AmberScript through src/amber, or a .spv with its inputs
  * given as flags.  A client of coopvm.h and amber/amber.h only. */
 #include <errno.h>
+#include <stdarg.h>
+#include <math.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "amber/amber.h"
 #include "cli/cli.h"
+#include "cli/diff_image.h"
 #include "coopvm.h"
 
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: coopvm run FILE.amber [OPTIONS]\n"
+            "usage: coopvm run SCRIPT [OPTIONS]\n"
+            "       coopvm run SCRIPT|FOLDER... [--junit FILE] [--shard I/N] [OPTIONS]\n"
             "       coopvm run SHADER.spv --dispatch X,Y,Z [--buffer S:B=FILE]... [OPTIONS]\n"
             "\n"
-            "Runs an AmberScript (compute subset) and prints one line per EXPECT:\n"
+            "Runs an AmberScript or VkScript (google/amber's two formats, compute\n"
+            "subset; GLSL shaders through glslang when coopvm was built with it) and\n"
+            "prints one line per EXPECT:\n"
             "  PASS EXPECT c RMSE_BUFFER c_expected TOLERANCE 0.001 (line 23)\n"
             "  FAIL EXPECT ... (line N): worst error W at element i, first failing element j\n"
             "       (expected X, got Y)\n"
@@ -25,7 +32,18 @@ static void usage(FILE *f)
             "Exit status: 0 when every EXPECT holds, 1 when one fails or the run stops\n"
             "with an error (printed as file:line: message, with the engine's word offset\n"
             "and opcode), 2 for a usage error, 3 when the script needs an extension,\n"
-            "feature or instruction coopvm does not support.\n"
+            "feature, instruction or script form coopvm does not support.\n"
+            "\n"
+            "Many scripts (several inputs, or folders searched for *.amber and\n"
+            "*.vkscript): one line per script (PASS, FAIL or SKIP with the reason), then\n"
+            "'N passed, N failed, N skipped'; exit status 1 when one failed, else 0.\n"
+            "  --junit FILE         also write a JUnit XML report (Jenkins, GitHub Actions)\n"
+            "  --shard I/N          run only the scripts at positions I, I+N, I+2N... of\n"
+            "                       the whole list (I from 0 to N-1), one shard per runner\n"
+            "  --quiet              no PASS lines\n"
+            "  --verbose            each failure's EXPECT lines and errors too\n"
+            "A progress line is shown on a terminal once a run takes a few seconds.  The\n"
+            "debugging options below are for one script at a time.\n"
             "\n"
             "Engine options (both forms):\n"
             "  --threads N          worker threads (default: all cores)\n"
@@ -35,8 +53,49 @@ static void usage(FILE *f)
             "                       callbacks and report order-dependent results; values\n"
             "                       the QCOM text leaves undefined are poison, not zero\n"
             "  --robust             out-of-bounds loads give zero, stores are dropped\n"
+            "  --precise            MulAdd of f16/bf16/fp8 matrices accumulates in double and\n"
+            "                       rounds once (default: f32, one FMA per k in order)\n"
+            "  --bf16-pairs         bf16 MulAdd through the CPU's AVX512_BF16 dot product:\n"
+            "                       faster, its own numerics (pairs of products, no\n"
+            "                       subnormals)\n"
+            "  --scramble-optimal-layouts  give the cooperative-vector optimal layouts a\n"
+            "                       scrambled element order (a matrix the shader reads\n"
+            "                       in an optimal layout must have been converted to it)\n"
             "  --no-validate        skip the validator (coopvm val) before the module is read\n"
             "  --budget N           instructions per dispatch before it is stopped\n"
+            "\n"
+            "Debugging (both forms):\n"
+            "  --printf FILE        where the shader's DebugPrintf messages (GLSL\n"
+            "                       debugPrintfEXT) go (default: stderr), one per line:\n"
+            "                         [wg X,Y,Z inv X,Y,Z] text\n"
+            "                         [wg X,Y,Z inv X,Y,Z elem R,C] text  (in a cooperative-\n"
+            "                       matrix callback: the element it ran for)\n"
+            "                       in the order workgroup, invocation, then each\n"
+            "                       invocation's own order, whatever the threads\n"
+            "  --printf-limit N     messages printed per dispatch (default 100000); a\n"
+            "                       note says how many more there were\n"
+            "  --trace X,Y,Z[/LANE] log every instruction workgroup X,Y,Z runs (or only\n"
+            "                       those of its invocation with LocalInvocationIndex LANE):\n"
+            "                       source line (OpLine or DebugLine, glslang -g / -gVS),\n"
+            "                       word offset, opcode, result name (OpName) and value per\n"
+            "                       lane, active lanes of collective instructions, shape\n"
+            "                       and first elements of cooperative matrices\n"
+            "  --trace-file FILE    where the trace goes (default coopvm-trace.txt)\n"
+            "  --trace-limit N      lines of trace per dispatch (default 1000000)\n"
+            "  --diff-image FILE.png  for each failing EXPECT of a script, a heat map of\n"
+            "                       |expected - got| (libpng): a square of S x S pixels per\n"
+            "                       value (S = 512 / columns, from 1 to 8), matrix rows as\n"
+            "                       picture rows; white passes, yellow to red fails (error\n"
+            "                       over the largest), black a NaN or infinite error, gray\n"
+            "                       not compared, blue the worst element.  The second\n"
+            "                       failing EXPECT goes to FILE-2.png, and so on\n"
+            "  --diff-width N       columns of that matrix (default: the row length the\n"
+            "                       shader stored the buffer with, when it says; else the\n"
+            "                       square root of the count, when it is a square)\n"
+            "                       With a width, a failing EXPECT also names the row and\n"
+            "                       column of its first and worst elements, and how many\n"
+            "                       failing elements lie on the borders of the shader's\n"
+            "                       cooperative-matrix tiles\n"
             "\n"
             "Without a script (a .spv file):\n"
             "  --dispatch X,Y,Z     workgroups to run (required)\n"
@@ -83,9 +142,14 @@ typedef struct address_arg {
     uint64_t offset;
 } address_arg;
 
+#define CVM_CLI_MAX_INPUTS 4096
+
 typedef struct run_opts {
     cvm_context_desc desc;
-    const char *input;
+    const char *input;         /* the first input */
+    const char *inputs[CVM_CLI_MAX_INPUTS];
+    int ninputs;
+    cvm_cli_batch batch;
     int have_dispatch;
     uint32_t groups[3];
     const char *entry;
@@ -101,6 +165,16 @@ typedef struct run_opts {
     uint32_t address_count;
     cvm_specialization specs[64];
     uint32_t spec_count;
+    /* debugging */
+    const char *printf_path;
+    uint64_t printf_limit;
+    int have_trace;
+    uint32_t trace_group[3];
+    uint32_t trace_lane;
+    const char *trace_path;
+    uint64_t trace_limit;
+    const char *diff_image;
+    uint32_t diff_width;
 } run_opts;
 
 static int parse_u64(const char *s, uint64_t *o)
@@ -283,6 +357,35 @@ static int parse_dispatch(const char *s, uint32_t g[3])
     return 1;
 }
 
+/* "X,Y,Z" or "X,Y,Z/LANE" */
+static int parse_trace(const char *s, run_opts *o)
+{
+    char buf[96];
+    if (strlen(s) >= sizeof(buf))
+        return 0;
+    strcpy(buf, s);
+    char *slash = strchr(buf, '/');
+    o->trace_lane = CVM_TRACE_WORKGROUP;
+    if (slash) {
+        *slash = 0;
+        if (!parse_u32(slash + 1, &o->trace_lane) || o->trace_lane == CVM_TRACE_WORKGROUP)
+            return 0;
+    }
+    char *p = buf;
+    for (int i = 0; i < 3; i++) {
+        char *comma = strchr(p, ',');
+        if ((i < 2) != (comma != NULL))
+            return 0;
+        if (comma)
+            *comma = 0;
+        if (!parse_u32(p, &o->trace_group[i]))
+            return 0;
+        p = comma ? comma + 1 : p;
+    }
+    o->have_trace = 1;
+    return 1;
+}
+
 static int usage_error(const char *fmt, const char *arg)
 {
     fprintf(stderr, "coopvm run: ");
@@ -324,6 +427,37 @@ static int parse_args(int argc, char **argv, run_opts *o)
             o->desc.flags |= CVM_FLAG_CHECK_CALLBACKS;
         } else if (!strcmp(a, "--robust")) {
             o->desc.flags |= CVM_FLAG_ROBUST_ACCESS;
+        } else if (!strcmp(a, "--precise")) {
+            o->desc.flags |= CVM_FLAG_PRECISE;
+        } else if (!strcmp(a, "--bf16-pairs")) {
+            o->desc.flags |= CVM_FLAG_BF16_PAIRS;
+        } else if (!strcmp(a, "--printf")) {
+            NEED_VALUE();
+            o->printf_path = v;
+        } else if (!strcmp(a, "--printf-limit")) {
+            NEED_VALUE();
+            if (!parse_u64(v, &o->printf_limit) || o->printf_limit == 0)
+                return usage_error("--printf-limit: '%s' is not a positive number", v);
+        } else if (!strcmp(a, "--trace")) {
+            NEED_VALUE();
+            if (!parse_trace(v, o))
+                return usage_error("--trace: expected X,Y,Z or X,Y,Z/LANE (numbers), got '%s'", v);
+        } else if (!strcmp(a, "--trace-file")) {
+            NEED_VALUE();
+            o->trace_path = v;
+        } else if (!strcmp(a, "--trace-limit")) {
+            NEED_VALUE();
+            if (!parse_u64(v, &o->trace_limit) || o->trace_limit == 0)
+                return usage_error("--trace-limit: '%s' is not a positive number", v);
+        } else if (!strcmp(a, "--diff-image")) {
+            NEED_VALUE();
+            o->diff_image = v;
+        } else if (!strcmp(a, "--diff-width")) {
+            NEED_VALUE();
+            if (!parse_u32(v, &o->diff_width) || o->diff_width == 0)
+                return usage_error("--diff-width: '%s' is not a positive number", v);
+        } else if (!strcmp(a, "--scramble-optimal-layouts")) {
+            o->desc.flags |= CVM_FLAG_SCRAMBLE_OPTIMAL_LAYOUTS;
         } else if (!strcmp(a, "--no-validate")) {
             o->desc.flags |= CVM_FLAG_NO_VALIDATION;
         } else if (!strcmp(a, "--dispatch")) {
@@ -380,17 +514,40 @@ static int parse_args(int argc, char **argv, run_opts *o)
                                    "u64, i64, b), got '%s'",
                                    v);
             o->spec_count++;
+        } else if (!strcmp(a, "--junit")) {
+            NEED_VALUE();
+            o->batch.junit = v;
+        } else if (!strcmp(a, "--shard")) {
+            NEED_VALUE();
+            char num[32];
+            const char *slash = strchr(v, '/');
+            if (!slash || (size_t)(slash - v) >= sizeof(num))
+                return usage_error("--shard: expected I/N (I from 0 to N-1), got '%s'", v);
+            memcpy(num, v, (size_t)(slash - v));
+            num[slash - v] = 0;
+            if (!parse_u32(num, &o->batch.shard_index) ||
+                !parse_u32(slash + 1, &o->batch.shard_count) || o->batch.shard_count == 0 ||
+                o->batch.shard_index >= o->batch.shard_count)
+                return usage_error("--shard: expected I/N (I from 0 to N-1), got '%s'", v);
+        } else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
+            o->batch.quiet = 1;
+        } else if (!strcmp(a, "--verbose") || !strcmp(a, "-v")) {
+            o->batch.verbose = 1;
         } else if (a[0] == '-' && a[1]) {
             return usage_error("unknown option '%s'", a);
-        } else if (!o->input) {
-            o->input = a;
         } else {
-            return usage_error("one input file only ('%s' is a second)", a);
+            if (o->ninputs == CVM_CLI_MAX_INPUTS)
+                return usage_error("more than 4096 inputs ('%s' is one too many): give a "
+                                   "folder",
+                                   a);
+            o->inputs[o->ninputs++] = a;
+            if (!o->input)
+                o->input = a;
         }
 #undef NEED_VALUE
     }
     if (!o->input)
-        return usage_error("%s", "missing FILE.amber or SHADER.spv");
+        return usage_error("%s", "missing a script, a folder of scripts or SHADER.spv");
     return 0;
 }
 
@@ -400,71 +557,275 @@ static int parse_args(int argc, char **argv, run_opts *o)
 static void print_diag(const char *context_file, uint32_t context_line,
                        const cvm_diagnostic *d)
 {
-    if (d->file[0] && d->line && d->word_offset == UINT32_MAX) {
-        if (d->column)
-            fprintf(stderr, "%s:%u:%u: %s\n", d->file, d->line, d->column, d->message);
+    cvm_cli_print_diag(stderr, context_file, context_line, d);
+}
+
+/* Debugging sinks ------------------------------------------------------------ */
+
+typedef struct debug_sinks {
+    FILE *printf_file; /* stderr unless --printf */
+    FILE *trace_file;  /* NULL unless --trace */
+    uint64_t printf_limit;
+    cvm_debug_desc desc;
+} debug_sinks;
+
+static void on_printf(void *user, const cvm_printf_message *m)
+{
+    debug_sinks *d = user;
+    FILE *f = d->printf_file;
+    if (m->dropped) {
+        fprintf(f,
+                "coopvm: %" PRIu64 " more DebugPrintf messages of this dispatch were not printed "
+                "(limit %" PRIu64 " per dispatch: --printf-limit N)\n",
+                m->dropped, d->printf_limit);
+        return;
+    }
+    fprintf(f, "[wg %u,%u,%u inv %u,%u,%u", m->workgroup[0], m->workgroup[1], m->workgroup[2],
+            m->invocation[0], m->invocation[1], m->invocation[2]);
+    if (m->in_callback && m->row != UINT32_MAX)
+        fprintf(f, " elem %u,%u", m->row, m->column);
+    fprintf(f, "] ");
+    fwrite(m->text, 1, m->length, f);
+    if (!m->length || m->text[m->length - 1] != '\n')
+        fputc('\n', f);
+}
+
+static void on_trace(void *user, const char *line, size_t length)
+{
+    debug_sinks *d = user;
+    fwrite(line, 1, length, d->trace_file);
+    fputc('\n', d->trace_file);
+}
+
+/* Returns 0, or the exit status when a file cannot be opened. */
+static int debug_open(const run_opts *o, debug_sinks *d)
+{
+    memset(d, 0, sizeof(*d));
+    d->printf_file = stderr;
+    if (o->printf_path && !(d->printf_file = fopen(o->printf_path, "w"))) {
+        fprintf(stderr, "coopvm run: cannot write '%s': %s\n", o->printf_path, strerror(errno));
+        d->printf_file = stderr;
+        return 1;
+    }
+    d->printf_limit = o->printf_limit ? o->printf_limit : 100000;
+    d->desc.printf_fn = on_printf;
+    d->desc.printf_user = d;
+    d->desc.printf_limit = d->printf_limit;
+    if (o->have_trace) {
+        const char *path = o->trace_path ? o->trace_path : "coopvm-trace.txt";
+        if (!(d->trace_file = fopen(path, "w"))) {
+            fprintf(stderr, "coopvm run: cannot write '%s': %s\n", path, strerror(errno));
+            return 1;
+        }
+        d->desc.trace_fn = on_trace;
+        d->desc.trace_user = d;
+        memcpy(d->desc.trace_workgroup, o->trace_group, sizeof(o->trace_group));
+        d->desc.trace_invocation = o->trace_lane;
+        d->desc.trace_limit = o->trace_limit;
+    }
+    return 0;
+}
+
+/* Returns 1 when a file could not be written. */
+static int debug_close(const run_opts *o, debug_sinks *d)
+{
+    int bad = 0;
+    if (d->printf_file && d->printf_file != stderr && fclose(d->printf_file)) {
+        fprintf(stderr, "coopvm run: cannot write '%s'\n", o->printf_path);
+        bad = 1;
+    }
+    if (d->trace_file) {
+        const char *path = o->trace_path ? o->trace_path : "coopvm-trace.txt";
+        if (fclose(d->trace_file)) {
+            fprintf(stderr, "coopvm run: cannot write '%s'\n", path);
+            bad = 1;
+        } else {
+            printf("wrote the trace to %s\n", path);
+        }
+    }
+    d->printf_file = NULL;
+    d->trace_file = NULL;
+    return bad;
+}
+
+typedef struct script_hooks {
+    const run_opts *o;
+    const cvm_amber_script *script;
+    debug_sinks *sinks;
+    uint32_t failed_seen;
+    uint32_t expects_seen;
+    char **notes; /* per EXPECT result: lines printed after its PASS/FAIL line */
+    int status;   /* set to 1 when a picture could not be written */
+} script_hooks;
+
+/* Appends a line to the note of the current EXPECT. */
+static void note(script_hooks *h, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(script_hooks *h, const char *fmt, ...)
+{
+    if (!h->notes || !h->expects_seen)
+        return;
+    char **n = &h->notes[h->expects_seen - 1];
+    size_t have = *n ? strlen(*n) : 0;
+    va_list ap;
+    va_start(ap, fmt);
+    int need = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (need < 0)
+        return;
+    char *nn = realloc(*n, have + (size_t)need + 1);
+    if (!nn)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(nn + have, (size_t)need + 1, fmt, ap);
+    va_end(ap);
+    *n = nn;
+}
+
+static void before_run(void *user, cvm_amber_session *session, uint32_t command)
+{
+    script_hooks *h = user;
+    (void)session;
+    if (h->sinks->trace_file) {
+        const cvm_amber_command *c = &h->script->commands[command];
+        fprintf(h->sinks->trace_file, "== RUN %s %u %u %u (%s line %u)\n",
+                h->script->pipelines[c->pipeline].name, c->groups[0], c->groups[1], c->groups[2],
+                h->script->path, c->line);
+    }
+}
+
+/* The matrix shape of buffer `buf`: the row length the shader stores it
+ * with (cvm_pipeline_store_shape, in value slots of the buffer), its tile. */
+static int store_shape(const script_hooks *h, cvm_amber_session *S, uint32_t buf,
+                       uint32_t *o_width, uint32_t *o_tr, uint32_t *o_tc, int *o_colmajor)
+{
+    const cvm_amber_script *s = h->script;
+    const cvm_amber_buffer *b = &s->buffers[buf];
+    uint32_t slot = cvm_amber_scalar_size(b->type.scalar);
+    if (b->type.columns != 1 || b->type.rows == 3) /* std430 padding: slots are not bytes apart */
+        return 0;
+    for (uint32_t p = 0; p < s->pipeline_count; p++) {
+        const cvm_amber_pipeline *pl = &s->pipelines[p];
+        for (uint32_t k = 0; k < pl->binding_count; k++) {
+            const cvm_amber_binding *bd = &pl->bindings[k];
+            cvm_store_shape sh;
+            if (bd->buffer != buf || (bd->kind != CVM_AMBER_BIND_STORAGE &&
+                                      bd->kind != CVM_AMBER_BIND_UNIFORM))
+                continue;
+            if (!cvm_pipeline_store_shape(cvm_amber_session_pipeline(S, p), bd->set, bd->binding,
+                                          &sh) ||
+                sh.stride_bytes % slot || !sh.stride_bytes || sh.stride_bytes / slot > UINT32_MAX)
+                continue;
+            *o_width = (uint32_t)(sh.stride_bytes / slot);
+            *o_tr = sh.tile_rows;
+            *o_tc = sh.tile_cols;
+            *o_colmajor = (int)sh.column_major;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* A failing EXPECT: where its failing elements are in the matrix, and the
+ * heat map. */
+static void after_expect(void *user, cvm_amber_session *S, const cvm_amber_expect_result *res)
+{
+    script_hooks *h = user;
+    h->expects_seen++;
+    if (res->passed)
+        return;
+    const run_opts *o = h->o;
+    const cvm_amber_command *c = &h->script->commands[res->command];
+    uint32_t nth = ++h->failed_seen;
+    double *err;
+    uint8_t *st;
+    uint64_t n;
+    if (cvm_amber_session_differences(S, res->command, &err, &st, &n) != CVM_SUCCESS)
+        return;
+    uint32_t width = o->diff_width, tr = 0, tc = 0;
+    int colmajor = 0;
+    const char *from = "--diff-width";
+    if (!width && store_shape(h, S, c->buffer, &width, &tr, &tc, &colmajor))
+        from = "the shader's cooperative-matrix stores";
+    if (!width) {
+        uint64_t q = (uint64_t)sqrt((double)n);
+        while (q * q > n)
+            q--;
+        while ((q + 1) * (q + 1) <= n)
+            q++;
+        if (q && q * q == n && q <= UINT32_MAX) {
+            width = (uint32_t)q;
+            from = "a square buffer";
+        }
+    }
+    /* the matrix: with a column-major store, `width` counts rows */
+    uint64_t lines = width ? (n + width - 1) / width : 0;
+    uint64_t rows = colmajor ? width : lines;
+    uint32_t cols = colmajor ? (uint32_t)lines : width;
+    uint64_t worst = UINT64_MAX, nfail = 0, border = 0;
+    double max_error = 0, worst_error = -1;
+    for (uint64_t i = 0; i < n; i++) {
+        if (st[i] != CVM_AMBER_SLOT_FAILED)
+            continue;
+        nfail++;
+        double e = err[i];
+        if (e <= HUGE_VAL && e > worst_error) { /* the first of the largest; inf counts */
+            worst_error = e;
+            worst = i;
+        } else if (e != e && worst == UINT64_MAX) {
+            worst = i;
+        }
+        if (e < HUGE_VAL && e > max_error)
+            max_error = e;
+        if (tr && tc && width) {
+            uint64_t r = colmajor ? i % width : i / width, cc = colmajor ? i / width : i % width;
+            if (r % tr == 0 || r % tr == tr - 1 || cc % tc == 0 || cc % tc == tc - 1)
+                border++;
+        }
+    }
+    if (width && worst != UINT64_MAX) {
+        uint64_t fr = colmajor ? res->first_index % width : res->first_index / width;
+        uint64_t fc = colmajor ? res->first_index / width : res->first_index % width;
+        uint64_t wr = colmajor ? worst % width : worst / width;
+        uint64_t wc = colmajor ? worst / width : worst % width;
+        note(h, "  as a %" PRIu64 " x %u matrix (width from %s): first failing element at row "
+             "%" PRIu64 ", column %" PRIu64 "; worst at row %" PRIu64 ", column %" PRIu64,
+             rows, cols, from, fr, fc, wr, wc);
+        if (tr && tc)
+            note(h, "; %" PRIu64 " of the %" PRIu64 " failing elements lie on a border of the "
+                 "%ux%u tiles",
+                 border, nfail, tr, tc);
+        note(h, "\n");
+    }
+    if (o->diff_image) {
+        char path[4096], why[256];
+        const char *dot = strrchr(o->diff_image, '.');
+        if (nth == 1)
+            snprintf(path, sizeof(path), "%s", o->diff_image);
+        else if (dot && !strcmp(dot, ".png"))
+            snprintf(path, sizeof(path), "%.*s-%u.png", (int)(dot - o->diff_image),
+                     o->diff_image, nth);
         else
-            fprintf(stderr, "%s:%u: %s\n", d->file, d->line, d->message);
-        return;
+            snprintf(path, sizeof(path), "%s-%u", o->diff_image, nth);
+        if (!width) {
+            fprintf(stderr,
+                    "coopvm run: %s line %u: no heat map: the matrix width is not known (give "
+                    "--diff-width N)\n",
+                    h->script->path, c->line);
+            h->status = 1;
+        } else {
+            cvm_heat_map m = {err, st, n, rows, cols, colmajor, worst, max_error};
+            if (cvm_heat_map_write(path, &m, why, sizeof(why))) {
+                fprintf(stderr, "coopvm run: %s\n", why);
+                h->status = 1;
+            } else {
+                uint32_t sc = cvm_heat_map_scale(cols);
+                note(h, "  wrote %s: %u x %" PRIu64 " pixels, %u per value side\n", path,
+                     cols * sc, rows * sc, sc);
+            }
+        }
     }
-    if (context_file && context_line)
-        fprintf(stderr, "%s:%u: ", context_file, context_line);
-    else if (context_file)
-        fprintf(stderr, "%s: ", context_file);
-    fprintf(stderr, "%s: %s", cvm_result_string(d->result), d->message);
-    if (d->word_offset != UINT32_MAX)
-        fprintf(stderr, " (word offset %u, opcode %u", d->word_offset, d->opcode);
-    if (d->word_offset != UINT32_MAX && d->file[0] && d->line)
-        fprintf(stderr, ", source %s:%u", d->file, d->line);
-    if (d->word_offset != UINT32_MAX)
-        fprintf(stderr, ")");
-    fprintf(stderr, "\n");
-}
-
-static void print_value(const cvm_amber_buffer *b, double v, uint64_t bits, int with_bits)
-{
-    cvm_amber_scalar s = b->type.scalar;
-    if (s >= CVM_AMBER_FLOAT16) {
-        printf("%.9g", v);
-        if (with_bits)
-            printf(" [0x%0*" PRIx64 "]", (int)cvm_amber_scalar_size(s) * 2, bits);
-    } else if (s <= CVM_AMBER_INT64) {
-        printf("%.0f", v);
-    } else {
-        printf("%.0f", v);
-    }
-}
-
-static void print_result(const cvm_amber_script *s, const cvm_amber_expect_result *r)
-{
-    const cvm_amber_command *c = &s->commands[r->command];
-    const cvm_amber_buffer *b = &s->buffers[c->buffer];
-    printf("%s %s (line %u)", r->passed ? "PASS" : "FAIL", r->text, r->line);
-    if (r->passed) {
-        if (c->expect == CVM_AMBER_EXPECT_RMSE_BUFFER)
-            printf(": rmse %.3g", r->rmse);
-        printf("\n");
-        return;
-    }
-    if (r->message[0]) {
-        printf(": %s\n", r->message);
-        return;
-    }
-    printf(": ");
-    if (c->expect == CVM_AMBER_EXPECT_RMSE_BUFFER)
-        printf("rmse %.6g > tolerance %.6g, %" PRIu64 " of %" PRIu64
-               " elements differ by more than the tolerance, ",
-               r->rmse, (double)c->tolerance, r->mismatches, r->compared);
-    else
-        printf("%" PRIu64 " of %" PRIu64 " elements differ, ", r->mismatches, r->compared);
-    printf("worst error %.6g at element %" PRIu64 ", first failing element %" PRIu64
-           " (expected ",
-           r->worst_error, r->worst_index, r->first_index);
-    int bits = c->expect == CVM_AMBER_EXPECT_EQ_BUFFER;
-    print_value(b, r->expected_value, r->expected_bits, bits);
-    printf(", got ");
-    print_value(b, r->got_value, r->got_bits, bits);
-    printf(")\n");
+    cvm_free(err);
+    cvm_free(st);
 }
 
 /* Script mode -------------------------------------------------------------- */
@@ -476,12 +837,29 @@ static int run_script(const run_opts *o)
     cvm_result r = cvm_amber_parse_file(o->input, &s, &d);
     if (r != CVM_SUCCESS) {
         print_diag(o->input, 0, &d);
-        return 1;
+        /* a form coopvm knows and does not support: skipped, not broken */
+        return r == CVM_ERROR_UNSUPPORTED ? 3 : 1;
     }
     cvm_amber_report rep;
-    r = cvm_amber_execute(s, &o->desc, &rep, &d);
-    for (uint32_t i = 0; i < rep.result_count; i++)
-        print_result(s, &rep.results[i]);
+    debug_sinks sinks;
+    if (debug_open(o, &sinks)) {
+        debug_close(o, &sinks);
+        cvm_amber_script_destroy(s);
+        return 1;
+    }
+    script_hooks sh = {o, s, &sinks, 0, 0, calloc(s->expect_count + 1, sizeof(char *)), 0};
+    cvm_amber_hooks hooks = {&sinks.desc, before_run, after_expect, &sh};
+    r = cvm_amber_execute_hooked(s, &o->desc, &hooks, &rep, &d);
+    if (debug_close(o, &sinks))
+        sh.status = 1;
+    for (uint32_t i = 0; i < rep.result_count; i++) {
+        cvm_cli_print_result(stdout, s, &rep.results[i]);
+        if (sh.notes && sh.notes[i])
+            fputs(sh.notes[i], stdout);
+    }
+    for (uint32_t i = 0; sh.notes && i < s->expect_count; i++)
+        free(sh.notes[i]);
+    free(sh.notes);
     int status = 0;
     if (r == CVM_ERROR_EXPECTATION_FAILED) {
         status = 1;
@@ -493,6 +871,8 @@ static int run_script(const run_opts *o)
     }
     if (r == CVM_SUCCESS || r == CVM_ERROR_EXPECTATION_FAILED)
         printf("%u of %u EXPECT passed\n", rep.result_count - rep.failed, rep.result_count);
+    if (sh.status && !status)
+        status = 1;
     cvm_amber_report_release(&rep);
     cvm_amber_script_destroy(s);
     return status;
@@ -579,6 +959,8 @@ static int run_shader(run_opts *o)
 {
     cvm_buffer *bound_bufs[64] = {0}, *named_bufs[64] = {0};
     int status = 1;
+    debug_sinks sinks;
+    memset(&sinks, 0, sizeof(sinks));
     cvm_context *ctx = NULL;
     cvm_module *mod = NULL;
     cvm_pipeline *pipe = NULL;
@@ -646,6 +1028,12 @@ static int run_shader(run_opts *o)
         print_diag(o->input, 0, &d);
         goto done;
     }
+    if (debug_open(o, &sinks))
+        goto done;
+    if (cvm_pipeline_set_debug(pipe, &sinks.desc, &d) != CVM_SUCCESS) {
+        print_diag(o->input, 0, &d);
+        goto done;
+    }
     for (uint32_t i = 0; i < o->buffer_count; i++) {
         binding_arg *b = &o->buffers[i];
         if (cvm_pipeline_bind_buffer(pipe, b->set, b->binding, b->element, b->data, b->size,
@@ -696,8 +1084,10 @@ static int run_shader(run_opts *o)
         print_diag(o->push, 0, &d);
         goto done;
     }
-    if (cvm_pipeline_dispatch(pipe, o->groups[0], o->groups[1], o->groups[2], &d) !=
-        CVM_SUCCESS) {
+    cvm_result dr = cvm_pipeline_dispatch(pipe, o->groups[0], o->groups[1], o->groups[2], &d);
+    if (debug_close(o, &sinks))
+        goto done;
+    if (dr != CVM_SUCCESS) {
         print_diag(o->input, 0, &d);
         goto done;
     }
@@ -747,6 +1137,7 @@ static int run_shader(run_opts *o)
            o->input);
     status = 0;
 done:
+    debug_close(o, &sinks);
     cvm_pipeline_destroy(pipe);
     cvm_module_destroy(mod);
     for (uint32_t i = 0; i < 64; i++) {
@@ -762,20 +1153,6 @@ done:
     return status;
 }
 
-static int is_script(const char *path)
-{
-    size_t n = strlen(path);
-    if (n > 6 && !strcmp(path + n - 6, ".amber"))
-        return 1;
-    FILE *f = fopen(path, "rb");
-    char head[8] = {0};
-    if (!f)
-        return 0;
-    size_t got = fread(head, 1, 7, f);
-    fclose(f);
-    return got == 7 && !memcmp(head, "#!amber", 7);
-}
-
 int cvm_cli_run(int argc, char **argv)
 {
     static run_opts o; /* large: keep it off the stack */
@@ -783,14 +1160,33 @@ int cvm_cli_run(int argc, char **argv)
     int st = parse_args(argc, argv, &o);
     if (st)
         return st < 0 ? 0 : st;
-    if (is_script(o.input)) {
+    int batch = o.ninputs > 1 || o.batch.junit || o.batch.shard_count;
+    for (int i = 0; i < o.ninputs && !batch; i++) {
+        struct stat sb;
+        batch = stat(o.inputs[i], &sb) == 0 && S_ISDIR(sb.st_mode);
+    }
+    if (batch || cvm_cli_is_script(o.input)) {
         if (o.have_dispatch || o.buffer_count || o.out_count || o.spec_count || o.push ||
             o.entry || o.named_count || o.address_count)
             return usage_error("%s: --dispatch, --buffer, --out, --spec, --push, --entry, "
                                "--address-buffer and --buffer-address are for .spv files; a "
                                "script says these itself",
                                o.input);
+        if (batch) {
+            if (o.printf_path || o.have_trace || o.diff_image || o.diff_width)
+                return usage_error("%s: --printf, --trace, --diff-image and --diff-width are "
+                                   "for one script at a time",
+                                   o.input);
+            return cvm_cli_run_scripts(o.inputs, o.ninputs, &o.desc, &o.batch);
+        }
         return run_script(&o);
     }
+    if (o.ninputs > 1)
+        return usage_error("one .spv file only ('%s' is a second)", o.inputs[1]);
+    if (o.batch.quiet || o.batch.verbose)
+        return usage_error("%s: --quiet and --verbose are for scripts", o.input);
+    if (o.diff_image || o.diff_width)
+        return usage_error("%s: --diff-image and --diff-width picture the EXPECTs of a script",
+                           o.input);
     return run_shader(&o);
 }

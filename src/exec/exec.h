@@ -83,7 +83,6 @@ typedef enum cvm_type_class {
     CVM_TC_POINTER,  /* also untyped / forward pointers */
     CVM_TC_FUNCTION,
     CVM_TC_COOPMAT,  /* OpTypeCooperativeMatrixKHR */
-    CVM_TC_COOPVEC,  /* OpTypeCooperativeVectorNV */
     CVM_TC_TENSOR_LAYOUT,
     CVM_TC_TENSOR_VIEW,
     CVM_TC_OPAQUE    /* sampler, image... (unsupported in execution) */
@@ -101,6 +100,10 @@ typedef struct cvm_type {
     uint8_t storage_class;   /* pointers: SpvStorageClass (values < 256 are remapped:
                                 see cvm_storage) */
     uint8_t has_layout;      /* explicit Offset/ArrayStride decorations present */
+    uint8_t coopvec;         /* a CVM_TC_VECTOR declared by OpTypeCooperativeVectorNV (opcode
+                                5288, also OpTypeVectorIdEXT) in a module with the
+                                CooperativeVectorNV capability: a vector in every
+                                element-wise instruction, with the rules of ops/coopvec.c */
     uint32_t elem;           /* vector/array/matrix/coopmat component type id; pointer pointee */
     uint32_t count;          /* vector components, array length (0 runtime), matrix columns */
     uint32_t size;           /* register layout size in bytes (per lane / per instance) */
@@ -117,6 +120,18 @@ typedef struct cvm_type {
     uint32_t use;   /* CVM_USE_* */
     /* tensor layout / view */
     uint32_t dim, clamp_mode, has_dimensions, permutation[5];
+    /* Memory layout of matrices.  A matrix type's own layout is columns
+     * packed one after the other (matrix_stride = a column's memory size).
+     * A struct member decorated MatrixStride or RowMajor gets a variant of
+     * its type (lower.c, ids past the module's bound) with that layout and
+     * the same register layout; access chains through the member carry the
+     * variant to the loads and stores they feed. */
+    uint32_t matrix_stride; /* MATRIX: bytes between columns, or between rows when row_major */
+    uint8_t row_major;      /* MATRIX */
+    uint32_t mem_elem;      /* MATRIX: the type a column has in memory (a strided vector
+                               variant when row_major, else elem) */
+    uint32_t comp_stride;   /* VECTOR: bytes between components in memory, 0 when packed
+                               (a column of a row-major matrix) */
 } cvm_type;
 
 /* ---- internal instructions ---------------------------------------------- */
@@ -174,6 +189,10 @@ typedef struct cvm_function {
     uint32_t nlocal_ids;
     uint32_t lowered;
     uint32_t writes_private; /* it or a function it calls may store to Private memory */
+    /* Per-invocation memory of its Function variables and those of the
+     * functions it calls: [fvar_lo, fvar_hi) of a lane's slice (empty when
+     * lo >= hi).  A callback batch clears only that. */
+    uint64_t fvar_lo, fvar_hi;
 } cvm_function;
 
 /* A pipeline's program: everything the interpreter needs, nothing of SPIR-V
@@ -181,7 +200,9 @@ typedef struct cvm_function {
 typedef struct cvm_program {
     const spv_module *mod;
     uint32_t bound;
-    cvm_type *types;        /* indexed by id; tclass NONE for non-types */
+    cvm_type *types;        /* indexed by id; tclass NONE for non-types; ids from bound
+                               to ntypes are layout variants (see cvm_type) */
+    uint32_t ntypes;
     uint8_t *const_data;    /* values of constants (register layout) */
     uint64_t *const_offset; /* per id: offset into const_data, or UINT64_MAX */
     cvm_insn *insns;
@@ -207,6 +228,11 @@ typedef struct cvm_program {
     uint32_t *builtin_vars, *builtin_kinds;
     uint32_t nbuiltins;
     uint32_t glsl_ext;      /* id of the GLSL.std.450 import, 0 if none */
+    /* module-scope Private and Workgroup variables with an initializer,
+     * (variable id, constant id) pairs: set at the start of each workgroup
+     * (register layout constant -> memory layout of the variable's type) */
+    uint32_t *init_vars;
+    uint32_t ninit_vars;
 } cvm_program;
 
 typedef struct cvm_descriptor {
@@ -252,6 +278,16 @@ typedef struct cvm_exec {
     /* scratch memory for handlers (reset per instruction by whoever uses it) */
     uint8_t *scratch;
     size_t scratch_size;
+    /* Debugging (exec/debug.h), NULL when off: where DebugPrintf messages
+     * go, and the trace. */
+    struct cvm_printf_buf *printf;
+    struct cvm_trace *trace;
+    /* Callback batches: per lane, the LocalInvocationIndex of the calling
+     * workgroup's invocation the call runs for, and the matrix element
+     * (row, col; UINT32_MAX when the caller named none); the calling
+     * opcode.  NULL in a workgroup's own group, where lane = invocation. */
+    const uint32_t *cb_inv, *cb_row, *cb_col;
+    uint32_t cb_op;
 } cvm_exec;
 
 /* Iterate the lanes that execute the current instruction. */
@@ -352,13 +388,35 @@ cvm_result cvm_lower_atomic(cvm_lower *lw, const spv_inst *inst, cvm_insn *out);
 cvm_result cvm_lower_coopmat(cvm_lower *lw, const spv_inst *inst, cvm_insn *out);   /* ops/coopmat.c */
 cvm_result cvm_lower_coopmat2(cvm_lower *lw, const spv_inst *inst, cvm_insn *out);  /* ops/coopmat2_ops.c */
 cvm_result cvm_lower_tensor(cvm_lower *lw, const spv_inst *inst, cvm_insn *out);    /* ops/tensor_ops.c */
+cvm_result cvm_lower_matrix(cvm_lower *lw, const spv_inst *inst, cvm_insn *out);    /* ops/matrix.c */
 cvm_result cvm_lower_qcom(cvm_lower *lw, const spv_inst *inst, cvm_insn *out);      /* ops/qcom.c */
+cvm_result cvm_lower_debug_printf(cvm_lower *lw, const spv_inst *inst, cvm_insn *out); /* ops/debug_printf.c */
+cvm_result cvm_lower_coopvec(cvm_lower *lw, const spv_inst *inst, cvm_insn *out);   /* ops/coopvec.c */
+
+/* Cooperative-vector rules that lowering applies outside the instruction
+ * family (ops/coopvec.c): marks the vector type `t` just built from
+ * OpTypeVectorIdEXT `inst` as a cooperative vector when the module declares
+ * CooperativeVectorNV, and checks its component count against
+ * CVM_MAX_COOPVEC_COMPONENTS; and rejects a global variable of storage class
+ * `storage_class` whose type (`pointee`) holds a cooperative vector
+ * ("can only be allocated in Function or Private storage classes"). */
+cvm_result cvm_coopvec_lower_type(cvm_lower *lw, const spv_inst *inst, cvm_type *t);
+cvm_result cvm_coopvec_check_variable(cvm_lower *lw, const spv_inst *inst, uint32_t storage_class,
+                                      uint32_t pointee);
 
 /* Helpers for family lowering functions. */
 const cvm_program *cvm_lower_program(const cvm_lower *lw);
 const cvm_type *cvm_lower_type(const cvm_lower *lw, uint32_t type_id);
 /* The type id of the value `id` (its result type), 0 if unknown. */
 uint32_t cvm_lower_type_of(const cvm_lower *lw, uint32_t id);
+/* The type the memory that pointer `id` points to is laid out as, when it
+ * differs from its pointee type (a MatrixStride / RowMajor variant reached
+ * through an access chain), else 0. */
+uint32_t cvm_lower_layout_of(const cvm_lower *lw, uint32_t id);
+void cvm_lower_set_layout(cvm_lower *lw, uint32_t id, uint32_t layout_type);
+/* 1 when memory reached through a pointer of storage class `sc` is
+ * explicitly laid out (Offset, ArrayStride, MatrixStride apply). */
+int cvm_lower_explicit_layout(const cvm_lower *lw, uint32_t sc);
 /* Appends `n` words to the program's extra operand array; returns the index. */
 uint32_t cvm_lower_extra(cvm_lower *lw, const uint32_t *words, uint32_t n);
 /* Constant value of `id` as uint64 (scalar integer/bool constants), or fails. */
@@ -397,6 +455,15 @@ cvm_result cvm_lower_fail(cvm_lower *lw, const spv_inst *inst, cvm_result r, con
 cvm_result cvm_callback_run(cvm_exec *ex, const cvm_insn *in, uint32_t func, uint32_t count,
                             const cvm_val *args, uint32_t nargs, uint8_t *results,
                             const uint32_t *lanes);
+
+/* cvm_callback_run naming the matrix element each call is for, for
+ * DebugPrintf messages and the trace: call i is for flat element
+ * elems[i] (elems NULL: element i) of a matrix with `cols` columns, row
+ * e / cols, column e % cols. */
+cvm_result cvm_callback_run_elements(cvm_exec *ex, const cvm_insn *in, uint32_t func,
+                                     uint32_t count, const cvm_val *args, uint32_t nargs,
+                                     uint8_t *results, const uint32_t *lanes,
+                                     const uint32_t *elems, uint32_t cols);
 
 /* The lane that owns flat element `e` (row-major) of a matrix of `nelems`
  * elements held by scope instance `inst` of collective instruction `in`:

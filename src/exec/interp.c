@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exec/debug.h"
 #include "exec/program.h"
 
 #define BLOCK_DONE UINT32_MAX
@@ -35,6 +36,12 @@ struct cvm_group {
     struct cvm_group *callback; /* lanes for callbacks, created on first use */
     uint32_t *caller_vars;   /* callback groups: module-scope per-invocation variables */
     uint32_t ncaller_vars;
+    /* callback groups, for debugging: per lane, the invocation and matrix
+     * element of its call (cvm_exec.cb_*); and what the running
+     * cvm_callback_run_elements said about its calls */
+    uint32_t *dbg_inv, *dbg_row, *dbg_col;
+    const uint32_t *site_elems;
+    uint32_t site_cols;
 };
 
 /* ---- helpers shared with handlers ------------------------------------------- */
@@ -174,6 +181,33 @@ static void copy_layout(const cvm_program *p, uint32_t tid, uint8_t *dst, const 
                             src + t->member_offsets[i], 0);
         }
         return;
+    case CVM_TC_MATRIX: {
+        /* registers: packed columns; memory: column c at c * MatrixStride,
+         * or (RowMajor) at c components into the first row, its components
+         * MatrixStride apart (mem_elem is that strided column type) */
+        const cvm_type *col = &p->types[t->elem];
+        uint32_t esize = p->types[col->elem].size;
+        uint32_t mem_step = t->row_major ? esize : t->matrix_stride;
+        uint32_t mcol = t->mem_elem ? t->mem_elem : t->elem;
+        for (uint32_t c = 0; c < t->count; c++) {
+            if (to_reg)
+                copy_layout(p, mcol, dst + (size_t)c * col->size, src + (size_t)c * mem_step, 1);
+            else
+                copy_layout(p, mcol, dst + (size_t)c * mem_step, src + (size_t)c * col->size, 0);
+        }
+        return;
+    }
+    case CVM_TC_VECTOR: {
+        uint32_t esize = p->types[t->elem].size;
+        uint32_t step = t->comp_stride ? t->comp_stride : esize;
+        for (uint32_t k = 0; k < t->count; k++) {
+            if (to_reg)
+                memcpy(dst + (size_t)k * esize, src + (size_t)k * step, esize);
+            else
+                memcpy(dst + (size_t)k * step, src + (size_t)k * esize, esize);
+        }
+        return;
+    }
     default:
         memcpy(dst, src, t->size);
         return;
@@ -302,6 +336,7 @@ void cvm_group_destroy(cvm_group *g)
     }
     cvm_group_destroy(g->callback);
     cvm_mem_free(g->caller_vars);
+    cvm_mem_free(g->dbg_inv);
     cvm_mem_free(g->frames);
     cvm_mem_free(g->var_addrs);
     cvm_mem_free(g->var_addr_off);
@@ -524,6 +559,49 @@ static void copy_value_lane(const cvm_program *p, uint32_t tid, cvm_val dst, cvm
     memcpy(CVM_LANE(dst, l), CVM_LANE(src, l), size);
 }
 
+/* The first active lane of each scope instance of a cooperative matrix of
+ * type `tid` in turn: *io_inst starts at 0; returns UINT32_MAX when done. */
+static uint32_t next_instance_lane(const cvm_exec *ex, int wg, uint32_t *io_inst)
+{
+    uint32_t ninst = wg ? 1 : ex->nsub;
+    for (; *io_inst < ninst; (*io_inst)++) {
+        uint32_t first = wg ? 0 : *io_inst * ex->sg_size;
+        uint32_t end = wg ? ex->nlanes : CVM_MIN(first + ex->sg_size, ex->nlanes);
+        for (uint32_t l = first; l < end; l++)
+            if (ex->active[l]) {
+                (*io_inst)++;
+                return l;
+            }
+    }
+    return UINT32_MAX;
+}
+
+/* Copies `src` into `dst` for the active lanes: lane by lane, or for a
+ * cooperative matrix (the value of its scope) once per scope instance that
+ * has an active lane -- not once per invocation. */
+static void copy_value_active(const cvm_exec *ex, uint32_t tid, cvm_val dst, cvm_val src)
+{
+    const cvm_program *p = ex->prog;
+    uint32_t wg, size = p->types[tid].size;
+    if (is_scope_value(p, tid, &wg)) {
+        uint32_t inst = 0, l;
+        while ((l = next_instance_lane(ex, (int)wg, &inst)) != UINT32_MAX)
+            copy_value_lane(p, tid, dst, src, l, ex->sg_size);
+        return;
+    }
+    CVM_FOR_ACTIVE(ex, l)
+        memcpy(CVM_LANE(dst, l), CVM_LANE(src, l), size);
+}
+
+/* Bytes of scratch a value of type `tid` needs for all lanes (or all scope
+ * instances) with slot stride `stride`. */
+static size_t value_scratch(const cvm_exec *ex, uint32_t tid, uint32_t stride)
+{
+    uint32_t wg;
+    size_t count = is_scope_value(ex->prog, tid, &wg) ? (wg ? 1 : ex->nsub) : ex->nlanes;
+    return (size_t)stride * count + 16;
+}
+
 static cvm_result take_budget(cvm_group *g, const cvm_insn *in, uint32_t n)
 {
     if (CVM_LIKELY(g->budget_local >= n)) {
@@ -548,7 +626,11 @@ static cvm_result take_budget(cvm_group *g, const cvm_insn *in, uint32_t n)
                          "the instruction budget of the dispatch ran out (a runaway loop?)");
 }
 
-static cvm_result run_block(cvm_group *g, cvm_frame *fr, const cvm_function *f, uint32_t bi)
+/* One block over the active lanes.  `traced` is a constant in each of the
+ * two copies below, so the copy that runs without a trace has no trace
+ * code in its loop. */
+static inline __attribute__((always_inline)) cvm_result
+run_block_impl(cvm_group *g, cvm_frame *fr, const cvm_function *f, uint32_t bi, const int traced)
 {
     cvm_exec *ex = &g->ex;
     const cvm_program *p = g->prog;
@@ -560,6 +642,8 @@ static cvm_result run_block(cvm_group *g, cvm_frame *fr, const cvm_function *f, 
 
     if ((r = take_budget(g, in < end ? in : NULL, b->count)) != CVM_SUCCESS)
         return r;
+    if (traced)
+        cvm_trace_block(ex, f, bi);
 
     /* Phis: a parallel copy through scratch. */
     const cvm_insn *phi_end = in;
@@ -568,7 +652,7 @@ static cvm_result run_block(cvm_group *g, cvm_frame *fr, const cvm_function *f, 
     if (phi_end > in) {
         size_t need = 0;
         for (const cvm_insn *ph = in; ph < phi_end; ph++)
-            need += (size_t)fr->vals[ph->result].stride * n + 16;
+            need += value_scratch(ex, ph->type, fr->vals[ph->result].stride);
         if (need > ex->scratch_size) {
             uint8_t *ns = cvm_realloc(ex->scratch, need);
             if (!ns)
@@ -579,9 +663,23 @@ static cvm_result run_block(cvm_group *g, cvm_frame *fr, const cvm_function *f, 
         size_t at = 0;
         for (const cvm_insn *ph = in; ph < phi_end; ph++) {
             cvm_val tmp = {ex->scratch + at, fr->vals[ph->result].stride};
-            uint32_t tid = ph->type;
+            uint32_t tid = ph->type, wg;
             const uint32_t *pairs = p->extra + ph->extra;
-            CVM_FOR_ACTIVE(ex, l) {
+            /* a cooperative matrix moves once per scope instance, from the
+             * block its first active lane came from (its invocations reach
+             * a matrix instruction together) */
+            int scope = is_scope_value(p, tid, &wg);
+            uint32_t inst = 0, l = 0;
+            for (;;) {
+                if (scope) {
+                    if ((l = next_instance_lane(ex, (int)wg, &inst)) == UINT32_MAX)
+                        break;
+                } else {
+                    while (l < n && !ex->active[l])
+                        l++;
+                    if (l >= n)
+                        break;
+                }
                 uint32_t from = fr->prev_block[l];
                 uint32_t k = 0;
                 for (; k < ph->nextra; k += 2)
@@ -591,16 +689,19 @@ static cvm_result run_block(cvm_group *g, cvm_frame *fr, const cvm_function *f, 
                     return cvm_exec_fail(ex, ph, CVM_ERROR_INVALID_MODULE,
                                          "OpPhi has no value for the block invocation %u came from", l);
                 copy_value_lane(p, tid, tmp, fr->vals[pairs[k]], l, ex->sg_size);
+                l++;
             }
-            at += (size_t)tmp.stride * n + 16;
+            at += value_scratch(ex, tid, tmp.stride);
         }
         at = 0;
         for (const cvm_insn *ph = in; ph < phi_end; ph++) {
             cvm_val tmp = {ex->scratch + at, fr->vals[ph->result].stride};
-            CVM_FOR_ACTIVE(ex, l)
-                copy_value_lane(p, ph->type, fr->vals[ph->result], tmp, l, ex->sg_size);
-            at += (size_t)tmp.stride * n + 16;
+            copy_value_active(ex, ph->type, fr->vals[ph->result], tmp);
+            at += value_scratch(ex, ph->type, tmp.stride);
         }
+        if (traced)
+            for (const cvm_insn *ph = in; ph < phi_end; ph++)
+                cvm_trace_insn(ex, ph);
         in = phi_end;
     }
 
@@ -608,8 +709,12 @@ static cvm_result run_block(cvm_group *g, cvm_frame *fr, const cvm_function *f, 
         if (in->fn) {
             if ((r = in->fn(ex, in)) != CVM_SUCCESS)
                 return r;
+            if (traced)
+                cvm_trace_insn(ex, in);
             continue;
         }
+        if (traced && in->cf != CVM_CF_CALL)
+            cvm_trace_insn(ex, in);
         switch (in->cf) {
         case CVM_CF_BRANCH:
             CVM_FOR_ACTIVE(ex, l) {
@@ -646,9 +751,8 @@ static cvm_result run_block(cvm_group *g, cvm_frame *fr, const cvm_function *f, 
             return CVM_SUCCESS;
         }
         case CVM_CF_RETURN_VALUE:
-            CVM_FOR_ACTIVE(ex, l)
-                copy_value_lane(p, type_of_id(p, in->a) ? type_of_id(p, in->a) : f->return_type,
-                                fr->vals[0], fr->vals[in->a], l, ex->sg_size);
+            copy_value_active(ex, type_of_id(p, in->a) ? type_of_id(p, in->a) : f->return_type,
+                              fr->vals[0], fr->vals[in->a]);
             /* fall through */
         case CVM_CF_RETURN:
             CVM_FOR_ACTIVE(ex, l)
@@ -670,10 +774,8 @@ static cvm_result run_block(cvm_group *g, cvm_frame *fr, const cvm_function *f, 
                 return ex->diag ? ex->diag->result : CVM_ERROR_OUT_OF_MEMORY;
             const uint32_t *args = p->extra + in->extra;
             for (uint32_t k = 0; k < in->nextra && k < cf->nparams; k++) {
-                uint32_t tid = type_of_id(p, cf->params[k]);
-                CVM_FOR_ACTIVE(ex, l)
-                    copy_value_lane(p, tid, cfr->vals[cf->params[k]], fr->vals[args[k]], l,
-                                    ex->sg_size);
+                copy_value_active(ex, type_of_id(p, cf->params[k]), cfr->vals[cf->params[k]],
+                                  fr->vals[args[k]]);
             }
             memcpy(fr->call_mask, ex->active, n);
             ex->depth++;
@@ -683,10 +785,10 @@ static cvm_result run_block(cvm_group *g, cvm_frame *fr, const cvm_function *f, 
             ex->active = fr->active;
             if (r != CVM_SUCCESS)
                 return r;
-            if (in->result && in->type && p->types[in->type].tclass != CVM_TC_NONE) {
-                CVM_FOR_ACTIVE(ex, l)
-                    copy_value_lane(p, in->type, fr->vals[in->result], cfr->vals[0], l, ex->sg_size);
-            }
+            if (in->result && in->type && p->types[in->type].tclass != CVM_TC_NONE)
+                copy_value_active(ex, in->type, fr->vals[in->result], cfr->vals[0]);
+            if (traced)
+                cvm_trace_insn(ex, in); /* after the call: its result */
             /* Lanes that ended inside the callee end here too. */
             uint32_t na = 0;
             for (uint32_t l = 0; l < n; l++) {
@@ -706,6 +808,17 @@ static cvm_result run_block(cvm_group *g, cvm_frame *fr, const cvm_function *f, 
         }
     }
     return cvm_exec_fail(ex, NULL, CVM_ERROR_INTERNAL, "block %u ended without a terminator", bi);
+}
+
+static cvm_result run_block_fast(cvm_group *g, cvm_frame *fr, const cvm_function *f, uint32_t bi)
+{
+    return run_block_impl(g, fr, f, bi, 0);
+}
+
+static cvm_result run_block_traced(cvm_group *g, cvm_frame *fr, const cvm_function *f,
+                                   uint32_t bi)
+{
+    return run_block_impl(g, fr, f, bi, 1);
 }
 
 static cvm_result run_function(cvm_group *g, uint32_t fidx, const uint8_t *mask)
@@ -736,11 +849,34 @@ static cvm_result run_function(cvm_group *g, uint32_t fidx, const uint8_t *mask)
         ex->vals = fr->vals;
         ex->active = fr->active;
         ex->nactive = na;
-        cvm_result r = run_block(g, fr, f, b);
+        cvm_result r = CVM_UNLIKELY(ex->trace != NULL) ? run_block_traced(g, fr, f, b)
+                                                       : run_block_fast(g, fr, f, b);
         if (r != CVM_SUCCESS)
             return r;
     }
     return CVM_SUCCESS;
+}
+
+/* Module-scope Private and Workgroup variables with an initializer get it
+ * at the start of each workgroup (every invocation's Private copy, the
+ * workgroup's one Workgroup copy). */
+static void apply_initializers(cvm_group *g)
+{
+    const cvm_program *p = g->prog;
+    for (uint32_t i = 0; i < p->ninit_vars; i++) {
+        uint32_t var = p->init_vars[2 * i], init = p->init_vars[2 * i + 1];
+        uint32_t type = p->types[p->mod->defs[var].type].elem;
+        const uint8_t *value = p->const_data + p->const_offset[init];
+        if (p->var_region[var] == CVM_REGION_WORKGROUP) {
+            cvm_copy_reg_to_mem(p, type, g->wg_mem + CVM_ADDR_OFFSET(p->var_offset[var]),
+                                value);
+        } else {
+            for (uint32_t l = 0; l < g->ex.nlanes; l++)
+                cvm_copy_reg_to_mem(p, type,
+                                    g->inv_mem + (uint64_t)l * p->inv_size + p->var_offset[var],
+                                    value);
+        }
+    }
 }
 
 cvm_result cvm_group_run(cvm_group *g, const uint32_t group_id[3], const uint32_t num_groups[3],
@@ -756,6 +892,7 @@ cvm_result cvm_group_run(cvm_group *g, const uint32_t group_id[3], const uint32_
     memset(g->alive, 1, ex->nlanes);
     memset(g->wg_mem, 0, p->wg_size);
     memset(g->inv_mem, 0, p->inv_size * ex->nlanes);
+    apply_initializers(g);
     CVM_TRY(fill_builtins(g));
     cvm_frame *fr = frame_get(g, p->entry, diag);
     if (!fr)
@@ -960,9 +1097,27 @@ static cvm_result callback_batch(cvm_group *cg, const cvm_group *caller, const c
     }
     memset(cg->alive, 0, cex->nlanes);
     memset(cg->alive, 1, n);
-    /* The batch's own per-invocation memory holds only its Function
-     * variables (module-scope ones resolve in the caller's). */
-    memset(cg->inv_mem, 0, p->inv_size * n);
+    if (cex->printf || cex->trace) { /* whose call each lane is, for messages and the trace */
+        for (uint32_t l = 0; l < n; l++) {
+            uint32_t call = calls[l], cl = ctx[call];
+            cg->dbg_inv[l] = caller->ex.cb_inv ? caller->ex.cb_inv[cl] : cl;
+            if (cg->site_cols) {
+                uint32_t e = cg->site_elems ? cg->site_elems[call] : call;
+                cg->dbg_row[l] = e / cg->site_cols;
+                cg->dbg_col[l] = e % cg->site_cols;
+            } else { /* no element named: a nested call keeps its caller's */
+                cg->dbg_row[l] = caller->ex.cb_row ? caller->ex.cb_row[cl] : UINT32_MAX;
+                cg->dbg_col[l] = caller->ex.cb_col ? caller->ex.cb_col[cl] : UINT32_MAX;
+            }
+        }
+    }
+    /* The batch's own per-invocation memory holds only the Function
+     * variables of the callee and its callees (module-scope ones resolve in
+     * the caller's): clear just those, lane by lane. */
+    if (f->fvar_lo < f->fvar_hi)
+        for (uint32_t l = 0; l < n; l++)
+            memset(cg->inv_mem + (size_t)l * p->inv_size + f->fvar_lo, 0,
+                   (size_t)(f->fvar_hi - f->fvar_lo));
     bind_caller_context(cg, caller, calls, n, ctx);
     cvm_result r = run_function(cg, func, cg->alive);
     if (r != CVM_SUCCESS)
@@ -1048,6 +1203,14 @@ cvm_result cvm_callback_run(cvm_exec *ex, const cvm_insn *in, uint32_t func, uin
                             const cvm_val *args, uint32_t nargs, uint8_t *results,
                             const uint32_t *lanes)
 {
+    return cvm_callback_run_elements(ex, in, func, count, args, nargs, results, lanes, NULL, 0);
+}
+
+cvm_result cvm_callback_run_elements(cvm_exec *ex, const cvm_insn *in, uint32_t func,
+                                     uint32_t count, const cvm_val *args, uint32_t nargs,
+                                     uint8_t *results, const uint32_t *lanes,
+                                     const uint32_t *elems, uint32_t cols)
+{
     cvm_group *g = group_of(ex);
     const cvm_program *p = g->prog;
     if (func >= p->nfuncs || !p->funcs[func].lowered)
@@ -1076,8 +1239,21 @@ cvm_result cvm_callback_run(cvm_exec *ex, const cvm_insn *in, uint32_t func, uin
         g->callback->ex.is_callback = 1;
         if ((r = collect_caller_vars(g->callback, ex->diag)) != CVM_SUCCESS)
             return r;
+        cvm_group *nc = g->callback;
+        nc->dbg_inv = cvm_malloc((size_t)CVM_CALLBACK_BATCH * 3 * sizeof(uint32_t));
+        if (!nc->dbg_inv)
+            return cvm_exec_fail(ex, in, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+        nc->dbg_row = nc->dbg_inv + CVM_CALLBACK_BATCH;
+        nc->dbg_col = nc->dbg_row + CVM_CALLBACK_BATCH;
+        for (uint32_t l = 0; l < 3u * CVM_CALLBACK_BATCH; l++)
+            nc->dbg_inv[l] = UINT32_MAX;
+        nc->ex.cb_inv = nc->dbg_inv;
+        nc->ex.cb_row = nc->dbg_row;
+        nc->ex.cb_col = nc->dbg_col;
     }
     cvm_group *cg = g->callback;
+    cg->site_elems = elems;
+    cg->site_cols = cols;
     /* The callee shares the caller's workgroup memory, and resolves
      * module-scope per-invocation variables in the caller's memory (for a
      * caller that is itself a callback: in its caller's). */
@@ -1092,6 +1268,9 @@ cvm_result cvm_callback_run(cvm_exec *ex, const cvm_insn *in, uint32_t func, uin
     cex->budget = ex->budget;
     cex->diag = ex->diag;
     cex->depth = ex->depth + 1;
+    cex->printf = ex->printf;
+    cex->trace = ex->trace;
+    cex->cb_op = ex->is_callback ? ex->cb_op : in->spv_op;
     uint32_t rt = f->return_type;
     uint32_t rsize = rt && p->types[rt].tclass != CVM_TC_NONE ? p->types[rt].size : 0;
     int check = (ex->flags & CVM_FLAG_CHECK_CALLBACKS) != 0;
@@ -1128,6 +1307,10 @@ cvm_result cvm_callback_run(cvm_exec *ex, const cvm_insn *in, uint32_t func, uin
         shuffle(order, count, &seed);
         if (pass && msize)
             memcpy(pm->base, before, msize);
+        if (pass) { /* the repeats print and trace nothing: pass 0 stands */
+            cex->printf = NULL;
+            cex->trace = NULL;
+        }
         r = callback_pass(cg, g, f, func, order, count, pass == 2 ? other : lanes, args, nargs,
                           pass ? again : results, rsize);
         if (pass == 0 && msize && r == CVM_SUCCESS) {

@@ -18,6 +18,13 @@ struct cvm_lower {
     uint32_t *block_of_label; /* [bound]: block index in the function being lowered */
     uint64_t const_cap;
     uint64_t const_used;
+    uint32_t types_cap;       /* entries allocated in prog->types */
+    uint32_t *layout_of;      /* [bound]: see cvm_lower_layout_of */
+    int wg_explicit;          /* WorkgroupMemoryExplicitLayoutKHR declared */
+    int wg_blocks;            /* and the Workgroup variables are Blocks: explicitly laid
+                                 out (the extension allows all or none to be) */
+    uint64_t wg_block_offset; /* where the aliased Workgroup Block variables start,
+                                 UINT64_MAX until the first */
 };
 
 /* ---- helpers for families ------------------------------------------------- */
@@ -30,9 +37,35 @@ const cvm_program *cvm_lower_program(const cvm_lower *lw)
 const cvm_type *cvm_lower_type(const cvm_lower *lw, uint32_t type_id)
 {
     static const cvm_type none;
-    if (type_id == 0 || type_id >= lw->prog->bound)
+    if (type_id == 0 || type_id >= lw->prog->ntypes)
         return &none;
     return &lw->prog->types[type_id];
+}
+
+uint32_t cvm_lower_layout_of(const cvm_lower *lw, uint32_t id)
+{
+    return id < lw->prog->bound ? lw->layout_of[id] : 0;
+}
+
+void cvm_lower_set_layout(cvm_lower *lw, uint32_t id, uint32_t layout_type)
+{
+    if (id < lw->prog->bound)
+        lw->layout_of[id] = layout_type;
+}
+
+int cvm_lower_explicit_layout(const cvm_lower *lw, uint32_t sc)
+{
+    switch (sc) {
+    case SpvStorageClassStorageBuffer:
+    case SpvStorageClassUniform:
+    case SpvStorageClassPushConstant:
+    case 255: /* PhysicalStorageBuffer (cvm_type.storage_class caps at 255) */
+        return 1;
+    case SpvStorageClassWorkgroup:
+        return lw->wg_blocks;
+    default:
+        return 0;
+    }
 }
 
 uint32_t cvm_lower_type_of(const cvm_lower *lw, uint32_t id)
@@ -150,6 +183,97 @@ static int type_has_coopmat(const cvm_program *p, uint32_t tid)
     }
 }
 
+/* ---- layout variants ----------------------------------------------------
+ * MatrixStride and RowMajor decorate the struct member that holds a matrix
+ * (or an array of them), not the matrix type: one matrix type can be laid
+ * out differently in two members.  Each such member gets a copy of its type
+ * (a new id past the module's bound) whose memory layout says it, with the
+ * register layout unchanged. */
+
+/* A copy of type `from` at a new id; 0 when out of memory. */
+static uint32_t new_type(cvm_lower *lw, uint32_t from)
+{
+    cvm_program *p = lw->prog;
+    if (p->ntypes == lw->types_cap) {
+        uint32_t ncap = lw->types_cap + lw->types_cap / 2 + 16;
+        cvm_type *nt = cvm_realloc(p->types, (size_t)ncap * sizeof(cvm_type));
+        if (!nt)
+            return 0;
+        p->types = nt;
+        lw->types_cap = ncap;
+    }
+    uint32_t id = p->ntypes++;
+    p->types[id] = p->types[from];
+    /* only matrices, vectors and arrays are copied: no member arrays to share */
+    p->types[id].member_types = NULL;
+    p->types[id].member_offsets = NULL;
+    p->types[id].member_mem_offsets = NULL;
+    p->types[id].nmembers = 0;
+    return id;
+}
+
+/* The type member `tid` has in memory with MatrixStride `stride` (0: none)
+ * and RowMajor `row_major`: `tid` itself, or a variant. */
+static cvm_result member_layout(cvm_lower *lw, const spv_inst *in, uint32_t tid, uint32_t stride,
+                                int row_major, int depth, uint32_t *o_tid)
+{
+    cvm_program *p = lw->prog;
+    *o_tid = tid;
+    if (depth > 16)
+        return cvm_lower_fail(lw, in, CVM_ERROR_LIMIT, "arrays nested more than 16 deep");
+    if (p->types[tid].tclass == CVM_TC_ARRAY) {
+        uint32_t eid;
+        CVM_TRY(member_layout(lw, in, p->types[tid].elem, stride, row_major, depth + 1, &eid));
+        if (eid == p->types[tid].elem)
+            return CVM_SUCCESS;
+        uint32_t nid = new_type(lw, tid);
+        if (!nid)
+            return cvm_lower_fail(lw, in, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+        cvm_type *nt = &p->types[nid];
+        nt->elem = eid;
+        nt->has_layout = 1;
+        nt->mem_size = nt->count ? (nt->count - 1) * nt->array_stride + p->types[eid].mem_size
+                                 : 0;
+        *o_tid = nid;
+        return CVM_SUCCESS;
+    }
+    if (p->types[tid].tclass != CVM_TC_MATRIX)
+        return CVM_SUCCESS;
+    const cvm_type *col = &p->types[p->types[tid].elem];
+    uint32_t R = col->count, C = p->types[tid].count, esize = p->types[col->elem].size;
+    if (!stride)
+        stride = (row_major ? C : R) * esize;
+    if (stride < (row_major ? C : R) * esize)
+        return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                              "MatrixStride %u is smaller than a %s of %u bytes", stride,
+                              row_major ? "row" : "column", (row_major ? C : R) * esize);
+    if (!row_major && stride == p->types[tid].matrix_stride)
+        return CVM_SUCCESS; /* the type's own layout */
+    uint32_t col_id = p->types[tid].elem;
+    uint32_t mid = new_type(lw, tid);
+    if (!mid)
+        return cvm_lower_fail(lw, in, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+    uint32_t mem_col = col_id;
+    if (row_major) {
+        /* a column is a vector whose components are a row apart */
+        mem_col = new_type(lw, col_id);
+        if (!mem_col)
+            return cvm_lower_fail(lw, in, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+        cvm_type *vt = &p->types[mem_col];
+        vt->comp_stride = stride;
+        vt->has_layout = 1;
+        vt->mem_size = (R - 1) * stride + esize;
+    }
+    cvm_type *mt = &p->types[mid];
+    mt->matrix_stride = stride;
+    mt->row_major = (uint8_t)row_major;
+    mt->mem_elem = mem_col;
+    mt->has_layout = 1;
+    mt->mem_size = row_major ? (R - 1) * stride + C * esize : (C - 1) * stride + R * esize;
+    *o_tid = mid;
+    return CVM_SUCCESS;
+}
+
 static cvm_result lower_type(cvm_lower *lw, const spv_inst *in)
 {
     cvm_program *p = lw->prog;
@@ -209,16 +333,23 @@ static cvm_result lower_type(cvm_lower *lw, const spv_inst *in)
         t->count = (uint32_t)n;
         t->size = t->mem_size = e->size * t->count;
         t->align = e->align;
+        if (in->opcode == SpvOpTypeVectorIdEXT)
+            return cvm_coopvec_lower_type(lw, in, t);
         return CVM_SUCCESS;
     }
     case SpvOpTypeMatrix: {
         const cvm_type *c = &p->types[w[2]];
+        if (c->tclass != CVM_TC_VECTOR || w[3] < 2 || w[3] > 4)
+            return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                                  "a matrix has 2 to 4 columns of a vector type");
         t->tclass = CVM_TC_MATRIX;
         t->sk = c->sk;
         t->elem = w[2];
         t->count = w[3];
         t->size = t->mem_size = c->size * w[3];
         t->align = c->align;
+        t->matrix_stride = c->mem_size; /* packed columns */
+        t->mem_elem = w[2];
         return CVM_SUCCESS;
     }
     case SpvOpTypeArray:
@@ -244,7 +375,10 @@ static cvm_result lower_type(cvm_lower *lw, const spv_inst *in)
             t->array_stride = e->mem_size;
             t->has_layout = e->has_layout || e->mem_size != esize;
         }
-        t->mem_size = t->array_stride * t->count;
+        /* the bytes the array covers: the last element ends its footprint
+         * (an array whose stride has room after each element does not own
+         * the room after its last one, so a buffer may end there) */
+        t->mem_size = t->count ? (t->count - 1) * t->array_stride + e->mem_size : 0;
         return CVM_SUCCESS;
     }
     case SpvOpTypeStruct: {
@@ -258,8 +392,13 @@ static cvm_result lower_type(cvm_lower *lw, const spv_inst *in)
             return cvm_lower_fail(lw, in, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
         uint32_t off = 0, align = 1, mem_end = 0, mem_off = 0;
         for (uint32_t i = 0; i < n; i++) {
-            const cvm_type *m = &p->types[w[2 + i]];
-            t->member_types[i] = w[2 + i];
+            uint32_t ms = 0, mid;
+            decoration_u32(lw->mod, id, i, SpvDecorationMatrixStride, &ms);
+            int rm = spv_module_find_decoration(lw->mod, id, i, SpvDecorationRowMajor) != NULL;
+            CVM_TRY(member_layout(lw, in, w[2 + i], ms, rm, 0, &mid));
+            t = &p->types[id]; /* member_layout may have moved the table */
+            const cvm_type *m = &p->types[mid];
+            t->member_types[i] = mid;
             uint32_t a = m->align ? m->align : 1;
             off = align_up32(off, a);
             t->member_offsets[i] = off;
@@ -274,16 +413,6 @@ static cvm_result lower_type(cvm_lower *lw, const spv_inst *in)
             mem_end = CVM_MAX(mem_end, mem_off);
             if (t->member_mem_offsets[i] != t->member_offsets[i] || m->has_layout)
                 t->has_layout = 1;
-            if (spv_module_find_decoration(lw->mod, id, i, SpvDecorationRowMajor) &&
-                m->tclass == CVM_TC_MATRIX)
-                return cvm_lower_fail(lw, in, CVM_ERROR_UNSUPPORTED,
-                                      "RowMajor matrix members are not supported yet");
-            uint32_t ms;
-            if (m->tclass == CVM_TC_MATRIX &&
-                decoration_u32(lw->mod, id, i, SpvDecorationMatrixStride, &ms) &&
-                ms != p->types[m->elem].size)
-                return cvm_lower_fail(lw, in, CVM_ERROR_UNSUPPORTED,
-                                      "MatrixStride %u differing from the column size", ms);
         }
         t->align = align;
         t->size = align_up32(off, align);
@@ -422,7 +551,6 @@ static cvm_result build_composite(cvm_lower *lw, const spv_inst *in, const cvm_t
     const cvm_program *p = lw->prog;
     switch (t->tclass) {
     case CVM_TC_VECTOR:
-    case CVM_TC_COOPVEC:
     case CVM_TC_MATRIX:
     case CVM_TC_ARRAY: {
         const cvm_type *e = &p->types[t->elem];
@@ -553,6 +681,27 @@ static cvm_result add_descriptor(cvm_lower *lw, const spv_inst *in, uint32_t var
     return CVM_SUCCESS;
 }
 
+/* A module-scope variable's initializer, set at the start of every
+ * workgroup (cvm_group_run). */
+static cvm_result record_initializer(cvm_lower *lw, const spv_inst *in)
+{
+    cvm_program *p = lw->prog;
+    if (in->word_count <= 4)
+        return CVM_SUCCESS;
+    uint32_t init = in->words[4];
+    if (init >= p->bound || p->const_offset[init] == UINT64_MAX)
+        return cvm_lower_fail(lw, in, CVM_ERROR_UNSUPPORTED,
+                              "the initializer %u is not a constant", init);
+    uint32_t *nv = cvm_realloc(p->init_vars, (p->ninit_vars + 1) * 2 * sizeof(uint32_t));
+    if (!nv)
+        return cvm_diag_set(lw->diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+    p->init_vars = nv;
+    p->init_vars[2 * p->ninit_vars] = in->words[2];
+    p->init_vars[2 * p->ninit_vars + 1] = init;
+    p->ninit_vars++;
+    return CVM_SUCCESS;
+}
+
 static cvm_result lower_global_variable(cvm_lower *lw, const spv_inst *in, uint32_t *next_region)
 {
     cvm_program *p = lw->prog;
@@ -561,6 +710,7 @@ static cvm_result lower_global_variable(cvm_lower *lw, const spv_inst *in, uint3
     uint32_t pointee = pt->elem;
     const cvm_type *vt = &p->types[pointee];
     uint64_t size = vt->mem_size;
+    CVM_TRY(cvm_coopvec_check_variable(lw, in, sc, pointee));
     switch (sc) {
     case SpvStorageClassStorageBuffer:
     case SpvStorageClassUniform:
@@ -571,11 +721,23 @@ static cvm_result lower_global_variable(cvm_lower *lw, const spv_inst *in, uint3
         p->push_size = (uint32_t)size;
         return CVM_SUCCESS;
     case SpvStorageClassWorkgroup:
-        p->wg_size = align_up64(p->wg_size, 16);
         p->var_region[id] = CVM_REGION_WORKGROUP;
-        p->var_offset[id] = CVM_ADDR(CVM_REGION_WORKGROUP, p->wg_size);
-        p->wg_size += size;
-        return CVM_SUCCESS;
+        if (lw->wg_explicit && vt->tclass == CVM_TC_STRUCT &&
+            spv_module_find_decoration(lw->mod, pointee, SPV_NO_MEMBER, SpvDecorationBlock)) {
+            /* SPV_KHR_workgroup_memory_explicit_layout: "All the Workgroup
+             * blocks share the same underlying storage" -- every Block
+             * variable starts at the same place */
+            if (lw->wg_block_offset == UINT64_MAX)
+                lw->wg_block_offset = align_up64(p->wg_size, 16);
+            lw->wg_blocks = 1;
+            p->var_offset[id] = CVM_ADDR(CVM_REGION_WORKGROUP, lw->wg_block_offset);
+            p->wg_size = CVM_MAX(p->wg_size, lw->wg_block_offset + size);
+        } else {
+            p->wg_size = align_up64(p->wg_size, 16);
+            p->var_offset[id] = CVM_ADDR(CVM_REGION_WORKGROUP, p->wg_size);
+            p->wg_size += size;
+        }
+        return record_initializer(lw, in);
     case SpvStorageClassPrivate:
     case SpvStorageClassInput: {
         if (type_has_coopmat(p, pointee)) {
@@ -583,12 +745,18 @@ static cvm_result lower_global_variable(cvm_lower *lw, const spv_inst *in, uint3
             p->var_region[id] = CVM_REGION_SCOPE;
             p->var_offset[id] = p->scope_size;
             p->scope_size += size;
+            if (in->word_count > 4)
+                return cvm_lower_fail(lw, in, CVM_ERROR_UNSUPPORTED,
+                                      "an initializer for a variable holding cooperative "
+                                      "matrices");
             return CVM_SUCCESS;
         }
         p->inv_size = align_up64(p->inv_size, 16);
         p->var_region[id] = CVM_REGION_INVOCATION;
         p->var_offset[id] = p->inv_size; /* per-lane base added at run time */
         p->inv_size += size;
+        if (sc == SpvStorageClassPrivate)
+            return record_initializer(lw, in);
         if (sc == SpvStorageClassInput) {
             uint32_t bi;
             if (!decoration_u32(lw->mod, id, SPV_NO_MEMBER, SpvDecorationBuiltIn, &bi))
@@ -768,8 +936,10 @@ static cvm_result lower_inst(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
 {
     static const cvm_lower_family_fn families[] = {
         cvm_lower_memory, cvm_lower_arith,    cvm_lower_convert, cvm_lower_composite,
-        cvm_lower_glsl,   cvm_lower_subgroup, cvm_lower_atomic,  cvm_lower_coopmat,
-        cvm_lower_coopmat2, cvm_lower_tensor, cvm_lower_qcom,
+        cvm_lower_debug_printf, cvm_lower_glsl, cvm_lower_subgroup, cvm_lower_atomic,
+        cvm_lower_coopmat, cvm_lower_coopmat2, cvm_lower_tensor, cvm_lower_qcom,
+        cvm_lower_matrix,
+        cvm_lower_coopvec,
     };
     out->spv_op = in->opcode;
     out->word_off = in->offset;
@@ -785,8 +955,12 @@ static cvm_result lower_inst(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
         return r;
     for (size_t i = 0; i < CVM_ARRAY_SIZE(families); i++) {
         r = families[i](lw, in, out);
-        if (r != CVM_ERROR_NOT_FOUND)
+        if (r != CVM_ERROR_NOT_FOUND) {
+            /* a copied pointer keeps the layout of what it points to */
+            if (r == CVM_SUCCESS && in->opcode == SpvOpCopyObject && in->word_count > 3)
+                cvm_lower_set_layout(lw, in->words[2], cvm_lower_layout_of(lw, in->words[3]));
             return r;
+        }
     }
     return cvm_lower_fail(lw, in, CVM_ERROR_UNSUPPORTED, "instruction not supported by the engine");
 }
@@ -970,7 +1144,7 @@ void cvm_program_destroy(cvm_program *p)
     if (!p)
         return;
     if (p->types) {
-        for (uint32_t i = 0; i < p->bound; i++) {
+        for (uint32_t i = 0; i < p->ntypes; i++) {
             cvm_mem_free(p->types[i].member_types);
             cvm_mem_free(p->types[i].member_offsets);
             cvm_mem_free(p->types[i].member_mem_offsets);
@@ -995,6 +1169,7 @@ void cvm_program_destroy(cvm_program *p)
     cvm_mem_free(p->descs);
     cvm_mem_free(p->builtin_vars);
     cvm_mem_free(p->builtin_kinds);
+    cvm_mem_free(p->init_vars);
     cvm_mem_free(p);
 }
 
@@ -1058,7 +1233,8 @@ static int is_private_pointer(const cvm_lower *lw, uint32_t id)
 /* cvm_function.writes_private: a function that stores or atomically updates
  * through a Private pointer, or calls one that does.  Callbacks of such a
  * function must not run two calls of one invocation side by side
- * (cvm_callback_run). */
+ * (cvm_callback_run).  Also cvm_function.fvar_lo/hi, the per-invocation
+ * memory its Function variables (and its callees') occupy. */
 static void find_private_writers(cvm_lower *lw)
 {
     cvm_program *p = lw->prog;
@@ -1087,23 +1263,46 @@ static void find_private_writers(cvm_lower *lw)
                 p->funcs[i].writes_private = 1;
         }
     }
+    /* Each function's own Function variables in per-invocation memory. */
+    for (uint32_t i = 0; i < mod->nfunctions; i++) {
+        p->funcs[i].fvar_lo = UINT64_MAX;
+        p->funcs[i].fvar_hi = 0;
+    }
+    for (uint32_t id = 1; id < p->bound; id++) {
+        const spv_def *d = &mod->defs[id];
+        if (d->opcode != SpvOpVariable || d->func >= mod->nfunctions ||
+            p->var_region[id] != CVM_REGION_INVOCATION)
+            continue;
+        const cvm_type *pt = &p->types[d->type];
+        uint64_t lo = p->var_offset[id], hi = lo + p->types[pt->elem].mem_size;
+        cvm_function *f = &p->funcs[d->func];
+        f->fvar_lo = CVM_MIN(f->fvar_lo, lo);
+        f->fvar_hi = CVM_MAX(f->fvar_hi, hi);
+    }
     /* through calls, until nothing changes */
     for (int changed = 1; changed;) {
         changed = 0;
         for (uint32_t i = 0; i < mod->nfunctions; i++) {
-            if (p->funcs[i].writes_private)
-                continue;
+            cvm_function *f = &p->funcs[i];
             const spv_function *sf = &mod->functions[i];
             spv_inst in;
             for (uint32_t off = sf->begin; off < sf->end && spv_module_inst_at(mod, off, &in);
                  off += in.word_count ? in.word_count : 1) {
                 if (in.opcode != SpvOpFunctionCall || in.word_count < 4 || in.words[3] >= p->bound)
                     continue;
-                uint32_t callee = p->func_index[in.words[3]];
-                if (callee != UINT32_MAX && p->funcs[callee].writes_private) {
-                    p->funcs[i].writes_private = 1;
+                uint32_t ci = p->func_index[in.words[3]];
+                if (ci == UINT32_MAX || ci == i)
+                    continue;
+                const cvm_function *callee = &p->funcs[ci];
+                if (callee->writes_private && !f->writes_private) {
+                    f->writes_private = 1;
                     changed = 1;
-                    break;
+                }
+                if (callee->fvar_lo < callee->fvar_hi &&
+                    (callee->fvar_lo < f->fvar_lo || callee->fvar_hi > f->fvar_hi)) {
+                    f->fvar_lo = CVM_MIN(f->fvar_lo, callee->fvar_lo);
+                    f->fvar_hi = CVM_MAX(f->fvar_hi, callee->fvar_hi);
+                    changed = 1;
                 }
             }
         }
@@ -1128,6 +1327,13 @@ cvm_result cvm_program_build(const spv_module *mod, const char *entry_name,
     lw.specs = specs;
     lw.nspecs = nspecs;
     p->types = cvm_calloc(mod->bound, sizeof(cvm_type));
+    p->ntypes = mod->bound;
+    lw.types_cap = mod->bound;
+    lw.layout_of = cvm_calloc(mod->bound, sizeof(uint32_t));
+    lw.wg_block_offset = UINT64_MAX;
+    for (uint32_t i = 0; i < mod->ncapabilities; i++)
+        if (mod->capabilities[i] == SpvCapabilityWorkgroupMemoryExplicitLayoutKHR)
+            lw.wg_explicit = 1;
     p->const_offset = cvm_malloc(mod->bound * sizeof(uint64_t));
     p->func_index = cvm_malloc(mod->bound * sizeof(uint32_t));
     p->var_offset = cvm_calloc(mod->bound, sizeof(uint64_t));
@@ -1135,7 +1341,7 @@ cvm_result cvm_program_build(const spv_module *mod, const char *entry_name,
     lw.block_of_label = cvm_malloc(mod->bound * sizeof(uint32_t));
     p->funcs = cvm_calloc(mod->nfunctions ? mod->nfunctions : 1, sizeof(cvm_function));
     if (!p->types || !p->const_offset || !p->func_index || !p->var_offset || !p->var_region ||
-        !lw.block_of_label || !p->funcs) {
+        !lw.block_of_label || !p->funcs || !lw.layout_of) {
         r = cvm_diag_set(diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
         goto fail;
     }
@@ -1177,10 +1383,12 @@ cvm_result cvm_program_build(const spv_module *mod, const char *entry_name,
             goto fail;
     find_private_writers(&lw);
     cvm_mem_free(lw.block_of_label);
+    cvm_mem_free(lw.layout_of);
     *o_prog = p;
     return CVM_SUCCESS;
 fail:
     cvm_mem_free(lw.block_of_label);
+    cvm_mem_free(lw.layout_of);
     cvm_program_destroy(p);
     return r;
 }

@@ -13,7 +13,16 @@
 #include "numeric/numeric.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <string.h>
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define NM_HAVE_X86 1
+#include <cpuid.h>
+#include <immintrin.h>
+#else
+#define NM_HAVE_X86 0
+#endif
 
 /* Format descriptions ----------------------------------------------------- */
 
@@ -141,6 +150,37 @@ static uint32_t nm_encode_f64(double d, const nm_format *f, int saturate)
     return sign | mag;
 }
 
+/* nm_encode_f64 for the formats with infinities (f16, bf16), without
+ * saturation, when d lies in the format's normal range: the pattern is the
+ * double's exponent rebiased and its significand shifted right, rounded to
+ * nearest even; a carry out of the significand moves to the next binade,
+ * and out of the largest binade onto the infinity pattern, as nm_round_mag
+ * and nm_overflow would.  Every f16 result of the element-wise arithmetic
+ * passes here. */
+static uint32_t nm_encode_fast(double d, const nm_format *f)
+{
+    uint64_t u = nm_f64_bits(d);
+    int e = (int)((u >> 52) & 0x7ffu) - 1023;
+    int emax = f->emin + (1 << f->ebits) - 3;
+    if (e < f->emin || e > emax)
+        return nm_encode_f64(d, f, 0);
+    unsigned sh = 52 - f->mbits;
+    uint64_t v = ((uint64_t)(e - f->emin + 1) << 52) | (u & ((UINT64_C(1) << 52) - 1));
+    uint64_t q = v >> sh, rem = v & ((UINT64_C(1) << sh) - 1), half = UINT64_C(1) << (sh - 1);
+    q += (uint64_t)((rem > half) | ((rem == half) & (unsigned)(q & 1u))); /* no branch on data */
+    return ((u >> 63) ? f->sign_bit : 0) | (uint32_t)q;
+}
+
+static uint32_t nm_encode_f16(double d)
+{
+    return nm_encode_fast(d, &NM_F16);
+}
+
+static uint32_t nm_encode_bf16(double d)
+{
+    return nm_encode_fast(d, &NM_BF16);
+}
+
 /* Encodes the exact integer (neg ? -mag : mag). */
 static uint32_t nm_encode_int(uint64_t mag, int neg, const nm_format *f, int saturate)
 {
@@ -240,12 +280,73 @@ float cvm_f16_to_f32(uint16_t h)
 
 uint16_t cvm_f32_to_f16(float f)
 {
-    return (uint16_t)nm_encode_f64((double)f, &NM_F16, 0);
+    return (uint16_t)nm_encode_f16((double)f);
 }
 
 uint16_t cvm_f64_to_f16(double d)
 {
-    return (uint16_t)nm_encode_f64(d, &NM_F16, 0);
+    return (uint16_t)nm_encode_f16(d);
+}
+
+/* F16C (with AVX for the 256-bit forms): 0 = not probed, 1 = absent, 2 =
+ * present.  Racing first calls store the same value. */
+#if NM_HAVE_X86
+static _Atomic int nm_f16c_state;
+
+static int nm_has_f16c(void)
+{
+    int s = atomic_load_explicit(&nm_f16c_state, memory_order_relaxed);
+    if (s == 0) {
+        unsigned eax, ebx, ecx, edx;
+        __builtin_cpu_init();
+        int f16c = __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & bit_F16C);
+        s = (f16c && __builtin_cpu_supports("avx")) ? 2 : 1;
+        atomic_store_explicit(&nm_f16c_state, s, memory_order_relaxed);
+    }
+    return s == 2;
+}
+
+__attribute__((target("avx,f16c"))) static uint64_t nm_f16_to_f32_f16c(const uint16_t *src,
+                                                                       float *dst, uint64_t n)
+{
+    uint64_t i = 0;
+    for (; i + 8 <= n; i += 8)
+        _mm256_storeu_ps(dst + i,
+                         _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)(src + i))));
+    return i;
+}
+
+__attribute__((target("avx,f16c"))) static uint64_t nm_f32_to_f16_f16c(const float *src,
+                                                                       uint16_t *dst, uint64_t n)
+{
+    uint64_t i = 0;
+    for (; i + 8 <= n; i += 8)
+        _mm_storeu_si128((__m128i *)(void *)(dst + i),
+                         _mm256_cvtps_ph(_mm256_loadu_ps(src + i), _MM_FROUND_TO_NEAREST_INT));
+    return i;
+}
+#endif
+
+void cvm_f16_to_f32_n(const uint16_t *src, float *dst, uint64_t n)
+{
+    uint64_t i = 0;
+#if NM_HAVE_X86
+    if (nm_has_f16c())
+        i = nm_f16_to_f32_f16c(src, dst, n);
+#endif
+    for (; i < n; i++)
+        dst[i] = cvm_f16_to_f32(src[i]);
+}
+
+void cvm_f32_to_f16_n(const float *src, uint16_t *dst, uint64_t n)
+{
+    uint64_t i = 0;
+#if NM_HAVE_X86
+    if (nm_has_f16c())
+        i = nm_f32_to_f16_f16c(src, dst, n);
+#endif
+    for (; i < n; i++)
+        dst[i] = cvm_f32_to_f16(src[i]);
 }
 
 float cvm_bf16_to_f32(uint16_t b)
@@ -258,12 +359,12 @@ float cvm_bf16_to_f32(uint16_t b)
 
 uint16_t cvm_f32_to_bf16(float f)
 {
-    return (uint16_t)nm_encode_f64((double)f, &NM_BF16, 0);
+    return (uint16_t)nm_encode_bf16((double)f);
 }
 
 uint16_t cvm_f64_to_bf16(double d)
 {
-    return (uint16_t)nm_encode_f64(d, &NM_BF16, 0);
+    return (uint16_t)nm_encode_bf16(d);
 }
 
 float cvm_e4m3_to_f32(uint8_t v)
@@ -410,6 +511,44 @@ static uint64_t nm_f64_to_int_bits(double d, unsigned bits, int is_signed, int s
     return m & mask;
 }
 
+/* d rounded to an integral value, to nearest with ties to even, whatever the
+ * floating-point environment's rounding mode. */
+static double nm_round_half_even(double d)
+{
+    if (!(fabs(d) < 4503599627370496.0)) /* 2^52: integral already, or NaN/inf */
+        return d;
+    double t = trunc(d);
+    double frac = fabs(d - t); /* exact */
+    double step = d < 0.0 ? -1.0 : 1.0;
+    if (frac > 0.5 || (frac == 0.5 && fmod(t, 2.0) != 0.0))
+        t += step;
+    return t;
+}
+
+void cvm_store_from_f64_nearest(cvm_scalar_kind k, void *p, double v)
+{
+    if (cvm_sk_is_float(k) || k == CVM_SK_BOOL) {
+        cvm_store_from_f64(k, p, v, 0);
+        return;
+    }
+    unsigned size = cvm_sk_size(k);
+    nm_store_bits(size, p,
+                  nm_f64_to_int_bits(nm_round_half_even(v), 8 * size, cvm_sk_is_signed_int(k), 1));
+}
+
+double cvm_f64_add_round_to_odd(double a, double b)
+{
+    double s = a + b;
+    if (!isfinite(s))
+        return s;
+    /* TwoSum: e is the exact rounding error, a + b == s + e. */
+    double bb = s - a;
+    double e = (a - (s - bb)) + (b - bb);
+    if (e != 0.0 && (nm_f64_bits(s) & 1u) == 0)
+        s = nextafter(s, e > 0.0 ? (double)INFINITY : -(double)INFINITY);
+    return s;
+}
+
 int64_t cvm_load_as_s64(cvm_scalar_kind k, const void *p)
 {
     if (cvm_sk_is_float(k))
@@ -427,8 +566,8 @@ uint64_t cvm_load_as_u64(cvm_scalar_kind k, const void *p)
 void cvm_store_from_f64(cvm_scalar_kind k, void *p, double v, int saturate)
 {
     switch (k) {
-    case CVM_SK_F16: nm_store_bits(2, p, nm_encode_f64(v, &NM_F16, 0)); return;
-    case CVM_SK_BF16: nm_store_bits(2, p, nm_encode_f64(v, &NM_BF16, 0)); return;
+    case CVM_SK_F16: nm_store_bits(2, p, nm_encode_f16(v)); return;
+    case CVM_SK_BF16: nm_store_bits(2, p, nm_encode_bf16(v)); return;
     case CVM_SK_E4M3: nm_store_bits(1, p, nm_encode_f64(v, &NM_E4M3, saturate)); return;
     case CVM_SK_E5M2: nm_store_bits(1, p, nm_encode_f64(v, &NM_E5M2, saturate)); return;
     case CVM_SK_F32: {

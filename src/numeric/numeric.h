@@ -40,6 +40,13 @@ float cvm_e5m2_to_f32(uint8_t v);
 uint8_t cvm_f32_to_e5m2(float f, int saturate);
 uint8_t cvm_f64_to_e5m2(double d, int saturate);
 
+/* `n` conversions at once, each exactly what cvm_f16_to_f32 / cvm_f32_to_f16
+ * give for that element (F16C when the CPU has it: the tests check that it
+ * agrees bit for bit, NaNs included).  For the element-wise f16 arithmetic
+ * and the cooperative-vector products. */
+void cvm_f16_to_f32_n(const uint16_t *src, float *dst, uint64_t n);
+void cvm_f32_to_f16_n(const float *src, uint16_t *dst, uint64_t n);
+
 /* Generic value access: a value of kind `k` at `p` (any alignment) as a
  * double / int64 / uint64, and back.  Float -> integer follows OpConvertFToS/U
  * rounding toward zero; values out of range are clamped when `saturate`, else
@@ -53,6 +60,21 @@ uint64_t cvm_load_as_u64(cvm_scalar_kind k, const void *p);
 void cvm_store_from_f64(cvm_scalar_kind k, void *p, double v, int saturate);
 void cvm_store_from_s64(cvm_scalar_kind k, void *p, int64_t v, int saturate);
 void cvm_store_from_u64(cvm_scalar_kind k, void *p, uint64_t v, int saturate);
+
+/* As cvm_store_from_f64, but a float -> integer conversion rounds to nearest,
+ * ties to even, and saturates (NaN gives 0): the arithmetic input conversion
+ * of SPV_NV_cooperative_vector ("Float to integer conversion is
+ * round-to-nearest-even and saturating").  Float kinds: as
+ * cvm_store_from_f64 without saturation. */
+void cvm_store_from_f64_nearest(cvm_scalar_kind k, void *p, double v);
+
+/* a + b rounded to odd in double precision: the exact sum when a double
+ * holds it, else the one of its two double neighbours whose last significand
+ * bit is 1.  Rounding that once more (to nearest even) into any format of at
+ * most 51 significand bits (f32, f16, bf16, fp8) gives the exact sum rounded
+ * once: how the cooperative-vector training instructions add into f16 and
+ * f32 memory without double rounding.  Finite a, b whose sum is finite. */
+double cvm_f64_add_round_to_odd(double a, double b);
 
 /* Converts `count` values from kind `src_k` to `dst_k` (the semantic of
  * OpFConvert/OpSConvert/OpUConvert/OpConvertFToS/OpConvertSToF/... chosen by

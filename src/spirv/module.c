@@ -40,6 +40,13 @@ static const uint32_t supported_caps[] = {
     SpvCapabilityAtomicFloat16VectorNV, SpvCapabilityLongVectorEXT,
     SpvCapabilityAtomicFloat16MinMaxEXT, SpvCapabilityAtomicFloat32MinMaxEXT,
     SpvCapabilityAtomicFloat64MinMaxEXT,
+    /* SPV_KHR_float_controls: the modes the engine's arithmetic already
+     * keeps (IEEE, round to nearest even, denormals kept); not
+     * DenormFlushToZero or RoundingModeRTZ, which it does not implement */
+    SpvCapabilityDenormPreserve, SpvCapabilitySignedZeroInfNanPreserve,
+    SpvCapabilityRoundingModeRTE,
+    SpvCapabilityExpectAssumeKHR, /* OpAssumeTrueKHR, OpExpectKHR: hints */
+    SpvCapabilityUniformBufferArrayDynamicIndexing, /* as storage buffer arrays are */
 };
 
 int spv_capability_supported(uint32_t cap)
@@ -64,6 +71,8 @@ static const char *const supported_exts[] = {
     "SPV_GOOGLE_decorate_string", "SPV_GOOGLE_hlsl_functionality1", "SPV_GOOGLE_user_type",
     "SPV_KHR_relaxed_extended_instruction", "SPV_KHR_uniform_group_instructions",
     "SPV_EXT_shader_atomic_float_min_max", "SPV_EXT_shader_atomic_float16_add",
+    "SPV_KHR_float_controls", "SPV_KHR_subgroup_uniform_control_flow",
+    "SPV_KHR_expect_assume",
 };
 
 static int extension_supported(const char *name)
@@ -182,13 +191,19 @@ static cvm_result walk_operand(walk *w, uint16_t kind, int optional)
 }
 
 static cvm_result walk_inst(const spv_inst *inst, const spv_instruction_desc *d, uint32_t bound,
-                            cvm_diagnostic *diag)
+                            int nonsemantic, cvm_diagnostic *diag)
 {
     walk w = {inst, 1, bound, diag};
     /* OpExtInst operands past the instruction number belong to the extended
-     * set; they are ids for GLSL.std.450 and are checked like ids. */
+     * set; they are ids for GLSL.std.450 and are checked like ids.  Those of
+     * a NonSemantic.* set are the set's business (and the instruction may be
+     * dropped): glslang -gVS has been seen to write a 0 there, so they are
+     * not checked here; what coopvm reads of them (DebugPrintf,
+     * DebugLine) is checked where it is read. */
     for (uint16_t i = 0; i < d->num_operands; i++) {
         const spv_operand_desc *o = &d->operands[i];
+        if (nonsemantic && w.pos >= 5)
+            break;
         if (o->quantifier == SPV_QUANT_VARIABLE) {
             while (w.pos < inst->word_count) {
                 uint32_t before = w.pos;
@@ -214,6 +229,80 @@ static cvm_result walk_inst(const spv_inst *inst, const spv_instruction_desc *d,
     return CVM_SUCCESS;
 }
 
+/* 1 when `id` is an OpExtInstImport of a NonSemantic.* set. */
+static int is_nonsemantic_set(const spv_module *m, uint32_t id)
+{
+    spv_inst imp;
+    const char *name;
+    return id < m->bound && m->defs[id].opcode == SpvOpExtInstImport &&
+           spv_module_inst_at(m, m->defs[id].off, &imp) && spv_inst_string(&imp, 2, &name) &&
+           !strncmp(name, "NonSemantic.", 12);
+}
+
+/* ---- source positions -------------------------------------------------------- */
+
+/* NonSemantic.Shader.DebugInfo.100 instruction numbers. */
+enum { DEBUGINFO_SOURCE = 35, DEBUGINFO_LINE = 103, DEBUGINFO_NO_LINE = 104 };
+
+/* The value of an OpConstant of 32 bits or less, or 0. */
+static uint32_t const_u32(const spv_module *m, uint32_t id)
+{
+    spv_inst c;
+    if (id >= m->bound || !m->defs[id].off || m->defs[id].opcode != SpvOpConstant ||
+        !spv_module_inst_at(m, m->defs[id].off, &c) || c.word_count < 4)
+        return 0;
+    return c.words[3];
+}
+
+/* A line-table entry for OpLine, OpNoLine, the end of a function, and the
+ * DebugInfo set's DebugLine (Source, Line Start, Line End, Column Start,
+ * Column End: ids of constants; Source a DebugSource whose File is an
+ * OpString) and DebugNoLine.  Returns 0 for any other instruction.  Operands
+ * that are not what the text says give position 0 (no line) rather than an
+ * error: the set is non-semantic. */
+static int line_entry(const spv_module *m, const spv_inst *in, spv_line *o)
+{
+    const uint32_t *w = in->words;
+    memset(o, 0, sizeof(*o));
+    o->off = in->offset;
+    switch (in->opcode) {
+    case SpvOpLine:
+        if (in->word_count < 4)
+            return 0;
+        o->file = w[1];
+        o->line = w[2];
+        o->column = w[3];
+        return 1;
+    case SpvOpNoLine:
+    case SpvOpFunctionEnd:
+        return 1;
+    case SpvOpExtInst:
+        if (!m->debuginfo_ext || in->word_count < 5 || w[3] != m->debuginfo_ext)
+            return 0;
+        if (w[4] == DEBUGINFO_NO_LINE)
+            return 1;
+        if (w[4] != DEBUGINFO_LINE)
+            return 0;
+        if (in->word_count >= 10) {
+            spv_inst src;
+            uint32_t s = w[5];
+            if (s < m->bound && m->defs[s].off && spv_module_inst_at(m, m->defs[s].off, &src) &&
+                src.opcode == SpvOpExtInst && src.word_count >= 6 && src.words[3] == m->debuginfo_ext &&
+                src.words[4] == DEBUGINFO_SOURCE && src.words[5] < m->bound &&
+                m->defs[src.words[5]].opcode == SpvOpString) {
+                o->file = src.words[5];
+                o->line = const_u32(m, w[6]);
+                o->column = const_u32(m, w[8]);
+            }
+        }
+        if (!o->line)
+            o->file = 0;
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 /* ---- the parse ------------------------------------------------------------- */
 
 static int in_function_section(uint16_t op)
@@ -230,6 +319,7 @@ cvm_result spv_module_parse(spv_module *o_mod, spv_binary *bin, cvm_diagnostic *
     m.bound = bin->header.bound;
     cvm_result r = CVM_SUCCESS;
     uint32_t cap_caps = 0, cap_decos = 0, cap_entries = 0, cap_modes = 0, cap_funcs = 0;
+    uint32_t cap_lines = 0;
     uint32_t cur_func = UINT32_MAX;
 
     if (m.bound > (1u << 22)) {
@@ -253,7 +343,9 @@ cvm_result spv_module_parse(spv_module *o_mod, spv_binary *bin, cvm_diagnostic *
                             "unknown opcode %u at word %u", in.opcode, in.offset);
             goto fail;
         }
-        if ((r = walk_inst(&in, d, m.bound, diag)) != CVM_SUCCESS)
+        int nonsemantic = (in.opcode == SpvOpExtInst || in.opcode == SpvOpExtInstWithForwardRefsKHR) &&
+                          in.word_count >= 4 && is_nonsemantic_set(&m, in.words[3]);
+        if ((r = walk_inst(&in, d, m.bound, nonsemantic, diag)) != CVM_SUCCESS)
             goto fail;
         uint32_t rt = 0, id = 0;
         if (d->has_result_type && d->has_result) {
@@ -274,6 +366,14 @@ cvm_result spv_module_parse(spv_module *o_mod, spv_binary *bin, cvm_diagnostic *
             m.defs[id].nwords = in.word_count;
             m.defs[id].type = rt;
             m.defs[id].func = cur_func;
+        }
+        if (cur_func != UINT32_MAX || in.opcode == SpvOpFunctionEnd) {
+            spv_line ln;
+            if (line_entry(&m, &in, &ln)) {
+                if (!grow((void **)&m.lines, &cap_lines, m.nlines + 1, sizeof(spv_line)))
+                    goto oom;
+                m.lines[m.nlines++] = ln;
+            }
         }
         switch (in.opcode) {
         case SpvOpCapability: {
@@ -305,6 +405,13 @@ cvm_result spv_module_parse(spv_module *o_mod, spv_binary *bin, cvm_diagnostic *
             spv_inst_string(&in, 2, &s);
             if (!strcmp(s, "GLSL.std.450"))
                 m.glsl_ext = in.words[1];
+            else if (!strcmp(s, "NonSemantic.DebugPrintf"))
+                m.printf_ext = in.words[1];
+            else if (!strcmp(s, "NonSemantic.Shader.DebugInfo.100") ||
+                     !strcmp(s, "NonSemantic.Shader.DebugInfo.101")) /* glslang with forward
+                                                                          references; the same
+                                                                          DebugLine/DebugSource */
+                m.debuginfo_ext = in.words[1];
             else if (strncmp(s, "NonSemantic.", 12) != 0) {
                 r = cvm_diag_at(diag, CVM_ERROR_UNSUPPORTED, in.offset, in.opcode,
                                 "extended instruction set \"%s\" is not supported", s);
@@ -428,6 +535,7 @@ oom:
     r = cvm_diag_set(diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
 fail:
     cvm_mem_free(m.defs);
+    cvm_mem_free(m.lines);
     cvm_mem_free(m.capabilities);
     cvm_mem_free(m.decorations);
     cvm_mem_free(m.entries);
@@ -442,6 +550,7 @@ void spv_module_release(spv_module *mod)
         return;
     spv_binary_release(&mod->bin);
     cvm_mem_free(mod->defs);
+    cvm_mem_free(mod->lines);
     cvm_mem_free(mod->capabilities);
     cvm_mem_free(mod->decorations);
     cvm_mem_free(mod->entries);
@@ -485,7 +594,9 @@ const char *spv_module_name(const spv_module *mod, uint32_t id)
 {
     size_t off = SPV_HEADER_WORDS;
     spv_inst in;
-    while (off < mod->globals_begin && spv_next_inst(&mod->bin, &off, &in, NULL) == 1) {
+    /* debug names precede every type and function; OpString (which has a
+     * result) may come first, so look up to the first function */
+    while (off < mod->globals_end && spv_next_inst(&mod->bin, &off, &in, NULL) == 1) {
         if (in.opcode == SpvOpName && in.word_count >= 3 && in.words[1] == id) {
             const char *s;
             if (spv_inst_string(&in, 2, &s))
@@ -495,31 +606,42 @@ const char *spv_module_name(const spv_module *mod, uint32_t id)
     return NULL;
 }
 
+int spv_module_source_line(const spv_module *mod, uint32_t word_off, const char **o_file,
+                           uint32_t *o_line, uint32_t *o_column)
+{
+    /* the last entry at or before word_off */
+    uint32_t lo = 0, hi = mod->nlines;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (mod->lines[mid].off <= word_off)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == 0)
+        return 0;
+    const spv_line *l = &mod->lines[lo - 1];
+    if (!l->file || !l->line)
+        return 0;
+    spv_inst s;
+    const char *name = "";
+    if (!spv_module_def_inst(mod, l->file, &s) || s.opcode != SpvOpString ||
+        !spv_inst_string(&s, 2, &name))
+        name = "";
+    *o_file = name;
+    *o_line = l->line;
+    *o_column = l->column;
+    return 1;
+}
+
 void spv_module_locate(const spv_module *mod, uint32_t word_off, cvm_diagnostic *diag)
 {
-    if (!diag || !mod->bin.words)
-        return;
-    size_t off = SPV_HEADER_WORDS;
-    spv_inst in;
-    uint32_t file = 0, line = 0, col = 0;
-    while (off <= word_off && spv_next_inst(&mod->bin, &off, &in, NULL) == 1) {
-        if (in.opcode == SpvOpLine && in.word_count >= 4) {
-            file = in.words[1];
-            line = in.words[2];
-            col = in.words[3];
-        } else if (in.opcode == SpvOpNoLine || in.opcode == SpvOpFunctionEnd) {
-            file = line = col = 0;
-        }
-    }
-    if (!line)
+    const char *name;
+    uint32_t line, col;
+    if (!diag || !mod->bin.words || !spv_module_source_line(mod, word_off, &name, &line, &col))
         return;
     diag->line = line;
     diag->column = col;
-    spv_inst s;
-    const char *name;
-    if (spv_module_def_inst(mod, file, &s) && s.opcode == SpvOpString &&
-        spv_inst_string(&s, 2, &name)) {
-        strncpy(diag->file, name, sizeof(diag->file) - 1);
-        diag->file[sizeof(diag->file) - 1] = 0;
-    }
+    strncpy(diag->file, name, sizeof(diag->file) - 1);
+    diag->file[sizeof(diag->file) - 1] = 0;
 }

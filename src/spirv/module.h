@@ -54,6 +54,18 @@ typedef struct spv_function {
     uint32_t end;         /* word offset just past OpFunctionEnd */
 } spv_function;
 
+/* Source positions of the function bodies, in word order: from `off` on
+ * (until the next entry), instructions come from line `line`, column
+ * `column` of the file named by OpString `file`; file 0 means no position
+ * (OpNoLine, DebugNoLine, the end of a function).  Made from OpLine and from
+ * NonSemantic.Shader.DebugInfo.100's DebugLine / DebugNoLine (glslang -g
+ * and -gVS). */
+typedef struct spv_line {
+    uint32_t off;
+    uint32_t file;
+    uint32_t line, column;
+} spv_line;
+
 typedef struct spv_module {
     spv_binary bin;
     uint32_t bound;
@@ -69,6 +81,10 @@ typedef struct spv_module {
     spv_function *functions;
     uint32_t nfunctions;
     uint32_t glsl_ext;             /* id of OpExtInstImport "GLSL.std.450", 0 if none */
+    uint32_t printf_ext;           /* id of OpExtInstImport "NonSemantic.DebugPrintf", 0 if none */
+    uint32_t debuginfo_ext;        /* "NonSemantic.Shader.DebugInfo.100" (or .101), 0 if none */
+    spv_line *lines;               /* source positions, by word offset */
+    uint32_t nlines;
     uint32_t addressing_model, memory_model;
     uint32_t globals_begin;        /* word offset of the first type/constant/global */
     uint32_t globals_end;          /* word offset of the first OpFunction */
@@ -95,8 +111,15 @@ uint32_t spv_decoration_operand(const spv_module *mod, const spv_decoration *d, 
 /* The OpName of an id, or NULL. */
 const char *spv_module_name(const spv_module *mod, uint32_t id);
 
-/* Fills diag->file/line from the last OpLine before `word_off`, if any. */
+/* Fills diag->file/line/column from the source position of the instruction
+ * at `word_off` (OpLine or DebugLine), if it has one. */
 void spv_module_locate(const spv_module *mod, uint32_t word_off, cvm_diagnostic *diag);
+
+/* The source position of the instruction at `word_off`: returns 1 and sets
+ * the file name (pointing into the module; "" when the OpString is
+ * missing), line and column, or returns 0 when it has none. */
+int spv_module_source_line(const spv_module *mod, uint32_t word_off, const char **o_file,
+                           uint32_t *o_line, uint32_t *o_column);
 
 /* Capability support of the engine: 1 when executing modules that declare it
  * is supported. */

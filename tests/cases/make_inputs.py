@@ -28,6 +28,20 @@ class XorShift:
         return lo + self.next32() % (hi - lo + 1)
 
 
+def e4m3_bits(v):
+    """The E4M3 pattern of v, which must be exactly representable (|v| <= 448)."""
+    if v == 0.0:
+        return 0x80 if str(v).startswith("-") else 0
+    sign = 0x80 if v < 0 else 0
+    a = abs(v)
+    for bits in range(0x7F):
+        e, m = bits >> 3, bits & 7
+        val = (m / 8.0) * 2.0 ** -6 if e == 0 else (1 + m / 8.0) * 2.0 ** (e - 7)
+        if val == a:
+            return sign | bits
+    raise ValueError("%r is not an E4M3 value" % v)
+
+
 CHECK = False
 MISMATCHES = []
 
@@ -131,6 +145,51 @@ def main():
     write(os.path.join(d, "e.bin"), "f", [0.0] * (4 * 16 * 16))
     write(os.path.join(d, "h.bin"), "I", [0] * (4 * 16 * 8))
     write(os.path.join(d, "h2.bin"), "I", [0] * (4 * 16 * 8))
+
+    d = os.path.join(root, "coopvec_optimal")
+    r = XorShift(0xC00B7EC)
+    n = 64
+    sa = [0.0, 0.125, 0.25, 0.375, 0.5, 0.75, 1.0, 1.25, 1.5, 1.75, 2.0, 2.5, 3.0, 3.5]
+    sw = [0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 2.5, 3.0]
+
+    def pick(vals):
+        v = vals[r.int_in(0, len(vals) - 1)]
+        return -v if r.int_in(0, 1) else v
+
+    def pad(vals, count, zero=0):
+        return vals + [zero] * (count - len(vals))
+
+    write(os.path.join(d, "xa.bin"), "e", [pick(sa) for _ in range(n * 16)])
+    write(os.path.join(d, "xb.bin"), "e", [r.int_in(-32, 32) / 8.0 for _ in range(n * 16)])
+    # o3's operands are small enough that every partial sum, in any order, is
+    # exact in f16 (multiples of 1/64 below 32 in magnitude): the H100 computes
+    # this transposed f16 product with partial sums of less than f32 precision
+    # (4 of 1536 results one ulp off the exact, f16-representable sum when
+    # they needed 13 bits), which the cooperative-vector text leaves open
+    write(os.path.join(d, "xh.bin"), "e", [r.int_in(-8, 8) / 8.0 for _ in range(n * 32)])
+    write(os.path.join(d, "xi.bin"), "b", [r.int_in(-128, 127) for _ in range(n * 32)])
+    special = [0.5, 1.5, 2.5, -0.5, -1.5, -2.5, 3.49, 3.5, 4.5, 126.5, 127.49, 127.5, 128.0,
+               300.25, -127.5, -128.5, -129.0, -1000.0, 0.0, -0.0, 7.0, -7.0, 1.0000001,
+               2.4999998]
+    xf = []
+    for _ in range(n * 32):
+        k = r.int_in(0, 2)
+        xf.append(special[r.int_in(0, len(special) - 1)] if k == 0 else
+                  float(r.int_in(-20, 20)) if k == 1 else r.int_in(-400, 400) / 4.0)
+    write(os.path.join(d, "xf.bin"), "f", xf)
+    # matrices: row-major as stored (vkrun converts them to the optimal layouts)
+    write(os.path.join(d, "we.bin"), "B", pad([e4m3_bits(pick(sw)) for _ in range(24 * 16)], 4096))
+    write(os.path.join(d, "wh.bin"), "e", pad([r.int_in(-6, 6) / 8.0 for _ in range(32 * 24)],
+                                              2048, 0.0))
+    write(os.path.join(d, "wi.bin"), "b", pad([r.int_in(-128, 127) for _ in range(24 * 32)], 4096))
+    # column-major, stride 32: column c holds rows 0..23 in bytes c*32 .. c*32+23, then 8
+    # bytes of padding the product must not read
+    write(os.path.join(d, "wc.bin"), "b", [r.int_in(-128, 127) for _ in range(32 * 32)])
+    write(os.path.join(d, "bh.bin"), "e", [r.int_in(-256, 256) / 32.0 for _ in range(24 * 3)])
+    write(os.path.join(d, "bi.bin"), "i", [r.int_in(0, 2000000) - 1000000 for _ in range(48)])
+    for name, fmt, count in (("o1.bin", "e", 24), ("o2.bin", "e", 24), ("o3.bin", "e", 24),
+                             ("o4.bin", "i", 24), ("o5.bin", "i", 24)):
+        write(os.path.join(d, name), fmt, [0] * (n * count))
 
     if CHECK:
         for path in MISMATCHES:

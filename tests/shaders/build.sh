@@ -28,10 +28,12 @@ spirv-dis atomic_ops.tmp.spv | sed \
   > atomic_ops.tmp.spvasm
 spirv-as --target-env vulkan1.3 -o atomic_ops.spv atomic_ops.tmp.spvasm
 rm -f atomic_ops.tmp.spv atomic_ops.tmp.spvasm
+# tensor_tiles: needs GL_NV_cooperative_matrix2 (glslang 14 or later).
+glslangValidator -V --target-env vulkan1.3 -o tensor_tiles.spv tensor_tiles.comp >/dev/null
 for s in *.spv; do spirv-val --target-env vulkan1.3 $s; done
 # Shaders that need a current glslang (cooperative matrix 2): built with
 # glslang from KhronosGroup/glslang main (16.x), outside this repository.
 GLSLANG_NEW=${GLSLANG_NEW:-glslangValidator}
-for s in callback_context; do
+for s in callback_context coopmat_int_scale; do
   $GLSLANG_NEW -V --target-env vulkan1.3 -o $s.spv $s.comp >/dev/null
 done

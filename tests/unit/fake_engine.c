@@ -267,6 +267,17 @@ cvm_result cvm_pipeline_dispatch(cvm_pipeline *p, uint32_t x, uint32_t y, uint32
     return CVM_SUCCESS;
 }
 
+cvm_result cvm_pipeline_set_debug(cvm_pipeline *p, const cvm_debug_desc *desc,
+                                  cvm_diagnostic *o_diag)
+{
+    (void)desc;
+    if (!p) {
+        fake_diag(o_diag, CVM_ERROR_INVALID_ARGUMENT, "fake: pipeline is NULL");
+        return CVM_ERROR_INVALID_ARGUMENT;
+    }
+    return CVM_SUCCESS;
+}
+
 /* Extensions and features as coopvm will advertise them (ARCHITECTURE.md). */
 int cvm_supports_extension(const char *name)
 {
@@ -289,6 +300,11 @@ int cvm_supports_feature(const char *name)
         if (!strcmp(name, feat[i]))
             return 1;
     return 0;
+}
+
+int cvm_supports_property(const char *name)
+{
+    return !strcmp(name, "FloatControlsProperties.shaderDenormPreserveFloat32");
 }
 
 cvm_result cvm_disassemble(const uint32_t *words, size_t word_count, uint32_t flags,

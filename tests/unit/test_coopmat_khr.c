@@ -124,6 +124,37 @@ static void test_load_out_of_bounds(void **s)
     tu_close(&r);
 }
 
+/* OpMatrixTimesScalar on integer matrices wraps like OpIMul (it was once
+ * computed through double, losing the low bits of products >= 2^53). */
+static void test_int_matrix_times_scalar(void **st)
+{
+    (void)st;
+    int32_t i32[512];
+    uint32_t u32[512];
+    int32_t want_i[512];
+    uint32_t want_u[512];
+    struct { int32_t si; uint32_t su; } pc = {987654321, 4000000000u};
+    uint32_t seed = 7;
+    for (int i = 0; i < 512; i++) {
+        i32[i] = i == 0 ? 123456789 : i == 1 ? INT32_MAX : (int32_t)lcg(&seed) - (1 << 23);
+        u32[i] = i == 0 ? UINT32_MAX : lcg(&seed) * 977u;
+        want_i[i] = (int32_t)((uint32_t)i32[i] * (uint32_t)pc.si);
+        want_u[i] = u32[i] * pc.su;
+    }
+    assert_int_equal(want_i[0], -67153019); /* 123456789 * 987654321 mod 2^32 */
+    tu_run r;
+    if (tu_open(&r, "shaders/coopmat_int_scale.spv", 32, 1, 0, NULL, 0) != CVM_SUCCESS)
+        fail_msg("open: %s", r.diag.message);
+    assert_int_equal(cvm_pipeline_bind_buffer(r.pipe, 0, 0, 0, i32, sizeof(i32), NULL), CVM_SUCCESS);
+    assert_int_equal(cvm_pipeline_bind_buffer(r.pipe, 0, 1, 0, u32, sizeof(u32), NULL), CVM_SUCCESS);
+    assert_int_equal(cvm_pipeline_set_push_constants(r.pipe, &pc, sizeof(pc), NULL), CVM_SUCCESS);
+    if (cvm_pipeline_dispatch(r.pipe, 1, 1, 1, &r.diag) != CVM_SUCCESS)
+        fail_msg("dispatch: %s", r.diag.message);
+    assert_memory_equal(i32, want_i, sizeof(i32));
+    assert_memory_equal(u32, want_u, sizeof(u32));
+    tu_close(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -131,6 +162,7 @@ int main(void)
         cmocka_unit_test(test_s8_padding_sg64),    cmocka_unit_test(test_s8_padding_sg128),
         cmocka_unit_test(test_s8_odd_tiles_sg4),   cmocka_unit_test(test_f16_gemm),
         cmocka_unit_test(test_load_out_of_bounds),
+        cmocka_unit_test(test_int_matrix_times_scalar),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -396,6 +396,49 @@ static void test_allocation_failures(void **s)
     free(w);
 }
 
+/* The Vulkan names scripts ask for: the ones the engine implements are
+ * supported, the ones it does not (graphics, flush-to-zero, round toward
+ * zero, 16-bit shader inputs and outputs) are not. */
+static void test_capability_names(void **state)
+{
+    (void)state;
+    static const char *const features[] = {
+        "shaderFloat64", "shaderInt64", "shaderInt16", "robustBufferAccess",
+        "Storage16BitFeatures.uniformAndStorageBuffer16BitAccess",
+        "Storage16BitFeatures.storagePushConstant16",
+        "Storage8BitFeatures.uniformAndStorageBuffer8BitAccess",
+        "VariablePointerFeatures.variablePointersStorageBuffer",
+        "ZeroInitializeWorkgroupMemoryFeatures.shaderZeroInitializeWorkgroupMemory",
+        "SubgroupSupportedOperations.clustered", "SubgroupSupportedStages.compute"};
+    static const char *const not_features[] = {
+        "geometryShader", "fragmentStoresAndAtomics", "shaderStorageImageMultisample",
+        "Storage16BitFeatures.storageInputOutput16", "shaderFloat64 ", "", "ShaderFloat64"};
+    static const char *const extensions[] = {
+        "VK_KHR_spirv_1_4", "VK_EXT_descriptor_indexing", "VK_KHR_variable_pointers",
+        "VK_KHR_zero_initialize_workgroup_memory", "VK_KHR_workgroup_memory_explicit_layout",
+        "VK_KHR_shader_subgroup_uniform_control_flow", "VK_KHR_shader_expect_assume"};
+    static const char *const properties[] = {
+        "FloatControlsProperties.shaderDenormPreserveFloat16",
+        "FloatControlsProperties.shaderSignedZeroInfNanPreserveFloat64",
+        "FloatControlsProperties.shaderRoundingModeRTEFloat32"};
+    static const char *const not_properties[] = {
+        "FloatControlsProperties.shaderDenormFlushToZeroFloat32",
+        "FloatControlsProperties.shaderRoundingModeRTZFloat16", "shaderFloat64"};
+    for (size_t i = 0; i < sizeof(features) / sizeof(*features); i++)
+        assert_true(cvm_supports_feature(features[i]));
+    for (size_t i = 0; i < sizeof(not_features) / sizeof(*not_features); i++)
+        assert_false(cvm_supports_feature(not_features[i]));
+    for (size_t i = 0; i < sizeof(extensions) / sizeof(*extensions); i++)
+        assert_true(cvm_supports_extension(extensions[i]));
+    assert_false(cvm_supports_extension("VK_KHR_ray_tracing_pipeline"));
+    assert_false(cvm_supports_extension(NULL));
+    for (size_t i = 0; i < sizeof(properties) / sizeof(*properties); i++)
+        assert_true(cvm_supports_property(properties[i]));
+    for (size_t i = 0; i < sizeof(not_properties) / sizeof(*not_properties); i++)
+        assert_false(cvm_supports_property(not_properties[i]));
+    assert_false(cvm_supports_property(NULL));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -417,6 +460,7 @@ int main(void)
         cmocka_unit_test(test_push_constants_too_small),
         cmocka_unit_test(test_spec_constant_ops),
         cmocka_unit_test(test_allocation_failures),
+        cmocka_unit_test(test_capability_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,6 +1,8 @@
-/* MulAdd kernels (exec/kernels/matmul.h): the reference against cases
- * worked by hand, and every fast variant against the reference, bit for bit,
- * on random inputs of awkward sizes. */
+/* MulAdd kernels (exec/kernels/matmul.h): the reference of each numerics
+ * against cases worked by hand, and every fast variant the CPU can run (the
+ * AVX-512 ones, and the AVX2 ones on the same machine) against the
+ * reference, bit for bit, on random inputs of awkward sizes, in the default
+ * and the precise mode; the opt-in bf16 pairs against error bounds. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -8,16 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <float.h>
 #include <math.h>
 #include <cmocka.h>
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <cpuid.h>
-static int cpu_has_f16c(void)
-{
-    unsigned eax, ebx, ecx, edx;
-    return __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & bit_F16C);
-}
-#endif
 
 #include "cvm_common.h"
 #include "exec/kernels/matmul.h"
@@ -201,9 +196,10 @@ static void test_ref_int_wrap_and_saturate(void **state)
     assert_true(lr[0] == INT64_MAX);
 }
 
-/* f16 products summed and rounded once: 1 + 2^-11 + 2^-40 is above the f16
- * tie 1 + 2^-11 and must round up to 0x3c01; an f32 accumulator would lose
- * the 2^-40 and round the tie to even, 0x3c00. */
+/* Precise mode: f16 products summed and rounded once: 1 + 2^-11 + 2^-40 is
+ * above the f16 tie 1 + 2^-11 and must round up to 0x3c01.  The default
+ * f32 accumulator loses the 2^-40 (1 + 2^-11 + 2^-40 needs 41 bits), then
+ * the tie rounds to even, 0x3c00. */
 static void test_ref_float_rounds_once(void **state)
 {
     (void)state;
@@ -215,11 +211,97 @@ static void test_ref_float_rounds_once(void **state)
     d.b = b;
     d.c = c;
     d.r = r;
+    d.mode = CVM_MULADD_PRECISE;
     cvm_muladd_reference(&d);
     assert_int_equal(r[0], 0x3c01);
     r[0] = 0;
     cvm_muladd(&d);
     assert_int_equal(r[0], 0x3c01);
+    d.mode = CVM_MULADD_F32;
+    cvm_muladd_reference(&d);
+    assert_int_equal(r[0], 0x3c00);
+    r[0] = 0;
+    cvm_muladd(&d);
+    assert_int_equal(r[0], 0x3c00);
+}
+
+/* Default mode: f32 accumulation in order of k.  1 + 2^-24 + 2^-24: each
+ * addition is a tie that rounds to even (1.0), where a double sum gives
+ * 1 + 2^-23; summed the other way round (2^-24 + 2^-24 first) the f32
+ * result would also be 1 + 2^-23, so the order is visible.  Then C =
+ * 2^-24 with products 1, 2^-24, 2^-24: each f32 step is a tie again (1.0);
+ * the double sum 1 + 3 * 2^-24 is itself a tie between 1 + 2^-23 and
+ * 1 + 2^-22 and rounds to the even one, 1 + 2^-22. */
+static void test_ref_f32_order_of_k(void **state)
+{
+    (void)state;
+    uint16_t a[3] = {cvm_f32_to_f16(ldexpf(1.0f, -12)), cvm_f32_to_f16(ldexpf(1.0f, -12)),
+                     cvm_f32_to_f16(1.0f)};
+    uint16_t b[3] = {cvm_f32_to_f16(ldexpf(1.0f, -12)), cvm_f32_to_f16(ldexpf(1.0f, -12)),
+                     cvm_f32_to_f16(0.0f)};
+    float c[1] = {1.0f}, r[1];
+    cvm_muladd_desc d = desc(1, 1, 3, CVM_SK_F16, CVM_SK_F16, CVM_SK_F32, CVM_SK_F32);
+    d.a = a;
+    d.b = b;
+    d.c = c;
+    d.r = r;
+    cvm_muladd_reference(&d);
+    assert_int_equal(fbits(r[0]), fbits(1.0f));
+    r[0] = 0;
+    cvm_muladd(&d);
+    assert_int_equal(fbits(r[0]), fbits(1.0f));
+    d.mode = CVM_MULADD_PRECISE;
+    cvm_muladd_reference(&d);
+    assert_int_equal(fbits(r[0]), fbits(1.0f + ldexpf(1.0f, -23)));
+    /* C = 2^-24, A = (1, 2^-12, 2^-12), B = (1, 2^-12, 2^-12): 2^-24 + 1 is
+     * a tie (1.0), then twice + 2^-24 (ties again): 1.0. */
+    uint16_t a2[3] = {cvm_f32_to_f16(1.0f), a[0], a[1]};
+    uint16_t b2[3] = {cvm_f32_to_f16(1.0f), b[0], b[1]};
+    float c2[1] = {ldexpf(1.0f, -24)};
+    d.a = a2;
+    d.b = b2;
+    d.c = c2;
+    d.mode = CVM_MULADD_F32;
+    cvm_muladd_reference(&d);
+    assert_int_equal(fbits(r[0]), fbits(1.0f));
+    d.mode = CVM_MULADD_PRECISE;
+    cvm_muladd_reference(&d);
+    assert_int_equal(fbits(r[0]), fbits(1.0f + ldexpf(1.0f, -22)));
+    r[0] = 0;
+    cvm_muladd(&d);
+    assert_int_equal(fbits(r[0]), fbits(1.0f + ldexpf(1.0f, -22)));
+}
+
+/* Default mode: each product is exact and added with one rounding (an FMA),
+ * even where the product is not exact in f32 (bf16 extremes).  a = (1 +
+ * 2^-7) * 2^-75, b = (1 - 2^-8) * 2^-74: a*b = 2^-149 + e with e = 2^-157 -
+ * 2^-164, below f32's smallest normal.  c = 2^-125, whose f32 step is
+ * 2^-148.  Fused: c + 2^-149 + e is above the tie, so 2^-125 + 2^-148.
+ * Product rounded first (to 2^-149, the subnormal grid), then added: the
+ * tie 2^-125 + 2^-149 rounds to even, 2^-125. */
+static void test_ref_f32_fused(void **state)
+{
+    (void)state;
+    uint16_t a[1] = {cvm_f32_to_bf16(ldexpf(1.0f + ldexpf(1.0f, -7), -75))};
+    uint16_t b[1] = {cvm_f32_to_bf16(ldexpf(1.0f - ldexpf(1.0f, -8), -74))};
+    assert_true(cvm_bf16_to_f32(a[0]) == ldexpf(1.0f + ldexpf(1.0f, -7), -75));
+    assert_true(cvm_bf16_to_f32(b[0]) == ldexpf(1.0f - ldexpf(1.0f, -8), -74));
+    float c[1] = {ldexpf(1.0f, -125)}, r[1];
+    const float fused = ldexpf(1.0f, -125) + ldexpf(1.0f, -148);
+    volatile float pa = cvm_bf16_to_f32(a[0]), pb = cvm_bf16_to_f32(b[0]);
+    volatile float prod = pa * pb;
+    volatile float unfused = c[0] + prod;
+    assert_true(unfused == ldexpf(1.0f, -125)); /* the test can tell the two apart */
+    cvm_muladd_desc d = desc(1, 1, 1, CVM_SK_BF16, CVM_SK_BF16, CVM_SK_F32, CVM_SK_F32);
+    d.a = a;
+    d.b = b;
+    d.c = c;
+    d.r = r;
+    cvm_muladd_reference(&d);
+    assert_int_equal(fbits(r[0]), fbits(fused));
+    r[0] = 0;
+    cvm_muladd(&d);
+    assert_int_equal(fbits(r[0]), fbits(fused));
 }
 
 static void test_ref_float_specials(void **state)
@@ -324,53 +406,79 @@ static void fill_random(cvm_scalar_kind k, void *p, size_t count, uint32_t kdim)
     }
 }
 
+/* The family of variant a combination takes in the default mode: "f32"
+ * (avx512_f32 / avx2_f32), "f64" (avx2_f64 in every mode), "i8"
+ * (avx512_vnni_i8 / avx2_i8) or "ref" (none). */
 typedef struct combo {
     cvm_scalar_kind a, b, c, r;
     int as, bs, cs, rs, sat;
-    const char *variant;
+    const char *family;
 } combo;
 
 static const combo combos[] = {
-    {CVM_SK_F16, CVM_SK_F16, CVM_SK_F32, CVM_SK_F32, 0, 0, 0, 0, 0, "avx2_f64"},
-    {CVM_SK_F16, CVM_SK_F16, CVM_SK_F16, CVM_SK_F16, 0, 0, 0, 0, 0, "avx2_f64"},
-    {CVM_SK_F16, CVM_SK_F16, CVM_SK_F32, CVM_SK_F16, 0, 0, 0, 0, 0, "avx2_f64"},
-    {CVM_SK_F32, CVM_SK_F32, CVM_SK_F32, CVM_SK_F32, 0, 0, 0, 0, 0, "avx2_f64"},
-    {CVM_SK_BF16, CVM_SK_BF16, CVM_SK_F32, CVM_SK_F32, 0, 0, 0, 0, 0, "avx2_f64"},
-    {CVM_SK_BF16, CVM_SK_BF16, CVM_SK_BF16, CVM_SK_BF16, 0, 0, 0, 0, 0, "avx2_f64"},
-    {CVM_SK_E4M3, CVM_SK_E5M2, CVM_SK_F16, CVM_SK_F16, 0, 0, 0, 0, 0, "avx2_f64"},
-    {CVM_SK_E4M3, CVM_SK_E4M3, CVM_SK_F32, CVM_SK_E4M3, 0, 0, 0, 0, 1, "avx2_f64"},
-    {CVM_SK_F32, CVM_SK_F16, CVM_SK_F64, CVM_SK_F64, 0, 0, 0, 0, 0, "avx2_f64"},
-    {CVM_SK_S8, CVM_SK_S8, CVM_SK_S32, CVM_SK_S32, 1, 1, 1, 1, 0, "avx2_i8"},
-    {CVM_SK_S8, CVM_SK_S8, CVM_SK_S32, CVM_SK_S32, 1, 1, 1, 1, 1, "avx2_i8"},
-    {CVM_SK_U8, CVM_SK_U8, CVM_SK_U32, CVM_SK_U32, 0, 0, 0, 0, 0, "avx2_i8"},
-    {CVM_SK_U8, CVM_SK_U8, CVM_SK_U32, CVM_SK_U32, 0, 0, 0, 0, 1, "avx2_i8"},
-    {CVM_SK_U8, CVM_SK_S8, CVM_SK_S32, CVM_SK_S32, 0, 1, 1, 1, 1, "avx2_i8"},
-    {CVM_SK_S8, CVM_SK_S8, CVM_SK_S32, CVM_SK_S32, 0, 1, 1, 0, 1, "avx2_i8"},
-    {CVM_SK_S8, CVM_SK_S8, CVM_SK_S16, CVM_SK_S16, 1, 1, 1, 1, 0, "avx2_i8"},
-    {CVM_SK_S8, CVM_SK_S8, CVM_SK_S16, CVM_SK_S16, 1, 1, 1, 1, 1, "avx2_i8"},
-    {CVM_SK_U8, CVM_SK_U8, CVM_SK_U16, CVM_SK_S8, 0, 0, 0, 1, 1, "avx2_i8"},
-    {CVM_SK_S8, CVM_SK_U8, CVM_SK_S64, CVM_SK_S64, 1, 0, 1, 1, 0, "avx2_i8"},
+    {CVM_SK_F16, CVM_SK_F16, CVM_SK_F32, CVM_SK_F32, 0, 0, 0, 0, 0, "f32"},
+    {CVM_SK_F16, CVM_SK_F16, CVM_SK_F16, CVM_SK_F16, 0, 0, 0, 0, 0, "f32"},
+    {CVM_SK_F16, CVM_SK_F16, CVM_SK_F32, CVM_SK_F16, 0, 0, 0, 0, 0, "f32"},
+    {CVM_SK_F16, CVM_SK_F16, CVM_SK_F16, CVM_SK_F32, 0, 0, 0, 0, 0, "f32"},
+    {CVM_SK_F32, CVM_SK_F32, CVM_SK_F32, CVM_SK_F32, 0, 0, 0, 0, 0, "f64"},
+    {CVM_SK_BF16, CVM_SK_BF16, CVM_SK_F32, CVM_SK_F32, 0, 0, 0, 0, 0, "f32"},
+    {CVM_SK_BF16, CVM_SK_BF16, CVM_SK_BF16, CVM_SK_BF16, 0, 0, 0, 0, 0, "f32"},
+    {CVM_SK_BF16, CVM_SK_F16, CVM_SK_F32, CVM_SK_BF16, 0, 0, 0, 0, 0, "f32"},
+    {CVM_SK_E4M3, CVM_SK_E5M2, CVM_SK_F16, CVM_SK_F16, 0, 0, 0, 0, 0, "f32"},
+    {CVM_SK_E4M3, CVM_SK_E4M3, CVM_SK_F32, CVM_SK_E4M3, 0, 0, 0, 0, 1, "f32"},
+    {CVM_SK_E5M2, CVM_SK_E5M2, CVM_SK_E5M2, CVM_SK_E5M2, 0, 0, 0, 0, 0, "f32"},
+    {CVM_SK_F32, CVM_SK_F16, CVM_SK_F64, CVM_SK_F64, 0, 0, 0, 0, 0, "f64"},
+    {CVM_SK_F16, CVM_SK_F16, CVM_SK_F64, CVM_SK_F32, 0, 0, 0, 0, 0, "f64"},
+    {CVM_SK_F16, CVM_SK_F16, CVM_SK_F32, CVM_SK_F64, 0, 0, 0, 0, 0, "f64"},
+    {CVM_SK_S8, CVM_SK_S8, CVM_SK_S32, CVM_SK_S32, 1, 1, 1, 1, 0, "i8"},
+    {CVM_SK_S8, CVM_SK_S8, CVM_SK_S32, CVM_SK_S32, 1, 1, 1, 1, 1, "i8"},
+    {CVM_SK_U8, CVM_SK_U8, CVM_SK_U32, CVM_SK_U32, 0, 0, 0, 0, 0, "i8"},
+    {CVM_SK_U8, CVM_SK_U8, CVM_SK_U32, CVM_SK_U32, 0, 0, 0, 0, 1, "i8"},
+    {CVM_SK_U8, CVM_SK_S8, CVM_SK_S32, CVM_SK_S32, 0, 1, 1, 1, 1, "i8"},
+    {CVM_SK_S8, CVM_SK_U8, CVM_SK_S32, CVM_SK_S32, 1, 0, 1, 1, 1, "i8"},
+    {CVM_SK_S8, CVM_SK_S8, CVM_SK_S32, CVM_SK_S32, 0, 1, 1, 0, 1, "i8"},
+    {CVM_SK_S8, CVM_SK_S8, CVM_SK_S16, CVM_SK_S16, 1, 1, 1, 1, 0, "i8"},
+    {CVM_SK_S8, CVM_SK_S8, CVM_SK_S16, CVM_SK_S16, 1, 1, 1, 1, 1, "i8"},
+    {CVM_SK_U8, CVM_SK_U8, CVM_SK_U16, CVM_SK_S8, 0, 0, 0, 1, 1, "i8"},
+    {CVM_SK_S8, CVM_SK_U8, CVM_SK_S64, CVM_SK_S64, 1, 0, 1, 1, 0, "i8"},
+    {CVM_SK_U8, CVM_SK_S8, CVM_SK_S8, CVM_SK_S32, 0, 1, 1, 1, 1, "i8"},
     /* Not accelerated: the dispatcher must pick the reference. */
-    {CVM_SK_F64, CVM_SK_F64, CVM_SK_F64, CVM_SK_F64, 0, 0, 0, 0, 0, "reference"},
-    {CVM_SK_S16, CVM_SK_S16, CVM_SK_S32, CVM_SK_S32, 1, 1, 1, 1, 0, "reference"},
+    {CVM_SK_F64, CVM_SK_F64, CVM_SK_F64, CVM_SK_F64, 0, 0, 0, 0, 0, "ref"},
+    {CVM_SK_S16, CVM_SK_S16, CVM_SK_S32, CVM_SK_S32, 1, 1, 1, 1, 0, "ref"},
 };
 
 static const uint32_t sizes[][3] = {
-    {1, 1, 1},   {7, 5, 3},    {16, 16, 16}, {33, 17, 65}, {4, 8, 1},    {64, 64, 64},
+    {1, 1, 1},    {7, 5, 3},    {16, 16, 16}, {33, 17, 65}, {4, 8, 1},    {64, 64, 64},
     {5, 37, 300}, {3, 9, 1000}, {17, 70, 2},  {16, 16, 0},  {2, 130, 513}, {40, 3, 257},
+    {64, 64, 32}, {9, 48, 31},  {8, 32, 5},   {24, 33, 7},
 };
 
-static int cpu_has_fast(void)
+/* The instruction-set levels to run: everything the CPU has, then AVX2
+ * only (the fallback, tested on AVX-512 machines too), then none. */
+static const unsigned isa_levels[] = {~0u, CVM_MM_ISA_AVX2, 0};
+
+static const char *expected_variant(const combo *cb, cvm_muladd_mode mode, unsigned isa)
 {
-#if defined(__x86_64__) && defined(__GNUC__)
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
-           cpu_has_f16c();
-#else
-    return 0;
-#endif
+    isa &= cvm_muladd_cpu_isa();
+    int avx2 = (isa & CVM_MM_ISA_AVX2) != 0, avx512 = (isa & CVM_MM_ISA_AVX512) != 0;
+    const char *f = cb->family;
+    if (!strcmp(f, "f32") && mode == CVM_MULADD_PRECISE)
+        f = "f64";
+    if (!strcmp(f, "f32"))
+        return avx512 ? "avx512_f32" : avx2 ? "avx2_f32" : "reference";
+    if (!strcmp(f, "f64"))
+        return avx2 ? "avx2_f64" : "reference";
+    if (!strcmp(f, "i8"))
+        return avx512 && (isa & CVM_MM_ISA_AVX512_VNNI) ? "avx512_vnni_i8"
+               : avx2                                   ? "avx2_i8"
+                                                        : "reference";
+    return "reference";
 }
 
-static void run_combo_size(const combo *cb, const uint32_t *sz, int fail_alloc)
+/* Runs `cb` at size `sz` in `mode` at ISA level `isa`, against the
+ * reference; with `work`, in caller memory. */
+static void run_combo_size(const combo *cb, const uint32_t *sz, cvm_muladd_mode mode,
+                           unsigned isa, int fail_alloc)
 {
     uint32_t m = sz[0], n = sz[1], k = sz[2];
     cvm_muladd_desc d = desc(m, n, k, cb->a, cb->b, cb->c, cb->r);
@@ -379,6 +487,7 @@ static void run_combo_size(const combo *cb, const uint32_t *sz, int fail_alloc)
     d.c_signed = cb->cs;
     d.r_signed = cb->rs;
     d.saturate = cb->sat;
+    d.mode = mode;
     size_t rbytes = (size_t)m * n * cvm_sk_size(cb->r);
     void *a = malloc((size_t)m * k * cvm_sk_size(cb->a) + 1);
     void *b = malloc((size_t)k * n * cvm_sk_size(cb->b) + 1);
@@ -395,20 +504,20 @@ static void run_combo_size(const combo *cb, const uint32_t *sz, int fail_alloc)
     d.r = r1;
     cvm_muladd_reference(&d);
     d.r = r2;
-    if (cpu_has_fast() && m > 0 && n > 0)
-        assert_string_equal(cvm_muladd_variant(&d), cb->variant);
+    if (m > 0 && n > 0)
+        assert_string_equal(cvm_muladd_variant_isa(&d, isa), expected_variant(cb, mode, isa));
     if (fail_alloc)
         cvm_test_fail_allocation_after(1);
-    cvm_muladd(&d);
+    cvm_muladd_isa(&d, isa);
     cvm_test_fail_allocation_after(0);
     for (size_t i = 0; i < rbytes; i++) {
         if (r1[i] != r2[i]) {
             size_t e = i / cvm_sk_size(cb->r);
-            print_error("%s x %s + %s -> %s (signed %d%d%d%d sat %d) %ux%ux%u: element %zu "
-                        "(row %zu col %zu) differs\n",
+            print_error("%s x %s + %s -> %s (signed %d%d%d%d sat %d) %ux%ux%u mode %d, %s: "
+                        "element %zu (row %zu col %zu) differs\n",
                         cvm_sk_name(cb->a), cvm_sk_name(cb->b), cvm_sk_name(cb->c),
-                        cvm_sk_name(cb->r), cb->as, cb->bs, cb->cs, cb->rs, cb->sat, m, n, k, e,
-                        e / n, e % n);
+                        cvm_sk_name(cb->r), cb->as, cb->bs, cb->cs, cb->rs, cb->sat, m, n, k,
+                        (int)mode, cvm_muladd_variant_isa(&d, isa), e, e / n, e % n);
             fail();
         }
     }
@@ -422,9 +531,168 @@ static void run_combo_size(const combo *cb, const uint32_t *sz, int fail_alloc)
 static void test_fast_vs_reference(void **state)
 {
     (void)state;
-    for (size_t ci = 0; ci < sizeof combos / sizeof combos[0]; ci++)
-        for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++)
-            run_combo_size(&combos[ci], sizes[si], 0);
+    for (size_t li = 0; li < sizeof isa_levels / sizeof isa_levels[0]; li++)
+        for (int mode = CVM_MULADD_F32; mode <= CVM_MULADD_PRECISE; mode++)
+            for (size_t ci = 0; ci < sizeof combos / sizeof combos[0]; ci++)
+                for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++)
+                    run_combo_size(&combos[ci], sizes[si], (cvm_muladd_mode)mode, isa_levels[li],
+                                   0);
+}
+
+/* bf16 operands over their whole exponent range (products that overflow or
+ * underflow f32, subnormals), where only a fused multiply-add in every
+ * variant gives the reference's bits. */
+static void test_fast_bf16_extremes(void **state)
+{
+    (void)state;
+    enum { M = 13, N = 35, K = 40 };
+    static uint16_t a[M * K], b[K * N];
+    static float c[M * N], r1[M * N], r2[M * N];
+    for (int rep = 0; rep < 20; rep++) {
+        for (int i = 0; i < M * K; i++)
+            a[i] = (uint16_t)rng();
+        for (int i = 0; i < K * N; i++)
+            b[i] = (uint16_t)((rng() & 0x807f) | (uint16_t)((rng() % 254 + 1) << 7));
+        for (int i = 0; i < M * N; i++)
+            c[i] = bitsf((uint32_t)rng());
+        cvm_muladd_desc d = desc(M, N, K, CVM_SK_BF16, CVM_SK_BF16, CVM_SK_F32, CVM_SK_F32);
+        d.a = a;
+        d.b = b;
+        d.c = c;
+        d.r = r1;
+        cvm_muladd_reference(&d);
+        d.r = r2;
+        for (size_t li = 0; li < 2; li++) {
+            memset(r2, 0, sizeof r2);
+            cvm_muladd_isa(&d, isa_levels[li]);
+            assert_memory_equal(r1, r2, sizeof r1);
+        }
+    }
+}
+
+/* With caller memory of cvm_muladd_work_size bytes a fast variant
+ * allocates nothing: the one allocation the test allows afterwards must
+ * still succeed. */
+static void test_fast_uses_caller_memory(void **state)
+{
+    (void)state;
+    for (size_t ci = 0; ci < sizeof combos / sizeof combos[0]; ci++) {
+        const combo *cb = &combos[ci];
+        enum { M = 33, N = 40, K = 70 };
+        static uint8_t a[M * K * 8], b[K * N * 8], c[M * N * 8], r1[M * N * 8], r2[M * N * 8];
+        fill_random(cb->a, a, M * K, K);
+        fill_random(cb->b, b, K * N, K);
+        fill_random(cb->c, c, M * N, K);
+        cvm_muladd_desc d = desc(M, N, K, cb->a, cb->b, cb->c, cb->r);
+        d.a_signed = cb->as;
+        d.b_signed = cb->bs;
+        d.c_signed = cb->cs;
+        d.r_signed = cb->rs;
+        d.saturate = cb->sat;
+        d.a = a;
+        d.b = b;
+        d.c = c;
+        d.r = r1;
+        cvm_muladd_reference(&d);
+        size_t need = cvm_muladd_work_size(&d);
+        if (strcmp(cvm_muladd_variant(&d), "reference") != 0)
+            assert_true(need > 0);
+        void *work = malloc(need + 1);
+        d.work = work;
+        d.work_size = need;
+        d.r = r2;
+        cvm_test_fail_allocation_after(2); /* the first succeeds, later ones fail */
+        cvm_muladd(&d);
+        void *probe = cvm_malloc(1);
+        cvm_test_fail_allocation_after(0);
+        assert_non_null(probe);
+        cvm_mem_free(probe);
+        assert_memory_equal(r1, r2, (size_t)M * N * cvm_sk_size(cb->r));
+        free(work);
+    }
+}
+
+/* BF16 pairs (opt-in, AVX512_BF16 only): no portable reference, so
+ *  - where no rounding can happen (small integers, sums far below 2^24) it
+ *    must equal the reference exactly, for odd and even K;
+ *  - on random normal values (exponents -12..12: no subnormal product) its
+ *    error against the precise reference stays within the bound of f32
+ *    accumulation, (K/2 + 2) * 2 * 2^-24 * (|c| + sum |a*b|), plus half an
+ *    ulp of R.  A pairing or order mistake breaks these by far. */
+static void test_bf16_pairs(void **state)
+{
+    (void)state;
+    enum { M = 19, N = 45, K = 67 };
+    static uint16_t a[M * K], b[K * N], c16[M * N];
+    static float c[M * N], r1[M * N], r2[M * N];
+    cvm_muladd_desc d = desc(M, N, K, CVM_SK_BF16, CVM_SK_BF16, CVM_SK_F32, CVM_SK_F32);
+    d.mode = CVM_MULADD_BF16_PAIRS;
+    int have = (cvm_muladd_cpu_isa() & CVM_MM_ISA_AVX512) &&
+               (cvm_muladd_cpu_isa() & CVM_MM_ISA_AVX512_BF16);
+    d.mode = CVM_MULADD_F32;
+    const char *def = cvm_muladd_variant(&d);
+    d.mode = CVM_MULADD_BF16_PAIRS;
+    /* Without the instruction the mode is the default's variant. */
+    assert_string_equal(cvm_muladd_variant(&d), have ? "avx512_bf16_pairs" : def);
+    /* Other kinds in this mode: the default. */
+    d.b_kind = CVM_SK_F16;
+    assert_string_equal(cvm_muladd_variant(&d), def);
+    d.b_kind = CVM_SK_BF16;
+    for (uint32_t kk = K - 1; kk <= K; kk++) {
+        d.k = kk;
+        for (int i = 0; i < M * K; i++)
+            a[i] = cvm_f32_to_bf16((float)((int)(rng() % 15) - 7));
+        for (int i = 0; i < K * N; i++)
+            b[i] = cvm_f32_to_bf16((float)((int)(rng() % 15) - 7));
+        for (int i = 0; i < M * N; i++)
+            c[i] = (float)((int)(rng() % 2001) - 1000);
+        d.a = a;
+        d.b = b;
+        d.c = c;
+        d.r = r1;
+        cvm_muladd_reference(&d);
+        d.r = r2;
+        cvm_muladd(&d);
+        assert_memory_equal(r1, r2, sizeof r1);
+    }
+    for (int rk = 0; rk < 2; rk++) {
+        d.k = K;
+        d.r_kind = rk ? CVM_SK_BF16 : CVM_SK_F32;
+        d.c_kind = rk ? CVM_SK_BF16 : CVM_SK_F32;
+        fill_random(CVM_SK_BF16, a, M * K, 1000000);
+        fill_random(CVM_SK_BF16, b, K * N, 1000000);
+        fill_random(CVM_SK_F32, c, M * N, 1000000);
+        for (int i = 0; i < M * N; i++)
+            c16[i] = cvm_f32_to_bf16(c[i]);
+        d.a = a;
+        d.b = b;
+        d.c = rk ? (void *)c16 : (void *)c;
+        static double exact[M * N];
+        cvm_muladd_desc p = d;
+        p.mode = CVM_MULADD_PRECISE;
+        p.r_kind = CVM_SK_F64;
+        p.r = exact;
+        cvm_muladd_reference(&p);
+        d.r = r2;
+        cvm_muladd(&d);
+        for (int i = 0; i < M; i++) {
+            for (int j = 0; j < N; j++) {
+                double mag = fabs(rk ? (double)cvm_bf16_to_f32(c16[i * N + j]) : (double)c[i * N + j]);
+                for (int k = 0; k < K; k++)
+                    mag += fabs((double)cvm_bf16_to_f32(a[i * K + k]) *
+                                (double)cvm_bf16_to_f32(b[k * N + j]));
+                double got = rk ? (double)cvm_bf16_to_f32(((uint16_t *)r2)[i * N + j])
+                                : (double)r2[i * N + j];
+                double bound = (K / 2 + 2) * 2 * ldexp(mag, -24) +
+                               fabs(exact[i * N + j]) * (rk ? ldexp(1.0, -8) : 0.0);
+                if (fabs(got - exact[i * N + j]) > bound) {
+                    print_error("bf16 pairs (%d, %d): got %.9g, exact %.9g, bound %.3g\n", i, j,
+                                got, exact[i * N + j], bound);
+                    fail();
+                }
+            }
+        }
+    }
 }
 
 /* Saturation actually reached in the int8 variant: long K of extremes. */
@@ -450,8 +718,11 @@ static void test_fast_int8_saturating_long_k(void **state)
         d.r = r1;
         cvm_muladd_reference(&d);
         d.r = r2;
-        cvm_muladd(&d);
-        assert_memory_equal(r1, r2, sizeof r1);
+        for (size_t li = 0; li < sizeof isa_levels / sizeof isa_levels[0]; li++) {
+            memset(r2, 0, sizeof r2);
+            cvm_muladd_isa(&d, isa_levels[li]);
+            assert_memory_equal(r1, r2, sizeof r1);
+        }
     }
     /* At least one saturated element in the saturating run. */
     int clamped = 0;
@@ -518,13 +789,64 @@ static void test_fast_float_result_rounding(void **state)
     }
 }
 
+/* The f32 variants' vector result rounding (f32 accumulator to f32 and
+ * f16, sixteen or eight at a time) against the reference's scalar rounding:
+ * with K = 0 the accumulator is C, an f32 holding the hard cases: f16 ties
+ * and their neighbours, the overflow and subnormal boundaries, NaNs with
+ * payloads, infinities, zeros, random bits. */
+static void test_fast_f32_result_rounding(void **state)
+{
+    (void)state;
+    enum { N = 4096 };
+    static float c[N], f1[N], f2[N];
+    static uint16_t a[1], b[1], h1[N], h2[N];
+    size_t cnt = 0;
+    for (int e = -26; e <= 17 && cnt + 6 <= N; e++) {
+        for (int t = 0; t < 24 && cnt + 6 <= N; t++) {
+            uint64_t r = rng();
+            int q = e < -14 ? -24 : e - 10; /* f16 quantum exponent */
+            float base = ldexpf((float)(r & 0x3ff) + (e < -14 ? 0.0f : 1024.0f), q);
+            float tie = base + ldexpf(1.0f, q - 1);
+            float vals[6] = {tie, nextafterf(tie, 0.0f), nextafterf(tie, 1e30f), -tie, base,
+                             -nextafterf(tie, 1e30f)};
+            for (int v = 0; v < 6; v++)
+                c[cnt++] = vals[v];
+        }
+    }
+    float extra[] = {65504.0f, 65519.0f, 65520.0f, nextafterf(65520.0f, 0.0f), 1e30f, -1e30f,
+                     INFINITY, -INFINITY, NAN, -NAN, bitsf(0x7f800001u), bitsf(0xffc00123u),
+                     0.0f, -0.0f, ldexpf(1.0f, -25), nextafterf(ldexpf(1.0f, -25), 1.0f),
+                     ldexpf(3.0f, -26), bitsf(1u), FLT_MAX};
+    for (size_t i = 0; i < sizeof extra / sizeof extra[0] && cnt < N; i++)
+        c[cnt++] = extra[i];
+    while (cnt < N)
+        c[cnt++] = bitsf((uint32_t)rng());
+    for (size_t li = 0; li < 2; li++) {
+        for (int kind = 0; kind < 2; kind++) {
+            cvm_muladd_desc d = desc(64, N / 64, 0, CVM_SK_F16, CVM_SK_F16, CVM_SK_F32,
+                                     kind ? CVM_SK_F16 : CVM_SK_F32);
+            d.a = a;
+            d.b = b;
+            d.c = c;
+            d.r = kind ? (void *)h1 : (void *)f1;
+            cvm_muladd_reference(&d);
+            d.r = kind ? (void *)h2 : (void *)f2;
+            cvm_muladd_isa(&d, isa_levels[li]);
+            if (kind)
+                assert_memory_equal(h1, h2, sizeof h1);
+            else
+                assert_memory_equal(f1, f2, sizeof f1);
+        }
+    }
+}
+
 /* Without memory the fast variants fall back to the reference. */
 static void test_fast_out_of_memory(void **state)
 {
     (void)state;
     static const uint32_t sz[3] = {33, 17, 65};
-    run_combo_size(&combos[0], sz, 1);
-    run_combo_size(&combos[9], sz, 1);
+    for (size_t ci = 0; ci < sizeof combos / sizeof combos[0]; ci++)
+        run_combo_size(&combos[ci], sz, CVM_MULADD_F32, ~0u, 1);
 }
 
 int main(void)
@@ -534,11 +856,17 @@ int main(void)
         cmocka_unit_test(test_ref_hand_int_signedness),
         cmocka_unit_test(test_ref_int_wrap_and_saturate),
         cmocka_unit_test(test_ref_float_rounds_once),
+        cmocka_unit_test(test_ref_f32_order_of_k),
+        cmocka_unit_test(test_ref_f32_fused),
         cmocka_unit_test(test_ref_float_specials),
         cmocka_unit_test(test_alias_r_c),
         cmocka_unit_test(test_fast_vs_reference),
+        cmocka_unit_test(test_fast_bf16_extremes),
+        cmocka_unit_test(test_fast_uses_caller_memory),
+        cmocka_unit_test(test_bf16_pairs),
         cmocka_unit_test(test_fast_int8_saturating_long_k),
         cmocka_unit_test(test_fast_float_result_rounding),
+        cmocka_unit_test(test_fast_f32_result_rounding),
         cmocka_unit_test(test_fast_out_of_memory),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

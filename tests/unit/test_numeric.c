@@ -691,6 +691,155 @@ static void test_convert_array(void **state)
     assert_int_equal(s[1], 300 - 256);
 }
 
+/* Bulk conversions (F16C where present) agree with the scalar ones on every
+ * f16 pattern and on the f32 set of test_f32_to_f16_vs_f16c, at every
+ * length (the vector loop and its tail). */
+static void test_bulk_f16(void **state)
+{
+    (void)state;
+    uint16_t *h = malloc(65536 * 2);
+    float *f = malloc(65536 * 4);
+    for (uint32_t i = 0; i < 65536; i++)
+        h[i] = (uint16_t)i;
+    for (uint32_t n = 1; n < 20; n++) {
+        cvm_f16_to_f32_n(h + 1000 * n, f, n);
+        for (uint32_t i = 0; i < n; i++)
+            assert_int_equal(fbits(f[i]), fbits(cvm_f16_to_f32(h[1000 * n + i])));
+    }
+    cvm_f16_to_f32_n(h, f, 65536);
+    for (uint32_t i = 0; i < 65536; i++)
+        if (fbits(f[i]) != fbits(cvm_f16_to_f32((uint16_t)i))) {
+            print_error("f16 0x%04x: bulk 0x%08x scalar 0x%08x\n", i, fbits(f[i]),
+                        fbits(cvm_f16_to_f32((uint16_t)i)));
+            fail();
+        }
+    static const uint32_t lows[] = {0x0000, 0x0001, 0x0fff, 0x1000, 0x1001, 0x1fff, 0x2000,
+                                    0x2001, 0x0800, 0x17ff, 0x1800, 0x0400, 0xffff};
+    float src[13 * 64];
+    uint16_t out[13 * 64];
+    for (uint32_t hi = 0; hi < 0x10000u; hi += 64) {
+        size_t n = 0;
+        for (uint32_t k = 0; k < 64; k++)
+            for (size_t i = 0; i < sizeof lows / sizeof lows[0]; i++) {
+                uint32_t u = ((hi + k) << 16) | lows[i];
+                memcpy(&src[n++], &u, 4);
+            }
+        cvm_f32_to_f16_n(src, out, n - (hi % 7)); /* varying tails */
+        for (size_t i = 0; i < n - (hi % 7); i++)
+            if (out[i] != cvm_f32_to_f16(src[i])) {
+                print_error("f32 0x%08x: bulk 0x%04x scalar 0x%04x\n", fbits(src[i]), out[i],
+                            cvm_f32_to_f16(src[i]));
+                fail();
+            }
+    }
+    free(h);
+    free(f);
+}
+
+/* The cooperative-vector input conversion: nearest even, saturating, NaN 0. */
+static void test_store_nearest(void **state)
+{
+    (void)state;
+    static const struct {
+        double v;
+        int s8, u8;
+        int32_t s32;
+    } cases[] = {
+        {2.5, 2, 2, 2},          {3.5, 4, 4, 4},        {-2.5, -2, 0, -2},
+        {-0.5, 0, 0, 0},         {0.5000001, 1, 1, 1},  {127.5, 127, 128, 128},
+        {-128.5, -128, 0, -128}, {255.5, 127, 255, 256}, {-1e300, -128, 0, INT32_MIN},
+        {1e300, 127, 255, INT32_MAX}, {DNAN, 0, 0, 0},  {DINF, 127, 255, INT32_MAX},
+        {-DINF, -128, 0, INT32_MIN}, {2147483647.5, 127, 255, INT32_MAX},
+        {-2147483648.5, -128, 0, INT32_MIN}, {1.4999999999999998, 1, 1, 1},
+        {4503599627370497.0, 127, 255, INT32_MAX},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int8_t s8;
+        uint8_t u8;
+        int32_t s32;
+        cvm_store_from_f64_nearest(CVM_SK_S8, &s8, cases[i].v);
+        cvm_store_from_f64_nearest(CVM_SK_U8, &u8, cases[i].v);
+        cvm_store_from_f64_nearest(CVM_SK_S32, &s32, cases[i].v);
+        if (s8 != cases[i].s8 || u8 != cases[i].u8 || s32 != cases[i].s32) {
+            print_error("%.17g: s8 %d u8 %u s32 %d\n", cases[i].v, s8, u8, s32);
+            fail();
+        }
+    }
+    uint16_t h;
+    cvm_store_from_f64_nearest(CVM_SK_F16, &h, 1e6); /* floats: no saturation */
+    assert_int_equal(h, 0x7c00);
+}
+
+/* cvm_f64_add_round_to_odd against exact integer arithmetic: operands are
+ * multiples of 2^-80 below 2^40, so every sum is an exact __int128 in units
+ * of 2^-80.  The result is the sum when a double holds it, else an odd
+ * neighbour of it; rounding that to f16 and to f32 gives the exact sum
+ * rounded once, which the test finds by comparing with the candidates. */
+__extension__ typedef __int128 i128;
+
+static i128 scaled(double d) /* d * 2^80, exact for the operands used here */
+{
+    int e;
+    double m = frexp(d, &e); /* d = m * 2^e, |m| in [0.5, 1) */
+    i128 q = (i128)(int64_t)ldexp(m, 53);
+    int sh = e - 53 + 80;
+    return sh >= 0 ? q * ((i128)1 << sh) : q / ((i128)1 << -sh); /* exact: d is a multiple of 2^-80 */
+}
+
+static double rand_operand(void)
+{
+    int e = (int)(rng() % 100) - 75; /* 2^-75 .. 2^24 */
+    uint64_t m = rng() >> (11 + (rng() % 40)); /* few or many significant bits */
+    double d = ldexp((double)(m | 1), e - 52);
+    if (d != 0.0 && fabs(d) < 0x1p-27)
+        d = ldexp(floor(ldexp(d, 80)), -80); /* keep multiples of 2^-80 */
+    return rng() & 1 ? -d : d;
+}
+
+static void test_round_to_odd(void **state)
+{
+    (void)state;
+    for (int it = 0; it < 200000; it++) {
+        double a = rand_operand(), b = rand_operand();
+        if (it % 3 == 0) /* near f16 midpoints: a sum that needs all its bits */
+            b = ldexp(1.0, (int)(rng() % 10) - 30) * (rng() & 1 ? 1 : -1);
+        i128 E = scaled(a) + scaled(b);
+        double r = cvm_f64_add_round_to_odd(a, b);
+        i128 R = scaled(r);
+        if (R != E) {
+            int e;
+            frexp(r, &e);
+            i128 ulp = (i128)1 << (e - 53 + 80);
+            i128 diff = R > E ? R - E : E - R;
+            assert_true(diff < ulp);
+            assert_true((dbits(r) & 1) == 1);
+        }
+        /* one more rounding into f32 and f16 equals the exact rounding */
+        float f = (float)r;
+        i128 F = scaled((double)f);
+        float up = nextafterf(f, INFINITY), dn = nextafterf(f, -INFINITY);
+        i128 U = scaled((double)up), D = scaled((double)dn);
+        i128 dF = F > E ? F - E : E - F, dU = U > E ? U - E : E - U, dD = D > E ? D - E : E - D;
+        assert_true(dF <= dU && dF <= dD);
+        if (dF == dU || dF == dD)
+            assert_true((fbits(f) & 1) == 0);
+        uint16_t h = cvm_f64_to_f16(r);
+        float hv = cvm_f16_to_f32(h);
+        if (fabsf(hv) < 65504.0f && (h & 0x7fff) != 0) {
+            float hu = cvm_f16_to_f32((uint16_t)(h + 1)), hd = cvm_f16_to_f32((uint16_t)(h - 1));
+            i128 H = scaled((double)hv), HU = scaled((double)hu), HD = scaled((double)hd);
+            i128 dH = H > E ? H - E : E - H, dHU = HU > E ? HU - E : E - HU,
+                 dHD = HD > E ? HD - E : E - HD;
+            if (!(dH <= dHU && dH <= dHD)) {
+                print_error("a %a b %a: f16 0x%04x is not the nearest\n", a, b, h);
+                fail();
+            }
+            if (dH == dHU || dH == dHD)
+                assert_true((h & 1) == 0);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -709,6 +858,9 @@ int main(void)
         cmocka_unit_test(test_int_to_int),
         cmocka_unit_test(test_int_to_float),
         cmocka_unit_test(test_convert_array),
+        cmocka_unit_test(test_bulk_f16),
+        cmocka_unit_test(test_store_nearest),
+        cmocka_unit_test(test_round_to_odd),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     for (size_t i = 0; i < sizeof all_fmts / sizeof all_fmts[0]; i++)

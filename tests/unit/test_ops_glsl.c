@@ -394,7 +394,9 @@ static void test_glsl_int_and_matrix(void **state)
                                 minor[t++] = d4[cc * 4 + rr];
                     }
                     double cof = (((row + col) % 2) ? -1.0 : 1.0) * det_leibniz(minor, 3);
-                    float want = rd1(cof / det + 0.0); /* zeros are +0 (glsl.c) */
+                    /* a zero cofactor is +0: the entry is a zero of the
+                     * determinant's sign (glsl.c) */
+                    float want = rd1((cof == 0.0 ? 0.0 : cof) / det);
                     float got = of[(3 + col * 4 + row) * n + i];
                     if (!same_f32(got, want) && bad++ < 12)
                         fprintf(stderr, "inverse matrix %u [%d][%d]: got %a want %a\n", i, col,

@@ -1139,6 +1139,108 @@ static void test_constant_never_memory_out_of_range(void **state)
     assert_true(out_of_range > 0);
 }
 
+/* The whole-tile path (cvm_tensor_tile_plan) against the reference on the
+ * random draws above, half of them moved inside their tensor (offsets put
+ * in range, as most GEMM tiles are): wherever it claims to apply, every
+ * element inside the clip is MEMORY at row_index[r] + c * col_step with
+ * `undefined` 0, every other one CLIPPED, for loads and stores, every clamp
+ * mode, block sizes, permuted views, clips and strides. */
+static void test_tile_matches_reference_random(void **state)
+{
+    (void)state;
+    enum { CASES = 40000 };
+    static cvm_tensor_element ref[144];
+    uint64_t rows[12];
+    int applied = 0, applied_view = 0, applied_clip = 0, applied_perm = 0, modes[5] = {0};
+    for (int n = 0; n < CASES; ++n) {
+        random_case rc = random_case_make();
+        if (rnd(2)) {
+            for (uint32_t d = 0; d < rc.t.dim; ++d) {
+                uint32_t D = rc.t.layoutDimension[d], sp = rc.t.span[d];
+                if (sp <= D)
+                    rc.t.offset[d] = (int32_t)rnd(D - sp + 1);
+            }
+        }
+        const cvm_tensor_view *v = rc.has_view ? &rc.v : NULL;
+        cvm_tensor_tile tile;
+        if (!cvm_tensor_tile_plan(&rc.t, v, rc.M, rc.N, &tile, rows))
+            continue;
+        ++applied;
+        ++modes[rc.t.clampMode];
+        if (v != NULL) {
+            ++applied_view;
+            applied_clip += tile.row_count < rc.M || tile.col_count < rc.N;
+            applied_perm += v->permutation[v->dim - 1] != v->dim - 1;
+        }
+        for (uint32_t i = 0; i < rc.M * rc.N; ++i)
+            assert_int_equal(cvm_tensor_element_address(&rc.t, v, rc.access, i / rc.N, i % rc.N,
+                                                        rc.N, &ref[i]),
+                             CVM_SUCCESS);
+        for (uint32_t row = 0; row < rc.M; ++row) {
+            for (uint32_t col = 0; col < rc.N; ++col) {
+                const cvm_tensor_element *e = &ref[row * rc.N + col];
+                bool inside = row >= tile.row_first && row - tile.row_first < tile.row_count &&
+                              col >= tile.col_first && col - tile.col_first < tile.col_count;
+                if (!inside) {
+                    if (e->kind != CVM_TENSOR_ELEMENT_CLIPPED)
+                        fail_msg("case %d: (%u,%u) outside the tile has kind %d", n, row, col,
+                                 e->kind);
+                    continue;
+                }
+                uint64_t want = rows[row - tile.row_first] + (col - tile.col_first) * tile.col_step;
+                if (e->kind != CVM_TENSOR_ELEMENT_MEMORY || e->undefined ||
+                    e->index != (int64_t)want)
+                    fail_msg("case %d (L=%u mode=%d view=%d %ux%u): (%u,%u) kind %d index %lld, "
+                             "tile %lld",
+                             n, rc.t.dim, rc.t.clampMode, rc.has_view, rc.M, rc.N, row, col,
+                             e->kind, (long long)e->index, (long long)want);
+            }
+        }
+    }
+    print_message("tile: applied %d of %d (%d with a view, %d clipped, %d permuted); modes %d %d "
+                  "%d %d %d\n",
+                  applied, CASES, applied_view, applied_clip, applied_perm, modes[0], modes[1],
+                  modes[2], modes[3], modes[4]);
+    assert_true(applied > CASES / 40 && applied_view > 0 && applied_clip > 0 && applied_perm > 0);
+    for (int m = 0; m < 5; ++m)
+        assert_true(modes[m] > 0);
+}
+
+/* A tile that reaches one element past its tensor, or has a block size
+ * along its columns, is not a tile. */
+static void test_tile_declines(void **state)
+{
+    (void)state;
+    uint64_t rows[16];
+    cvm_tensor_tile tile;
+    for (uint32_t mode = 0; mode < 5; ++mode) {
+        cvm_tensor_layout t = mk_layout(2, mode);
+        set_dims(&t, (const uint32_t[]){20, 30});
+        slice(&t, (const int32_t[]){4, 22}, (const uint32_t[]){16, 8});
+        assert_true(cvm_tensor_tile_plan(&t, NULL, 16, 8, &tile, rows));
+        assert_true(tile.col_step == 1 && rows[0] == 4 * 30 + 22 && rows[15] == 19 * 30 + 22);
+        cvm_tensor_layout u = t;
+        slice(&u, (const int32_t[]){0, 1}, (const uint32_t[]){16, 8}); /* column 29 + 1 */
+        assert_false(cvm_tensor_tile_plan(&u, NULL, 16, 8, &tile, rows));
+        u = t;
+        slice(&u, (const int32_t[]){1, 0}, (const uint32_t[]){16, 8}); /* row 20 */
+        assert_false(cvm_tensor_tile_plan(&u, NULL, 16, 8, &tile, rows));
+        u = t;
+        slice(&u, (const int32_t[]){-5, 0}, (const uint32_t[]){16, 8}); /* row -1 */
+        assert_false(cvm_tensor_tile_plan(&u, NULL, 16, 8, &tile, rows));
+        u = t;
+        assert_int_equal(cvm_tensor_layout_set_block_size(&u, (const uint32_t[]){1, 2}, 2, &u),
+                         CVM_SUCCESS);
+        assert_false(cvm_tensor_tile_plan(&u, NULL, 16, 8, &tile, rows));
+        /* a row block size is fine: row indices count blocks */
+        u = t;
+        assert_int_equal(cvm_tensor_layout_set_block_size(&u, (const uint32_t[]){4, 1}, 2, &u),
+                         CVM_SUCCESS);
+        assert_true(cvm_tensor_tile_plan(&u, NULL, 16, 8, &tile, rows));
+        assert_true(rows[0] == 1 * 30 + 22 && rows[15] == 4 * 30 + 22);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1168,6 +1270,8 @@ int main(void)
         cmocka_unit_test(test_corpus_tensor_clamp_view),
         cmocka_unit_test(test_plan_matches_reference_random),
         cmocka_unit_test(test_constant_never_memory_out_of_range),
+        cmocka_unit_test(test_tile_matches_reference_random),
+        cmocka_unit_test(test_tile_declines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

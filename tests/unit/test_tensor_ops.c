@@ -525,6 +525,245 @@ static void test_views_out_of_bounds(void **state)
     assert_memory_equal(st, full_st, 64 * 4);
 }
 
+/* ---- tensor_tiles: random loads and stores against the literal model -------
+ * See the comment at the top of tests/shaders/tensor_tiles.comp.  Random
+ * parameters (clamp modes, offsets in and out of range, spans, strides,
+ * views, clips, robust mode, buffers too short) run through the engine;
+ * the model applies cvm_tensor_element_address (the literal reference)
+ * element by element in row-major order.  Most draws are tiles inside
+ * their tensor, which the engine takes through its whole-tile path
+ * (counted with cvm_tensor_tile_plan, and required below). */
+
+enum { TT_SRC = 512, TT_ST = 256, TT_PARAMS = 32 };
+
+static uint64_t tt_state = 0x2545F4914F6CDD1Dull;
+
+static uint32_t tt_rnd(uint32_t n)
+{
+    tt_state ^= tt_state << 13;
+    tt_state ^= tt_state >> 7;
+    tt_state ^= tt_state << 17;
+    return (uint32_t)((tt_state >> 11) % n);
+}
+
+/* The layout and view of the load (store = 0) or the store, as the shader
+ * builds them from the parameter words. */
+static bool tt_layout(const uint32_t *w, int store, cvm_tensor_layout *t, cvm_tensor_view *v)
+{
+    uint32_t o = store ? 14 : 0; /* store words are 15.. for 1.. (dims, offsets, spans) */
+    uint32_t dims[2] = {w[o + 1], w[o + 2]};
+    int32_t offs[2] = {(int32_t)w[o + 3], (int32_t)w[o + 4]};
+    uint32_t spans[2] = {w[o + 5], w[o + 6]};
+    assert_int_equal(cvm_tensor_layout_create(2, store ? 0 : w[0], t), CVM_SUCCESS);
+    assert_int_equal(cvm_tensor_layout_set_dimension(t, dims, 2, t), CVM_SUCCESS);
+    if (w[o + 7]) {
+        uint32_t strides[2] = {w[o + 8], w[o + 9]};
+        assert_int_equal(cvm_tensor_layout_set_stride(t, strides, 2, t), CVM_SUCCESS);
+    }
+    assert_int_equal(cvm_tensor_layout_slice(t, offs, spans, 2, t), CVM_SUCCESS);
+    if (!store)
+        assert_int_equal(cvm_tensor_layout_set_clamp_value(t, w[29], t), CVM_SUCCESS);
+    uint32_t kind = w[o + 10];
+    if (kind == 0)
+        return false;
+    const uint32_t perm[2][2] = {{0, 1}, {1, 0}};
+    assert_int_equal(cvm_tensor_view_create(2, false, perm[kind - 1], 2, v), CVM_SUCCESS);
+    assert_int_equal(cvm_tensor_view_set_clip(v, w[o + 11], w[o + 12], w[o + 13], w[o + 14], v),
+                     CVM_SUCCESS);
+    return true;
+}
+
+/* One dimension's parameters: mostly a tile inside the tensor. */
+static void tt_dim(uint32_t *o_dim, uint32_t *o_off, uint32_t *o_span, uint32_t want_span)
+{
+    uint32_t span = tt_rnd(3) ? want_span : 1 + tt_rnd(10);
+    uint32_t dim = tt_rnd(10) == 0 ? 1 + tt_rnd(6) : span + tt_rnd(16);
+    int32_t off = tt_rnd(4) && dim >= span ? (int32_t)tt_rnd(dim - span + 1)
+                                           : (int32_t)tt_rnd(dim + 8) - 4;
+    *o_dim = dim;
+    *o_off = (uint32_t)off;
+    *o_span = span;
+}
+
+static void tt_params(uint32_t *w)
+{
+    memset(w, 0, TT_PARAMS * 4);
+    w[0] = tt_rnd(5);
+    for (int store = 0; store < 2; store++) {
+        uint32_t o = store ? 14 : 0;
+        uint32_t view = tt_rnd(3), clip = tt_rnd(2);
+        uint32_t cr = clip ? tt_rnd(4) : 0, crs = clip ? tt_rnd(10) : 0xFFFFFFFFu;
+        uint32_t cc = clip ? tt_rnd(4) : 0, ccs = clip ? tt_rnd(10) : 0xFFFFFFFFu;
+        uint32_t width = view ? (ccs < 8 ? ccs : 8) : 8;
+        uint32_t p = view == 2 ? 0 : 1; /* the dimension the columns walk */
+        if (width == 0)
+            width = 1;
+        tt_dim(&w[o + 1 + p], &w[o + 3 + p], &w[o + 5 + p], width);
+        tt_dim(&w[o + 2 - p], &w[o + 4 - p], &w[o + 6 - p], 8);
+        if (tt_rnd(3) == 0) {
+            w[o + 7] = 1;
+            w[o + 9] = tt_rnd(3) ? 1 : tt_rnd(4);
+            w[o + 8] = tt_rnd(3) ? w[o + 2] * w[o + 9] + tt_rnd(5) : tt_rnd(40);
+        }
+        w[o + 10] = view;
+        w[o + 11] = cr, w[o + 12] = crs, w[o + 13] = cc, w[o + 14] = ccs;
+    }
+    w[29] = 0xC0000000u | tt_rnd(1000);
+}
+
+/* The model of one subgroup's run: returns CVM_SUCCESS or
+ * CVM_ERROR_OUT_OF_BOUNDS; fills ld[64] and writes st (from `st_base`
+ * words, `st_words` accessible from there). */
+static cvm_result tt_model(const uint32_t *w, const uint32_t *src, uint32_t src_words, int robust,
+                           uint32_t *ld, uint32_t *st, uint32_t st_words)
+{
+    cvm_tensor_layout t;
+    cvm_tensor_view v;
+    bool hv = tt_layout(w, 0, &t, &v);
+    uint32_t m[64];
+    for (uint32_t i = 0; i < 64; i++) {
+        cvm_tensor_element e;
+        assert_int_equal(cvm_tensor_element_address(&t, hv ? &v : NULL, CVM_TENSOR_LOAD, i / 8,
+                                                    i % 8, 8, &e),
+                         CVM_SUCCESS);
+        switch (e.kind) {
+        case CVM_TENSOR_ELEMENT_MEMORY:
+            if (e.index < 0 || e.index >= (int64_t)src_words) {
+                if (!robust)
+                    return CVM_ERROR_OUT_OF_BOUNDS;
+                m[i] = 0;
+            } else {
+                m[i] = src[e.index];
+            }
+            break;
+        case CVM_TENSOR_ELEMENT_CLAMP_CONSTANT: m[i] = t.clampValue; break;
+        default: m[i] = 0xAAAAAAAAu; break; /* clipped: 'Object' */
+        }
+    }
+    memcpy(ld, m, sizeof m);
+    hv = tt_layout(w, 1, &t, &v);
+    for (uint32_t i = 0; i < 64; i++) {
+        cvm_tensor_element e;
+        assert_int_equal(cvm_tensor_element_address(&t, hv ? &v : NULL, CVM_TENSOR_STORE, i / 8,
+                                                    i % 8, 8, &e),
+                         CVM_SUCCESS);
+        if (e.kind != CVM_TENSOR_ELEMENT_MEMORY)
+            continue;
+        if (e.index < 0 || e.index >= (int64_t)st_words) {
+            if (!robust)
+                return CVM_ERROR_OUT_OF_BOUNDS;
+            continue;
+        }
+        st[e.index] = m[i];
+    }
+    return CVM_SUCCESS;
+}
+
+static int tt_tile(const uint32_t *w, int store)
+{
+    cvm_tensor_layout t;
+    cvm_tensor_view v;
+    bool hv = tt_layout(w, store, &t, &v);
+    cvm_tensor_tile tile;
+    uint64_t rows[8];
+    return cvm_tensor_tile_plan(&t, hv ? &v : NULL, 8, 8, &tile, rows);
+}
+
+static void test_tiles_random(void **state)
+{
+    (void)state;
+    enum { CASES = 1500 };
+    static uint32_t params[TT_PARAMS], src[TT_SRC], ld[64], st[TT_ST];
+    static uint32_t want_ld[64], want_st[TT_ST];
+    for (uint32_t i = 0; i < TT_SRC; i++)
+        src[i] = 0x10000u + i * 3u;
+    const cvm_specialization spec = {0, 4, 32};
+    int tiles[2] = {0}, errors = 0, passed = 0;
+    for (int n = 0; n < CASES; n++) {
+        tt_params(params);
+        int robust = tt_rnd(4) == 0;
+        /* a short source or store buffer now and then */
+        uint32_t src_words = tt_rnd(6) ? TT_SRC : 1 + tt_rnd(TT_SRC);
+        uint32_t st_words = tt_rnd(6) ? TT_ST : 1 + tt_rnd(TT_ST);
+        fill_u32(ld, 64, SENTINEL);
+        fill_u32(st, TT_ST, SENTINEL);
+        memcpy(want_ld, ld, sizeof ld);
+        memcpy(want_st, st, sizeof st);
+        cvm_result want = tt_model(params, src, src_words, robust, want_ld, want_st, st_words);
+        tiles[0] += tt_tile(params, 0);
+        tiles[1] += tt_tile(params, 1);
+        binding bb[4] = {{0, params, sizeof params},
+                         {1, src, src_words * 4},
+                         {2, ld, sizeof ld},
+                         {3, st, st_words * 4}};
+        cvm_diagnostic diag;
+        cvm_result got = run_shader("tensor_tiles", &spec, 1,
+                                    robust ? CVM_FLAG_ROBUST_ACCESS : 0, 1, bb, 4, &diag);
+        if (got != want)
+            fail_msg("case %d: engine %d, model %d (%s)", n, got, want, diag.message);
+        if (want != CVM_SUCCESS) {
+            errors++;
+            /* the load failed before any output, or the store failed
+             * part-way: what was written before the failing element */
+            assert_memory_equal(st, want_st, st_words * 4);
+            continue;
+        }
+        passed++;
+        if (memcmp(ld, want_ld, sizeof ld) || memcmp(st, want_st, st_words * 4)) {
+            for (int i = 0; i < 30; i++)
+                print_message("w[%d] = %d\n", i, (int32_t)params[i]);
+            assert_memory_equal(ld, want_ld, sizeof ld);
+            assert_memory_equal(st, want_st, st_words * 4);
+        }
+    }
+    print_message("tiles: %d loads and %d stores on the tile path of %d; %d errors\n", tiles[0],
+                  tiles[1], CASES, errors);
+    assert_true(tiles[0] > CASES / 4 && tiles[1] > CASES / 4);
+    assert_true(tiles[0] < CASES && tiles[1] < CASES);
+    assert_true(errors > 0 && passed > CASES / 2);
+}
+
+/* Two subgroups in one workgroup: the same layout values (the second
+ * reuses the first's tile) and different ones (it must not). */
+static void test_tiles_two_subgroups(void **state)
+{
+    (void)state;
+    static uint32_t params[2 * TT_PARAMS], src[TT_SRC], ld[128], st[2 * TT_ST];
+    static uint32_t want_ld[128], want_st[2 * TT_ST];
+    for (uint32_t i = 0; i < TT_SRC; i++)
+        src[i] = 0x20000u + i * 5u;
+    const cvm_specialization spec = {0, 4, 64};
+    int reuse_tested = 0;
+    for (int n = 0; n < 200; n++) {
+        tt_params(params);
+        if (n % 2)
+            memcpy(params + TT_PARAMS, params, TT_PARAMS * 4);
+        else
+            tt_params(params + TT_PARAMS);
+        fill_u32(ld, 128, SENTINEL);
+        fill_u32(st, 2 * TT_ST, SENTINEL);
+        memcpy(want_ld, ld, sizeof ld);
+        memcpy(want_st, st, sizeof st);
+        /* in range for both subgroups only: the second's store may reach
+         * into nothing but its own 256 words */
+        cvm_result w0 = tt_model(params, src, TT_SRC, 0, want_ld, want_st, TT_ST);
+        cvm_result w1 = tt_model(params + TT_PARAMS, src, TT_SRC, 0, want_ld + 64,
+                                 want_st + TT_ST, TT_ST);
+        if (w0 != CVM_SUCCESS || w1 != CVM_SUCCESS)
+            continue;
+        reuse_tested += n % 2 && tt_tile(params, 0) && tt_tile(params, 1);
+        binding bb[4] = {{0, params, sizeof params},
+                         {1, src, sizeof src},
+                         {2, ld, sizeof ld},
+                         {3, st, sizeof st}};
+        cvm_diagnostic diag;
+        assert_int_equal(run_shader("tensor_tiles", &spec, 1, 0, 1, bb, 4, &diag), CVM_SUCCESS);
+        assert_memory_equal(ld, want_ld, sizeof ld);
+        assert_memory_equal(st, want_st, sizeof st);
+    }
+    assert_true(reuse_tested > 10);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -533,6 +772,8 @@ int main(void)
         cmocka_unit_test(test_decode_vector_mismatch),
         cmocka_unit_test(test_views_3d_4d_5d_and_clip),
         cmocka_unit_test(test_views_out_of_bounds),
+        cmocka_unit_test(test_tiles_random),
+        cmocka_unit_test(test_tiles_two_subgroups),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -62,8 +62,12 @@ static void k_generic(const cvm_insn *in, uint8_t *r, const uint8_t *a, const ui
     unsigned sa = elem_step(in, CVM_EW_A_BCAST, es), sb = elem_step(in, CVM_EW_B_BCAST, bs_size);
     unsigned sc = elem_step(in, CVM_EW_C_BCAST, es);
     uint32_t op = in->spv_op;
+    /* OpVectorTimesScalar/OpMatrixTimesScalar of integer components (as
+     * cooperative matrices allow) multiply as OpIMul does: exactly, modulo
+     * 2^width, never through double. */
+    int float_op = is_float_op(op) && cvm_sk_is_float(k);
     for (uint32_t i = 0; i < n; i++, a += sa, b += sb, c += sc) {
-        if (is_float_op(op)) {
+        if (float_op) {
             double x = cvm_load_as_f64(k, a), y = op == SpvOpFNegate ? 0.0 : cvm_load_as_f64(k, b);
             double v;
             switch (op) {
@@ -100,7 +104,9 @@ static void k_generic(const cvm_insn *in, uint8_t *r, const uint8_t *a, const ui
         case SpvOpSNegate: v = (0 - x) & m; break;
         case SpvOpIAdd: v = (x + y) & m; break;
         case SpvOpISub: v = (x - y) & m; break;
-        case SpvOpIMul: v = (x * y) & m; break;
+        case SpvOpIMul:
+        case SpvOpVectorTimesScalar:
+        case SpvOpMatrixTimesScalar: v = (x * y) & m; break;
         case SpvOpUDiv: v = (y & m) ? (x & m) / (y & m) : 0; break;
         case SpvOpUMod: v = (y & m) ? (x & m) % (y & m) : 0; break;
         case SpvOpSDiv:
@@ -256,7 +262,41 @@ static void k_int32(const cvm_insn *in, uint8_t *r, const uint8_t *a, const uint
     }
 }
 
+/* f16 + - * / (and times a scalar): in f32, whose 24 bits are at least
+ * 2 * 11 + 2, so rounding the f32 result to f16 gives the correctly rounded
+ * f16 result, the same as k_generic's double.  Chunks through the bulk
+ * conversions (F16C where the CPU has it). */
+static void k_f16(const cvm_insn *in, uint8_t *r, const uint8_t *a, const uint8_t *b,
+                  const uint8_t *c, uint32_t n)
+{
+    enum { CHUNK = 256 };
+    float x[CHUNK], y[CHUNK];
+    uint16_t h[CHUNK];
+    int ab = (in->flags & CVM_EW_A_BCAST) != 0, bb = (in->flags & CVM_EW_B_BCAST) != 0;
+    (void)c;
+    for (uint32_t at = 0; at < n; at += CHUNK) {
+        uint32_t m = CVM_MIN((uint32_t)CHUNK, n - at);
+        const uint16_t *pa = (const uint16_t *)(const void *)(a + (ab ? 0 : (size_t)at * 2));
+        const uint16_t *pb = (const uint16_t *)(const void *)(b + (bb ? 0 : (size_t)at * 2));
+        cvm_f16_to_f32_n(pa, x, ab ? 1 : m);
+        cvm_f16_to_f32_n(pb, y, bb ? 1 : m);
+        for (uint32_t i = 1; ab && i < m; i++)
+            x[i] = x[0];
+        for (uint32_t i = 1; bb && i < m; i++)
+            y[i] = y[0];
+        switch (in->spv_op) {
+        case SpvOpFAdd: for (uint32_t i = 0; i < m; i++) x[i] = x[i] + y[i]; break;
+        case SpvOpFSub: for (uint32_t i = 0; i < m; i++) x[i] = x[i] - y[i]; break;
+        case SpvOpFDiv: for (uint32_t i = 0; i < m; i++) x[i] = x[i] / y[i]; break;
+        default: for (uint32_t i = 0; i < m; i++) x[i] = x[i] * y[i]; break;
+        }
+        cvm_f32_to_f16_n(x, h, m);
+        memcpy(r + (size_t)at * 2, h, (size_t)m * 2);
+    }
+}
+
 static cvm_result h_generic(cvm_exec *ex, const cvm_insn *in) { return cvm_ew_run_elementwise(ex, in, k_generic); }
+static cvm_result h_f16(cvm_exec *ex, const cvm_insn *in) { return cvm_ew_run_elementwise(ex, in, k_f16); }
 static cvm_result h_fadd_f32(cvm_exec *ex, const cvm_insn *in) { return cvm_ew_run_elementwise(ex, in, k_fadd_f32); }
 static cvm_result h_int32(cvm_exec *ex, const cvm_insn *in) { return cvm_ew_run_elementwise(ex, in, k_int32); }
 
@@ -483,6 +523,10 @@ cvm_result cvm_lower_arith(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
                                       op == SpvOpFDiv || op == SpvOpVectorTimesScalar ||
                                       op == SpvOpMatrixTimesScalar))
             out->fn = h_fadd_f32;
+        if (out->sk == CVM_SK_F16 && (op == SpvOpFAdd || op == SpvOpFSub || op == SpvOpFMul ||
+                                      op == SpvOpFDiv || op == SpvOpVectorTimesScalar ||
+                                      op == SpvOpMatrixTimesScalar))
+            out->fn = h_f16;
         if ((out->sk == CVM_SK_U32 || out->sk == CVM_SK_S32) &&
             (op == SpvOpIAdd || op == SpvOpISub || op == SpvOpIMul || op == SpvOpBitwiseAnd ||
              op == SpvOpBitwiseOr || op == SpvOpBitwiseXor))

@@ -331,8 +331,14 @@ cvm_result cvm_lower_composite(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
         out->fn = h_construct;
         return CVM_SUCCESS;
     }
+    case SpvOpAssumeTrueKHR:
+        /* SPV_KHR_expect_assume: a promise the shader makes to the
+         * optimiser; an interpreter has nothing to do (no handler: the
+         * instruction is dropped) */
+        return CVM_SUCCESS;
     case SpvOpCopyObject:
-    case SpvOpCopyLogical: {
+    case SpvOpCopyLogical:
+    case SpvOpExpectKHR: /* the value, whatever is expected of it */ {
         const cvm_type *t = cvm_lower_type(lw, w[1]);
         out->a = w[3];
         out->c = t->size;

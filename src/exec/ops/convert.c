@@ -16,18 +16,29 @@ static cvm_scalar_kind with_sign(cvm_scalar_kind k, int is_signed)
     }
 }
 
+/* A broadcast operand (CVM_EW_A_BCAST: one value for every element, as
+ * cvm_ew_run_elementwise passes a uniform scalar over all lanes) is
+ * converted once and copied. */
 static void k_convert(const cvm_insn *in, uint8_t *r, const uint8_t *a, const uint8_t *b,
                       const uint8_t *c, uint32_t n)
 {
-    cvm_convert_array((cvm_scalar_kind)in->sk, r, (cvm_scalar_kind)in->sk2, a, n, in->d);
+    if (!(in->flags & CVM_EW_A_BCAST) || n == 0) {
+        cvm_convert_array((cvm_scalar_kind)in->sk, r, (cvm_scalar_kind)in->sk2, a, n, in->d);
+        return;
+    }
+    unsigned rs = cvm_sk_size((cvm_scalar_kind)in->sk);
+    cvm_convert_array((cvm_scalar_kind)in->sk, r, (cvm_scalar_kind)in->sk2, a, 1, in->d);
+    for (uint32_t i = 1; i < n; i++)
+        memcpy(r + (size_t)i * rs, r, rs);
 }
 
 static void k_quantize(const cvm_insn *in, uint8_t *r, const uint8_t *a, const uint8_t *b,
                        const uint8_t *c, uint32_t n)
 {
+    unsigned sa = (in->flags & CVM_EW_A_BCAST) ? 0 : 4;
     for (uint32_t i = 0; i < n; i++) {
         float f;
-        memcpy(&f, a + 4 * i, 4);
+        memcpy(&f, a + sa * i, 4);
         float q = cvm_f16_to_f32(cvm_f32_to_f16(f));
         memcpy(r + 4 * i, &q, 4);
     }

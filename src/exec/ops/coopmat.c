@@ -115,6 +115,9 @@ static cvm_result h_muladd(cvm_exec *ex, const cvm_insn *in)
     const cvm_type *tr = &p->types[in->type];
     cvm_val va = ex->vals[in->a], vb = ex->vals[in->b], vc = ex->vals[in->c], vr = ex->vals[in->result];
     uint32_t ops = in->d;
+    cvm_muladd_mode mode = (ex->flags & CVM_FLAG_PRECISE)      ? CVM_MULADD_PRECISE
+                           : (ex->flags & CVM_FLAG_BF16_PAIRS) ? CVM_MULADD_BF16_PAIRS
+                                                               : CVM_MULADD_F32;
     for (uint32_t i = 0; i < cvm_scope_instances(ex, in); i++) {
         int chk = cvm_scope_instance_check(ex, in, i);
         if (chk < 0)
@@ -135,6 +138,19 @@ static cvm_result h_muladd(cvm_exec *ex, const cvm_insn *in)
         d.c_signed = (ops & SpvCooperativeMatrixOperandsMatrixCSignedComponentsKHRMask) != 0;
         d.r_signed = (ops & SpvCooperativeMatrixOperandsMatrixResultSignedComponentsKHRMask) != 0;
         d.saturate = (ops & SpvCooperativeMatrixOperandsSaturatingAccumulationKHRMask) != 0;
+        d.mode = mode;
+        /* The kernel's packed operands go in the handlers' scratch memory,
+         * grown once to the largest MulAdd: no allocation per call. */
+        size_t need = cvm_muladd_work_size(&d);
+        if (need > ex->scratch_size) {
+            uint8_t *ns = cvm_realloc(ex->scratch, need);
+            if (ns) {
+                ex->scratch = ns;
+                ex->scratch_size = need;
+            }
+        }
+        d.work = ex->scratch;
+        d.work_size = ex->scratch_size;
         d.a = va.p + (size_t)i * va.stride;
         d.b = vb.p + (size_t)i * vb.stride;
         d.c = vc.p + (size_t)i * vc.stride;

@@ -85,7 +85,8 @@ static cvm_result participants(cvm_exec *ex, const cvm_insn *in, uint32_t *o_ins
  * to right into out[s]; x is left as it was. */
 static cvm_result fold_sequential(cvm_exec *ex, const cvm_insn *in, uint32_t func, uint32_t es,
                                   uint32_t nseq, uint32_t len, const uint8_t *x, uint8_t *out,
-                                  const uint32_t *seq_lanes)
+                                  const uint32_t *seq_lanes, const uint32_t *seq_elems,
+                                  uint32_t cols)
 {
     for (uint32_t s = 0; s < nseq; s++)
         memcpy(out + (size_t)s * es, x + (size_t)s * len * es, es);
@@ -102,7 +103,8 @@ static cvm_result fold_sequential(cvm_exec *ex, const cvm_insn *in, uint32_t fun
         for (uint32_t s = 0; s < nseq; s++)
             memcpy(rhs + (size_t)s * es, x + ((size_t)s * len + k) * es, es);
         cvm_val args[2] = {{out, es}, {rhs, es}};
-        r = cvm_callback_run(ex, in, func, nseq, args, 2, res, seq_lanes);
+        r = cvm_callback_run_elements(ex, in, func, nseq, args, 2, res, seq_lanes, seq_elems,
+                                      cols);
         if (r == CVM_SUCCESS)
             memcpy(out, res, (size_t)nseq * es);
     }
@@ -113,15 +115,16 @@ static cvm_result fold_sequential(cvm_exec *ex, const cvm_insn *in, uint32_t fun
 /* The checking mode's order: a pairwise tree with swapped arguments. */
 static cvm_result fold_tree(cvm_exec *ex, const cvm_insn *in, uint32_t func, uint32_t es,
                             uint32_t nseq, uint32_t len, const uint8_t *x, uint8_t *out,
-                            const uint32_t *seq_lanes)
+                            const uint32_t *seq_lanes, const uint32_t *seq_elems, uint32_t cols)
 {
     size_t all = (size_t)nseq * len * es;
     size_t half_max = (size_t)nseq * (len / 2) * es;
-    uint8_t *w = cvm_malloc(all + 3 * half_max + (size_t)nseq * (len / 2) * 4 + 1);
+    uint8_t *w = cvm_malloc(all + 3 * half_max + (size_t)nseq * (len / 2) * 8 + 1);
     if (!w)
         return cvm_exec_fail(ex, in, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
     uint8_t *lhs = w + all, *rhs = lhs + half_max, *res = rhs + half_max;
     uint32_t *call_lanes = (uint32_t *)(void *)(res + half_max);
+    uint32_t *call_elems = call_lanes + (size_t)nseq * (len / 2);
     memcpy(w, x, all);
     cvm_result r = CVM_SUCCESS;
     for (uint32_t n = len; n > 1 && r == CVM_SUCCESS; n = n / 2 + (n & 1)) {
@@ -133,10 +136,12 @@ static cvm_result fold_tree(cvm_exec *ex, const cvm_insn *in, uint32_t func, uin
                 memcpy(lhs + c, seq + (size_t)(2 * j + 1) * es, es);
                 memcpy(rhs + c, seq + (size_t)(2 * j) * es, es);
                 call_lanes[(size_t)s * half + j] = seq_lanes[s];
+                call_elems[(size_t)s * half + j] = seq_elems[s];
             }
         }
         cvm_val args[2] = {{lhs, es}, {rhs, es}};
-        r = cvm_callback_run(ex, in, func, nseq * half, args, 2, res, call_lanes);
+        r = cvm_callback_run_elements(ex, in, func, nseq * half, args, 2, res, call_lanes,
+                                      call_elems, cols);
         if (r != CVM_SUCCESS)
             break;
         for (uint32_t s = 0; s < nseq; s++) {
@@ -158,15 +163,16 @@ static cvm_result fold_tree(cvm_exec *ex, const cvm_insn *in, uint32_t func, uin
 static cvm_result reduce_sequences(cvm_exec *ex, const cvm_insn *in, uint32_t func, uint32_t es,
                                    int tree, int two_level, uint32_t nseq, uint32_t len,
                                    uint32_t len2, const uint8_t *x, uint8_t *tmp, uint8_t *out,
-                                   const uint32_t *lanes1, const uint32_t *lanes2)
+                                   const uint32_t *lanes1, const uint32_t *lanes2,
+                                   const uint32_t *elems1, const uint32_t *elems2, uint32_t cols)
 {
     cvm_result (*fold)(cvm_exec *, const cvm_insn *, uint32_t, uint32_t, uint32_t, uint32_t,
-                       const uint8_t *, uint8_t *, const uint32_t *) =
+                       const uint8_t *, uint8_t *, const uint32_t *, const uint32_t *, uint32_t) =
         tree ? fold_tree : fold_sequential;
     if (!two_level)
-        return fold(ex, in, func, es, nseq, len, x, out, lanes1);
-    CVM_TRY(fold(ex, in, func, es, nseq * len2, len, x, tmp, lanes1));
-    return fold(ex, in, func, es, nseq, len2, tmp, out, lanes2);
+        return fold(ex, in, func, es, nseq, len, x, out, lanes1, elems1, cols);
+    CVM_TRY(fold(ex, in, func, es, nseq * len2, len, x, tmp, lanes1, elems1, cols));
+    return fold(ex, in, func, es, nseq, len2, tmp, out, lanes2, elems2, cols);
 }
 
 /* Reduce: a = Matrix, b = Reduce mask, c = CombineFunc (function index). */
@@ -226,21 +232,25 @@ static cvm_result h_reduce(cvm_exec *ex, const cvm_insn *in)
      * lanes1 for the sequences (rows first under Row|Column), lanes2 for
      * Row|Column's sequence of row results. */
     uint32_t nl1 = two_level ? ninst * M : nseq;
-    uint32_t *lanes1 = cvm_malloc(((size_t)nl1 + ninst) * sizeof(uint32_t));
+    uint32_t *lanes1 = cvm_malloc(((size_t)nl1 + ninst) * 2 * sizeof(uint32_t));
     if (!lanes1) {
         cvm_mem_free(x);
         cvm_mem_free(inst);
         return cvm_exec_fail(ex, in, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
     }
     uint32_t *lanes2 = lanes1 + nl1;
+    /* and the element each names in DebugPrintf messages: the sequence's first */
+    uint32_t *elems1 = lanes2 + ninst, *elems2 = elems1 + nl1;
     for (uint32_t k = 0; k < ninst; k++) {
         lanes2[k] = cvm_element_owner(ex, in, inst[k], M * N, 0);
+        elems2[k] = 0;
         uint32_t per = two_level ? M : G;
         for (uint32_t g = 0; g < per; g++) {
             uint32_t e = two_level || mode == SpvCooperativeMatrixReduceRowMask ? g * N
                          : mode == SpvCooperativeMatrixReduceColumnMask      ? g
                                                                              : (g / (N / 2)) * 2 * N + (g % (N / 2)) * 2;
             lanes1[(size_t)k * per + g] = cvm_element_owner(ex, in, inst[k], M * N, e);
+            elems1[(size_t)k * per + g] = e;
         }
     }
     for (uint32_t k = 0; k < ninst; k++) {
@@ -266,10 +276,17 @@ static cvm_result h_reduce(cvm_exec *ex, const cvm_insn *in)
 
     int check = (ex->flags & CVM_FLAG_CHECK_CALLBACKS) != 0;
     r = reduce_sequences(ex, in, in->c, es, check, two_level, nseq, L, L2, x, tmp, out, lanes1,
-                         lanes2);
+                         lanes2, elems1, elems2, N);
     if (r == CVM_SUCCESS && check && p->types[tm->elem].tclass == CVM_TC_INT) {
+        /* a comparison only: its calls print and trace nothing */
+        struct cvm_printf_buf *pb = ex->printf;
+        struct cvm_trace *trace = ex->trace;
+        ex->printf = NULL;
+        ex->trace = NULL;
         r = reduce_sequences(ex, in, in->c, es, 0, two_level, nseq, L, L2, x, tmp2, out2, lanes1,
-                             lanes2);
+                             lanes2, elems1, elems2, N);
+        ex->printf = pb;
+        ex->trace = trace;
         if (r == CVM_SUCCESS) {
             for (uint32_t s = 0; s < nseq; s++) {
                 if (memcmp(out + (size_t)s * es, out2 + (size_t)s * es, es)) {
@@ -348,8 +365,8 @@ static cvm_result h_per_element(cvm_exec *ex, const cvm_insn *in)
             else
                 args[3 + k] = (cvm_val){CVM_LANE(v, fl), 0};
         }
-        r = cvm_callback_run(ex, in, in->c, count, args, nargs, vr.p + (size_t)i * vr.stride,
-                             lanes);
+        r = cvm_callback_run_elements(ex, in, in->c, count, args, nargs,
+                                      vr.p + (size_t)i * vr.stride, lanes, NULL, tm->cols);
     }
     cvm_mem_free(args);
     return r;

@@ -10,16 +10,17 @@
  *     float functions (sinf, powf, fmaf ...), bit for bit.  Everything built
  *     from several operations (Radians, Degrees, InverseSqrt, FMix, SmoothStep,
  *     Length, Distance, Cross, Normalize, FaceForward, Reflect, Refract,
- *     Determinant, MatrixInverse, the Unpack*norm) is computed in double and
- *     rounded once to f32.  Dot products add their products in component
+ *     the Unpack*norm) is computed in double and rounded once to f32.  Dot products add their products in component
  *     order (products of two f32 are exact in double; only the sums round).
  *   - f64: the double functions and double arithmetic.
  *   - f16, bf16, E4M3, E5M2: computed in double from the exact operand values
  *     and rounded once to the format (round to nearest even).
  *   - Round rounds halfway cases away from zero (C round); RoundEven to even.
  *   - FSign of +-0 gives that zero, of NaN the NaN.
- *   - Determinant and MatrixInverse give +0 for a zero (elimination order
- *     would otherwise decide its sign).
+ *   - Determinant: Laplace expansion in double-double, rounded once, so f64
+ *     determinants are (nearly always) correctly rounded too; a zero is +0.
+ *     MatrixInverse: adjugate / determinant, each entry rounded once; a zero
+ *     entry has the determinant's sign, as the formula GPUs use gives it.
  *   - FindILsb/FindUMsb of 0 and FindSMsb of 0 or -1 give -1.
  *   - IMix is reserved in the GLSL.std.450 text (no semantics): unsupported.
  *   - Interpolate* are fragment-only: unsupported.
@@ -148,6 +149,69 @@ static void k_float(const cvm_insn *in, uint8_t *r, const uint8_t *a, const uint
     }
 }
 
+/* k_float for f16 operands: the same values (f16 is exact in f32 and in
+ * double) converted in bulk; f_eval in double and one rounding per element,
+ * as k_float.  FMin/FMax/NMin/NMax/FClamp/NClamp return one of their
+ * operands, so they run in f32 and convert back in bulk, except where an
+ * operand is NaN (then the double path, whose NaN handling k_float defines). */
+static void k_float_f16(const cvm_insn *in, uint8_t *r, const uint8_t *a, const uint8_t *b,
+                        const uint8_t *c, uint32_t n)
+{
+    enum { CHUNK = 256 };
+    float x[CHUNK], y[CHUNK], z[CHUNK];
+    uint16_t h[CHUNK];
+    const uint8_t *ops[3] = {a, b, c};
+    float *vals[3] = {x, y, z};
+    uint32_t g = in->d;
+    int nops = in->c ? 3 : in->b ? 2 : 1;
+    int selecting = g == SpvGLSLstd450FMin || g == SpvGLSLstd450FMax || g == SpvGLSLstd450NMin ||
+                    g == SpvGLSLstd450NMax || g == SpvGLSLstd450FClamp || g == SpvGLSLstd450NClamp;
+    for (uint32_t at = 0; at < n; at += CHUNK) {
+        uint32_t m = CVM_MIN((uint32_t)CHUNK, n - at);
+        for (int o = 0; o < nops; o++) {
+            int bc = (in->flags & (CVM_EW_A_BCAST << o)) != 0;
+            const uint16_t *p = (const uint16_t *)(const void *)(ops[o] + (bc ? 0 : (size_t)at * 2));
+            cvm_f16_to_f32_n(p, vals[o], bc ? 1 : m);
+            for (uint32_t i = 1; bc && i < m; i++)
+                vals[o][i] = vals[o][0];
+        }
+        uint8_t *dst = r + (size_t)at * 2;
+        if (selecting) {
+            int nan = 0;
+            for (uint32_t i = 0; i < m; i++) {
+                float v = x[i];
+                for (int o = 0; o < nops; o++)
+                    nan |= isnan(vals[o][i]);
+                if (g == SpvGLSLstd450FMin || g == SpvGLSLstd450NMin)
+                    v = y[i] < v ? y[i] : v;
+                else
+                    v = y[i] > v ? y[i] : v;
+                if (nops == 3)
+                    v = z[i] < v ? z[i] : v;
+                x[i] = v;
+            }
+            if (!nan) {
+                cvm_f32_to_f16_n(x, h, m);
+                memcpy(dst, h, (size_t)m * 2);
+                continue;
+            }
+            /* a NaN operand: redo the chunk the way k_float does */
+            for (int o = 0; o < nops; o++) {
+                int bc = (in->flags & (CVM_EW_A_BCAST << o)) != 0;
+                const uint16_t *p = (const uint16_t *)(const void *)(ops[o] + (bc ? 0 : (size_t)at * 2));
+                cvm_f16_to_f32_n(p, vals[o], bc ? 1 : m);
+                for (uint32_t i = 1; bc && i < m; i++)
+                    vals[o][i] = vals[o][0];
+            }
+        }
+        for (uint32_t i = 0; i < m; i++) {
+            uint16_t v = cvm_f64_to_f16(
+                f_eval(g, 0, (double)x[i], nops > 1 ? (double)y[i] : 0.0, nops > 2 ? (double)z[i] : 0.0));
+            memcpy(dst + (size_t)i * 2, &v, 2);
+        }
+    }
+}
+
 static uint64_t mask_of(unsigned es)
 {
     return es >= 8 ? ~UINT64_C(0) : (UINT64_C(1) << (es * 8)) - 1;
@@ -209,6 +273,7 @@ static void k_int(const cvm_insn *in, uint8_t *r, const uint8_t *a, const uint8_
 }
 
 static cvm_result h_float(cvm_exec *ex, const cvm_insn *in) { return cvm_ew_run(ex, in, k_float); }
+static cvm_result h_float_f16(cvm_exec *ex, const cvm_insn *in) { return cvm_ew_run_elementwise(ex, in, k_float_f16); }
 static cvm_result h_int(cvm_exec *ex, const cvm_insn *in) { return cvm_ew_run(ex, in, k_int); }
 
 /* ---- Modf, Frexp (pointer and struct forms) ------------------------------------ */
@@ -435,55 +500,123 @@ static cvm_result h_pack(cvm_exec *ex, const cvm_insn *in)
 
 /* ---- Determinant, MatrixInverse --------------------------------------------------- */
 
+/* Double-double numbers (hi + lo, |lo| <= ulp(hi)/2): products of doubles
+ * and their sums kept to about 106 bits, so that a determinant of doubles
+ * rounds (nearly always) to the double nearest the exact one. */
+typedef struct dd {
+    double hi, lo;
+} dd;
+
+static dd dd_two_sum(double a, double b)
+{
+    double s = a + b, bb = s - a;
+    dd r = {s, (a - (s - bb)) + (b - bb)};
+    return r;
+}
+
+static dd dd_add(dd a, dd b)
+{
+    dd s = dd_two_sum(a.hi, b.hi);
+    return dd_two_sum(s.hi, s.lo + a.lo + b.lo);
+}
+
+static dd dd_mul_d(dd a, double b)
+{
+    double p = a.hi * b;
+    double e = fma(a.hi, b, -p); /* the exact rounding error of p */
+    return dd_two_sum(p, e + a.lo * b);
+}
+
+static dd dd_neg(dd a)
+{
+    dd r = {-a.hi, -a.lo};
+    return r;
+}
+
+static double dd_value(dd a)
+{
+    return a.hi + a.lo;
+}
+
+/* (a / b) to about double-double precision, rounded to a double. */
+static double dd_div(dd a, dd b)
+{
+    double q1 = a.hi / b.hi;
+    if (!isfinite(q1) || (b.lo == 0.0 && a.lo == 0.0))
+        return q1;
+    dd r = dd_add(a, dd_neg(dd_mul_d(b, q1))); /* a - q1 * b */
+    return q1 + dd_value(r) / b.hi;
+}
+
+/* The determinant of the k x k minor of m on rows[0..k) and cols[0..k),
+ * by Laplace expansion along its first row. */
+static dd minor_det(double m[4][4], const uint32_t *rows, const uint32_t *cols, uint32_t k)
+{
+    if (k == 1) {
+        dd r = {m[rows[0]][cols[0]], 0.0};
+        return r;
+    }
+    dd sum = {0.0, 0.0};
+    int first = 1;
+    for (uint32_t j = 0; j < k; j++) {
+        uint32_t sub[4], ns = 0;
+        for (uint32_t q = 0; q < k; q++)
+            if (q != j)
+                sub[ns++] = cols[q];
+        dd t = dd_mul_d(minor_det(m, rows + 1, sub, k - 1), m[rows[0]][cols[j]]);
+        if (j & 1)
+            t = dd_neg(t);
+        sum = first ? t : dd_add(sum, t);
+        first = 0;
+    }
+    return sum;
+}
+
 /* in->a the matrix; ncomp = n (columns = rows); sk the component kind.
  * Column-major register layout: element (row i, column j) at (j * n + i).
- * Gaussian elimination with partial pivoting in double. */
+ * Determinant: Laplace expansion in double-double, rounded once (a zero is
+ * +0).  MatrixInverse: the adjugate divided by the determinant, as the
+ * textbook formula (and GPUs) compute it, each entry rounded once; so an
+ * entry whose cofactor is zero is a zero with the determinant's sign. */
 static cvm_result h_matrix(cvm_exec *ex, const cvm_insn *in)
 {
+    static const uint32_t all[4] = {0, 1, 2, 3};
     cvm_val r = ex->vals[in->result], a = ex->vals[in->a];
     cvm_scalar_kind k = (cvm_scalar_kind)in->sk;
     unsigned es = cvm_sk_size(k);
     uint32_t n = in->ncomp;
     CVM_FOR_ACTIVE(ex, l) {
-        double m[4][8];
-        for (uint32_t i = 0; i < n; i++)
-            for (uint32_t j = 0; j < n; j++) {
-                m[i][j] = cvm_load_as_f64(k, CVM_LANE(a, l) + ((size_t)j * n + i) * es);
-                m[i][n + j] = i == j ? 1.0 : 0.0;
-            }
-        double det = 1.0;
-        for (uint32_t col = 0; col < n; col++) {
-            uint32_t piv = col;
-            for (uint32_t i = col + 1; i < n; i++)
-                if (fabs(m[i][col]) > fabs(m[piv][col]))
-                    piv = i;
-            if (piv != col) {
-                for (uint32_t j = 0; j < 2 * n; j++) {
-                    double t = m[col][j];
-                    m[col][j] = m[piv][j];
-                    m[piv][j] = t;
-                }
-                det = -det;
-            }
-            double p = m[col][col];
-            det *= p;
-            if (p == 0.0)
-                continue; /* singular: the inverse is undefined in the texts */
-            for (uint32_t i = 0; i < n; i++) {
-                if (i == col)
-                    continue;
-                double f = m[i][col] / p;
-                for (uint32_t j = 0; j < 2 * n; j++)
-                    m[i][j] -= f * m[col][j];
-            }
-        }
-        if (in->d == SpvGLSLstd450Determinant) {
-            store_f(k, CVM_LANE(r, l), det + 0.0); /* a zero is +0 */
-            continue;
-        }
+        double m[4][4];
         for (uint32_t i = 0; i < n; i++)
             for (uint32_t j = 0; j < n; j++)
-                store_f(k, CVM_LANE(r, l) + ((size_t)j * n + i) * es, m[i][n + j] / m[i][i] + 0.0);
+                m[i][j] = cvm_load_as_f64(k, CVM_LANE(a, l) + ((size_t)j * n + i) * es);
+        dd det = minor_det(m, all, all, n);
+        if (in->d == SpvGLSLstd450Determinant) {
+            store_f(k, CVM_LANE(r, l), dd_value(det) + 0.0); /* a zero is +0 */
+            continue;
+        }
+        double out[16];
+        for (uint32_t i = 0; i < n; i++)
+            for (uint32_t j = 0; j < n; j++) {
+                /* cofactor (i, j): the minor without row i and column j */
+                uint32_t rows[4], cols[4], nr = 0, nc = 0;
+                for (uint32_t q = 0; q < n; q++) {
+                    if (q != i)
+                        rows[nr++] = q;
+                    if (q != j)
+                        cols[nc++] = q;
+                }
+                dd c = minor_det(m, rows, cols, n - 1);
+                if ((i + j) & 1)
+                    c = dd_neg(c);
+                if (c.hi == 0.0) /* a zero cofactor is +0, whatever its position */
+                    c.hi = c.lo = 0.0;
+                /* inverse (j, i) = cofactor (i, j) / det */
+                out[i * n + j] = dd_div(c, det);
+            }
+        for (uint32_t i = 0; i < n; i++)
+            for (uint32_t j = 0; j < n; j++)
+                store_f(k, CVM_LANE(r, l) + ((size_t)i * n + j) * es, out[i * n + j]);
     }
     return CVM_SUCCESS;
 }
@@ -596,7 +729,7 @@ cvm_result cvm_lower_glsl(cvm_lower *lw, const spv_inst *inst, cvm_insn *out)
             if (g == SpvGLSLstd450Ldexp && cvm_sk_is_float((cvm_scalar_kind)out->sk2))
                 return cvm_lower_fail(lw, inst, CVM_ERROR_INVALID_MODULE,
                                       "Ldexp's exponent must be an integer");
-            out->fn = h_float;
+            out->fn = t0->sk == CVM_SK_F16 && g != SpvGLSLstd450Ldexp ? h_float_f16 : h_float;
         }
         return CVM_SUCCESS;
     }

@@ -51,7 +51,9 @@ static cvm_result lower_access_chain(cvm_lower *lw, const spv_inst *in, cvm_insn
     const cvm_type *pt = cvm_lower_type(lw, ptr_type);
     if (pt->tclass != CVM_TC_POINTER)
         return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "base is not a pointer");
-    uint32_t cur = pt->elem;
+    /* the pointee as memory holds it: a layout variant when the base came
+     * through a MatrixStride / RowMajor member */
+    uint32_t cur = cvm_lower_layout_of(lw, base) ? cvm_lower_layout_of(lw, base) : pt->elem;
     uint32_t first = 4;
     uint64_t pending = 0;
     out->fn = h_access_chain;
@@ -59,11 +61,14 @@ static cvm_result lower_access_chain(cvm_lower *lw, const spv_inst *in, cvm_insn
     out->nextra = 0;
     out->extra = 0;
     if (in->opcode == SpvOpPtrAccessChain || in->opcode == SpvOpInBoundsPtrAccessChain) {
-        /* Element: steps over whole objects of the pointee type. */
+        /* Element: steps over whole objects of the pointee type; in
+         * explicitly laid-out memory by the pointer type's ArrayStride (the
+         * texts ignore it elsewhere, e.g. in Workgroup memory that is not
+         * laid out in Blocks). */
         uint32_t stride = cvm_lower_type(lw, cur)->mem_size;
         const spv_decoration *d =
             spv_module_find_decoration(p->mod, ptr_type, SPV_NO_MEMBER, SpvDecorationArrayStride);
-        if (d)
+        if (d && cvm_lower_explicit_layout(lw, pt->storage_class))
             stride = spv_decoration_operand(p->mod, d, 0);
         uint64_t v;
         if (cvm_lower_const_u64(lw, w[4], &v))
@@ -104,12 +109,21 @@ static cvm_result lower_access_chain(cvm_lower *lw, const spv_inst *in, cvm_insn
         case CVM_TC_VECTOR:
         case CVM_TC_MATRIX: {
             const cvm_type *e = cvm_lower_type(lw, t->elem);
-            uint32_t stride = t->tclass == CVM_TC_ARRAY ? t->array_stride : e->mem_size;
+            uint32_t stride = e->mem_size, next = t->elem;
+            if (t->tclass == CVM_TC_ARRAY) {
+                stride = t->array_stride;
+            } else if (t->tclass == CVM_TC_VECTOR && t->comp_stride) {
+                stride = t->comp_stride; /* a column of a row-major matrix */
+            } else if (t->tclass == CVM_TC_MATRIX) {
+                /* column c: c * MatrixStride, or c components into each row */
+                stride = t->row_major ? cvm_lower_type(lw, e->elem)->size : t->matrix_stride;
+                next = t->mem_elem ? t->mem_elem : t->elem;
+            }
             if (is_const)
                 pending += (uint64_t)(int64_t)cv * stride;
             else
                 CVM_TRY(push_step(lw, in, out, STEP_INDEX, idx_id, iw, stride));
-            cur = t->elem;
+            cur = next;
             break;
         }
         case CVM_TC_COOPMAT: {
@@ -134,6 +148,8 @@ static cvm_result lower_access_chain(cvm_lower *lw, const spv_inst *in, cvm_insn
     }
     if (pending || out->nextra == 0)
         CVM_TRY(push_step(lw, in, out, STEP_CONST, 0, (uint32_t)pending, (uint32_t)(pending >> 32)));
+    /* loads and stores through the result lay the value out as `cur` says */
+    cvm_lower_set_layout(lw, w[2], cur >= p->bound ? cur : 0);
     return CVM_SUCCESS;
 }
 
@@ -278,21 +294,32 @@ static cvm_result h_store_matrix(cvm_exec *ex, const cvm_insn *in)
     return CVM_SUCCESS;
 }
 
+/* OpCopyMemory: in->type the source's memory layout, in->c the
+ * destination's (the same type unless one side is a layout variant). */
 static cvm_result h_copy_memory(cvm_exec *ex, const cvm_insn *in)
 {
-    const cvm_type *t = &ex->prog->types[in->type];
+    const cvm_program *p = ex->prog;
+    const cvm_type *st = &p->types[in->type], *dt = &p->types[in->c ? in->c : in->type];
+    int same = !in->c || in->c == in->type;
     cvm_val dst = ex->vals[in->a], src = ex->vals[in->b];
     CVM_FOR_ACTIVE(ex, l) {
         uint64_t da, sa;
         memcpy(&da, CVM_LANE(dst, l), 8);
         memcpy(&sa, CVM_LANE(src, l), 8);
-        const uint8_t *s = cvm_mem_access(ex, in, sa, t->mem_size, 0, l, NULL);
+        const uint8_t *s = cvm_mem_access(ex, in, sa, st->mem_size, 0, l, NULL);
         if (!s)
             return ex->diag ? ex->diag->result : CVM_ERROR_OUT_OF_BOUNDS;
-        uint8_t *d = cvm_mem_access(ex, in, da, t->mem_size, 1, l, NULL);
+        uint8_t *d = cvm_mem_access(ex, in, da, dt->mem_size, 1, l, NULL);
         if (!d)
             return ex->diag ? ex->diag->result : CVM_ERROR_OUT_OF_BOUNDS;
-        memmove(d, s, t->mem_size);
+        if (same) {
+            memmove(d, s, st->mem_size);
+        } else {
+            /* through the register layout, which both share (size checked
+             * against the scratch area when lowered) */
+            cvm_copy_mem_to_reg(p, in->type, ex->scratch, s);
+            cvm_copy_reg_to_mem(p, in->c, d, ex->scratch);
+        }
     }
     return CVM_SUCCESS;
 }
@@ -434,7 +461,8 @@ cvm_result cvm_lower_memory(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
     case SpvOpLoad: {
         const cvm_type *t = cvm_lower_type(lw, w[1]);
         out->a = w[3];
-        out->type = w[1];
+        /* the memory layout: the pointer's variant, or the value's type */
+        out->type = cvm_lower_layout_of(lw, w[3]) ? cvm_lower_layout_of(lw, w[3]) : w[1];
         if (is_scope_matrix(t, &out->flags))
             out->fn = h_load_matrix;
         else if (t->tclass == CVM_TC_NONE || t->tclass == CVM_TC_OPAQUE)
@@ -448,7 +476,7 @@ cvm_result cvm_lower_memory(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
         const cvm_type *t = cvm_lower_type(lw, tid);
         out->a = w[1];
         out->b = w[2];
-        out->type = tid;
+        out->type = cvm_lower_layout_of(lw, w[1]) ? cvm_lower_layout_of(lw, w[1]) : tid;
         out->result = 0;
         out->fn = is_scope_matrix(t, &out->flags) ? h_store_matrix : h_store;
         return CVM_SUCCESS;
@@ -458,8 +486,15 @@ cvm_result cvm_lower_memory(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
         out->fn = h_copy_memory;
         out->a = w[1];
         out->b = w[2];
-        out->type = pt->elem;
+        /* each side in its own memory layout (a MatrixStride variant on one
+         * side only: through registers) */
+        out->type = cvm_lower_layout_of(lw, w[2]) ? cvm_lower_layout_of(lw, w[2]) : pt->elem;
+        out->c = cvm_lower_layout_of(lw, w[1]) ? cvm_lower_layout_of(lw, w[1]) : pt->elem;
         out->result = 0;
+        if (out->c != out->type && cvm_lower_type(lw, out->type)->size > (1u << 16))
+            return cvm_lower_fail(lw, in, CVM_ERROR_LIMIT,
+                                  "a copy between two layouts of %u bytes (limit 65536)",
+                                  cvm_lower_type(lw, out->type)->size);
         return CVM_SUCCESS;
     }
     case SpvOpAccessChain:

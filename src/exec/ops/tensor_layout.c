@@ -803,6 +803,57 @@ static cvm_result plan_separable(const cvm_tensor_layout *t, const cvm_tensor_vi
     return status;
 }
 
+/* The tile: the separable path with every part resolved to MEMORY.  The
+ * column part of column c' (dimension p, blockSize 1) is (offset[p] + c') *
+ * stride[p]; a row's part comes from its span digits as in plan_separable,
+ * each coordinate checked to lie in range (then spanCoordToTensorCoord
+ * changes nothing, whatever the clamp mode or access). */
+bool cvm_tensor_tile_plan(const cvm_tensor_layout *t, const cvm_tensor_view *v, uint32_t M,
+                          uint32_t N, cvm_tensor_tile *o_tile, uint64_t *o_row_index)
+{
+    uint32_t p;
+    if (o_tile == NULL || o_row_index == NULL ||
+        address_check(t, v, CVM_TENSOR_LOAD, N) != CVM_SUCCESS ||
+        separable_width(t, v, N, &p) == 0 || t->blockSize[p] != 1)
+        return false;
+    const uint32_t L = t->dim;
+    for (uint32_t d = 0; d < L; ++d)
+        if (t->blockSize[d] == 0)
+            return false;
+    cvm_tensor_tile tile = {0, M, 0, N, t->stride[p]};
+    if (v != NULL) {
+        uint64_t row_end = CVM_MIN((uint64_t)M, (uint64_t)v->clipRowOffset + v->clipRowSpan);
+        uint64_t col_end = CVM_MIN((uint64_t)N, (uint64_t)v->clipColOffset + v->clipColSpan);
+        tile.row_first = v->clipRowOffset;
+        tile.col_first = v->clipColOffset;
+        tile.row_count = row_end > v->clipRowOffset ? (uint32_t)(row_end - v->clipRowOffset) : 0;
+        tile.col_count = col_end > v->clipColOffset ? (uint32_t)(col_end - v->clipColOffset) : 0;
+    }
+    *o_tile = tile;
+    if (tile.row_count == 0 || tile.col_count == 0)
+        return true; /* every element is clipped */
+    /* columns: c' in [0, col_count), coordinate offset[p] + c' */
+    int64_t c0 = t->offset[p];
+    if (c0 < 0 || c0 + (int64_t)tile.col_count > (int64_t)t->layoutDimension[p])
+        return false;
+    uint64_t col_base = (uint64_t)c0 * t->stride[p];
+    for (uint32_t r = 0; r < tile.row_count; ++r) {
+        /* linearToViewCoord of r'*W + c' for the digits other than p's, as
+         * in plan_separable (r' = r: rows are counted from the clip) */
+        uint64_t index = r, sum = col_base;
+        for (int32_t k = (int32_t)L - 2; k >= 0; --k) {
+            uint32_t d = v != NULL ? v->permutation[k] : (uint32_t)k;
+            int64_t c = (int64_t)(index % t->span[d]) + t->offset[d];
+            index /= t->span[d];
+            if (c < 0 || c >= (int64_t)t->layoutDimension[d])
+                return false;
+            sum += (uint64_t)(c / t->blockSize[d]) * t->stride[d];
+        }
+        o_row_index[r] = sum;
+    }
+    return true;
+}
+
 bool cvm_tensor_plan_is_separable(const cvm_tensor_layout *t, const cvm_tensor_view *v,
                                   uint32_t N)
 {

@@ -242,6 +242,32 @@ cvm_result cvm_tensor_plan(const cvm_tensor_layout *t, const cvm_tensor_view *v,
 bool cvm_tensor_plan_is_separable(const cvm_tensor_layout *t, const cvm_tensor_view *v,
                                   uint32_t N);
 
+/* ---- Whole-tile fast path ----------------------------------------------
+ * The common load and store (a tile of a larger tensor, entirely inside
+ * it) as an affine map, computed in O(M * LDim) instead of a plan entry per
+ * element: element (row_first + r, col_first + c) for r < row_count and
+ * c < col_count has kind MEMORY, `undefined` 0 and index
+ * row_index[r] + c * col_step (mod 2^64, then read as int64, as the
+ * reference's index); every other element of the M x N matrix is CLIPPED.
+ * (blockCoord/coordInBlock are not given: a DecodeFunc load needs the
+ * plan.) */
+typedef struct cvm_tensor_tile {
+    uint32_t row_first, row_count; /* matrix rows inside the view's clip */
+    uint32_t col_first, col_count; /* matrix columns inside it */
+    uint64_t col_step;             /* index step from a column to the next */
+} cvm_tensor_tile;
+
+/* Fills *o_tile and o_row_index[0 .. row_count) (room for M entries) and
+ * returns true when that description is exact for this layout, view and
+ * matrix, for loads and stores alike: the separable path applies (see
+ * cvm_tensor_plan), the dimension the columns walk has blockSize 1, and
+ * every coordinate the tile's elements reach lies in [0, layoutDimension),
+ * so that no clamp mode changes anything.  Returns false (outputs
+ * unspecified) otherwise, including every case where the reference reports
+ * an error; the caller then uses cvm_tensor_plan. */
+bool cvm_tensor_tile_plan(const cvm_tensor_layout *t, const cvm_tensor_view *v, uint32_t M,
+                          uint32_t N, cvm_tensor_tile *o_tile, uint64_t *o_row_index);
+
 /* The same plan, always through the reference (for tests and for a checking
  * mode that wants no fast path). */
 cvm_result cvm_tensor_plan_reference(const cvm_tensor_layout *t, const cvm_tensor_view *v,

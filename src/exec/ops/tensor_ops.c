@@ -87,6 +87,23 @@ static cvm_result read_view(cvm_exec *ex, const cvm_insn *in, uint32_t id, uint3
     return CVM_SUCCESS;
 }
 
+/* Byte equality of two layout or view registers, inline (a libc memcmp call
+ * per lane costs more than the comparison). */
+static int same_bytes(const uint8_t *a, const uint8_t *b, size_t n)
+{
+    uint64_t diff = 0;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t x, y;
+        memcpy(&x, a + i, 8);
+        memcpy(&y, b + i, 8);
+        diff |= x ^ y;
+    }
+    for (; i < n; i++)
+        diff |= (uint64_t)(a[i] ^ b[i]);
+    return diff == 0;
+}
+
 /* ---- layout and view instructions (per lane) ----------------------------
  * a = the TensorLayout / TensorView operand (0 for the Create ones); the
  * other operand ids in extra (nextra of them), in instruction order. */
@@ -96,8 +113,27 @@ static cvm_result h_tensor_state(cvm_exec *ex, const cvm_insn *in)
     const cvm_type *rt = &p->types[in->type];
     const uint32_t *ops = p->extra + in->extra;
     cvm_val res = ex->vals[in->result];
+    /* The result is a pure function of the operands: a lane whose operands
+     * equal the last computed lane's (the common case: layouts are uniform
+     * in a workgroup) copies that lane's result. */
+    uint32_t last = UINT32_MAX;
+    uint32_t v[2 * CVM_TENSOR_MAX_DIM];
+    size_t vsize = rt->tclass == CVM_TC_TENSOR_LAYOUT ? sizeof(cvm_tensor_layout)
+                                                       : sizeof(cvm_tensor_view);
     CVM_FOR_ACTIVE(ex, l) {
-        uint32_t v[2 * CVM_TENSOR_MAX_DIM];
+        if (last != UINT32_MAX) {
+            int same = 1;
+            for (uint32_t k = 0; same && k < in->nextra; k++)
+                same = lane_u32(ex, ops[k], l) == v[k];
+            if (same && in->a)
+                same = same_bytes(CVM_LANE(ex->vals[in->a], l), CVM_LANE(ex->vals[in->a], last),
+                                  vsize);
+            if (same) {
+                memcpy(CVM_LANE(res, l), CVM_LANE(res, last), vsize);
+                continue;
+            }
+        }
+        last = l;
         for (uint32_t k = 0; k < in->nextra; k++)
             v[k] = lane_u32(ex, ops[k], l);
         cvm_result r = CVM_SUCCESS;
@@ -276,7 +312,17 @@ static cvm_result run_decode(cvm_exec *ex, const cvm_insn *in, tensor_work *w, u
         w->lanes[k] = cvm_element_owner(ex, in, w->inst, w->nelems, ei);
     }
     cvm_val args[3] = {{(uint8_t *)w->ptrs, 8}, {bc, coord_size}, {cb, coord_size}};
-    return cvm_callback_run(ex, in, func, count, args, 3, out, w->lanes);
+    /* DebugPrintf messages name each call's element (a vector call: its first) */
+    if (step == 1)
+        return cvm_callback_run_elements(ex, in, func, count, args, 3, out, w->lanes, elems, N);
+    uint32_t *first = cvm_malloc((size_t)count * sizeof(uint32_t) + 1);
+    if (!first)
+        return cvm_exec_fail(ex, in, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+    for (uint32_t k = 0; k < count; k++)
+        first[k] = elems[(size_t)k * step];
+    cvm_result r = cvm_callback_run_elements(ex, in, func, count, args, 3, out, w->lanes, first, N);
+    cvm_mem_free(first);
+    return r;
 }
 
 /* The V-1 partners of element `ei` (coordInBlock[LDim-1] a multiple of V)
@@ -352,8 +398,18 @@ static cvm_result decode_load(cvm_exec *ex, const cvm_insn *in, tensor_work *w,
             memcpy(mat + (size_t)w->calls[k] * es, w->results + (size_t)k * es, es);
     }
     if (ngroups) {
+        /* in the checking mode the scalar decoder's results stand and the
+         * vector decoder's are a comparison: its calls print nothing */
+        struct cvm_printf_buf *pb = ex->printf;
+        struct cvm_trace *tr = ex->trace;
+        if (check) {
+            ex->printf = NULL;
+            ex->trace = NULL;
+        }
         r = run_decode(ex, in, w, x[TX_VECTOR], x[TX_VECTOR_PSIZE], x[TX_COORD_SIZE], dim, base,
                        w->groups, V, ngroups, N, w->vresults);
+        ex->printf = pb;
+        ex->trace = tr;
         if (r != CVM_SUCCESS)
             return r;
         for (uint32_t g = 0; g < ngroups; g++) {
@@ -422,6 +478,91 @@ static int bulk_transfer(const cvm_exec *ex, const cvm_tensor_element *plan, uin
     return 1;
 }
 
+/* The whole-tile fast path (cvm_tensor_tile_plan): every element inside
+ * the clip is a memory element at row_index[r] + c * col_step.  Copies them
+ * when their index range is one accessible range (the condition of
+ * bulk_transfer, the same accesses in the same order); returns 0, having
+ * touched nothing, otherwise: the general path then reports the failing
+ * element exactly as before. */
+static int tile_transfer(const cvm_exec *ex, const cvm_tensor_tile *tile,
+                         const uint64_t *row_index, uint64_t base, uint32_t es, int store,
+                         uint8_t *mat, uint32_t N)
+{
+    const uint64_t limit = UINT64_C(1) << CVM_ADDR_OFFSET_BITS;
+    if (tile->row_count == 0 || tile->col_count == 0)
+        return 1;
+    /* Every index, as the reference's int64, must lie in [lo, hi] with
+     * lo >= 0 and hi < limit: rows first, then the column span. */
+    uint64_t span;
+    if (tile->col_step >= limit || es == 0 ||
+        (span = (uint64_t)(tile->col_count - 1) * tile->col_step) >= limit)
+        return 0;
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (uint32_t r = 0; r < tile->row_count; r++) {
+        uint64_t x = row_index[r];
+        if (x >= limit) /* also a negative int64 */
+            return 0;
+        lo = x < lo ? x : lo;
+        hi = x > hi ? x : hi;
+    }
+    hi += span;
+    uint64_t off = CVM_ADDR_OFFSET(base);
+    if (hi >= limit / es || off + hi * es >= limit)
+        return 0;
+    uint8_t *h = cvm_mem_peek(ex, CVM_ADDR(CVM_ADDR_REGION(base), off + lo * es),
+                              (hi - lo + 1) * es, store);
+    if (!h)
+        return 0;
+    size_t step = (size_t)tile->col_step * es, len = (size_t)tile->col_count * es;
+    /* A transposed tile (consecutive rows one element apart in memory,
+     * columns further apart, as through a transposing view): walk memory
+     * in order, one matrix column at a time. */
+    int transposed = step != es && tile->row_count > 1;
+    for (uint32_t r = 1; transposed && r < tile->row_count; r++)
+        transposed = row_index[r] == row_index[r - 1] + 1;
+    if (transposed && !store && (es == 2 || es == 4)) {
+        size_t ld = (size_t)N * es;
+        for (uint32_t c = 0; c < tile->col_count; c++) {
+            const uint8_t *g = h + (size_t)(row_index[0] - lo) * es + c * step;
+            uint8_t *m = mat + ((size_t)tile->row_first * N + tile->col_first + c) * es;
+            if (es == 2)
+                for (uint32_t r = 0; r < tile->row_count; r++, m += ld)
+                    memcpy(m, g + 2 * (size_t)r, 2);
+            else
+                for (uint32_t r = 0; r < tile->row_count; r++, m += ld)
+                    memcpy(m, g + 4 * (size_t)r, 4);
+        }
+        return 1;
+    }
+    for (uint32_t r = 0; r < tile->row_count; r++) {
+        uint8_t *m = mat + ((size_t)(tile->row_first + r) * N + tile->col_first) * es;
+        uint8_t *g = h + (size_t)(row_index[r] - lo) * es;
+        if (step == es) {
+            if (store)
+                memcpy(g, m, len);
+            else
+                memcpy(m, g, len);
+            continue;
+        }
+#define TILE_COPY(SIZE)                                                                       \
+    for (uint32_t c = 0; c < tile->col_count; c++, g += step, m += (SIZE)) {                  \
+        if (store)                                                                            \
+            memcpy(g, m, (SIZE));                                                             \
+        else                                                                                  \
+            memcpy(m, g, (SIZE));                                                             \
+    }
+        switch (es) {
+        case 1: TILE_COPY(1) break;
+        case 2: TILE_COPY(2) break;
+        case 4: TILE_COPY(4) break;
+        case 8: TILE_COPY(8) break;
+        default: TILE_COPY(es) break;
+        }
+#undef TILE_COPY
+    }
+    return 1;
+}
+
 static cvm_result tensor_transfer(cvm_exec *ex, const cvm_insn *in, int store)
 {
     const cvm_program *p = ex->prog;
@@ -430,30 +571,24 @@ static cvm_result tensor_transfer(cvm_exec *ex, const cvm_insn *in, int store)
     uint32_t M = mt->rows, N = mt->cols, es = p->types[mt->elem].size;
     uint32_t total = M * N;
     cvm_tensor_access acc = store ? CVM_TENSOR_STORE : CVM_TENSOR_LOAD;
+    int decode = !store && x[TX_DECODE] != UINT32_MAX;
     cvm_val obj = ex->vals[in->b];
     cvm_val res = store ? obj : ex->vals[in->result];
     tensor_work w;
     cvm_result r = CVM_SUCCESS;
     memset(&w, 0, sizeof(w));
-    w.plan = cvm_malloc((size_t)total * sizeof(*w.plan) + 1);
-    if (!w.plan)
-        return cvm_exec_fail(ex, in, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
-    if (!store && x[TX_DECODE] != UINT32_MAX) {
-        size_t n = (size_t)total + 1;
-        w.range = cvm_malloc(n * sizeof(*w.range));
-        w.calls = cvm_malloc(n * sizeof(uint32_t));
-        w.groups = cvm_malloc(n * sizeof(uint32_t));
-        w.in_group = cvm_malloc(n);
-        w.ptrs = cvm_malloc(n * sizeof(uint64_t));
-        w.lanes = cvm_malloc(n * sizeof(uint32_t));
-        w.coords = cvm_malloc(n * 2 * x[TX_COORD_SIZE]);
-        w.results = cvm_malloc(n * es);
-        w.vresults = cvm_malloc(n * es);
-        if (!w.range || !w.calls || !w.groups || !w.in_group || !w.ptrs || !w.lanes || !w.coords ||
-            !w.results || !w.vresults) {
-            r = cvm_exec_fail(ex, in, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
-            goto done;
-        }
+    /* Row indices of the tile path: on the stack for tiles up to 256 rows. */
+    uint64_t rows_small[256], *rows = rows_small;
+    /* The values the last tile or plan was computed for: scope instances
+     * with equal layout and view values (compared by value) reuse it. */
+    cvm_tensor_layout prev_t;
+    cvm_tensor_view prev_v;
+    enum { PREV_NONE, PREV_TILE, PREV_PLAN } prev = PREV_NONE;
+    cvm_tensor_tile tile;
+    if (M > CVM_ARRAY_SIZE(rows_small)) {
+        rows = cvm_malloc((size_t)M * sizeof(uint64_t));
+        if (!rows)
+            return cvm_exec_fail(ex, in, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
     }
     for (uint32_t i = 0; i < cvm_scope_instances(ex, in); i++) {
         int chk = cvm_scope_instance_check(ex, in, i);
@@ -473,22 +608,75 @@ static cvm_result tensor_transfer(cvm_exec *ex, const cvm_insn *in, int store)
         if (in->d && (r = read_view(ex, in, in->d, l, &v)) != CVM_SUCCESS)
             goto done;
         const cvm_tensor_view *vp = in->d ? &v : NULL;
-        r = cvm_tensor_plan(&t, vp, acc, M, N, w.plan);
-        if (r != CVM_SUCCESS) {
-            r = plan_failure(ex, in, r, &t, vp, acc, M, N);
-            goto done;
-        }
+        int same = prev != PREV_NONE && !memcmp(&t, &prev_t, sizeof t) &&
+                   (!in->d || !memcmp(&v, &prev_v, sizeof v));
         uint8_t *mat = res.p + (size_t)i * res.stride;
+        const uint8_t *src = obj.p + (size_t)i * obj.stride;
+
+        /* The whole-tile path, when the tile is in range and the load has
+         * no DecodeFunc. */
+        if (!decode && (same ? prev == PREV_TILE
+                             : cvm_tensor_tile_plan(&t, vp, M, N, &tile, rows))) {
+            prev = PREV_TILE;
+            prev_t = t;
+            if (in->d)
+                prev_v = v;
+            int whole = tile.row_first == 0 && tile.row_count == M && tile.col_first == 0 &&
+                        tile.col_count == N;
+            if (!store && !whole && src != mat) /* clipped elements keep 'Object's */
+                memmove(mat, src, (size_t)total * es);
+            if (tile_transfer(ex, &tile, rows, base, es, store, mat, N))
+                continue;
+            same = 0; /* not one accessible range: the plan reports the element */
+            if (!store && whole && src != mat)
+                memmove(mat, src, (size_t)total * es); /* as the general path expects */
+        }
+
+        if (!w.plan) {
+            w.plan = cvm_malloc((size_t)total * sizeof(*w.plan) + 1);
+            if (!w.plan) {
+                r = cvm_exec_fail(ex, in, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+                goto done;
+            }
+        }
+        if (decode && !w.range) {
+            size_t n = (size_t)total + 1;
+            w.range = cvm_malloc(n * sizeof(*w.range));
+            w.calls = cvm_malloc(n * sizeof(uint32_t));
+            w.groups = cvm_malloc(n * sizeof(uint32_t));
+            w.in_group = cvm_malloc(n);
+            w.ptrs = cvm_malloc(n * sizeof(uint64_t));
+            w.lanes = cvm_malloc(n * sizeof(uint32_t));
+            w.coords = cvm_malloc(n * 2 * x[TX_COORD_SIZE]);
+            w.results = cvm_malloc(n * es);
+            w.vresults = cvm_malloc(n * es);
+            if (!w.range || !w.calls || !w.groups || !w.in_group || !w.ptrs || !w.lanes ||
+                !w.coords || !w.results || !w.vresults) {
+                r = cvm_exec_fail(ex, in, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+                goto done;
+            }
+        }
+        if (!(same && prev == PREV_PLAN)) {
+            prev = PREV_NONE;
+            r = cvm_tensor_plan(&t, vp, acc, M, N, w.plan);
+            if (r != CVM_SUCCESS) {
+                r = plan_failure(ex, in, r, &t, vp, acc, M, N);
+                goto done;
+            }
+            prev = PREV_PLAN;
+            prev_t = t;
+            if (in->d)
+                prev_v = v;
+        }
         if (!store) {
             /* Clipped elements keep the element of 'Object'. */
-            const uint8_t *src = obj.p + (size_t)i * obj.stride;
             if (src != mat)
                 memmove(mat, src, (size_t)total * es);
             uint64_t cv = t.clampValue; /* its low bits, cut to the component width */
             for (uint32_t ei = 0; ei < total; ei++)
                 if (w.plan[ei].kind == CVM_TENSOR_ELEMENT_CLAMP_CONSTANT)
                     memcpy(mat + (size_t)ei * es, &cv, es < 8 ? es : 8);
-            if (x[TX_DECODE] != UINT32_MAX) {
+            if (decode) {
                 w.inst = i;
                 w.nelems = total;
                 r = decode_load(ex, in, &w, &t, vp, base, mat, M, N, es);
@@ -524,6 +712,8 @@ static cvm_result tensor_transfer(cvm_exec *ex, const cvm_insn *in, int store)
         }
     }
 done:
+    if (rows != rows_small)
+        cvm_mem_free(rows);
     work_free(&w);
     return r;
 }

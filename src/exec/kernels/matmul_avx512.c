@@ -1,0 +1,460 @@
+/* The AVX-512 MulAdd variants (chosen at run time from CPUID; matmul.c).
+ *
+ *  - "avx512_f32" (default numerics, cvm_mm_uses_f32): A and B converted to
+ *    f32 (exact), the accumulators start at C as f32 and take one FMA per k
+ *    in order, which is the reference's fmaf: bit-identical to it.
+ *    Vectorised over N (16 floats), register tile 8 x 32 (16 of the 32
+ *    vector registers accumulate), 8 x 16 for a last half panel.
+ *
+ *  - "avx512_vnni_i8": A and B of kinds s8/u8, integer C/R.  vpdpbusd
+ *    multiplies unsigned bytes by signed bytes and adds four products into
+ *    an int32.  A is made unsigned and B signed by flipping the top bit where
+ *    the flags say otherwise (a' = a + 128 when A is signed, b' = b - 128
+ *    when B is unsigned), and the exact sum is recovered per element:
+ *      sum a*b = S + ob * rowsum(a') - oa * colsum(b') - K * oa * ob
+ *    with S = sum a'*b', oa = 128 when A is signed (else 0), ob = 128 when B
+ *    is unsigned (else 0).  |a'*b'| <= 255 * 128 and K <= 32768 keep S in
+ *    int32, the corrections are formed in int64: every product sum is exact,
+ *    so the result is the reference's.
+ *
+ *  - "avx512_bf16_pairs" (opt-in CVM_MULADD_BF16_PAIRS, bf16 x bf16):
+ *    vdpbf16ps, with the numerics matmul.h describes (pairs of products
+ *    along K, subnormals flushed, the hardware's own order).  No portable
+ *    reference: tests bound its error against the precise reference and
+ *    check exact agreement where no rounding can happen.
+ *
+ * Working memory comes from the caller (matmul.c). */
+#include <string.h>
+
+#include "exec/kernels/matmul_internal.h"
+
+#if CVM_MM_HAVE_X86
+#include <immintrin.h>
+
+#define MM512_ISA "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma,f16c"
+#define MM512_TARGET __attribute__((target(MM512_ISA)))
+#define MM512_VNNI_TARGET __attribute__((target(MM512_ISA ",avx512vnni")))
+#define MM512_BF16_TARGET __attribute__((target(MM512_ISA ",avx512bf16")))
+
+#define MR 8
+#define NR 32
+
+/* Shared by the float variants ---------------------------------------------- */
+
+/* A row of `n` values of kind k as floats (exact for the kinds of the f32
+ * path). */
+MM512_TARGET static void row_to_f32(cvm_scalar_kind k, const uint8_t *src, size_t n, float *dst)
+{
+    size_t j = 0;
+    if (k == CVM_SK_F16) {
+        for (; j + 16 <= n; j += 16)
+            _mm512_storeu_ps(dst + j,
+                             _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(src + 2 * j))));
+    } else if (k == CVM_SK_BF16) {
+        for (; j + 16 <= n; j += 16) {
+            __m512i w = _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)(src + 2 * j)));
+            _mm512_storeu_ps(dst + j, _mm512_castsi512_ps(_mm512_slli_epi32(w, 16)));
+        }
+    } else if (k == CVM_SK_F32) {
+        memcpy(dst, src, n * 4);
+        return;
+    }
+    size_t sz = cvm_sk_size(k);
+    for (; j < n; j++)
+        dst[j] = (float)cvm_load_as_f64(k, src + j * sz);
+}
+
+/* Results of one row from f32 accumulators, 16 at a time for f32 and f16
+ * results (vcvtps2ph rounds to nearest even, as the reference's double ->
+ * f16 conversion of an f32 value does; NaN lanes become the canonical NaN);
+ * returns how many of the row's `n` elements it wrote. */
+MM512_TARGET static size_t finish_row(const cvm_muladd_desc *d, const float *acc, size_t idx0,
+                                      size_t n)
+{
+    size_t j = 0;
+    if (d->r_kind == CVM_SK_F32) {
+        float *out = (float *)d->r + idx0;
+        const __m512 canon = _mm512_castsi512_ps(_mm512_set1_epi32(0x7fc00000));
+        for (; j + 16 <= n; j += 16) {
+            __m512 v = _mm512_loadu_ps(acc + j);
+            v = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q), v, canon);
+            _mm512_storeu_ps(out + j, v);
+        }
+    } else if (d->r_kind == CVM_SK_F16) {
+        uint8_t *out = (uint8_t *)d->r + idx0 * 2;
+        const __m256i canon = _mm256_set1_epi16(0x7e00);
+        for (; j + 16 <= n; j += 16) {
+            __m512 v = _mm512_loadu_ps(acc + j);
+            __m256i h = _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT);
+            h = _mm256_mask_blend_epi16(_mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q), h, canon);
+            _mm256_storeu_si256((__m256i *)(out + 2 * j), h);
+        }
+    }
+    return j;
+}
+
+/* The accumulators [mp][np] from C (rows past m and columns past n zero),
+ * and R from them. */
+MM512_TARGET static void acc_from_c(const cvm_muladd_desc *d, float *acc, size_t mp, size_t np)
+{
+    size_t m = d->m, n = d->n, cs = cvm_sk_size(d->c_kind);
+    for (size_t i = 0; i < m; i++) {
+        row_to_f32(d->c_kind, (const uint8_t *)d->c + i * n * cs, n, acc + i * np);
+        memset(acc + i * np + n, 0, (np - n) * sizeof(float));
+    }
+    memset(acc + m * np, 0, (mp - m) * np * sizeof(float));
+}
+
+MM512_TARGET static void r_from_acc(const cvm_muladd_desc *d, const float *acc, size_t np)
+{
+    size_t m = d->m, n = d->n;
+    for (size_t i = 0; i < m; i++) {
+        size_t j = finish_row(d, acc + i * np, i * n, n);
+        for (; j < n; j++)
+            cvm_mm_float_finish(d, i * n + j, (double)acc[i * np + j]);
+    }
+}
+
+/* Single-precision variant (default numerics) -------------------------------- */
+
+#define F_LOAD2(i)                                                                             \
+    __m512 c##i##0 = _mm512_loadu_ps(c + (i)*ldc), c##i##1 = _mm512_loadu_ps(c + (i)*ldc + 16)
+#define F_STEP2(i)                                                                             \
+    do {                                                                                       \
+        __m512 x = _mm512_set1_ps(a[(i)*lda + k]);                                             \
+        c##i##0 = _mm512_fmadd_ps(x, b0, c##i##0);                                             \
+        c##i##1 = _mm512_fmadd_ps(x, b1, c##i##1);                                             \
+    } while (0)
+#define F_STORE2(i)                                                                            \
+    do {                                                                                       \
+        _mm512_storeu_ps(c + (i)*ldc, c##i##0);                                                \
+        _mm512_storeu_ps(c + (i)*ldc + 16, c##i##1);                                           \
+    } while (0)
+
+/* c[8][32] (rows ldc apart) += a[8][K] (rows lda apart) x b[K][32] (rows ldb
+ * apart), one FMA per k in order. */
+MM512_TARGET static void f32_8x32(size_t K, const float *a, size_t lda, const float *b, size_t ldb,
+                                  float *c, size_t ldc)
+{
+    F_LOAD2(0);
+    F_LOAD2(1);
+    F_LOAD2(2);
+    F_LOAD2(3);
+    F_LOAD2(4);
+    F_LOAD2(5);
+    F_LOAD2(6);
+    F_LOAD2(7);
+    for (size_t k = 0; k < K; k++, b += ldb) {
+        __m512 b0 = _mm512_loadu_ps(b), b1 = _mm512_loadu_ps(b + 16);
+        F_STEP2(0);
+        F_STEP2(1);
+        F_STEP2(2);
+        F_STEP2(3);
+        F_STEP2(4);
+        F_STEP2(5);
+        F_STEP2(6);
+        F_STEP2(7);
+    }
+    F_STORE2(0);
+    F_STORE2(1);
+    F_STORE2(2);
+    F_STORE2(3);
+    F_STORE2(4);
+    F_STORE2(5);
+    F_STORE2(6);
+    F_STORE2(7);
+}
+
+#define F_LOAD1(i) __m512 c##i = _mm512_loadu_ps(c + (i)*ldc)
+#define F_STEP1(i) c##i = _mm512_fmadd_ps(_mm512_set1_ps(a[(i)*lda + k]), b0, c##i)
+#define F_STORE1(i) _mm512_storeu_ps(c + (i)*ldc, c##i)
+
+/* The same for a last panel of 16 columns. */
+MM512_TARGET static void f32_8x16(size_t K, const float *a, size_t lda, const float *b, size_t ldb,
+                                  float *c, size_t ldc)
+{
+    F_LOAD1(0);
+    F_LOAD1(1);
+    F_LOAD1(2);
+    F_LOAD1(3);
+    F_LOAD1(4);
+    F_LOAD1(5);
+    F_LOAD1(6);
+    F_LOAD1(7);
+    for (size_t k = 0; k < K; k++, b += ldb) {
+        __m512 b0 = _mm512_loadu_ps(b);
+        F_STEP1(0);
+        F_STEP1(1);
+        F_STEP1(2);
+        F_STEP1(3);
+        F_STEP1(4);
+        F_STEP1(5);
+        F_STEP1(6);
+        F_STEP1(7);
+    }
+    F_STORE1(0);
+    F_STORE1(1);
+    F_STORE1(2);
+    F_STORE1(3);
+    F_STORE1(4);
+    F_STORE1(5);
+    F_STORE1(6);
+    F_STORE1(7);
+}
+
+size_t cvm_mm_avx512_f32_work(const cvm_muladd_desc *d)
+{
+    size_t mp = cvm_mm_round_up(d->m, MR), np = cvm_mm_round_up(d->n, 16);
+    return (mp * d->k + (size_t)d->k * np + mp * np) * sizeof(float);
+}
+
+MM512_TARGET void cvm_mm_avx512_f32(const cvm_muladd_desc *d, void *work)
+{
+    size_t m = d->m, n = d->n, kk = d->k;
+    size_t mp = cvm_mm_round_up(m, MR), np = cvm_mm_round_up(n, 16);
+    size_t as = cvm_sk_size(d->a_kind), bs = cvm_sk_size(d->b_kind);
+    /* A as f32 [mp][K], B as f32 [K][np], accumulators [mp][np]; padding
+     * rows and columns are zero. */
+    float *ap = work, *bp = ap + mp * kk, *acc = bp + kk * np;
+    const uint8_t *a = d->a, *b = d->b;
+    for (size_t i = 0; i < m; i++)
+        row_to_f32(d->a_kind, a + i * kk * as, kk, ap + i * kk);
+    memset(ap + m * kk, 0, (mp - m) * kk * sizeof(float));
+    for (size_t k = 0; k < kk; k++) {
+        row_to_f32(d->b_kind, b + k * n * bs, n, bp + k * np);
+        memset(bp + k * np + n, 0, (np - n) * sizeof(float));
+    }
+    acc_from_c(d, acc, mp, np);
+
+    size_t jr = 0;
+    for (; jr + NR <= np; jr += NR)
+        for (size_t ir = 0; ir < mp; ir += MR)
+            f32_8x32(kk, ap + ir * kk, kk, bp + jr, np, acc + ir * np + jr, np);
+    if (jr < np)
+        for (size_t ir = 0; ir < mp; ir += MR)
+            f32_8x16(kk, ap + ir * kk, kk, bp + jr, np, acc + ir * np + jr, np);
+
+    r_from_acc(d, acc, np);
+}
+
+/* BF16 pairs variant (opt-in) ------------------------------------------------- */
+
+#define P_STEP2(i)                                                                             \
+    do {                                                                                       \
+        __m512bh x = (__m512bh)_mm512_set1_epi32((int)a[(i)*lda + q]);                         \
+        c##i##0 = _mm512_dpbf16_ps(c##i##0, x, b0);                                            \
+        c##i##1 = _mm512_dpbf16_ps(c##i##1, x, b1);                                            \
+    } while (0)
+
+/* c[8][32] += sum over pairs q: a[8][q] (two bf16 along K in 32 bits, rows
+ * lda apart) x b[q][32][2] (rows ldb 32-bit words apart). */
+MM512_BF16_TARGET static void bf16_8x32(size_t Q, const uint32_t *a, size_t lda,
+                                        const uint32_t *b, size_t ldb, float *c, size_t ldc)
+{
+    F_LOAD2(0);
+    F_LOAD2(1);
+    F_LOAD2(2);
+    F_LOAD2(3);
+    F_LOAD2(4);
+    F_LOAD2(5);
+    F_LOAD2(6);
+    F_LOAD2(7);
+    for (size_t q = 0; q < Q; q++, b += ldb) {
+        __m512bh b0 = (__m512bh)_mm512_loadu_si512(b), b1 = (__m512bh)_mm512_loadu_si512(b + 16);
+        P_STEP2(0);
+        P_STEP2(1);
+        P_STEP2(2);
+        P_STEP2(3);
+        P_STEP2(4);
+        P_STEP2(5);
+        P_STEP2(6);
+        P_STEP2(7);
+    }
+    F_STORE2(0);
+    F_STORE2(1);
+    F_STORE2(2);
+    F_STORE2(3);
+    F_STORE2(4);
+    F_STORE2(5);
+    F_STORE2(6);
+    F_STORE2(7);
+}
+
+size_t cvm_mm_avx512_bf16_work(const cvm_muladd_desc *d)
+{
+    size_t mp = cvm_mm_round_up(d->m, MR), np = cvm_mm_round_up(d->n, NR);
+    size_t kq = (d->k + 1) / 2;
+    return (mp * kq + kq * np + mp * np) * 4;
+}
+
+MM512_BF16_TARGET void cvm_mm_avx512_bf16(const cvm_muladd_desc *d, void *work)
+{
+    size_t m = d->m, n = d->n, kk = d->k, kq = (kk + 1) / 2;
+    size_t mp = cvm_mm_round_up(m, MR), np = cvm_mm_round_up(n, NR);
+    /* A as bf16 pairs along K [mp][kq], B as pairs [kq][np] (the bf16 of row
+     * 2q in the low half), accumulators [mp][np]; padding is zero (an odd K
+     * pairs its last k with a zero). */
+    uint32_t *ap = work, *bp = ap + mp * kq;
+    float *acc = (float *)(bp + kq * np);
+    const uint16_t *a = d->a, *b = d->b;
+    const __m512i idx0 = _mm512_setr_epi32(0, 1, 2, 3, 16, 17, 18, 19, 4, 5, 6, 7, 20, 21, 22, 23);
+    const __m512i idx1 =
+        _mm512_setr_epi32(8, 9, 10, 11, 24, 25, 26, 27, 12, 13, 14, 15, 28, 29, 30, 31);
+    memset(ap, 0, mp * kq * 4);
+    for (size_t i = 0; i < m; i++)
+        memcpy(ap + i * kq, a + i * kk, kk * 2); /* little-endian: k even in the low half */
+    for (size_t q = 0; q < kq; q++) {
+        uint32_t *dst = bp + q * np;
+        const uint16_t *r0 = b + 2 * q * n, *r1 = 2 * q + 1 < kk ? r0 + n : NULL;
+        size_t j = 0;
+        for (; r1 && j + 32 <= n; j += 32) {
+            /* unpack interleaves within 128-bit lanes: columns 0-3, 8-11,
+             * ... and 4-7, 12-15, ...; the permutes put them in order */
+            __m512i lo = _mm512_loadu_si512(r0 + j), hi = _mm512_loadu_si512(r1 + j);
+            __m512i ul = _mm512_unpacklo_epi16(lo, hi), uh = _mm512_unpackhi_epi16(lo, hi);
+            _mm512_storeu_si512(dst + j, _mm512_permutex2var_epi32(ul, idx0, uh));
+            _mm512_storeu_si512(dst + j + 16, _mm512_permutex2var_epi32(ul, idx1, uh));
+        }
+        for (; j < n; j++)
+            dst[j] = (uint32_t)r0[j] | (r1 ? (uint32_t)r1[j] << 16 : 0u);
+        for (; j < np; j++)
+            dst[j] = 0;
+    }
+    acc_from_c(d, acc, mp, np);
+    for (size_t jr = 0; jr < np; jr += NR)
+        for (size_t ir = 0; ir < mp; ir += MR)
+            bf16_8x32(kq, ap + ir * kq, kq, bp + jr, np, acc + ir * np + jr, np);
+    r_from_acc(d, acc, np);
+}
+
+/* Int8 variant through VNNI ----------------------------------------------- */
+
+#define I_LOAD2(i)                                                                             \
+    __m512i c##i##0 = _mm512_setzero_si512(), c##i##1 = _mm512_setzero_si512()
+#define I_STEP2(i)                                                                             \
+    do {                                                                                       \
+        __m512i x = _mm512_set1_epi32((int)a[(i)*lda + q]);                                    \
+        c##i##0 = _mm512_dpbusd_epi32(c##i##0, x, b0);                                         \
+        c##i##1 = _mm512_dpbusd_epi32(c##i##1, x, b1);                                         \
+    } while (0)
+#define I_STORE2(i)                                                                            \
+    do {                                                                                       \
+        _mm512_storeu_si512(s + (i)*lds, c##i##0);                                             \
+        _mm512_storeu_si512(s + (i)*lds + 16, c##i##1);                                        \
+    } while (0)
+
+/* s[8][32] = sum over quads q of a[8][q] (four u8 along K in 32 bits, rows
+ * lda apart) x b[q][32][4] (s8, rows ldb 32-bit words apart). */
+MM512_VNNI_TARGET static void vnni_8x32(size_t Q, const uint32_t *a, size_t lda,
+                                        const uint32_t *b, size_t ldb, int32_t *s, size_t lds)
+{
+    I_LOAD2(0);
+    I_LOAD2(1);
+    I_LOAD2(2);
+    I_LOAD2(3);
+    I_LOAD2(4);
+    I_LOAD2(5);
+    I_LOAD2(6);
+    I_LOAD2(7);
+    for (size_t q = 0; q < Q; q++, b += ldb) {
+        __m512i b0 = _mm512_loadu_si512(b), b1 = _mm512_loadu_si512(b + 16);
+        I_STEP2(0);
+        I_STEP2(1);
+        I_STEP2(2);
+        I_STEP2(3);
+        I_STEP2(4);
+        I_STEP2(5);
+        I_STEP2(6);
+        I_STEP2(7);
+    }
+    I_STORE2(0);
+    I_STORE2(1);
+    I_STORE2(2);
+    I_STORE2(3);
+    I_STORE2(4);
+    I_STORE2(5);
+    I_STORE2(6);
+    I_STORE2(7);
+}
+
+size_t cvm_mm_avx512_vnni_i8_work(const cvm_muladd_desc *d)
+{
+    size_t mp = cvm_mm_round_up(d->m, MR), np = cvm_mm_round_up(d->n, NR);
+    size_t kq = (d->k + 3) / 4;
+    return (mp * kq + kq * np + mp * np) * 4 + (mp + np) * 8;
+}
+
+MM512_VNNI_TARGET void cvm_mm_avx512_vnni_i8(const cvm_muladd_desc *d, void *work)
+{
+    size_t m = d->m, n = d->n, kk = d->k, kq = (kk + 3) / 4;
+    size_t mp = cvm_mm_round_up(m, MR), np = cvm_mm_round_up(n, NR);
+    /* A' as u8 quads along K [mp][kq], B' as s8 quads [kq][np][4], sums
+     * [mp][np] int32, then the per-row and per-column corrections (int64).
+     * Padding is zero, which adds nothing to S. */
+    uint32_t *ap = work, *bp = ap + mp * kq;
+    int32_t *s = (int32_t *)(bp + kq * np);
+    int64_t *row_add = (int64_t *)(s + mp * np), *col_add = row_add + mp;
+    const uint8_t *a = d->a, *b = d->b;
+    uint8_t fa = d->a_signed ? 0x80 : 0, fb = d->b_signed ? 0 : 0x80;
+    int64_t oa = d->a_signed ? 128 : 0, ob = d->b_signed ? 0 : 128;
+
+    memset(ap, 0, mp * kq * 4);
+    for (size_t i = 0; i < m; i++) {
+        uint8_t *dst = (uint8_t *)(ap + i * kq);
+        const uint8_t *row = a + i * kk;
+        uint32_t sum = 0; /* < 32768 * 256 */
+        for (size_t k = 0; k < kk; k++) {
+            uint8_t v = (uint8_t)(row[k] ^ fa);
+            dst[k] = v;
+            sum += v;
+        }
+        /* + ob * rowsum(a') - K * oa * ob */
+        row_add[i] = ob * (int64_t)sum - (int64_t)kk * oa * ob;
+    }
+    /* B' in quads along K: bytes (k, j) for k = 4q .. 4q+3 side by side,
+     * sixteen columns at a time by a byte transpose; colsum(b') beside. */
+    int32_t *colsum = (int32_t *)col_add; /* reuses the space, widened below */
+    memset(colsum, 0, n * sizeof(int32_t));
+    const __m128i flip = _mm_set1_epi8((char)fb), zero = _mm_setzero_si128();
+    for (size_t q = 0; q < kq; q++) {
+        const uint8_t *r[4];
+        for (int t = 0; t < 4; t++)
+            r[t] = 4 * q + (size_t)t < kk ? b + (4 * q + (size_t)t) * n : NULL;
+        uint8_t *dst = (uint8_t *)(bp + q * np);
+        size_t j = 0;
+        for (; j + 16 <= n; j += 16) {
+            __m128i x[4];
+            for (int t = 0; t < 4; t++) {
+                x[t] = r[t] ? _mm_xor_si128(_mm_loadu_si128((const __m128i *)(r[t] + j)), flip)
+                            : zero;
+                __m512i w = _mm512_cvtepi8_epi32(x[t]);
+                _mm512_storeu_si512(colsum + j,
+                                    _mm512_add_epi32(_mm512_loadu_si512(colsum + j), w));
+            }
+            __m128i lo01 = _mm_unpacklo_epi8(x[0], x[1]), hi01 = _mm_unpackhi_epi8(x[0], x[1]);
+            __m128i lo23 = _mm_unpacklo_epi8(x[2], x[3]), hi23 = _mm_unpackhi_epi8(x[2], x[3]);
+            _mm_storeu_si128((__m128i *)(dst + 4 * j), _mm_unpacklo_epi16(lo01, lo23));
+            _mm_storeu_si128((__m128i *)(dst + 4 * j + 16), _mm_unpackhi_epi16(lo01, lo23));
+            _mm_storeu_si128((__m128i *)(dst + 4 * j + 32), _mm_unpacklo_epi16(hi01, hi23));
+            _mm_storeu_si128((__m128i *)(dst + 4 * j + 48), _mm_unpackhi_epi16(hi01, hi23));
+        }
+        for (; j < np; j++) {
+            for (int t = 0; t < 4; t++) {
+                int8_t v = j < n && r[t] ? (int8_t)(r[t][j] ^ fb) : 0;
+                dst[4 * j + (size_t)t] = (uint8_t)v;
+                if (j < n)
+                    colsum[j] += v;
+            }
+        }
+    }
+    /* - oa * colsum(b'), widened from the front of the same space: from
+     * the last column down, so no sum is overwritten before it is read */
+    for (size_t j = n; j-- > 0;)
+        col_add[j] = -oa * (int64_t)colsum[j];
+    for (size_t jr = 0; jr < np; jr += NR)
+        for (size_t ir = 0; ir < mp; ir += MR)
+            vnni_8x32(kq, ap + ir * kq, kq, bp + jr, np, s + ir * np + jr, np);
+    cvm_mm_int_finish_all(d, s, np, row_add, col_add);
+}
+
+#endif /* CVM_MM_HAVE_X86 */

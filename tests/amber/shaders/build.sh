@@ -1,0 +1,11 @@
+#!/bin/sh
+# Rebuilds the .spvasm of the .comp shaders with glslang and SPIRV-Tools (not
+# needed by the build or the tests: the .spvasm files are committed, and
+# gen.py copies them into the scripts).  hints_init.spvasm is written by hand.
+set -e
+cd "$(dirname "$0")"
+for s in matrix_layout matrix_stride matrix_ops matrix_ops_f64 workgroup_alias descriptor_arrays; do
+  glslangValidator -V --target-env vulkan1.3 -o $s.tmp.spv $s.comp >/dev/null
+  spirv-dis $s.tmp.spv > $s.spvasm
+  rm -f $s.tmp.spv
+done
