@@ -183,8 +183,10 @@ CVM_API uint64_t cvm_buffer_device_address(const cvm_buffer *buffer);
  * order, or byte-swapped: the magic number decides).  The words are copied;
  * the caller may free them on return.  Unless the context has
  * CVM_FLAG_NO_VALIDATION, the module is first validated as cvm_validate does
- * for the "vulkan1.4" target, and an invalid module is refused with the
- * validator's diagnostic.  Errors: CVM_ERROR_MALFORMED (header, truncation,
+ * for the "spv1.6" target (the rules of the SPIR-V texts; Vulkan's
+ * VUID-RuntimeSpirv-* rules are left to cvm_validate with a "vulkan1.x"
+ * target, as the engine lifts or checks at run time the device limits they
+ * state), and an invalid module is refused with the validator's diagnostic.  Errors: CVM_ERROR_MALFORMED (header, truncation,
  * ids past the bound), CVM_ERROR_UNSUPPORTED (a capability or instruction
  * the engine lacks), CVM_ERROR_INVALID_MODULE (a rule of the texts). */
 CVM_API CVM_NODISCARD cvm_result cvm_module_create(cvm_context *ctx, const uint32_t *words,

@@ -505,7 +505,7 @@ X("NV-CV.MatMul-Bias", 4, VAL_OPCODE, OPC(CooperativeVectorMatrixMulAddNV), VAL_
 X("NV-CV.MatMul-Offsets", 4, VAL_EACH, 0, VAL_ENV_ANY, SRC_CV, "3.42.X OpCooperativeVectorMatrixMulAddNV", \
   "MatrixOffset and BiasOffset are 32-bit integers", cv_mm_offsets_each) \
 X("NV-CV.MatMul-Interpretations", 4, VAL_EACH, 0, VAL_ENV_ANY, SRC_CV, "3.42.X OpCooperativeVectorMatrixMulAddNV", \
-  "InputInterpretation, MatrixInterpretation and BiasInterpretation are 32-bit integer constant instructions whose values are Component Types", cv_mm_interpretations_each) \
+  "InputInterpretation, MatrixInterpretation and BiasInterpretation are 32-bit integer constant instructions whose values are Component Types (SPIR-V's, or those the client API adds: Vulkan's VkComponentTypeKHR)", cv_mm_interpretations_each) \
 X("NV-CV.MatMul-Dims", 4, VAL_EACH, 0, VAL_ENV_ANY, SRC_CV, "3.42.X OpCooperativeVectorMatrixMulAddNV", \
   "M and K are 32-bit integer constant instructions", cv_mm_dims_each) \
 X("NV-CV.MatMul-Layout", 4, VAL_EACH, 0, VAL_ENV_ANY, SRC_CV, "3.42.X OpCooperativeVectorMatrixMulAddNV", \

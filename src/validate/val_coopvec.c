@@ -71,7 +71,7 @@ int cv_variable_storage(val_ctx *v, const spv_inst *in)
         return 1;
     if (sc != SpvStorageClassFunction && sc != SpvStorageClassPrivate) {
         char tmp[16];
-        return val_fail(v, "a variable holding a cooperative vector has storage class %s",
+        return val_fail(v, "a variable of storage class %s holds a cooperative vector",
                         val_enum_name(SPV_OPERAND_StorageClass, sc, tmp, sizeof(tmp)));
     }
     return 1;
@@ -162,8 +162,8 @@ static int storage_in(val_ctx *v, uint32_t ptr, const uint32_t *ok, size_t nok, 
         if (ok[i] == sc)
             return 1;
     char tmp[16];
-    return val_fail(v, "%s %%%u has storage class %s", what, ptr,
-                    val_enum_name(SPV_OPERAND_StorageClass, sc, tmp, sizeof(tmp)));
+    return val_fail(v, "%s is in storage class %u (%s): %%%u", what, sc,
+                    val_enum_name(SPV_OPERAND_StorageClass, sc, tmp, sizeof(tmp)), ptr);
 }
 
 static const uint32_t ls_classes[] = {SpvStorageClassCrossWorkgroup, SpvStorageClassWorkgroup,
@@ -486,7 +486,7 @@ int cv_mm_result_count(val_ctx *v, const spv_inst *in)
         !val_const_value(v, in->words[w.m], &m))
         return 1;
     if (n != m)
-        return val_fail(v, "the Result Type has %llu components; M is %llu", (unsigned long long)n,
+        return val_fail(v, "the result has %llu components, M is %llu", (unsigned long long)n,
                         (unsigned long long)m);
     return 1;
 }
@@ -511,7 +511,7 @@ int cv_mm_input_size(val_ctx *v, const spv_inst *in)
         return 1;
     if (!is_packed(interp)) {
         if (known && n != k)
-            return val_fail(v, "Input has %llu components; K is %llu", (unsigned long long)n,
+            return val_fail(v, "Input has %llu components, K is %llu", (unsigned long long)n,
                             (unsigned long long)k);
         return 1;
     }
@@ -520,8 +520,8 @@ int cv_mm_input_size(val_ctx *v, const spv_inst *in)
         return val_fail(v, "with a Packed InputInterpretation, Input's components must be 32-bit "
                            "unsigned integers");
     if (known && n * 4 < k)
-        return val_fail(v, "Input's %llu 32-bit components hold %llu packed 8-bit values; K is "
-                           "%llu",
+        return val_fail(v, "Input's %llu 32-bit components hold %llu packed 8-bit values, too "
+                           "few to hold K = %llu packed values",
                         (unsigned long long)n, (unsigned long long)(n * 4), (unsigned long long)k);
     return 1;
 }
@@ -560,8 +560,33 @@ static int const_int32_op(val_ctx *v, uint32_t id, const char *what)
     if (!val_is_int_scalar(v, val_type_of(v, id), 32))
         return val_fail(v, "%s %%%u is not a 32-bit integer", what, id);
     if (!val_is_constant_inst(v, id))
-        return val_fail(v, "%s %%%u is not a constant instruction", what, id);
+        return val_fail(v, "%s must be a constant instruction; %%%u is not", what, id);
     return 1;
+}
+
+/* Component Type values the client API adds to SPIR-V's enumerants: "The set
+ * of supported component types is defined by the client API" (2.2 Terms), and
+ * Vulkan's VkComponentTypeKHR (vk.xml) names, beyond the values SPIR-V's
+ * grammar lists (which equal Vulkan's), these: */
+static const uint32_t client_component_types[] = {
+    1000141000, /* VK_COMPONENT_TYPE_BFLOAT16_KHR (VK_KHR_shader_bfloat16) */
+    1000672000, /* VK_COMPONENT_TYPE_FLOAT6_E2M3_EXT (VK_EXT_shader_ocp_microscaling_types) */
+    1000672001, /* VK_COMPONENT_TYPE_FLOAT6_E3M2_EXT */
+    1000672002, /* VK_COMPONENT_TYPE_FLOAT4_E2M1_EXT */
+    1000672003, /* VK_COMPONENT_TYPE_FLOAT8_UNSIGNED_E8M0_EXT */
+    1000672004, /* VK_COMPONENT_TYPE_MXINT8_EXT */
+};
+
+static int is_component_type(uint64_t x)
+{
+    if (x > UINT32_MAX)
+        return 0;
+    if (spv_grammar_enumerant(SPV_OPERAND_ComponentType, (uint32_t)x))
+        return 1;
+    for (size_t i = 0; i < CVM_ARRAY_SIZE(client_component_types); i++)
+        if (client_component_types[i] == x)
+            return 1;
+    return 0;
 }
 
 static int interpretation(val_ctx *v, uint32_t id, const char *what)
@@ -569,9 +594,10 @@ static int interpretation(val_ctx *v, uint32_t id, const char *what)
     if (!const_int32_op(v, id, what))
         return 0;
     uint64_t x;
-    if (val_const_value(v, id, &x) &&
-        (x > UINT32_MAX || !spv_grammar_enumerant(SPV_OPERAND_ComponentType, (uint32_t)x)))
-        return val_fail(v, "%s is %llu, not a Component Type", what, (unsigned long long)x);
+    if (val_const_value(v, id, &x) && !is_component_type(x))
+        return val_fail(v, "%s is %llu, not a Component Type (of SPIR-V's grammar or Vulkan's "
+                           "VkComponentTypeKHR)",
+                        what, (unsigned long long)x);
     return 1;
 }
 
@@ -650,7 +676,7 @@ int cv_mm_transpose_layout(val_ctx *v, const spv_inst *in)
         val_const_value(v, in->words[w.layout], &layout) &&
         (layout == SpvCooperativeVectorMatrixLayoutRowMajorNV ||
          layout == SpvCooperativeVectorMatrixLayoutColumnMajorNV))
-        return val_fail(v, "Transpose is true with the %s layout",
+        return val_fail(v, "Transpose with the %s layout",
                         layout ? "ColumnMajorNV" : "RowMajorNV");
     return 1;
 }
