@@ -120,7 +120,10 @@ typedef enum cvm_context_flags {
      * matrices skipped the conversion gives visibly wrong results.  The
      * layouts are implementation-defined (VK_NV_cooperative_vector), so a
      * correct program works either way. */
-    CVM_FLAG_SCRAMBLE_OPTIMAL_LAYOUTS = 1u << 4
+    CVM_FLAG_SCRAMBLE_OPTIMAL_LAYOUTS = 1u << 4,
+    /* Skip cvm_validate in cvm_module_create (the engine then meets broken
+     * rules, if at all, when it lowers or runs the module). */
+    CVM_FLAG_NO_VALIDATION = 1u << 5
 } cvm_context_flags;
 
 typedef struct cvm_context_desc {
@@ -178,9 +181,14 @@ CVM_API uint64_t cvm_buffer_device_address(const cvm_buffer *buffer);
 
 /* Parses and checks a SPIR-V binary of `word_count` 32-bit words (host byte
  * order, or byte-swapped: the magic number decides).  The words are copied;
- * the caller may free them on return.  Errors: CVM_ERROR_MALFORMED (header,
- * truncation, ids past the bound), CVM_ERROR_UNSUPPORTED (a capability or
- * instruction the engine lacks), CVM_ERROR_INVALID_MODULE. */
+ * the caller may free them on return.  Unless the context has
+ * CVM_FLAG_NO_VALIDATION, the module is first validated as cvm_validate does
+ * for the "spv1.6" target (the rules of the SPIR-V texts; Vulkan's
+ * VUID-RuntimeSpirv-* rules are left to cvm_validate with a "vulkan1.x"
+ * target, as the engine lifts or checks at run time the device limits they
+ * state), and an invalid module is refused with the validator's diagnostic.  Errors: CVM_ERROR_MALFORMED (header, truncation,
+ * ids past the bound), CVM_ERROR_UNSUPPORTED (a capability or instruction
+ * the engine lacks), CVM_ERROR_INVALID_MODULE (a rule of the texts). */
 CVM_API CVM_NODISCARD cvm_result cvm_module_create(cvm_context *ctx, const uint32_t *words,
                                                    size_t word_count, cvm_module **o_module,
                                                    cvm_diagnostic *o_diag);
@@ -526,6 +534,59 @@ CVM_API CVM_NODISCARD cvm_result cvm_disassemble(const uint32_t *words, size_t w
 CVM_API CVM_NODISCARD cvm_result cvm_assemble(const char *text, size_t length, uint32_t flags,
                                               const char *target_env, uint32_t **o_words,
                                               size_t *o_word_count, cvm_diagnostic *o_diag);
+
+/* ---------------------------------------------------------------------------
+ * Validation: the rules of SPV_KHR_cooperative_matrix, SPV_NV_cooperative_matrix2
+ * with SPV_NV_tensor_addressing, SPV_NV_cooperative_matrix_decode_vector,
+ * SPV_QCOM_cooperative_matrix_conversion and SPV_NV_cooperative_vector, the
+ * Vulkan environment rules for them (VUIDs of the Vulkan specification's
+ * SPIR-V environment appendix), and the core SPIR-V structure the engine
+ * relies on (the binary, ids defined once and before use, the logical
+ * layout, functions and blocks, structured control flow, operand types).
+ * For the rest of core SPIR-V, SPIRV-Tools' spirv-val remains the reference.
+ * cvm_validation_rule_get lists every rule with the text and section it
+ * comes from.
+ */
+typedef struct cvm_validate_options {
+    /* NULL = "spv1.6".  "spv1.0" .. "spv1.6" (universal), "vulkan1.0" ..
+     * "vulkan1.4", "vulkan1.1spv1.4": the newest SPIR-V version accepted
+     * (Vulkan 1.0: 1.0, 1.1: 1.3, 1.2: 1.5, 1.3 and 1.4: 1.6), and for the
+     * vulkan targets the Vulkan environment rules. */
+    const char *target_env;
+    uint32_t flags; /* reserved: 0 */
+} cvm_validate_options;
+
+/* Validates `word_count` words (host byte order or byte-swapped); the words
+ * are only read.  `options` may be NULL.  Returns CVM_SUCCESS for a valid
+ * module, else the first broken rule in `o_diag`: CVM_ERROR_MALFORMED (the
+ * header, the instruction stream, an instruction against its grammar, an id
+ * outside the bound) or CVM_ERROR_INVALID_MODULE (any other rule), with
+ * word_offset and opcode of the instruction, the OpLine source position
+ * when the module has one (file, line, column), and the message
+ *     "[RULE-ID] what must hold: what is wrong (text, section) at word N:
+ *      %x = OpFoo %y ..."
+ * (one line; the instruction as spirv-val quotes it, with spirv-dis's
+ * friendly names).  CVM_ERROR_INVALID_ARGUMENT for an unknown target or
+ * flags, CVM_ERROR_OUT_OF_MEMORY. */
+CVM_API CVM_NODISCARD cvm_result cvm_validate(const uint32_t *words, size_t word_count,
+                                              const cvm_validate_options *options,
+                                              cvm_diagnostic *o_diag);
+
+/* One rule of the validator: static strings, alive for the program's life. */
+typedef struct cvm_validation_rule {
+    const char *id;       /* "KHR-CM.MulAdd-A", "VUID-StandaloneSpirv-Scope-12243" */
+    const char *source;   /* the text, e.g. "SPV_KHR_cooperative_matrix rev 10" */
+    const char *section;  /* its section, e.g. "3.42.13 OpCooperativeMatrixMulAddKHR" */
+    const char *text;     /* what must hold */
+    int vulkan_only;      /* 1: checked for vulkan* targets only */
+    int checked;          /* 0: a rule of the texts a module alone cannot be checked
+                             for (device properties, pipeline flags, run-time
+                             values); `text` says why */
+} cvm_validation_rule;
+
+CVM_API uint32_t cvm_validation_rule_count(void);
+/* CVM_ERROR_INVALID_ARGUMENT when index >= cvm_validation_rule_count(). */
+CVM_API cvm_result cvm_validation_rule_get(uint32_t index, cvm_validation_rule *o_rule);
 
 #ifdef __cplusplus
 }

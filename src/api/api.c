@@ -170,6 +170,16 @@ cvm_result cvm_module_create(cvm_context *ctx, const uint32_t *words, size_t wor
     cvm_diag_clear(o_diag);
     if (!ctx || !o_module)
         return cvm_diag_set(o_diag, CVM_ERROR_INVALID_ARGUMENT, "NULL context or output");
+    if (!(ctx->desc.flags & CVM_FLAG_NO_VALIDATION)) {
+        /* The rules of the SPIR-V texts (universal environment, SPIR-V up to
+         * 1.6).  Vulkan's environment rules (VUID-RuntimeSpirv-*) are limits
+         * of Vulkan devices, several of which the engine lifts (any matrix
+         * layout for training) or checks itself at run time with the values
+         * in hand (offset alignments): coopvm val --target-env vulkan1.x
+         * applies them. */
+        cvm_validate_options vo = {"spv1.6", 0};
+        CVM_TRY(cvm_validate(words, word_count, &vo, o_diag));
+    }
     spv_binary bin;
     CVM_TRY(spv_binary_open(&bin, words, word_count, o_diag));
     if (!bin.owned) {

@@ -13,6 +13,7 @@ int cvm_cli_run(int argc, char **argv);  /* coopvm run FILE.amber | FILE.spv ...
 int cvm_cli_dis(int argc, char **argv);  /* coopvm dis FILE.spv (cmd_text.c) */
 int cvm_cli_as(int argc, char **argv);   /* coopvm as FILE.spvasm (cmd_text.c) */
 int cvm_cli_info(int argc, char **argv); /* coopvm info (cmd_info.c) */
+int cvm_cli_val(int argc, char **argv);  /* coopvm val FILE.spv (cmd_val.c) */
 
 /* Scripts (run_scripts.c). */
 typedef struct cvm_cli_batch {

@@ -61,6 +61,7 @@ static void usage(FILE *f)
             "  --scramble-optimal-layouts  give the cooperative-vector optimal layouts a\n"
             "                       scrambled element order (a matrix the shader reads\n"
             "                       in an optimal layout must have been converted to it)\n"
+            "  --no-validate        skip the validator (coopvm val) before the module is read\n"
             "  --budget N           instructions per dispatch before it is stopped\n"
             "\n"
             "Debugging (both forms):\n"
@@ -457,6 +458,8 @@ static int parse_args(int argc, char **argv, run_opts *o)
                 return usage_error("--diff-width: '%s' is not a positive number", v);
         } else if (!strcmp(a, "--scramble-optimal-layouts")) {
             o->desc.flags |= CVM_FLAG_SCRAMBLE_OPTIMAL_LAYOUTS;
+        } else if (!strcmp(a, "--no-validate")) {
+            o->desc.flags |= CVM_FLAG_NO_VALIDATION;
         } else if (!strcmp(a, "--dispatch")) {
             NEED_VALUE();
             if (!parse_dispatch(v, o->groups))

@@ -14,6 +14,7 @@ static void usage(FILE *f)
             "  run    run an AmberScript, or a .spv compute shader with flags\n"
             "  dis    disassemble SPIR-V into spirv-dis text\n"
             "  as     assemble spirv-as text into SPIR-V\n"
+            "  val    validate a SPIR-V module (as spirv-val, with the extensions' rules)\n"
             "  info   what the engine supports, as the Vulkan queries report it\n"
             "\n"
             "'coopvm COMMAND --help' describes each command.\n");
@@ -40,6 +41,8 @@ int main(int argc, char **argv)
         return cvm_cli_dis(argc - 1, argv + 1);
     if (!strcmp(cmd, "as"))
         return cvm_cli_as(argc - 1, argv + 1);
+    if (!strcmp(cmd, "val"))
+        return cvm_cli_val(argc - 1, argv + 1);
     if (!strcmp(cmd, "info"))
         return cvm_cli_info(argc - 1, argv + 1);
     fprintf(stderr, "coopvm: unknown command '%s'\n", cmd);

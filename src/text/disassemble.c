@@ -23,6 +23,7 @@
 
 #include "cvm_common.h"
 #include "spirv/spirv_grammar.h"
+#include "text/disassemble.h"
 #include "text/text_decode.h"
 #include "text/text_util.h"
 
@@ -655,6 +656,64 @@ cvm_result cvm_disassemble(const uint32_t *words, size_t word_count, uint32_t fl
 fail:
     txt_decoder_free(&d);
 fail_names:
+    names_free(&n);
+    txt_buf_free(&b);
+    return r;
+}
+
+cvm_result txt_disassemble_instruction(const uint32_t *words, size_t word_count,
+                                       uint32_t word_offset, char *out, size_t out_size)
+{
+    if (!out || !out_size)
+        return CVM_ERROR_INVALID_ARGUMENT;
+    out[0] = '\0';
+    cvm_diagnostic scratch;
+    names n = {0};
+    txt_buf b = {0};
+    txt_decoder d;
+    cvm_result r = collect_names(words, word_count, &n, &scratch);
+    if (r != CVM_SUCCESS)
+        goto done_names;
+    r = txt_decoder_init(&d, words, word_count, &scratch);
+    if (r != CVM_SUCCESS)
+        goto done_names;
+    txt_inst inst;
+    int k;
+    r = CVM_ERROR_NOT_FOUND;
+    while ((k = txt_decoder_next(&d, &inst, &scratch)) > 0) {
+        if (inst.offset < word_offset)
+            continue;
+        if (inst.offset == word_offset) {
+            put_instruction(&b, &inst, &n);
+            r = b.oom ? CVM_ERROR_OUT_OF_MEMORY : CVM_SUCCESS;
+        }
+        break;
+    }
+    if (k < 0)
+        r = scratch.result == CVM_ERROR_OUT_OF_MEMORY ? CVM_ERROR_OUT_OF_MEMORY
+                                                      : CVM_ERROR_MALFORMED;
+    if (r == CVM_SUCCESS) {
+        /* spirv-val quotes the instruction without spirv-dis's alignment. */
+        const char *s = b.data;
+        size_t len = b.len;
+        while (len && *s == ' ') {
+            s++;
+            len--;
+        }
+        while (len && (s[len - 1] == '\n' || s[len - 1] == ' '))
+            len--;
+        if (len >= out_size) {
+            size_t keep = out_size > 4 ? out_size - 4 : 0;
+            memcpy(out, s, keep);
+            memcpy(out + keep, "...", out_size - 1 - keep);
+            out[out_size - 1] = '\0';
+        } else {
+            memcpy(out, s, len);
+            out[len] = '\0';
+        }
+    }
+    txt_decoder_free(&d);
+done_names:
     names_free(&n);
     txt_buf_free(&b);
     return r;

@@ -1,0 +1,156 @@
+/* coopvm val: the validator, interchangeable with SPIRV-Tools' spirv-val for
+ * the modules both check (exit status 0 valid, 1 invalid, 2 usage). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "coopvm.h"
+
+static void val_usage(FILE *f)
+{
+    fprintf(f,
+            "usage: coopvm val FILE.spv [--target-env ENV]\n"
+            "       coopvm val --rules\n"
+            "\n"
+            "Validates a SPIR-V module against the rules of the cooperative matrix and\n"
+            "cooperative vector extensions, their Vulkan environment rules, and the core\n"
+            "structure coopvm's engine relies on.  Exit status 0 when the module is\n"
+            "valid, 1 when it is not (the first broken rule is printed as spirv-val\n"
+            "prints errors: the rule, the source line if the module has OpLine, and\n"
+            "the instruction), 2 for a usage or file error.\n"
+            "\n"
+            "  --target-env ENV  spv1.0 .. spv1.6 (default spv1.6), vulkan1.0 .. vulkan1.4,\n"
+            "                    vulkan1.1spv1.4; vulkan targets add the Vulkan rules\n"
+            "  --rules           list every rule: id, checked or not, environment, text\n"
+            "                    and section, what must hold\n"
+            "  -h, --help        show this help\n");
+}
+
+static int list_rules(void)
+{
+    uint32_t n = cvm_validation_rule_count(), checked = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        cvm_validation_rule r;
+        if (cvm_validation_rule_get(i, &r) != CVM_SUCCESS)
+            return 1;
+        checked += r.checked ? 1 : 0;
+        printf("%s\t%s\t%s\t%s, %s\t%s\n", r.id, r.checked ? "checked" : "listed",
+               r.vulkan_only ? "vulkan" : "any", r.source, r.section, r.text);
+    }
+    printf("# %u rules, %u checked, %u listed (not checkable from a module alone)\n", n, checked,
+           n - checked);
+    return 0;
+}
+
+static int read_words(const char *path, uint32_t **o_words, size_t *o_count)
+{
+    FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+    if (!f) {
+        fprintf(stderr, "coopvm val: cannot open '%s'\n", path);
+        return 0;
+    }
+    size_t cap = 1 << 16, len = 0;
+    unsigned char *buf = malloc(cap);
+    while (buf) {
+        if (len == cap) {
+            unsigned char *nb = realloc(buf, cap * 2);
+            if (!nb) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+        size_t k = fread(buf + len, 1, cap - len, f);
+        len += k;
+        if (k == 0)
+            break;
+    }
+    int err = ferror(f);
+    if (f != stdin)
+        fclose(f);
+    if (!buf || err) {
+        free(buf);
+        fprintf(stderr, "coopvm val: cannot read '%s'\n", path);
+        return 0;
+    }
+    if (len % 4) {
+        free(buf);
+        fprintf(stderr, "error: %s: %zu bytes is not a whole number of words\n", path, len);
+        return -1;
+    }
+    uint32_t *words = malloc(len ? len : 4);
+    if (!words) {
+        free(buf);
+        fprintf(stderr, "coopvm val: out of memory\n");
+        return 0;
+    }
+    memcpy(words, buf, len);
+    free(buf);
+    *o_words = words;
+    *o_count = len / 4;
+    return 1;
+}
+
+int cvm_cli_val(int argc, char **argv)
+{
+    const char *in = NULL;
+    cvm_validate_options opt = {NULL, 0};
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            val_usage(stdout);
+            return 0;
+        } else if (!strcmp(a, "--rules")) {
+            return list_rules();
+        } else if (!strcmp(a, "--target-env") && i + 1 < argc) {
+            opt.target_env = argv[++i];
+        } else if (!strncmp(a, "--target-env=", 13)) {
+            opt.target_env = a + 13;
+        } else if (a[0] == '-' && a[1] != '\0') {
+            fprintf(stderr, "coopvm val: unknown option '%s'\n", a);
+            val_usage(stderr);
+            return 2;
+        } else if (!in) {
+            in = a;
+        } else {
+            fprintf(stderr, "coopvm val: more than one input file\n");
+            return 2;
+        }
+    }
+    if (!in) {
+        val_usage(stderr);
+        return 2;
+    }
+    uint32_t *words = NULL;
+    size_t count = 0;
+    int got = read_words(in, &words, &count);
+    if (got <= 0)
+        return got < 0 ? 1 : 2;
+    cvm_diagnostic diag;
+    cvm_result r = cvm_validate(words, count, &opt, &diag);
+    free(words);
+    if (r == CVM_SUCCESS)
+        return 0;
+    if (r == CVM_ERROR_INVALID_ARGUMENT || r == CVM_ERROR_OUT_OF_MEMORY) {
+        fprintf(stderr, "coopvm val: %s\n", diag.message);
+        return 2;
+    }
+    /* The message ends in " at word N: <instruction>"; print the instruction
+     * on its own line, indented, as spirv-val does. */
+    char tail[32];
+    snprintf(tail, sizeof(tail), " at word %u: ", diag.word_offset);
+    const char *cut = diag.word_offset != UINT32_MAX ? strstr(diag.message, tail) : NULL;
+    int head = cut ? (int)(cut - diag.message) : (int)strlen(diag.message);
+    fprintf(stderr, "error: %s", in);
+    if (diag.word_offset != UINT32_MAX && cut)
+        fprintf(stderr, ": word %u", diag.word_offset);
+    if (diag.line)
+        fprintf(stderr, " (%s:%u:%u)", diag.file[0] ? diag.file : "line", diag.line, diag.column);
+    fprintf(stderr, ": %.*s\n", head, diag.message);
+    if (cut)
+        fprintf(stderr, "  %s\n", cut + strlen(tail));
+    return 1;
+}

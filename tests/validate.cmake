@@ -1,0 +1,22 @@
+# The validator's command line (the negative suite itself runs in
+# tests/unit/test_validate.c): exit status 0 for a valid module, 1 for an
+# invalid one with the rule, the place and the instruction on standard
+# error, 2 for a usage error; --rules lists the table.
+set(cvm_val_expect ${CMAKE_CURRENT_SOURCE_DIR}/validate/expect_cli.cmake)
+add_test(NAME validate_cli_valid
+  COMMAND ${CMAKE_COMMAND} -DCOOPVM=$<TARGET_FILE:coopvm_cli>
+          "-DARGS=val;--target-env;vulkan1.3;${CVM_SHARED_DIR}/corpus/gemm_khr_f16/gemm_khr_f16.spv"
+          -DSTATUS=0 -P ${cvm_val_expect})
+add_test(NAME validate_cli_invalid
+  COMMAND ${CMAKE_COMMAND} -DCOOPVM=$<TARGET_FILE:coopvm_cli>
+          "-DARGS=val;${CMAKE_CURRENT_SOURCE_DIR}/shaders/qcom_conv_a_s32_s32.spv"
+          -DSTATUS=1
+          "-DWANT=[QCOM-CMC.Construct-AB];SPV_QCOM_cooperative_matrix_conversion rev 1;word 337;  %44 = OpCompositeConstructCoopMatQCOM %30 %43"
+          -P ${cvm_val_expect})
+add_test(NAME validate_cli_usage
+  COMMAND ${CMAKE_COMMAND} -DCOOPVM=$<TARGET_FILE:coopvm_cli> "-DARGS=val;--target-env;opencl1.2;${CVM_SHARED_DIR}/corpus/gemm_khr_f16/gemm_khr_f16.spv"
+          -DSTATUS=2 "-DWANT=unknown target environment" -P ${cvm_val_expect})
+add_test(NAME validate_cli_rules
+  COMMAND ${CMAKE_COMMAND} -DCOOPVM=$<TARGET_FILE:coopvm_cli> "-DARGS=val;--rules"
+          -DSTATUS=0 "-DWANT=KHR-CM.MulAdd-A;VUID-StandaloneSpirv-Scope-12243;checked;listed"
+          -P ${cvm_val_expect})
