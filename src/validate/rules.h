@@ -31,6 +31,7 @@
 #define SRC_DV "SPV_NV_cooperative_matrix_decode_vector rev 1"
 #define SRC_QCOM "SPV_QCOM_cooperative_matrix_conversion rev 1"
 #define SRC_CV "SPV_NV_cooperative_vector rev 2"
+#define SRC_M1 "SPV_EXT_cooperative_matrix_maintenance1 rev 1"
 #define SRC_VK "Vulkan, Appendix: SPIR-V environment"
 
 #define OPC(name) SpvOp##name
@@ -362,6 +363,16 @@ X("NV-CM2.Transpose-Types", 4, VAL_OPCODE, OPC(CooperativeMatrixTransposeNV), VA
   "Result Type and Matrix's type are cooperative matrix types with the same Scope and Rows and Columns swapped", nv2_transpose_types) \
 X("NV-CM2.Transpose-Use", 4, VAL_OPCODE, OPC(CooperativeMatrixTransposeNV), VAL_ENV_ANY, SRC_NV2, "3.49.11 OpCooperativeMatrixTransposeNV", \
   "the Use of Result Type is MatrixBKHR, that of Matrix MatrixAccumulatorKHR", nv2_transpose_use) \
+X("M1.Extension", 4, VAL_MODULE, 0, VAL_ENV_ANY, SRC_M1, "Extension Name", \
+  "OpExtension \"SPV_EXT_cooperative_matrix_maintenance1\" is present when CooperativeMatrixConversionsEXT or CooperativeMatrixGetCoordinateEXT is declared", m1_extension) \
+X("M1.GetCoordinate-Result", 4, VAL_OPCODE, OPC(CooperativeMatrixGetCoordinateEXT), VAL_ENV_ANY, SRC_M1, "3.49.1 OpCooperativeMatrixGetCoordinateEXT", \
+  "Result Type is a vector type with two 32-bit integer components", m1_coord_result) \
+X("M1.GetCoordinate-Matrix", 4, VAL_OPCODE, OPC(CooperativeMatrixGetCoordinateEXT), VAL_ENV_ANY, SRC_M1, "3.49.1 OpCooperativeMatrixGetCoordinateEXT", \
+  "Matrix has an OpTypeCooperativeMatrixKHR type", m1_coord_matrix) \
+X("M1.GetCoordinate-Index", 4, VAL_OPCODE, OPC(CooperativeMatrixGetCoordinateEXT), VAL_ENV_ANY, SRC_M1, "3.49.1 OpCooperativeMatrixGetCoordinateEXT", \
+  "Index has a 32-bit integer type", m1_coord_index) \
+X("M1.Transpose-Target", 4, VAL_OPCODE, OPC(Decorate), VAL_ENV_ANY, SRC_M1, "3.2.19 Decoration; 3.49.11 Conversion Instructions", \
+  "CooperativeMatrixTransposeEXT decorates the result of a conversion instruction (Op{F,S,U}Convert, OpConvert*, OpCooperativeMatrixConvertUseEXT)", m1_transpose_target) \
 X("NV-CM2.PerElement-Types", 4, VAL_OPCODE, OPC(CooperativeMatrixPerElementOpNV), VAL_ENV_ANY, SRC_NV2, "3.49.9 OpCooperativeMatrixPerElementOpNV", \
   "Matrix is a cooperative matrix and Result Type its type", nv2_per_element_types) \
 X("NV-CM2.PerElement-Func", 4, VAL_OPCODE, OPC(CooperativeMatrixPerElementOpNV), VAL_ENV_ANY, SRC_NV2, "3.49.9 OpCooperativeMatrixPerElementOpNV", \

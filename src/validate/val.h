@@ -226,6 +226,8 @@ typedef struct val_coopmat {
     uint8_t scope_known, rows_known, cols_known, use_known; /* non-specialisable constants */
 } val_coopmat;
 int val_coopmat_type(const val_ctx *v, uint32_t type, val_coopmat *o);
+/* 1 when an OpDecorate gives `id` the decoration (without operands looked at). */
+int val_has_decoration(const val_ctx *v, uint32_t id, uint32_t decoration);
 /* A cooperative vector type (OpTypeCooperativeVectorNV). */
 int val_coopvec_type(const val_ctx *v, uint32_t type, uint32_t *o_comp, uint32_t *o_count_id,
                      uint64_t *o_count, int *o_count_known);

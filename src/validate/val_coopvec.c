@@ -236,7 +236,9 @@ static int is_conversion(uint16_t op)
 
 int cv_convert(val_ctx *v, const spv_inst *in)
 {
-    if (!is_conversion(in->opcode))
+    /* a long vector (no CooperativeVectorNV) converts by the core rules, and
+     * with LongVectorEXT also declared the type is a long vector too */
+    if (!is_conversion(in->opcode) || !cv_restricted(v))
         return 1;
     uint32_t rt = in->words[1], ot = val_type_of(v, in->words[3]);
     int r = is_cv_type(v, rt), o = is_cv_type(v, ot);

@@ -891,3 +891,14 @@ void val_call_closure(const val_ctx *v, uint32_t f, uint8_t *o_seen)
     for (uint32_t i = 0; i < v->nfuncs; i++)
         o_seen[i] = o_seen[i] ? 1 : 0;
 }
+
+int val_has_decoration(const val_ctx *v, uint32_t id, uint32_t decoration)
+{
+    for (uint32_t i = 0; i < v->ndecos; i++) {
+        spv_inst d;
+        if (val_inst_at(v, v->deco_offs[i], &d) && d.opcode == SpvOpDecorate &&
+            d.word_count >= 3 && d.words[1] == id && d.words[2] == decoration)
+            return 1;
+    }
+    return 0;
+}

@@ -90,4 +90,29 @@ static inline asm_result asm_run(const char *text, const asm_params *p, void **b
                      cvm_result_string((rr).dispatch), (rr).message);                     \
     } while (0)
 
+/* A module the texts forbid: refused by the validator (which the engine
+ * runs first) and, with CVM_FLAG_NO_VALIDATION, by the engine's own checks,
+ * whose message must contain `engine_message`.  Fails the test otherwise;
+ * `what` names the case. */
+static inline void asm_expect_refused(const char *what, const char *text, const asm_params *p,
+                                      void **bufs, const size_t *sizes, uint32_t nbufs,
+                                      const char *engine_message)
+{
+    asm_params q;
+    if (p)
+        q = *p;
+    else
+        memset(&q, 0, sizeof(q));
+    asm_result rr = asm_run(text, &q, bufs, sizes, nbufs);
+    cvm_result r = rr.create != CVM_SUCCESS ? rr.create : rr.dispatch;
+    if (r != CVM_ERROR_INVALID_MODULE)
+        fail_msg("%s: the validator gave %s: %s", what, cvm_result_string(r), rr.message);
+    q.flags |= CVM_FLAG_NO_VALIDATION;
+    rr = asm_run(text, &q, bufs, sizes, nbufs);
+    r = rr.create != CVM_SUCCESS ? rr.create : rr.dispatch;
+    if (r != CVM_ERROR_INVALID_MODULE || !strstr(rr.message, engine_message))
+        fail_msg("%s: the engine gave %s: %s (expected \"%s\")", what, cvm_result_string(r),
+                 rr.message, engine_message);
+}
+
 #endif

@@ -331,9 +331,7 @@ static void test_arm_refused(void **state)
     uint8_t buf[4][256];
     void *bufs[4] = {buf[0], buf[1], buf[2], buf[3]};
     size_t sizes[4] = {256, 256, 256, 256};
-    asm_result rr = asm_run(text, NULL, bufs, sizes, 4);
-    if (rr.dispatch != CVM_ERROR_INVALID_MODULE || !strstr(rr.message, "CooperativeMatrixLayoutsARM"))
-        fail_msg("no capability: %s: %s", cvm_result_string(rr.dispatch), rr.message);
+    asm_expect_refused("no capability", text, NULL, bufs, sizes, 4, "CooperativeMatrixLayoutsARM");
 }
 
 int main(void)
