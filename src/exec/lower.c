@@ -648,6 +648,13 @@ static cvm_result build_composite(cvm_lower *lw, const spv_inst *in, const cvm_t
             memcpy(dst + at, src, csize);
             at += t->tclass == CVM_TC_ARRAY ? esize : csize;
         }
+        /* After specialization the constituents must still fill the type (a
+         * vector or array sized by a specialization constant: the module
+         * cannot be checked before) */
+        if (!replicate && at != (t->tclass == CVM_TC_ARRAY ? esize * t->count : t->size))
+            return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                                  "%u constituents for a composite of %u (as specialized)", n,
+                                  t->count);
         return CVM_SUCCESS;
     }
     case CVM_TC_STRUCT:

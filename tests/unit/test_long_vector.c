@@ -289,12 +289,69 @@ static void test_fixed_long_vector(void **state)
     }
 }
 
+/* A composite of a vector sized by a specialization constant has as many
+ * constituents as the specialized size; glslang writes such vectors'
+ * constants with the constituents of the default size (its own tests: none,
+ * for a default of 0), which no check before specialization can see. */
+static const char composite_shader[] =
+    "OpCapability Shader\n"
+    "OpCapability LongVectorEXT\n"
+    "OpExtension \"SPV_EXT_long_vector\"\n"
+    "OpMemoryModel Logical GLSL450\n"
+    "OpEntryPoint GLCompute %main \"main\"\n"
+    "OpExecutionMode %main LocalSize 1 1 1\n"
+    "OpDecorate %N SpecId 0\n"
+    "OpDecorate %S Block\n"
+    "OpMemberDecorate %S 0 Offset 0\n"
+    "OpDecorate %buf DescriptorSet 0\n"
+    "OpDecorate %buf Binding 0\n"
+    "%void = OpTypeVoid\n"
+    "%fn = OpTypeFunction %void\n"
+    "%uint = OpTypeInt 32 0\n"
+    "%N = OpSpecConstant %uint 3\n"
+    "%c0 = OpConstant %uint 0\n"
+    "%c5 = OpConstant %uint 5\n"
+    "%vN = OpTypeVectorIdEXT %uint %N\n"
+    "%S = OpTypeStruct %uint\n"
+    "%pS = OpTypePointer StorageBuffer %S\n"
+    "%pu = OpTypePointer StorageBuffer %uint\n"
+    "%buf = OpVariable %pS StorageBuffer\n"
+    "%k = OpConstantComposite %vN %c5 %c5 %c5\n"
+    "%main = OpFunction %void None %fn\n"
+    "%entry = OpLabel\n"
+    "%e = OpCompositeExtract %uint %k 2\n"
+    "%p = OpAccessChain %pu %buf %c0\n"
+    "OpStore %p %e\n"
+    "OpReturn\n"
+    "OpFunctionEnd\n";
+
+static void test_spec_sized_composite(void **state)
+{
+    (void)state;
+    uint32_t out = 0;
+    void *bufs[1] = {&out};
+    size_t sizes[1] = {4};
+    asm_result rr = asm_run(composite_shader, NULL, bufs, sizes, 1);
+    ASM_OK(rr, "three constituents for the default of 3");
+    assert_int_equal(out, 5);
+    cvm_specialization sp = {0, 4, 4};
+    asm_params p;
+    memset(&p, 0, sizeof(p));
+    p.specs = &sp;
+    p.nspecs = 1;
+    rr = asm_run(composite_shader, &p, bufs, sizes, 1);
+    assert_int_equal(rr.create, CVM_ERROR_INVALID_MODULE);
+    if (!strstr(rr.message, "OpConstantComposite") || !strstr(rr.message, "as specialized"))
+        fail_msg("%s", rr.message);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_spec_sizes),
         cmocka_unit_test(test_zero_size),
         cmocka_unit_test(test_fixed_long_vector),
+        cmocka_unit_test(test_spec_sized_composite),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

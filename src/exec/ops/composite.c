@@ -386,6 +386,13 @@ cvm_result cvm_lower_composite(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
             out->nextra += 3;
             off += ct->size;
         }
+        /* the constituents fill a vector (one sized by a specialization
+         * constant included, which no check before specialization sees) */
+        if (t->tclass == CVM_TC_VECTOR && off != t->size)
+            return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                                  "the constituents make %u bytes of a %u-byte vector of %u "
+                                  "components (as specialized)",
+                                  off, t->size, t->count);
         out->fn = h_construct;
         return CVM_SUCCESS;
     }
