@@ -832,6 +832,7 @@ static const char *const device_extensions[] = {
     "VK_EXT_shader_ocp_microscaling_types", /* FP4, FP6, E8M0, MXINT8 values, conversions
                                                from them, OpBitcastExtractEXT */
     "VK_NV_cooperative_matrix",           /* SPV_NV_cooperative_matrix on the KHR machinery */
+    "VK_EXT_shader_64bit_indexing",       /* address arithmetic is 64-bit in every mode */
 };
 
 int cvm_supports_extension(const char *name)
@@ -884,6 +885,7 @@ static const char *const device_features[] = {
     "ShaderOCPMicroscalingTypesFeaturesEXT.shaderFloat8UnsignedE8M0",
     "ShaderOCPMicroscalingTypesFeaturesEXT.shaderMXInt8",
     "CooperativeMatrixFeaturesNV.cooperativeMatrix",
+    "Shader64BitIndexingFeaturesEXT.shader64BitIndexing",
 };
 
 int cvm_supports_feature(const char *name)

@@ -55,6 +55,7 @@ static const uint32_t supported_caps[] = {
     SpvCapabilityMXInt8EXT, SpvCapabilityBitcastExtractEXT,
     SpvCapabilityCooperativeMatrixNV,          /* on the KHR machinery (coopmat.c) */
     SpvCapabilityCooperativeMatrixLayoutsARM,  /* the two blocked interleaved layouts */
+    SpvCapabilityShader64BitIndexingEXT, /* the engine's address arithmetic is 64-bit always */
 };
 
 int spv_capability_supported(uint32_t cap)
@@ -89,7 +90,7 @@ static const char *const supported_exts[] = {
     "SPV_EXT_shader_atomic_float_min_max", "SPV_EXT_shader_atomic_float16_add",
     "SPV_KHR_float_controls", "SPV_KHR_subgroup_uniform_control_flow",
     "SPV_KHR_expect_assume", "SPV_EXT_ocp_microscaling_types", "SPV_NV_cooperative_matrix",
-    "SPV_ARM_cooperative_matrix_layouts",
+    "SPV_ARM_cooperative_matrix_layouts", "SPV_EXT_shader_64bit_indexing",
 };
 
 static int extension_supported(const char *name)

@@ -153,7 +153,17 @@ static cvm_result matrix_transfer(cvm_exec *ex, const cvm_insn *in, int store)
         uint32_t outer = rowmajor ? t->rows : t->cols, inner = rowmajor ? t->cols : t->rows;
         uint8_t *mat = m.p + (size_t)i * m.stride;
         for (uint32_t o = 0; o < outer; o++) {
-            uint64_t addr = base + (uint64_t)o * (uint64_t)stride * in->d;
+            /* Pointer[row * (uint64_t)Stride]: 64-bit (Vulkan's 64-bit
+             * indexing asks for it; without, the product must not wrap 32
+             * bits); an offset past the region's 40 bits stays in the
+             * region, at an address no access accepts */
+            uint64_t step, addr;
+            if (__builtin_mul_overflow((uint64_t)o, (uint64_t)stride, &step) ||
+                __builtin_mul_overflow(step, (uint64_t)in->d, &step) ||
+                step >= (UINT64_C(1) << CVM_ADDR_OFFSET_BITS) - CVM_ADDR_OFFSET(base))
+                addr = CVM_ADDR(CVM_ADDR_REGION(base), (UINT64_C(1) << CVM_ADDR_OFFSET_BITS) - 1);
+            else
+                addr = base + step;
             int skip;
             uint8_t *mem = cvm_mem_access(ex, in, addr, (uint64_t)inner * es, store, l, &skip);
             if (!mem) {
