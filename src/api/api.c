@@ -833,6 +833,7 @@ static const char *const device_extensions[] = {
                                                from them, OpBitcastExtractEXT */
     "VK_NV_cooperative_matrix",           /* SPV_NV_cooperative_matrix on the KHR machinery */
     "VK_EXT_shader_64bit_indexing",       /* address arithmetic is 64-bit in every mode */
+    "VK_EXT_shader_subgroup_partitioned", "VK_NV_shader_subgroup_partitioned", /* partitions */
 };
 
 int cvm_supports_extension(const char *name)

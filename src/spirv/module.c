@@ -56,6 +56,7 @@ static const uint32_t supported_caps[] = {
     SpvCapabilityCooperativeMatrixNV,          /* on the KHR machinery (coopmat.c) */
     SpvCapabilityCooperativeMatrixLayoutsARM,  /* the two blocked interleaved layouts */
     SpvCapabilityShader64BitIndexingEXT, /* the engine's address arithmetic is 64-bit always */
+    SpvCapabilityGroupNonUniformPartitionedEXT, /* OpGroupNonUniformPartitionEXT, Partitioned* */
 };
 
 int spv_capability_supported(uint32_t cap)
@@ -91,6 +92,7 @@ static const char *const supported_exts[] = {
     "SPV_KHR_float_controls", "SPV_KHR_subgroup_uniform_control_flow",
     "SPV_KHR_expect_assume", "SPV_EXT_ocp_microscaling_types", "SPV_NV_cooperative_matrix",
     "SPV_ARM_cooperative_matrix_layouts", "SPV_EXT_shader_64bit_indexing",
+    "SPV_EXT_shader_subgroup_partitioned", "SPV_NV_shader_subgroup_partitioned",
 };
 
 static int extension_supported(const char *name)
