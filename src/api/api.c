@@ -834,6 +834,7 @@ static const char *const device_extensions[] = {
     "VK_NV_cooperative_matrix",           /* SPV_NV_cooperative_matrix on the KHR machinery */
     "VK_EXT_shader_64bit_indexing",       /* address arithmetic is 64-bit in every mode */
     "VK_EXT_shader_subgroup_partitioned", "VK_NV_shader_subgroup_partitioned", /* partitions */
+    "VK_AMD_gpu_shader_int16",            /* 16-bit Frexp exponents */
 };
 
 int cvm_supports_extension(const char *name)

@@ -93,6 +93,8 @@ static const char *const supported_exts[] = {
     "SPV_KHR_expect_assume", "SPV_EXT_ocp_microscaling_types", "SPV_NV_cooperative_matrix",
     "SPV_ARM_cooperative_matrix_layouts", "SPV_EXT_shader_64bit_indexing",
     "SPV_EXT_shader_subgroup_partitioned", "SPV_NV_shader_subgroup_partitioned",
+    "SPV_AMD_gpu_shader_int16", /* 16-bit Frexp exponents (glsl.c takes every integer width)
+                                   and OpUConvert in OpSpecConstantOp (specop.c) */
 };
 
 static int extension_supported(const char *name)
