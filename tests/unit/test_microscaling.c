@@ -70,7 +70,7 @@ static unsigned model_fp_encode(const fmt *f, double d)
     if (isnan(d))
         return 0;
     unsigned nmag = 1u << (f->width - 1), best = 0;
-    double a = fabs(d), bd = INFINITY;
+    double a = fabs(d), bd = (double)INFINITY;
     for (unsigned m = 0; m < nmag; m++) {
         double diff = fabs(model_fp(f, m) - a);
         if (diff < bd || (diff == bd && (m & 1u) == 0)) {
@@ -89,7 +89,7 @@ static unsigned model_e8m0_encode(double d)
     if (isnan(d) || !(d > 0.0))
         return 0xff;
     unsigned best = 0;
-    double bd = INFINITY;
+    double bd = (double)INFINITY;
     for (unsigned v = 0; v <= 255; v++) {
         double x = ldexp(1.0, (int)v - 127); /* v == 255 stands for 2^128, overflow */
         double diff = fabs(x - d);
@@ -107,7 +107,7 @@ static unsigned model_mxint8_encode(double d)
     if (isnan(d))
         return 0;
     int best = 0;
-    double bd = INFINITY;
+    double bd = (double)INFINITY;
     for (int n = -127; n <= 127; n++) {
         double diff = fabs(n / 64.0 - d);
         if (diff < bd || (diff == bd && (n & 1) == 0)) {
