@@ -526,8 +526,11 @@ CVM_API CVM_NODISCARD cvm_result cvm_disassemble(const uint32_t *words, size_t w
                                                  uint32_t flags, char **o_text,
                                                  size_t *o_length, cvm_diagnostic *o_diag);
 /* Assembles `length` bytes of text into words (free with cvm_free).  Errors
- * are CVM_ERROR_SYNTAX with the 1-based line and column. `target_env` may be
- * NULL ("spv1.6"); it sets the header version, e.g. "vulkan1.3" -> 1.6. */
+ * are CVM_ERROR_SYNTAX with the 1-based line and column. `target_env` sets
+ * the header version, e.g. "vulkan1.3" -> 1.6; NULL takes it as spirv-as
+ * does (SPIRV-Tools spvReadEnvironmentFromText): from a "; Version: 1.D"
+ * comment among the comment lines that open the text (D one digit, 0..6),
+ * else 1.6. */
 CVM_API CVM_NODISCARD cvm_result cvm_assemble(const char *text, size_t length, uint32_t flags,
                                               const char *target_env, uint32_t **o_words,
                                               size_t *o_word_count, cvm_diagnostic *o_diag);

@@ -827,6 +827,14 @@ static const char *const device_extensions[] = {
     "VK_KHR_uniform_buffer_standard_layout", /* any explicit layout in uniform blocks */
     "VK_EXT_scalar_block_layout",         /* any Offset / ArrayStride */
     "VK_NV_cooperative_vector",
+    "VK_EXT_cooperative_matrix_maintenance1", /* reductions, Use conversions with transpose,
+                                                 per-element operations, GetCoordinate */
+    "VK_EXT_shader_ocp_microscaling_types", /* FP4, FP6, E8M0, MXINT8 values, conversions
+                                               from them, OpBitcastExtractEXT */
+    "VK_NV_cooperative_matrix",           /* SPV_NV_cooperative_matrix on the KHR machinery */
+    "VK_EXT_shader_64bit_indexing",       /* address arithmetic is 64-bit in every mode */
+    "VK_EXT_shader_subgroup_partitioned", "VK_NV_shader_subgroup_partitioned", /* partitions */
+    "VK_AMD_gpu_shader_int16",            /* 16-bit Frexp exponents */
 };
 
 int cvm_supports_extension(const char *name)
@@ -869,6 +877,17 @@ static const char *const device_features[] = {
     "SubgroupSupportedStages.compute",
     "CooperativeVectorFeaturesNV.cooperativeVector",
     "CooperativeVectorFeaturesNV.cooperativeVectorTraining",
+    "CooperativeMatrixMaintenance1FeaturesEXT.cooperativeMatrixProperties2",
+    "CooperativeMatrixMaintenance1FeaturesEXT.cooperativeMatrixReductions",
+    "CooperativeMatrixMaintenance1FeaturesEXT.cooperativeMatrixConversions",
+    "CooperativeMatrixMaintenance1FeaturesEXT.cooperativeMatrixPerElementOperations",
+    "CooperativeMatrixMaintenance1FeaturesEXT.cooperativeMatrixGetCoordinate",
+    "ShaderOCPMicroscalingTypesFeaturesEXT.shaderFloat4",
+    "ShaderOCPMicroscalingTypesFeaturesEXT.shaderFloat6",
+    "ShaderOCPMicroscalingTypesFeaturesEXT.shaderFloat8UnsignedE8M0",
+    "ShaderOCPMicroscalingTypesFeaturesEXT.shaderMXInt8",
+    "CooperativeMatrixFeaturesNV.cooperativeMatrix",
+    "Shader64BitIndexingFeaturesEXT.shader64BitIndexing",
 };
 
 int cvm_supports_feature(const char *name)

@@ -1,7 +1,8 @@
 /* coopvm info: what the engine supports, printed in the shape of the Vulkan
  * queries (vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR,
  * ...FlexibleDimensionsPropertiesNV, the cooperative-matrix-2 features and
- * properties, the cooperative-vector features, properties and
+ * properties, vkGetPhysicalDeviceCooperativeMatrixProperties2EXT, the
+ * cooperative-vector features, properties and
  * vkGetPhysicalDeviceCooperativeVectorPropertiesNV combinations). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +41,45 @@ static void print_coopvec_combinations(void)
     free(p);
 }
 
+/* VK_EXT_cooperative_matrix_maintenance1: the features, and what
+ * vkGetPhysicalDeviceCooperativeMatrixProperties2EXT returns for each
+ * VkPhysicalDeviceCooperativeMatrixInfo2EXT (scope, invocations,
+ * subgroupSize, flags), with the element mapping the invocations see. */
+static void print_maintenance1(const cvm_limits *lim)
+{
+    static const char *const feats[] = {
+        "cooperativeMatrixProperties2", "cooperativeMatrixReductions",
+        "cooperativeMatrixConversions", "cooperativeMatrixPerElementOperations",
+        "cooperativeMatrixGetCoordinate"};
+    printf("\nVkPhysicalDeviceCooperativeMatrixMaintenance1FeaturesEXT:\n");
+    for (size_t i = 0; i < sizeof(feats) / sizeof(feats[0]); i++) {
+        char name[128];
+        snprintf(name, sizeof(name), "CooperativeMatrixMaintenance1FeaturesEXT.%s", feats[i]);
+        printf("  %-42s %s\n", feats[i], cvm_supports_feature(name) ? "VK_TRUE" : "VK_FALSE");
+    }
+    printf("\nvkGetPhysicalDeviceCooperativeMatrixProperties2EXT, per\n"
+           "VkPhysicalDeviceCooperativeMatrixInfo2EXT (flags 0: every combination below;\n"
+           "VK_COOPERATIVE_MATRIX_SATURATING_ACCUMULATION_BIT_EXT: those with integer CType and\n"
+           "ResultType):\n");
+    printf("  %-24s %-13s %-22s %s\n", "scope", "invocations", "subgroupSize",
+           "VkCooperativeMatrixProperties2EXT");
+    printf("  %-24s %-13s 0 (varying), %u..%-5u M/N/KGranularity %u, every AType, BType,\n",
+           "VK_SCOPE_SUBGROUP_KHR", "(ignored)", lim->min_subgroup_size, lim->max_subgroup_size,
+           lim->flexible_dimension_granularity);
+    printf("  %-24s %-13s %-22s CType, ResultType of the component types below\n", "", "", "");
+    printf("  %-24s 1..%-10u 0 (varying), %u..%-5u the same\n", "VK_SCOPE_WORKGROUP_KHR",
+           lim->max_workgroup_invocations, lim->min_subgroup_size, lim->max_subgroup_size);
+    printf("  (subgroup sizes are powers of two; a shader created without a required size\n"
+           "  runs at the context's subgroup size, 32 by default; M, N, K up to %u)\n",
+           lim->max_matrix_dimension);
+    printf("  Element mapping (OpCooperativeMatrixLengthKHR, OpCompositeExtract, access chains,\n"
+           "  OpCooperativeMatrixGetCoordinateEXT): with n the invocations of the scope instance\n"
+           "  (the subgroup, a partial last subgroup's own count, or the workgroup) and\n"
+           "  L = ceil(M*N / n), invocation i owns row-major elements i*L .. i*L+L-1; index e\n"
+           "  is at (row, column) = ((i*L+e) / N, (i*L+e) %% N), a row of M or more for the\n"
+           "  padding past M*N\n");
+}
+
 int cvm_cli_info(int argc, char **argv)
 {
     if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
@@ -55,7 +95,8 @@ int cvm_cli_info(int argc, char **argv)
     static const char *const exts[] = {"VK_KHR_cooperative_matrix", "VK_NV_cooperative_matrix2",
                                        "VK_NV_cooperative_matrix_decode_vector",
                                        "VK_QCOM_cooperative_matrix_conversion",
-                                       "VK_NV_cooperative_vector"};
+                                       "VK_NV_cooperative_vector",
+                                       "VK_EXT_cooperative_matrix_maintenance1"};
     printf("device extensions:\n");
     for (size_t i = 0; i < sizeof(exts) / sizeof(exts[0]); i++)
         printf("  %-42s %s\n", exts[i], cvm_supports_extension(exts[i]) ? "supported" : "not yet");
@@ -67,6 +108,7 @@ int cvm_cli_info(int argc, char **argv)
         "cooperativeMatrixBlockLoads"};
     for (size_t i = 0; i < sizeof(feats) / sizeof(feats[0]); i++)
         printf("  %-42s VK_TRUE\n", feats[i]);
+    print_maintenance1(&lim);
     printf("\nVkPhysicalDeviceCooperativeMatrixConversionFeaturesQCOM:\n");
     printf("  %-42s %s\n", "cooperativeMatrixConversion",
            cvm_supports_feature("CooperativeMatrixConversionFeaturesQCOM.cooperativeMatrixConversion")

@@ -32,7 +32,9 @@ static void as_usage(FILE *f)
             "  -o OUT                  write the binary to OUT (default: out.spv, as spirv-as)\n"
             "  --preserve-numeric-ids  %%N keeps the number N (other ids fill the gaps)\n"
             "  --target-env ENV        sets the header version: spv1.0 .. spv1.6,\n"
-            "                          vulkan1.0 .. vulkan1.4 (default spv1.6)\n"
+            "                          vulkan1.0 .. vulkan1.4 (default: the version of a\n"
+            "                          '; Version: 1.N' comment at the top of the text,\n"
+            "                          as spirv-dis writes it, else spv1.6)\n"
             "  -h, --help              show this help\n");
 }
 

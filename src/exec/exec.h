@@ -82,7 +82,7 @@ typedef enum cvm_type_class {
     CVM_TC_STRUCT,
     CVM_TC_POINTER,  /* also untyped / forward pointers */
     CVM_TC_FUNCTION,
-    CVM_TC_COOPMAT,  /* OpTypeCooperativeMatrixKHR */
+    CVM_TC_COOPMAT,  /* OpTypeCooperativeMatrixKHR, and OpTypeCooperativeMatrixNV (use NONE) */
     CVM_TC_TENSOR_LAYOUT,
     CVM_TC_TENSOR_VIEW,
     CVM_TC_OPAQUE    /* sampler, image... (unsupported in execution) */
@@ -91,8 +91,10 @@ typedef enum cvm_type_class {
 /* Register size of a tensor layout or view value (see ops/tensor_layout.h). */
 #define CVM_TENSOR_VALUE_SIZE 256
 
-/* Cooperative matrix Use (SPIR-V CooperativeMatrixUse). */
-enum { CVM_USE_A = 0, CVM_USE_B = 1, CVM_USE_ACC = 2 };
+/* Cooperative matrix Use (SPIR-V CooperativeMatrixUse); CVM_USE_NONE for
+ * the matrices of SPV_NV_cooperative_matrix (OpTypeCooperativeMatrixNV),
+ * which have none. */
+enum { CVM_USE_A = 0, CVM_USE_B = 1, CVM_USE_ACC = 2, CVM_USE_NONE = 3 };
 
 typedef struct cvm_type {
     uint8_t tclass;          /* cvm_type_class */
@@ -392,6 +394,12 @@ cvm_result cvm_lower_matrix(cvm_lower *lw, const spv_inst *inst, cvm_insn *out);
 cvm_result cvm_lower_qcom(cvm_lower *lw, const spv_inst *inst, cvm_insn *out);      /* ops/qcom.c */
 cvm_result cvm_lower_debug_printf(cvm_lower *lw, const spv_inst *inst, cvm_insn *out); /* ops/debug_printf.c */
 cvm_result cvm_lower_coopvec(cvm_lower *lw, const spv_inst *inst, cvm_insn *out);   /* ops/coopvec.c */
+cvm_result cvm_lower_microscaling(cvm_lower *lw, const spv_inst *inst, cvm_insn *out); /* ops/microscaling.c */
+
+/* SPV_EXT_ocp_microscaling_types' rule on the instructions that values of
+ * its formats may reach (ops/microscaling.c): CVM_SUCCESS, or
+ * CVM_ERROR_INVALID_MODULE naming the instruction. */
+cvm_result cvm_microscaling_check_use(cvm_lower *lw, const spv_inst *inst);
 
 /* Cooperative-vector rules that lowering applies outside the instruction
  * family (ops/coopvec.c): marks the vector type `t` just built from

@@ -183,6 +183,31 @@ static int type_has_coopmat(const cvm_program *p, uint32_t tid)
     }
 }
 
+/* 1 when type `tid` is or includes a 4- or 6-bit float (Float4E2M1EXT,
+ * Float6E2M3EXT, Float6E3M2EXT), which SPV_EXT_ocp_microscaling_types
+ * allows "only ... with the Function and Private storage classes". */
+static int type_has_sub_byte_float(const cvm_program *p, uint32_t tid, int depth)
+{
+    const cvm_type *t = &p->types[tid];
+    if (depth > 32)
+        return 0;
+    switch (t->tclass) {
+    case CVM_TC_FLOAT:
+        return t->sk == CVM_SK_E2M1 || t->sk == CVM_SK_E2M3 || t->sk == CVM_SK_E3M2;
+    case CVM_TC_VECTOR:
+    case CVM_TC_MATRIX:
+    case CVM_TC_ARRAY:
+        return type_has_sub_byte_float(p, t->elem, depth + 1);
+    case CVM_TC_STRUCT:
+        for (uint32_t i = 0; i < t->nmembers; i++)
+            if (type_has_sub_byte_float(p, t->member_types[i], depth + 1))
+                return 1;
+        return 0;
+    default:
+        return 0;
+    }
+}
+
 /* ---- layout variants ----------------------------------------------------
  * MatrixStride and RowMajor decorate the struct member that holds a matrix
  * (or an array of them), not the matrix type: one matrix type can be laid
@@ -274,6 +299,29 @@ static cvm_result member_layout(cvm_lower *lw, const spv_inst *in, uint32_t tid,
     return CVM_SUCCESS;
 }
 
+/* A size operand (`what`) of 0, which `rule` forbids.  When the size comes
+ * from a specialization constant (the module's default, or a value the
+ * pipeline gave) the module is valid and only this specialization is not:
+ * say so, naming the SpecId, so the user knows to specialize it. */
+static cvm_result spec_size_fail(cvm_lower *lw, const spv_inst *in, uint32_t size_id,
+                                 const char *what, const char *rule)
+{
+    uint16_t op = size_id < lw->mod->bound ? lw->mod->defs[size_id].opcode : 0;
+    uint32_t spec_id;
+    if (op == SpvOpSpecConstant &&
+        decoration_u32(lw->mod, size_id, SPV_NO_MEMBER, SpvDecorationSpecId, &spec_id))
+        return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                              "%s is 0, the value of specialization constant %u (SpecId); %s: "
+                              "specialize it with a positive value",
+                              what, spec_id, rule);
+    if (op == SpvOpSpecConstantOp)
+        return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                              "%s is 0, computed (OpSpecConstantOp) from specialization constants; "
+                              "%s: specialize them so that it is positive",
+                              what, rule);
+    return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "%s is 0; %s", what, rule);
+}
+
 static cvm_result lower_type(cvm_lower *lw, const spv_inst *in)
 {
     cvm_program *p = lw->prog;
@@ -310,10 +358,22 @@ static cvm_result lower_type(cvm_lower *lw, const spv_inst *in)
             t->sk = CVM_SK_E4M3;
         else if (w[2] == 8 && enc == SpvFPEncodingFloat8E5M2EXT)
             t->sk = CVM_SK_E5M2;
+        /* SPV_EXT_ocp_microscaling_types: one byte a value (FP4 and FP6
+         * live only in Function and Private memory, where no layout shows) */
+        else if (w[2] == 4 && enc == SpvFPEncodingFloat4E2M1EXT)
+            t->sk = CVM_SK_E2M1;
+        else if (w[2] == 6 && enc == SpvFPEncodingFloat6E2M3EXT)
+            t->sk = CVM_SK_E2M3;
+        else if (w[2] == 6 && enc == SpvFPEncodingFloat6E3M2EXT)
+            t->sk = CVM_SK_E3M2;
+        else if (w[2] == 8 && enc == SpvFPEncodingFloat8UnsignedE8M0EXT)
+            t->sk = CVM_SK_E8M0;
+        else if (w[2] == 8 && enc == SpvFPEncodingMXInt8EXT)
+            t->sk = CVM_SK_MXINT8;
         else
             return cvm_lower_fail(lw, in, CVM_ERROR_UNSUPPORTED, "%u-bit float with encoding %u",
                                   w[2], enc);
-        t->size = t->align = t->mem_size = w[2] / 8;
+        t->size = t->align = t->mem_size = cvm_sk_size((cvm_scalar_kind)t->sk);
         return CVM_SUCCESS;
     }
     case SpvOpTypeVector:
@@ -325,6 +385,9 @@ static cvm_result lower_type(cvm_lower *lw, const spv_inst *in)
                                   "component count is not a constant integer");
         if (e->tclass != CVM_TC_BOOL && e->tclass != CVM_TC_INT && e->tclass != CVM_TC_FLOAT)
             return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "component type is not scalar");
+        if (n == 0 && in->opcode == SpvOpTypeVectorIdEXT)
+            return spec_size_fail(lw, in, w[3], "Component Count",
+                                  "SPV_EXT_long_vector: \"must be greater than zero\"");
         if (n == 0 || n > 65536)
             return cvm_lower_fail(lw, in, CVM_ERROR_LIMIT, "%llu components", (unsigned long long)n);
         t->tclass = CVM_TC_VECTOR;
@@ -358,6 +421,8 @@ static cvm_result lower_type(cvm_lower *lw, const spv_inst *in)
         uint64_t n = 0;
         if (in->opcode == SpvOpTypeArray && !cvm_lower_const_u64(lw, w[3], &n))
             return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "array length is not a constant");
+        if (in->opcode == SpvOpTypeArray && n == 0)
+            return spec_size_fail(lw, in, w[3], "Length", "the SPIR-V specification: \"at least 1\"");
         if (in->opcode == SpvOpTypeArray && (n == 0 || n > (1u << 24)))
             return cvm_lower_fail(lw, in, CVM_ERROR_LIMIT, "array length %llu", (unsigned long long)n);
         t->tclass = CVM_TC_ARRAY;
@@ -428,6 +493,11 @@ static cvm_result lower_type(cvm_lower *lw, const spv_inst *in)
         if (in->opcode == SpvOpTypePointer) {
             t->storage_class = (uint8_t)(w[2] > 255 ? 255 : w[2]);
             t->elem = w[3];
+            if (w[2] != SpvStorageClassFunction && w[2] != SpvStorageClassPrivate &&
+                w[3] < p->ntypes && type_has_sub_byte_float(p, w[3], 0))
+                return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                                      "4- and 6-bit floats may only be in Function and Private "
+                                      "memory (SPV_EXT_ocp_microscaling_types)");
         } else if (in->opcode == SpvOpTypeUntypedPointerKHR) {
             t->storage_class = (uint8_t)(w[2] > 255 ? 255 : w[2]);
         }
@@ -436,16 +506,25 @@ static cvm_result lower_type(cvm_lower *lw, const spv_inst *in)
     case SpvOpTypeFunction:
         t->tclass = CVM_TC_FUNCTION;
         return CVM_SUCCESS;
-    case SpvOpTypeCooperativeMatrixKHR: {
+    case SpvOpTypeCooperativeMatrixKHR:
+    case SpvOpTypeCooperativeMatrixNV: /* SPV_NV_cooperative_matrix: no Use operand */ {
         const cvm_type *e = &p->types[w[2]];
-        uint64_t scope, rows, cols, use;
-        if (!cvm_lower_const_u64(lw, w[3], &scope) || !cvm_lower_const_u64(lw, w[4], &rows) ||
-            !cvm_lower_const_u64(lw, w[5], &cols) || !cvm_lower_const_u64(lw, w[6], &use))
+        int nv = in->opcode == SpvOpTypeCooperativeMatrixNV;
+        uint64_t scope, rows, cols, use = CVM_USE_NONE;
+        if (in->word_count < (nv ? 6u : 7u) || !cvm_lower_const_u64(lw, w[3], &scope) ||
+            !cvm_lower_const_u64(lw, w[4], &rows) || !cvm_lower_const_u64(lw, w[5], &cols) ||
+            (!nv && !cvm_lower_const_u64(lw, w[6], &use)))
             return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
-                                  "scope, rows, columns and use must be constant integers");
+                                  "scope, rows, columns%s must be constant integers",
+                                  nv ? "" : " and use");
         if (e->tclass != CVM_TC_INT && e->tclass != CVM_TC_FLOAT)
             return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
                                   "component type must be a numerical scalar");
+        if (e->sk >= CVM_SK_E2M1 && e->sk <= CVM_SK_MXINT8)
+            return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                                  "%s components: SPV_EXT_ocp_microscaling_types gives its "
+                                  "formats no cooperative matrices (its issue 4)",
+                                  cvm_sk_name((cvm_scalar_kind)e->sk));
         if (scope != SpvScopeSubgroup && scope != SpvScopeWorkgroup)
             return cvm_lower_fail(lw, in, CVM_ERROR_UNSUPPORTED,
                                   "scope %llu (only Subgroup and Workgroup)",
@@ -454,7 +533,7 @@ static cvm_result lower_type(cvm_lower *lw, const spv_inst *in)
             return cvm_lower_fail(lw, in, CVM_ERROR_LIMIT, "%llux%llu matrix (limit %u)",
                                   (unsigned long long)rows, (unsigned long long)cols,
                                   CVM_MAX_MATRIX_DIM);
-        if (use > 2)
+        if (!nv && use > 2)
             return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "use %llu",
                                   (unsigned long long)use);
         t->tclass = CVM_TC_COOPMAT;
@@ -569,6 +648,13 @@ static cvm_result build_composite(cvm_lower *lw, const spv_inst *in, const cvm_t
             memcpy(dst + at, src, csize);
             at += t->tclass == CVM_TC_ARRAY ? esize : csize;
         }
+        /* After specialization the constituents must still fill the type (a
+         * vector or array sized by a specialization constant: the module
+         * cannot be checked before) */
+        if (!replicate && at != (t->tclass == CVM_TC_ARRAY ? esize * t->count : t->size))
+            return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                                  "%u constituents for a composite of %u (as specialized)", n,
+                                  t->count);
         return CVM_SUCCESS;
     }
     case CVM_TC_STRUCT:
@@ -793,6 +879,7 @@ static int is_type_op(uint16_t op)
     case SpvOpTypeStruct: case SpvOpTypeOpaque: case SpvOpTypePointer: case SpvOpTypeFunction:
     case SpvOpTypeEvent: case SpvOpTypeDeviceEvent: case SpvOpTypeReserveId: case SpvOpTypeQueue:
     case SpvOpTypePipe: case SpvOpTypeForwardPointer: case SpvOpTypeCooperativeMatrixKHR:
+    case SpvOpTypeCooperativeMatrixNV:
     case SpvOpTypeTensorLayoutNV: case SpvOpTypeTensorViewNV:
     case SpvOpTypeVectorIdEXT: case SpvOpTypeUntypedPointerKHR:
         return 1;
@@ -939,7 +1026,7 @@ static cvm_result lower_inst(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
         cvm_lower_debug_printf, cvm_lower_glsl, cvm_lower_subgroup, cvm_lower_atomic,
         cvm_lower_coopmat, cvm_lower_coopmat2, cvm_lower_tensor, cvm_lower_qcom,
         cvm_lower_matrix,
-        cvm_lower_coopvec,
+        cvm_lower_coopvec,     cvm_lower_microscaling,
     };
     out->spv_op = in->opcode;
     out->word_off = in->offset;
@@ -950,7 +1037,10 @@ static cvm_result lower_inst(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
     } else if (d && d->has_result && in->word_count >= 2) {
         out->result = in->words[1];
     }
-    cvm_result r = cvm_lower_control(lw, in, out);
+    cvm_result r = cvm_microscaling_check_use(lw, in);
+    if (r != CVM_SUCCESS)
+        return r;
+    r = cvm_lower_control(lw, in, out);
     if (r != CVM_ERROR_NOT_FOUND)
         return r;
     for (size_t i = 0; i < CVM_ARRAY_SIZE(families); i++) {
@@ -1249,6 +1339,7 @@ static void find_private_writers(cvm_lower *lw)
             switch (in.opcode) {
             case SpvOpStore: case SpvOpCopyMemory: case SpvOpCopyMemorySized:
             case SpvOpAtomicStore: case SpvOpCooperativeMatrixStoreKHR:
+            case SpvOpCooperativeMatrixStoreNV:
             case SpvOpCooperativeMatrixStoreTensorNV: case SpvOpCooperativeVectorStoreNV:
                 ptr = in.word_count > 1 ? in.words[1] : 0;
                 break;

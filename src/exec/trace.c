@@ -140,7 +140,8 @@ static void fmt_scalar(sb *b, cvm_scalar_kind k, const uint8_t *p)
     case CVM_SK_F64:
         sb_add(b, "%.17g", cvm_load_as_f64(k, p));
         return;
-    case CVM_SK_F16: case CVM_SK_BF16: case CVM_SK_E4M3: case CVM_SK_E5M2:
+    case CVM_SK_F16: case CVM_SK_BF16: case CVM_SK_E4M3: case CVM_SK_E5M2: case CVM_SK_E2M1:
+    case CVM_SK_E2M3: case CVM_SK_E3M2: case CVM_SK_E8M0: case CVM_SK_MXINT8:
         sb_add(b, "%.6g", cvm_load_as_f64(k, p));
         return;
     default:
@@ -236,7 +237,8 @@ static void fmt_value(sb *b, const cvm_program *prog, uint32_t tid, const uint8_
 
 static const char *use_name(uint32_t use)
 {
-    return use == CVM_USE_A ? "MatrixA" : use == CVM_USE_B ? "MatrixB" : "Accumulator";
+    return use == CVM_USE_A ? "MatrixA" : use == CVM_USE_B ? "MatrixB"
+           : use == CVM_USE_NONE ? "NV" : "Accumulator";
 }
 
 /* Shape and the first rows and columns of scope instance `inst` of the
@@ -541,6 +543,7 @@ void cvm_trace_insn(cvm_exec *ex, const cvm_insn *in)
             }
         } else if (have && si.word_count >= 3 &&
                    (in->spv_op == SpvOpStore || in->spv_op == SpvOpCooperativeMatrixStoreKHR ||
+                    in->spv_op == SpvOpCooperativeMatrixStoreNV ||
                     in->spv_op == SpvOpCooperativeMatrixStoreTensorNV)) {
             /* stores: the pointer and the object */
             uint32_t ptr = si.words[1], obj = si.words[2];

@@ -33,12 +33,17 @@ typedef struct nm_format {
     uint32_t max_finite; /* magnitude pattern of the largest finite value */
     uint32_t inf;        /* magnitude pattern of infinity; 0 = none */
     uint32_t sign_bit;
+    uint32_t nan_mag;    /* without infinity: the NaN magnitude pattern, 0 = no NaN */
 } nm_format;
 
-static const nm_format NM_F16 = {10, 5, -14, 0x7bffu, 0x7c00u, 0x8000u};
-static const nm_format NM_BF16 = {7, 8, -126, 0x7f7fu, 0x7f80u, 0x8000u};
-static const nm_format NM_E4M3 = {3, 4, -6, 0x7eu, 0u, 0x80u};
-static const nm_format NM_E5M2 = {2, 5, -14, 0x7bu, 0x7cu, 0x80u};
+static const nm_format NM_F16 = {10, 5, -14, 0x7bffu, 0x7c00u, 0x8000u, 0};
+static const nm_format NM_BF16 = {7, 8, -126, 0x7f7fu, 0x7f80u, 0x8000u, 0};
+static const nm_format NM_E4M3 = {3, 4, -6, 0x7eu, 0u, 0x80u, 0x7fu};
+static const nm_format NM_E5M2 = {2, 5, -14, 0x7bu, 0x7cu, 0x80u, 0};
+/* OCP MX element formats: no infinity, no NaN. */
+static const nm_format NM_E2M1 = {1, 2, 0, 0x7u, 0u, 0x8u, 0};
+static const nm_format NM_E2M3 = {3, 2, 0, 0x1fu, 0u, 0x20u, 0};
+static const nm_format NM_E3M2 = {2, 3, -2, 0x1fu, 0u, 0x20u, 0};
 
 static uint64_t nm_f64_bits(double d)
 {
@@ -113,8 +118,8 @@ static uint32_t nm_round_mag(uint64_t mant, int exp2, const nm_format *f)
 /* NaN pattern keeping `sign` and the top payload bits of a double payload. */
 static uint32_t nm_nan_from_payload(uint64_t dbl_mant52, uint32_t sign, const nm_format *f)
 {
-    if (!f->inf) /* E4M3: one NaN per sign */
-        return sign | 0x7fu;
+    if (!f->inf) /* E4M3: one NaN per sign; the MX formats have none: +0 */
+        return f->nan_mag ? sign | f->nan_mag : 0;
     uint32_t payload = (uint32_t)(dbl_mant52 >> (52 - f->mbits));
     uint32_t quiet = 1u << (f->mbits - 1);
     return sign | f->inf | quiet | payload;
@@ -122,11 +127,11 @@ static uint32_t nm_nan_from_payload(uint64_t dbl_mant52, uint32_t sign, const nm
 
 static uint32_t nm_overflow(uint32_t sign, const nm_format *f, int saturate)
 {
-    if (saturate)
+    if (saturate || (!f->inf && !f->nan_mag)) /* the MX formats always saturate */
         return sign | f->max_finite;
     if (f->inf)
         return sign | f->inf;
-    return sign | 0x7fu; /* E4M3: NaN */
+    return sign | f->nan_mag; /* E4M3: NaN */
 }
 
 static uint32_t nm_encode_f64(double d, const nm_format *f, int saturate)
@@ -201,7 +206,7 @@ static double nm_decode(uint32_t v, const nm_format *f)
     uint32_t ef = mag >> f->mbits;
     uint32_t mf = mag & ((1u << f->mbits) - 1);
     uint64_t sgn = neg ? (UINT64_C(1) << 63) : 0;
-    if (f->inf ? (ef == (1u << f->ebits) - 1) : (mag == 0x7fu)) {
+    if (f->inf ? (ef == (1u << f->ebits) - 1) : (f->nan_mag && mag == f->nan_mag)) {
         if (f->inf && mf == 0)
             return nm_bits_f64(sgn | UINT64_C(0x7ff0000000000000));
         /* NaN: payload to the top of the double mantissa, quiet bit set. */
@@ -222,6 +227,7 @@ unsigned cvm_sk_size(cvm_scalar_kind k)
 {
     switch (k) {
     case CVM_SK_BOOL: case CVM_SK_S8: case CVM_SK_U8: case CVM_SK_E4M3: case CVM_SK_E5M2:
+    case CVM_SK_E2M1: case CVM_SK_E2M3: case CVM_SK_E3M2: case CVM_SK_E8M0: case CVM_SK_MXINT8:
         return 1;
     case CVM_SK_S16: case CVM_SK_U16: case CVM_SK_F16: case CVM_SK_BF16:
         return 2;
@@ -238,7 +244,17 @@ unsigned cvm_sk_size(cvm_scalar_kind k)
 int cvm_sk_is_float(cvm_scalar_kind k)
 {
     return k == CVM_SK_F16 || k == CVM_SK_BF16 || k == CVM_SK_F32 || k == CVM_SK_F64 ||
-           k == CVM_SK_E4M3 || k == CVM_SK_E5M2;
+           k == CVM_SK_E4M3 || k == CVM_SK_E5M2 || k == CVM_SK_E2M1 || k == CVM_SK_E2M3 ||
+           k == CVM_SK_E3M2 || k == CVM_SK_E8M0 || k == CVM_SK_MXINT8;
+}
+
+unsigned cvm_sk_bits(cvm_scalar_kind k)
+{
+    if (k == CVM_SK_E2M1)
+        return 4;
+    if (k == CVM_SK_E2M3 || k == CVM_SK_E3M2)
+        return 6;
+    return 8 * cvm_sk_size(k);
 }
 
 int cvm_sk_is_signed_int(cvm_scalar_kind k)
@@ -251,6 +267,7 @@ const char *cvm_sk_name(cvm_scalar_kind k)
     static const char *const names[CVM_SK_COUNT] = {
         "bool", "s8", "s16", "s32", "s64", "u8", "u16", "u32", "u64",
         "f16", "bf16", "f32", "f64", "e4m3", "e5m2",
+        "e2m1", "e2m3", "e3m2", "ue8m0", "mxint8",
     };
     if ((unsigned)k < CVM_SK_COUNT)
         return names[k];
@@ -397,6 +414,83 @@ uint8_t cvm_f64_to_e5m2(double d, int saturate)
     return (uint8_t)nm_encode_f64(d, &NM_E5M2, saturate);
 }
 
+/* OCP microscaling formats ---------------------------------------------------- */
+
+static double nm_round_half_even(double d);
+
+double cvm_e2m1_to_f64(uint8_t v)
+{
+    return nm_decode(v & 0xfu, &NM_E2M1);
+}
+
+double cvm_e2m3_to_f64(uint8_t v)
+{
+    return nm_decode(v & 0x3fu, &NM_E2M3);
+}
+
+double cvm_e3m2_to_f64(uint8_t v)
+{
+    return nm_decode(v & 0x3fu, &NM_E3M2);
+}
+
+double cvm_e8m0_to_f64(uint8_t v)
+{
+    if (v == 0xffu)
+        return nm_bits_f64(UINT64_C(0x7ff8000000000000));
+    return ldexp(1.0, (int)v - 127);
+}
+
+double cvm_mxint8_to_f64(uint8_t v)
+{
+    return (double)(int8_t)v / 64.0;
+}
+
+uint8_t cvm_f64_to_e2m1(double d)
+{
+    return (uint8_t)nm_encode_f64(d, &NM_E2M1, 1);
+}
+
+uint8_t cvm_f64_to_e2m3(double d)
+{
+    return (uint8_t)nm_encode_f64(d, &NM_E2M3, 1);
+}
+
+uint8_t cvm_f64_to_e3m2(double d)
+{
+    return (uint8_t)nm_encode_f64(d, &NM_E3M2, 1);
+}
+
+uint8_t cvm_f64_to_e8m0(double d, int saturate)
+{
+    if (isnan(d) || !(d > 0.0))
+        return 0xffu;
+    if (isinf(d))
+        return saturate ? 0xfeu : 0xffu;
+    int ex;
+    double fr = frexp(d, &ex); /* d = fr * 2^ex, fr in [0.5, 1): between 2^(ex-1) and 2^ex */
+    int biased = ex - 1 + 127;
+    /* the midpoint of 2^(ex-1) and 2^ex is 0.75 * 2^ex */
+    if (fr > 0.75 || (fr == 0.75 && (biased & 1)))
+        biased++;
+    if (biased < 0)
+        return 0; /* below 2^-127: the smallest value (E8M0 has no zero) */
+    if (biased > 254)
+        return saturate ? 0xfeu : 0xffu;
+    return (uint8_t)biased;
+}
+
+uint8_t cvm_f64_to_mxint8(double d)
+{
+    if (isnan(d))
+        return 0;
+    double q = nm_round_half_even(d * 64.0); /* exact scaling by a power of two */
+    if (q > 127.0)
+        q = 127.0;
+    if (q < -127.0)
+        q = -127.0;
+    return (uint8_t)(int8_t)q;
+}
+
 /* Generic access ------------------------------------------------------------ */
 
 static uint64_t nm_load_bits(unsigned size, const void *p)
@@ -457,6 +551,11 @@ double cvm_load_as_f64(cvm_scalar_kind k, const void *p)
     }
     case CVM_SK_E4M3: return nm_decode((uint32_t)nm_load_bits(1, p), &NM_E4M3);
     case CVM_SK_E5M2: return nm_decode((uint32_t)nm_load_bits(1, p), &NM_E5M2);
+    case CVM_SK_E2M1: return cvm_e2m1_to_f64((uint8_t)nm_load_bits(1, p));
+    case CVM_SK_E2M3: return cvm_e2m3_to_f64((uint8_t)nm_load_bits(1, p));
+    case CVM_SK_E3M2: return cvm_e3m2_to_f64((uint8_t)nm_load_bits(1, p));
+    case CVM_SK_E8M0: return cvm_e8m0_to_f64((uint8_t)nm_load_bits(1, p));
+    case CVM_SK_MXINT8: return cvm_mxint8_to_f64((uint8_t)nm_load_bits(1, p));
     default: break;
     }
     uint64_t v = nm_load_int_bits(k, p);
@@ -570,6 +669,11 @@ void cvm_store_from_f64(cvm_scalar_kind k, void *p, double v, int saturate)
     case CVM_SK_BF16: nm_store_bits(2, p, nm_encode_bf16(v)); return;
     case CVM_SK_E4M3: nm_store_bits(1, p, nm_encode_f64(v, &NM_E4M3, saturate)); return;
     case CVM_SK_E5M2: nm_store_bits(1, p, nm_encode_f64(v, &NM_E5M2, saturate)); return;
+    case CVM_SK_E2M1: nm_store_bits(1, p, cvm_f64_to_e2m1(v)); return;
+    case CVM_SK_E2M3: nm_store_bits(1, p, cvm_f64_to_e2m3(v)); return;
+    case CVM_SK_E3M2: nm_store_bits(1, p, cvm_f64_to_e3m2(v)); return;
+    case CVM_SK_E8M0: nm_store_bits(1, p, cvm_f64_to_e8m0(v, saturate)); return;
+    case CVM_SK_MXINT8: nm_store_bits(1, p, cvm_f64_to_mxint8(v)); return;
     case CVM_SK_F32: {
         float f = (float)v; /* one IEEE rounding, to nearest even */
         memcpy(p, &f, 4);
@@ -595,6 +699,13 @@ static void nm_store_int(cvm_scalar_kind k, void *p, int neg, uint64_t mag, int 
     case CVM_SK_BF16: nm_store_bits(2, p, nm_encode_int(mag, neg, &NM_BF16, 0)); return;
     case CVM_SK_E4M3: nm_store_bits(1, p, nm_encode_int(mag, neg, &NM_E4M3, saturate)); return;
     case CVM_SK_E5M2: nm_store_bits(1, p, nm_encode_int(mag, neg, &NM_E5M2, saturate)); return;
+    case CVM_SK_E2M1: case CVM_SK_E2M3: case CVM_SK_E3M2: case CVM_SK_E8M0: case CVM_SK_MXINT8: {
+        /* their largest values are below 2^128: any integer past 2^53 that a
+         * double rounds lands beyond all of them, on the same side */
+        double d = (double)mag;
+        cvm_store_from_f64(k, p, neg ? -d : d, saturate);
+        return;
+    }
     case CVM_SK_F32: {
         /* The C conversion from a 64-bit integer rounds once, to nearest. */
         float f = (float)mag;

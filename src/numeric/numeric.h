@@ -15,6 +15,14 @@ typedef enum cvm_scalar_kind {
     CVM_SK_U8, CVM_SK_U16, CVM_SK_U32, CVM_SK_U64,
     CVM_SK_F16, CVM_SK_BF16, CVM_SK_F32, CVM_SK_F64,
     CVM_SK_E4M3, CVM_SK_E5M2,
+    /* SPV_EXT_ocp_microscaling_types (OCP Microscaling Formats v1.0), one
+     * byte a value, the pattern in the low bits (the rest zero):
+     *   E2M1  FP4, bias 1, no Inf/NaN: 0, +-0.5 .. +-6
+     *   E2M3  FP6, bias 1, no Inf/NaN: 0, +-0.125 .. +-7.5
+     *   E3M2  FP6, bias 3, no Inf/NaN: 0, +-0.0625 .. +-28
+     *   E8M0  unsigned, exponent only, bias 127: 2^-127 .. 2^127, 0xff NaN
+     *   MXINT8  two's complement int8 scaled by 2^-6: -2 .. 127/64 */
+    CVM_SK_E2M1, CVM_SK_E2M3, CVM_SK_E3M2, CVM_SK_E8M0, CVM_SK_MXINT8,
     CVM_SK_COUNT
 } cvm_scalar_kind;
 
@@ -39,6 +47,31 @@ uint8_t cvm_f64_to_e4m3(double d, int saturate);
 float cvm_e5m2_to_f32(uint8_t v);
 uint8_t cvm_f32_to_e5m2(float f, int saturate);
 uint8_t cvm_f64_to_e5m2(double d, int saturate);
+
+/* The microscaling formats (exact: every value of these formats is a
+ * double).  Into them, coopvm's choices where SPV_EXT_ocp_microscaling_types
+ * leaves the conversion to the client API (Vulkan forbids producing them
+ * by OpFConvert, VUID-StandaloneSpirv-OpFConvert-12466, and the engine
+ * refuses it; these serve constants and tests): to nearest, ties to even;
+ * E2M1/E2M3/E3M2 saturate to the largest finite value (no infinity) and
+ * take NaN to +0; E8M0 rounds to the nearer power of two (a tie, 1.5 * 2^k,
+ * to the even biased exponent), clamps below 2^-127 to 2^-127, and gives NaN
+ * (0xff) for NaN, zero, negative values and, unless `saturate`, overflow;
+ * MXINT8 rounds value * 64 to an integer, saturates to -127 .. 127 (never
+ * 0x80, whose meaning Vulkan leaves undefined) and takes NaN to 0. */
+double cvm_e2m1_to_f64(uint8_t v);
+double cvm_e2m3_to_f64(uint8_t v);
+double cvm_e3m2_to_f64(uint8_t v);
+double cvm_e8m0_to_f64(uint8_t v);
+double cvm_mxint8_to_f64(uint8_t v); /* 0x80 is -2 (two's complement) */
+uint8_t cvm_f64_to_e2m1(double d);
+uint8_t cvm_f64_to_e2m3(double d);
+uint8_t cvm_f64_to_e3m2(double d);
+uint8_t cvm_f64_to_e8m0(double d, int saturate);
+uint8_t cvm_f64_to_mxint8(double d);
+/* Width in bits of a value of kind k (4 and 6 for E2M1, E2M3, E3M2; 8 *
+ * cvm_sk_size otherwise): what OpBitcast and OpBitcastExtractEXT count. */
+unsigned cvm_sk_bits(cvm_scalar_kind k);
 
 /* `n` conversions at once, each exactly what cvm_f16_to_f32 / cvm_f32_to_f16
  * give for that element (F16C when the CPU has it: the tests check that it

@@ -47,12 +47,30 @@ static const uint32_t supported_caps[] = {
     SpvCapabilityRoundingModeRTE,
     SpvCapabilityExpectAssumeKHR, /* OpAssumeTrueKHR, OpExpectKHR: hints */
     SpvCapabilityUniformBufferArrayDynamicIndexing, /* as storage buffer arrays are */
+    /* SPV_EXT_cooperative_matrix_maintenance1 (Reductions and
+     * PerElementOperations share their values with the NV names above) */
+    SpvCapabilityCooperativeMatrixConversionsEXT, SpvCapabilityCooperativeMatrixGetCoordinateEXT,
+    /* SPV_EXT_ocp_microscaling_types */
+    SpvCapabilityFloat4EXT, SpvCapabilityFloat6EXT, SpvCapabilityFloat8UnsignedE8M0EXT,
+    SpvCapabilityMXInt8EXT, SpvCapabilityBitcastExtractEXT,
+    SpvCapabilityCooperativeMatrixNV,          /* on the KHR machinery (coopmat.c) */
+    SpvCapabilityCooperativeMatrixLayoutsARM,  /* the two blocked interleaved layouts */
+    SpvCapabilityShader64BitIndexingEXT, /* the engine's address arithmetic is 64-bit always */
+    SpvCapabilityGroupNonUniformPartitionedEXT, /* OpGroupNonUniformPartitionEXT, Partitioned* */
 };
 
 int spv_capability_supported(uint32_t cap)
 {
     for (size_t i = 0; i < CVM_ARRAY_SIZE(supported_caps); i++)
         if (supported_caps[i] == cap)
+            return 1;
+    return 0;
+}
+
+int spv_module_has_capability(const spv_module *mod, uint32_t cap)
+{
+    for (uint32_t i = 0; i < mod->ncapabilities; i++)
+        if (mod->capabilities[i] == cap)
             return 1;
     return 0;
 }
@@ -72,7 +90,11 @@ static const char *const supported_exts[] = {
     "SPV_KHR_relaxed_extended_instruction", "SPV_KHR_uniform_group_instructions",
     "SPV_EXT_shader_atomic_float_min_max", "SPV_EXT_shader_atomic_float16_add",
     "SPV_KHR_float_controls", "SPV_KHR_subgroup_uniform_control_flow",
-    "SPV_KHR_expect_assume",
+    "SPV_KHR_expect_assume", "SPV_EXT_ocp_microscaling_types", "SPV_NV_cooperative_matrix",
+    "SPV_ARM_cooperative_matrix_layouts", "SPV_EXT_shader_64bit_indexing",
+    "SPV_EXT_shader_subgroup_partitioned", "SPV_NV_shader_subgroup_partitioned",
+    "SPV_AMD_gpu_shader_int16", /* 16-bit Frexp exponents (glsl.c takes every integer width)
+                                   and OpUConvert in OpSpecConstantOp (specop.c) */
 };
 
 static int extension_supported(const char *name)

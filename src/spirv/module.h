@@ -124,5 +124,7 @@ int spv_module_source_line(const spv_module *mod, uint32_t word_off, const char 
 /* Capability support of the engine: 1 when executing modules that declare it
  * is supported. */
 int spv_capability_supported(uint32_t cap);
+/* 1 when the module declares capability `cap` (OpCapability). */
+int spv_module_has_capability(const spv_module *mod, uint32_t cap);
 
 #endif /* CVM_SPIRV_MODULE_H */

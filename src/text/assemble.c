@@ -1273,6 +1273,43 @@ static int target_env_version(const char *env, uint32_t *o_version)
     return 0;
 }
 
+/* The version a "; Version: 1.D" comment of the text's header names, as
+ * spirv-as reads it when no target environment is given: only comment lines
+ * and blanks before the first other character count, D is a single digit
+ * naming a version up to 1.6 (a second digit, or 1.7 and above, is no
+ * match), and the first comment that matches wins.  Returns 0 when there is
+ * none (the caller keeps its default). */
+static int version_from_header(const char *text, size_t len, uint32_t *o_version)
+{
+    static const char prefix[] = "; Version: 1.";
+    const size_t plen = sizeof(prefix) - 1;
+    for (size_t i = 0; i < len; i++) {
+        char ch = text[i];
+        if (ch == ';') {
+            if (i + plen >= len)
+                return 0;
+            size_t j = 1;
+            while (j < plen && text[i + j] == prefix[j])
+                j++;
+            if (j == plen) {
+                char minor = text[i + plen];
+                char next = i + plen + 1 < len ? text[i + plen + 1] : 0;
+                if (minor >= '0' && minor <= '6' && !(next >= '0' && next <= '9')) {
+                    *o_version = 0x10000u | ((uint32_t)(minor - '0') << 8);
+                    return 1;
+                }
+            }
+            /* not a version comment: skip to the end of its line */
+            for (i += j; i < len && text[i] != '\n'; i++)
+                ;
+        } else if (!(ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\v' ||
+                     ch == '\f')) {
+            return 0; /* the header ended */
+        }
+    }
+    return 0;
+}
+
 cvm_result cvm_assemble(const char *text, size_t length, uint32_t flags, const char *target_env,
                         uint32_t **o_words, size_t *o_word_count, cvm_diagnostic *o_diag)
 {
@@ -1288,6 +1325,9 @@ cvm_result cvm_assemble(const char *text, size_t length, uint32_t flags, const c
     if (!target_env_version(target_env, &version))
         return cvm_diag_set(o_diag, CVM_ERROR_INVALID_ARGUMENT, "unknown target environment '%s'",
                             target_env);
+
+    if (!target_env && text)
+        version_from_header(text, length, &version);
 
     as_ctx c;
     memset(&c, 0, sizeof(c));

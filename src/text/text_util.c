@@ -617,8 +617,104 @@ static int decimal_chars_only(const char *s)
     return 1;
 }
 
+/* The OCP microscaling formats (SPV_EXT_ocp_microscaling_types).
+ *
+ * spirv-as (SPIRV-Tools) reads a decimal literal of these formats as a
+ * 32-bit float and rounds it toward zero, as for every narrow float, and is
+ * wrong in places (checked against its output): hex literals lose
+ * subnormals (E2M1 0x1p-1, which spirv-dis writes for 0.5, becomes 0;
+ * E2M3 0x1p-1 becomes 0.125), E2M3 6 and 7 become 7.5, hex values past the
+ * largest finite one give unrelated values, and it rejects two spellings
+ * spirv-dis writes: E8M0 0x1p+128 (the NaN pattern 0xff) and MXInt8 -0x1p+1
+ * (-2, the pattern 0x80).  Here: the literal's value (hex read exactly,
+ * decimal read as a 32-bit float as spirv-as reads it), then
+ *   E2M1, E2M3, E3M2   rounded toward zero; past the largest finite value,
+ *                      or NaN or infinity, an error (there is no infinity)
+ *   E8M0               exactly 2^k, -127 <= k <= 127, or 2^128 for NaN
+ *   MXInt8             exactly n / 64 with -128 <= n <= 127
+ * (spirv-as's rules where it is right: it also refuses inexact E8M0 and
+ * MXInt8 values). */
+static int mx_value(const char *p, int negative, double *o_v)
+{
+    char *end = NULL;
+    double v;
+    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+        for (const char *q = p + 2; *q; q++)
+            if (!isxdigit((unsigned char)*q) && *q != '.' && *q != 'p' && *q != 'P' &&
+                *q != '+' && *q != '-')
+                return 0;
+        v = strtod(p, &end);
+    } else {
+        if (!decimal_chars_only(p))
+            return 0;
+        v = (double)strtof(p, &end);
+    }
+    if (end == p || *end != '\0')
+        return 0;
+    *o_v = negative ? -v : v;
+    return 1;
+}
+
+static int parse_mx_float(const char *p, int negative, txt_fp fp, uint64_t *o_bits)
+{
+    double v;
+    if (!mx_value(p, negative, &v))
+        return 0;
+    if (fp == TXT_FP_E8M0) {
+        if (v == ldexp(1.0, 128)) {
+            *o_bits = 0xff;
+            return 1;
+        }
+        int k;
+        if (!(v > 0.0) || frexp(v, &k) != 0.5 || k - 1 < -127 || k - 1 > 127)
+            return 0;
+        *o_bits = (uint64_t)(k - 1 + 127);
+        return 1;
+    }
+    if (fp == TXT_FP_MXINT8) {
+        double n = v * 64.0; /* exact: a power of two */
+        if (!(n >= -128.0 && n <= 127.0) || n != floor(n))
+            return 0;
+        *o_bits = (uint8_t)(int8_t)n;
+        return 1;
+    }
+    /* E2M1, E2M3, E3M2: the largest magnitude not above |v|, by search of
+     * the (at most 32) magnitudes, all exact doubles. */
+    const fp_desc *f = &fp_descs[fp];
+    if (isnan(v) || isinf(v))
+        return 0;
+    double a = fabs(v);
+    uint64_t nmag = 1ull << (f->used_bits - 1), best = 0;
+    for (uint64_t m = 0; m < nmag; m++) {
+        uint64_t e = m >> f->frac_bits, frac = m & low_mask(f->frac_bits);
+        double mv = e ? ldexp((double)(frac | (1ull << f->frac_bits)),
+                              (int)e - (int)f->bias - (int)f->frac_bits)
+                      : ldexp((double)frac, 1 - (int)f->bias - (int)f->frac_bits);
+        if (mv <= a)
+            best = m;
+        else
+            break; /* magnitudes grow with the pattern */
+        if (m == nmag - 1 && a > mv)
+            return 0; /* past the largest finite value */
+    }
+    *o_bits = (signbit(v) ? nmag : 0) | best;
+    return 1;
+}
+
 int txt_parse_float(const char *text, txt_fp fp, uint64_t *o_bits)
 {
+    if (fp == TXT_FP_E2M1 || fp == TXT_FP_E2M3 || fp == TXT_FP_E3M2 || fp == TXT_FP_E8M0 ||
+        fp == TXT_FP_MXINT8) {
+        const char *p = text;
+        int negative = 0;
+        if (*p == '-' || *p == '+') {
+            negative = *p == '-';
+            p++;
+        }
+        if (*p == '-' || *p == '+')
+            return 0;
+        return parse_mx_float(p, negative, fp, o_bits);
+    }
     if (fp == TXT_FP_UNKNOWN || fp >= CVM_ARRAY_SIZE(fp_descs) || !fp_descs[fp].storage_bits)
         return -1;
     const fp_desc *f = &fp_descs[fp];

@@ -31,6 +31,7 @@
 #define SRC_DV "SPV_NV_cooperative_matrix_decode_vector rev 1"
 #define SRC_QCOM "SPV_QCOM_cooperative_matrix_conversion rev 1"
 #define SRC_CV "SPV_NV_cooperative_vector rev 2"
+#define SRC_M1 "SPV_EXT_cooperative_matrix_maintenance1 rev 1"
 #define SRC_VK "Vulkan, Appendix: SPIR-V environment"
 
 #define OPC(name) SpvOp##name
@@ -362,6 +363,16 @@ X("NV-CM2.Transpose-Types", 4, VAL_OPCODE, OPC(CooperativeMatrixTransposeNV), VA
   "Result Type and Matrix's type are cooperative matrix types with the same Scope and Rows and Columns swapped", nv2_transpose_types) \
 X("NV-CM2.Transpose-Use", 4, VAL_OPCODE, OPC(CooperativeMatrixTransposeNV), VAL_ENV_ANY, SRC_NV2, "3.49.11 OpCooperativeMatrixTransposeNV", \
   "the Use of Result Type is MatrixBKHR, that of Matrix MatrixAccumulatorKHR", nv2_transpose_use) \
+X("M1.Extension", 4, VAL_MODULE, 0, VAL_ENV_ANY, SRC_M1, "Extension Name", \
+  "OpExtension \"SPV_EXT_cooperative_matrix_maintenance1\" is present when CooperativeMatrixConversionsEXT or CooperativeMatrixGetCoordinateEXT is declared", m1_extension) \
+X("M1.GetCoordinate-Result", 4, VAL_OPCODE, OPC(CooperativeMatrixGetCoordinateEXT), VAL_ENV_ANY, SRC_M1, "3.49.1 OpCooperativeMatrixGetCoordinateEXT", \
+  "Result Type is a vector type with two 32-bit integer components", m1_coord_result) \
+X("M1.GetCoordinate-Matrix", 4, VAL_OPCODE, OPC(CooperativeMatrixGetCoordinateEXT), VAL_ENV_ANY, SRC_M1, "3.49.1 OpCooperativeMatrixGetCoordinateEXT", \
+  "Matrix has an OpTypeCooperativeMatrixKHR type", m1_coord_matrix) \
+X("M1.GetCoordinate-Index", 4, VAL_OPCODE, OPC(CooperativeMatrixGetCoordinateEXT), VAL_ENV_ANY, SRC_M1, "3.49.1 OpCooperativeMatrixGetCoordinateEXT", \
+  "Index has a 32-bit integer type", m1_coord_index) \
+X("M1.Transpose-Target", 4, VAL_OPCODE, OPC(Decorate), VAL_ENV_ANY, SRC_M1, "3.2.19 Decoration; 3.49.11 Conversion Instructions", \
+  "CooperativeMatrixTransposeEXT decorates the result of a conversion instruction (Op{F,S,U}Convert, OpConvert*, OpCooperativeMatrixConvertUseEXT)", m1_transpose_target) \
 X("NV-CM2.PerElement-Types", 4, VAL_OPCODE, OPC(CooperativeMatrixPerElementOpNV), VAL_ENV_ANY, SRC_NV2, "3.49.9 OpCooperativeMatrixPerElementOpNV", \
   "Matrix is a cooperative matrix and Result Type its type", nv2_per_element_types) \
 X("NV-CM2.PerElement-Func", 4, VAL_OPCODE, OPC(CooperativeMatrixPerElementOpNV), VAL_ENV_ANY, SRC_NV2, "3.49.9 OpCooperativeMatrixPerElementOpNV", \
@@ -463,7 +474,7 @@ X("NV-CV.Load-Pointer", 4, VAL_OPCODE, OPC(CooperativeVectorLoadNV), VAL_ENV_ANY
 X("NV-CV.Load-Storage", 4, VAL_OPCODE, OPC(CooperativeVectorLoadNV), VAL_ENV_ANY, SRC_CV, "3.42.8 OpCooperativeVectorLoadNV", \
   "Pointer's storage class is CrossWorkgroup, Workgroup, StorageBuffer or PhysicalStorageBuffer", cv_ls_storage) \
 X("NV-CV.Load-Offset", 4, VAL_OPCODE, OPC(CooperativeVectorLoadNV), VAL_ENV_ANY, SRC_CV, "3.42.8 OpCooperativeVectorLoadNV", \
-  "Offset is a 32-bit integer", cv_ls_offset) \
+  "Offset is a 32-bit integer (32- or 64-bit with SPV_EXT_shader_64bit_indexing's Shader64BitIndexingEXT)", cv_ls_offset) \
 X("NV-CV.Load-Make-Available", 4, VAL_OPCODE, OPC(CooperativeVectorLoadNV), VAL_ENV_ANY, SRC_CV, "3.26 Memory Operands", \
   "MakePointerAvailable is not valid with OpCooperativeVectorLoadNV", cv_load_make_available) \
 X("NV-CV.Store-Object", 4, VAL_OPCODE, OPC(CooperativeVectorStoreNV), VAL_ENV_ANY, SRC_CV, "3.42.8 OpCooperativeVectorStoreNV", \
@@ -473,7 +484,7 @@ X("NV-CV.Store-Pointer", 4, VAL_OPCODE, OPC(CooperativeVectorStoreNV), VAL_ENV_A
 X("NV-CV.Store-Storage", 4, VAL_OPCODE, OPC(CooperativeVectorStoreNV), VAL_ENV_ANY, SRC_CV, "3.42.8 OpCooperativeVectorStoreNV", \
   "Pointer's storage class is CrossWorkgroup, Workgroup, StorageBuffer or PhysicalStorageBuffer", cv_ls_storage) \
 X("NV-CV.Store-Offset", 4, VAL_OPCODE, OPC(CooperativeVectorStoreNV), VAL_ENV_ANY, SRC_CV, "3.42.8 OpCooperativeVectorStoreNV", \
-  "Offset is a 32-bit integer", cv_ls_offset) \
+  "Offset is a 32-bit integer (32- or 64-bit with SPV_EXT_shader_64bit_indexing's Shader64BitIndexingEXT)", cv_ls_offset) \
 X("NV-CV.Store-Make-Visible", 4, VAL_OPCODE, OPC(CooperativeVectorStoreNV), VAL_ENV_ANY, SRC_CV, "3.26 Memory Operands", \
   "MakePointerVisible is not valid with OpCooperativeVectorStoreNV", cv_store_make_visible) \
 X("NV-CV.Vector-Shuffle", 4, VAL_OPCODE, OPC(VectorShuffle), VAL_ENV_ANY, SRC_CV, "2.2 Terms (Composite)", \
@@ -503,7 +514,7 @@ X("NV-CV.MatMul-Matrix", 4, VAL_EACH, 0, VAL_ENV_ANY, SRC_CV, "3.42.X OpCooperat
 X("NV-CV.MatMul-Bias", 4, VAL_OPCODE, OPC(CooperativeVectorMatrixMulAddNV), VAL_ENV_ANY, SRC_CV, "3.42.X OpCooperativeVectorMatrixMulAddNV", \
   "Bias is a pointer to an array of scalars in the CrossWorkgroup, StorageBuffer or PhysicalStorageBuffer storage class", cv_mm_bias) \
 X("NV-CV.MatMul-Offsets", 4, VAL_EACH, 0, VAL_ENV_ANY, SRC_CV, "3.42.X OpCooperativeVectorMatrixMulAddNV", \
-  "MatrixOffset and BiasOffset are 32-bit integers", cv_mm_offsets_each) \
+  "MatrixOffset and BiasOffset are 32-bit integers (32- or 64-bit with SPV_EXT_shader_64bit_indexing's Shader64BitIndexingEXT)", cv_mm_offsets_each) \
 X("NV-CV.MatMul-Interpretations", 4, VAL_EACH, 0, VAL_ENV_ANY, SRC_CV, "3.42.X OpCooperativeVectorMatrixMulAddNV", \
   "InputInterpretation, MatrixInterpretation and BiasInterpretation are 32-bit integer constant instructions whose values are Component Types (SPIR-V's, or those the client API adds: Vulkan's VkComponentTypeKHR)", cv_mm_interpretations_each) \
 X("NV-CV.MatMul-Dims", 4, VAL_EACH, 0, VAL_ENV_ANY, SRC_CV, "3.42.X OpCooperativeVectorMatrixMulAddNV", \
@@ -519,7 +530,7 @@ X("NV-CV.Outer-Types", 4, VAL_OPCODE, OPC(CooperativeVectorOuterProductAccumulat
 X("NV-CV.Outer-Pointer", 4, VAL_OPCODE, OPC(CooperativeVectorOuterProductAccumulateNV), VAL_ENV_ANY, SRC_CV, "3.42.X OpCooperativeVectorOuterProductAccumulateNV", \
   "Pointer is a pointer to an array of scalars or vectors in the Workgroup, CrossWorkgroup, StorageBuffer or PhysicalStorageBuffer storage class", cv_outer_pointer) \
 X("NV-CV.Outer-Offset", 4, VAL_OPCODE, OPC(CooperativeVectorOuterProductAccumulateNV), VAL_ENV_ANY, SRC_CV, "3.42.X OpCooperativeVectorOuterProductAccumulateNV", \
-  "Offset is a 32-bit integer", cv_outer_offset) \
+  "Offset is a 32-bit integer (32- or 64-bit with SPV_EXT_shader_64bit_indexing's Shader64BitIndexingEXT)", cv_outer_offset) \
 X("NV-CV.Outer-Layout", 4, VAL_OPCODE, OPC(CooperativeVectorOuterProductAccumulateNV), VAL_ENV_ANY, SRC_CV, "3.42.X OpCooperativeVectorOuterProductAccumulateNV", \
   "MemoryLayout comes from a 32-bit integer constant instruction whose value is a Cooperative Vector Matrix Layout", cv_outer_layout) \
 X("NV-CV.Outer-Interpretation", 4, VAL_OPCODE, OPC(CooperativeVectorOuterProductAccumulateNV), VAL_ENV_ANY, SRC_CV, "3.42.X OpCooperativeVectorOuterProductAccumulateNV", \
@@ -531,7 +542,7 @@ X("NV-CV.Reduce-V", 4, VAL_OPCODE, OPC(CooperativeVectorReduceSumAccumulateNV), 
 X("NV-CV.Reduce-Pointer", 4, VAL_OPCODE, OPC(CooperativeVectorReduceSumAccumulateNV), VAL_ENV_ANY, SRC_CV, "3.42.X OpCooperativeVectorReduceSumAccumulateNV", \
   "Pointer is a pointer to an array of scalars or vectors in the Workgroup, CrossWorkgroup, StorageBuffer or PhysicalStorageBuffer storage class", cv_reduce_pointer) \
 X("NV-CV.Reduce-Offset", 4, VAL_OPCODE, OPC(CooperativeVectorReduceSumAccumulateNV), VAL_ENV_ANY, SRC_CV, "3.42.X OpCooperativeVectorReduceSumAccumulateNV", \
-  "Offset is a 32-bit integer", cv_reduce_offset) \
+  "Offset is a 32-bit integer (32- or 64-bit with SPV_EXT_shader_64bit_indexing's Shader64BitIndexingEXT)", cv_reduce_offset) \
 X("NV-CV.Matrix-Unmodified", 4, VAL_LISTED, 0, VAL_ENV_ANY, SRC_CV, "3.42.X OpCooperativeVectorMatrixMulAddNV", \
   "run time: the matrix and bias memory is not modified while a shader may use it", val_listed) \
 /* ---- Vulkan environment (spirvenv_cooperative_vuids.adoc) ---- */ \
@@ -568,9 +579,9 @@ X("VUID-RuntimeSpirv-OpCooperativeVectorReduceSumAccumulateNV-10100", 4, VAL_OPC
 X("VUID-RuntimeSpirv-OpCooperativeVectorOuterProductAccumulateNV-10101", 4, VAL_OPCODE, OPC(CooperativeVectorOuterProductAccumulateNV), VAL_ENV_VULKAN, SRC_VK, "VUID-RuntimeSpirv-OpCooperativeVectorOuterProductAccumulateNV-10101", \
   "Offset is a multiple of 64 (checked for constants)", vk_cv_outer_offset_alignment) \
 X("VUID-RuntimeSpirv-OpCooperativeVectorMatrixMulAddNV-11808", 4, VAL_LISTED, 0, VAL_ENV_VULKAN, SRC_VK, "VUID-RuntimeSpirv-OpCooperativeVectorMatrixMulAddNV-11808", \
-  "not run separately: MatrixOffset and BiasOffset are 32-bit integers is NV-CV.MatMul-Offsets, checked in every environment (Vulkan's 64-bit indexing exception is not taken)", val_listed) \
+  "not run separately: MatrixOffset and BiasOffset are 32-bit integers is NV-CV.MatMul-Offsets, checked in every environment (64-bit offsets are taken when the module declares Shader64BitIndexingEXT; whether the pipeline has 64-bit indexing a module does not say)", val_listed) \
 X("VUID-RuntimeSpirv-OpCooperativeVectorLoadNV-11809", 4, VAL_LISTED, 0, VAL_ENV_VULKAN, SRC_VK, "VUID-RuntimeSpirv-OpCooperativeVectorLoadNV-11809", \
-  "not run separately: the Offset operands are 32-bit integers is NV-CV.*-Offset, checked in every environment (Vulkan's 64-bit indexing exception is not taken)", val_listed) \
+  "not run separately: the Offset operands are 32-bit integers is NV-CV.*-Offset, checked in every environment (64-bit offsets are taken when the module declares Shader64BitIndexingEXT; whether the pipeline has 64-bit indexing a module does not say)", val_listed) \
 X("VUID-RuntimeSpirv-OpTypeCooperativeMatrixKHR-10163", 4, VAL_LISTED, 0, VAL_ENV_VULKAN, SRC_VK, "VUID-RuntimeSpirv-OpTypeCooperativeMatrixKHR-10163", \
   "device property: the type matches a VkCooperativeMatrixPropertiesKHR of the device", val_listed) \
 X("VUID-RuntimeSpirv-OpCooperativeMatrixMulAddKHR-10060", 4, VAL_LISTED, 0, VAL_ENV_VULKAN, SRC_VK, "VUID-RuntimeSpirv-OpCooperativeMatrixMulAddKHR-10060", \

@@ -208,7 +208,11 @@ int val_is_bool(const val_ctx *v, uint32_t type);
 int val_is_int_scalar(const val_ctx *v, uint32_t type, uint32_t width); /* width 0: any */
 /* Scalar numerical type: an integer or a float type. */
 int val_is_numeric_scalar(const val_ctx *v, uint32_t type);
-/* OpTypeVector (and OpTypeVectorIdEXT with a known count): component type and count. */
+/* OpTypeVector and OpTypeVectorIdEXT: component type and count; a count
+ * that a specialization constant decides is VAL_SPEC_COUNT(the count's id)
+ * (ids are below 2^22, so it equals no real count, and the vectors one
+ * constant sizes have equal counts). */
+#define VAL_SPEC_COUNT(id) (0x80000000u | (uint32_t)(id))
 int val_vector_type(const val_ctx *v, uint32_t type, uint32_t *o_comp, uint32_t *o_count);
 /* OpTypePointer: storage class and pointee. Untyped pointers give pointee 0. */
 int val_pointer_type(const val_ctx *v, uint32_t type, uint32_t *o_storage, uint32_t *o_pointee);
@@ -226,6 +230,8 @@ typedef struct val_coopmat {
     uint8_t scope_known, rows_known, cols_known, use_known; /* non-specialisable constants */
 } val_coopmat;
 int val_coopmat_type(const val_ctx *v, uint32_t type, val_coopmat *o);
+/* 1 when an OpDecorate gives `id` the decoration (without operands looked at). */
+int val_has_decoration(const val_ctx *v, uint32_t id, uint32_t decoration);
 /* A cooperative vector type (OpTypeCooperativeVectorNV). */
 int val_coopvec_type(const val_ctx *v, uint32_t type, uint32_t *o_comp, uint32_t *o_count_id,
                      uint64_t *o_count, int *o_count_known);

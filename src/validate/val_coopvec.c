@@ -200,9 +200,20 @@ static int int32_operand(val_ctx *v, uint32_t id, const char *what)
     return 1;
 }
 
+/* An offset: SPV_EXT_shader_64bit_indexing makes it "a 32- or 64-bit
+ * integer" (Vulkan then asks for the Shader64BitIndexingEXT mode or the
+ * pipeline flag: VUID-RuntimeSpirv-OpCooperativeVectorLoadNV-11809). */
+static int offset_operand(val_ctx *v, uint32_t id, const char *what)
+{
+    if (val_has_cap(v, SpvCapabilityShader64BitIndexingEXT) &&
+        val_is_int_scalar(v, val_type_of(v, id), 64))
+        return 1;
+    return int32_operand(v, id, what);
+}
+
 int cv_ls_offset(val_ctx *v, const spv_inst *in)
 {
-    return int32_operand(v, ls_offset(in), "Offset");
+    return offset_operand(v, ls_offset(in), "Offset");
 }
 
 /* ---- composites, conversions, arithmetic ------------------------------------------ */
@@ -236,7 +247,9 @@ static int is_conversion(uint16_t op)
 
 int cv_convert(val_ctx *v, const spv_inst *in)
 {
-    if (!is_conversion(in->opcode))
+    /* a long vector (no CooperativeVectorNV) converts by the core rules, and
+     * with LongVectorEXT also declared the type is a long vector too */
+    if (!is_conversion(in->opcode) || !cv_restricted(v))
         return 1;
     uint32_t rt = in->words[1], ot = val_type_of(v, in->words[3]);
     int r = is_cv_type(v, rt), o = is_cv_type(v, ot);
@@ -548,9 +561,9 @@ int cv_mm_bias(val_ctx *v, const spv_inst *in)
 int cv_mm_offsets(val_ctx *v, const spv_inst *in)
 {
     mm_words w = mm_of(in);
-    if (!int32_operand(v, in->words[w.matrix_offset], "MatrixOffset"))
+    if (!offset_operand(v, in->words[w.matrix_offset], "MatrixOffset"))
         return 0;
-    if (w.bias && !int32_operand(v, in->words[w.bias_offset], "BiasOffset"))
+    if (w.bias && !offset_operand(v, in->words[w.bias_offset], "BiasOffset"))
         return 0;
     return 1;
 }
@@ -703,7 +716,7 @@ int cv_outer_pointer(val_ctx *v, const spv_inst *in)
 
 int cv_outer_offset(val_ctx *v, const spv_inst *in)
 {
-    return int32_operand(v, in->words[2], "Offset");
+    return offset_operand(v, in->words[2], "Offset");
 }
 
 int cv_outer_layout(val_ctx *v, const spv_inst *in)
@@ -739,5 +752,5 @@ int cv_reduce_pointer(val_ctx *v, const spv_inst *in)
 
 int cv_reduce_offset(val_ctx *v, const spv_inst *in)
 {
-    return int32_operand(v, in->words[2], "Offset");
+    return offset_operand(v, in->words[2], "Offset");
 }

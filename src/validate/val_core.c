@@ -906,7 +906,9 @@ int vc_type_vector(val_ctx *v, const spv_inst *in)
     if (!val_is_numeric_scalar(v, comp) && !val_is_bool(v, comp))
         return val_fail(v, "the Component Type %%%u is not a scalar numerical or boolean type",
                         comp);
-    if (in->opcode == SpvOpTypeVector && in->words[3] < 2)
+    /* SPV_EXT_long_vector: "Modify OpTypeVector to allow a Component Count of 1" */
+    if (in->opcode == SpvOpTypeVector && in->words[3] < 2 &&
+        !(in->words[3] == 1 && val_has_cap(v, SpvCapabilityLongVectorEXT)))
         return val_fail(v, "Component Count %u is less than 2", in->words[3]);
     return 1;
 }
@@ -1007,8 +1009,8 @@ static uint32_t member_type(const val_ctx *v, uint32_t type, uint64_t i, uint64_
     switch (val_opcode(v, type)) {
     case SpvOpTypeVector:
     case SpvOpTypeVectorIdEXT:
-        if (val_vector_type(v, type, &comp, &count))
-            *o_count = count;
+        if (val_vector_type(v, type, &comp, &count) && !(count & VAL_SPEC_COUNT(0)))
+            *o_count = count; /* (a specialization constant's count is not known) */
         return val_component_type(v, type);
     case SpvOpTypeMatrix:
         if (!val_def(v, type, &in))
@@ -1386,6 +1388,8 @@ int vc_vector_shuffle(val_ctx *v, const spv_inst *in)
         return val_fail(v, "Vector 1 and Vector 2 must be vectors");
     if (ac != rc || bc != rc)
         return val_fail(v, "the vectors' component types differ from the Result Type's");
+    if ((rn | an | bn) & VAL_SPEC_COUNT(0))
+        return 1; /* sizes a specialization constant decides */
     if (in->word_count - 5u != rn)
         return val_fail(v, "%u components for a result of %u", in->word_count - 5u, rn);
     for (uint32_t i = 5; i < in->word_count; i++)

@@ -484,16 +484,39 @@ int khr_convert_shape(val_ctx *v, const spv_inst *in)
         return val_fail(v, "a cooperative matrix converts only to and from a cooperative matrix");
     if (val_same_dim(v, r.scope_id, o.scope_id) == 0)
         return val_fail(v, "the Scope of the result and of the operand differ");
+    /* SPV_EXT_cooperative_matrix_maintenance1 3.49.11: with
+     * CooperativeMatrixConversionsEXT a conversion (not OpBitcast) may be
+     * decorated CooperativeMatrixTransposeEXT: rows and columns swap, and the
+     * operand is an accumulator, the result MatrixAKHR or MatrixBKHR. */
+    int ext = in->opcode != SpvOpBitcast &&
+              val_has_cap(v, SpvCapabilityCooperativeMatrixConversionsEXT);
+    int transposed = ext && val_has_decoration(v, in->words[2],
+                                               SpvDecorationCooperativeMatrixTransposeEXT);
+    if (transposed) {
+        if (val_same_dim(v, r.rows_id, o.cols_id) == 0 || val_same_dim(v, r.cols_id, o.rows_id) == 0)
+            return val_fail(v, "the result is %llux%llu, the operand %llux%llu: "
+                               "CooperativeMatrixTransposeEXT swaps rows and columns",
+                            (unsigned long long)r.rows, (unsigned long long)r.cols,
+                            (unsigned long long)o.rows, (unsigned long long)o.cols);
+        if (!(o.use_known && o.use == 2) || (r.use_known && r.use == 2))
+            return val_fail(v, "a conversion decorated CooperativeMatrixTransposeEXT goes from "
+                               "MatrixAccumulatorKHR to MatrixAKHR or MatrixBKHR, not %s to %s",
+                            val_use_name(o.use), val_use_name(r.use));
+        return 1;
+    }
     if (val_same_dim(v, r.rows_id, o.rows_id) == 0 || val_same_dim(v, r.cols_id, o.cols_id) == 0)
         return val_fail(v, "the result is %llux%llu, the operand %llux%llu",
                         (unsigned long long)r.rows, (unsigned long long)r.cols,
                         (unsigned long long)o.rows, (unsigned long long)o.cols);
     if (val_same_dim(v, r.use_id, o.use_id) == 0) {
         /* SPV_NV_cooperative_matrix2 3.49.11: with CooperativeMatrixConversionsNV an
-         * accumulator may become A or B (not through OpBitcast). */
+         * accumulator may become A or B (not through OpBitcast); with
+         * CooperativeMatrixConversionsEXT, also A or B an accumulator. */
+        int acc_to_ab = o.use_known && o.use == 2 && r.use_known && (r.use == 0 || r.use == 1);
+        int ab_to_acc = r.use_known && r.use == 2 && o.use_known && (o.use == 0 || o.use == 1);
         int relaxed = in->opcode != SpvOpBitcast &&
-                      val_has_cap(v, SpvCapabilityCooperativeMatrixConversionsNV) &&
-                      o.use_known && o.use == 2 && r.use_known && (r.use == 0 || r.use == 1);
+                      ((val_has_cap(v, SpvCapabilityCooperativeMatrixConversionsNV) && acc_to_ab) ||
+                       (ext && (acc_to_ab || ab_to_acc)));
         if (!relaxed)
             return val_fail(v, "the Use of the result is %s, of the operand %s",
                             val_use_name(r.use), val_use_name(o.use));

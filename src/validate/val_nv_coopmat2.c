@@ -564,6 +564,20 @@ int nv2_reduce_combine(val_ctx *v, const spv_inst *in)
 
 /* ---- conversion and transpose ---------------------------------------------------- */
 
+/* The opcode is also OpCooperativeMatrixConvertUseEXT: in a module that
+ * declares CooperativeMatrixConversionsEXT, SPV_EXT_cooperative_matrix_maintenance1's
+ * rules (3.49.11): integer component types may differ in Signedness; the
+ * instruction may be decorated CooperativeMatrixTransposeEXT (rows and
+ * columns swapped, accumulator to A or B); else the Use goes from
+ * accumulator to A or B or from A or B to accumulator. */
+static int convert_use_ext(const val_ctx *v, const spv_inst *in, int *o_transposed)
+{
+    int ext = val_has_cap(v, SpvCapabilityCooperativeMatrixConversionsEXT);
+    *o_transposed = ext && val_has_decoration(v, in->words[2],
+                                              SpvDecorationCooperativeMatrixTransposeEXT);
+    return ext;
+}
+
 int nv2_convert_types(val_ctx *v, const spv_inst *in)
 {
     val_coopmat r, m;
@@ -571,10 +585,19 @@ int nv2_convert_types(val_ctx *v, const spv_inst *in)
         return val_fail(v, "the Result Type is not a cooperative matrix type");
     if (!val_cm_of(v, in->words[3], &m))
         return val_fail(v, "Matrix %%%u is not a cooperative matrix", in->words[3]);
-    if (r.component != m.component || val_same_dim(v, r.scope_id, m.scope_id) == 0 ||
-        val_same_dim(v, r.rows_id, m.rows_id) == 0 || val_same_dim(v, r.cols_id, m.cols_id) == 0)
+    int tr, ext = convert_use_ext(v, in, &tr);
+    uint32_t rw, mw;
+    int same_comp = r.component == m.component ||
+                    (ext && val_int_type(v, r.component, &rw, NULL) &&
+                     val_int_type(v, m.component, &mw, NULL) && rw == mw);
+    int dims = tr ? val_same_dim(v, r.rows_id, m.cols_id) != 0 &&
+                        val_same_dim(v, r.cols_id, m.rows_id) != 0
+                  : val_same_dim(v, r.rows_id, m.rows_id) != 0 &&
+                        val_same_dim(v, r.cols_id, m.cols_id) != 0;
+    if (!same_comp || val_same_dim(v, r.scope_id, m.scope_id) == 0 || !dims)
         return val_fail(v, "Matrix and the Result Type differ in Component Type, Scope, Rows or "
-                           "Columns");
+                           "Columns%s",
+                        tr ? " (CooperativeMatrixTransposeEXT: Rows and Columns swapped)" : "");
     return 1;
 }
 
@@ -583,6 +606,15 @@ int nv2_convert_use(val_ctx *v, const spv_inst *in)
     val_coopmat r, m;
     if (!val_coopmat_type(v, in->words[1], &r) || !val_cm_of(v, in->words[3], &m))
         return 1;
+    int tr;
+    if (convert_use_ext(v, in, &tr) && !tr) {
+        int r_acc = val_cm_use_is(&r, 2), m_acc = val_cm_use_is(&m, 2);
+        if (r.use_known && m.use_known && r_acc == m_acc)
+            return val_fail(v, "Matrix's Use is %s and the Result Type's %s: one is "
+                               "MatrixAccumulatorKHR, the other MatrixAKHR or MatrixBKHR",
+                            val_use_name(m.use), val_use_name(r.use));
+        return 1;
+    }
     if (r.use_known && r.use != 0 && r.use != 1)
         return val_fail(v, "the Result Type's Use is %s, not MatrixAKHR or MatrixBKHR",
                         val_use_name(r.use));

@@ -398,8 +398,13 @@ int val_vector_type(const val_ctx *v, uint32_t type, uint32_t *o_comp, uint32_t 
         return 1;
     }
     uint64_t n;
-    if (op == SpvOpTypeVectorIdEXT && val_def(v, type, &in) && in.word_count >= 4 &&
-        val_const_value(v, in.words[3], &n) && n <= UINT32_MAX) {
+    if (op == SpvOpTypeVectorIdEXT && val_def(v, type, &in) && in.word_count >= 4) {
+        /* a count from a specialization constant: VAL_SPEC_COUNT of its id, so
+         * that two vectors sized by one constant compare equal */
+        if (!val_const_value(v, in.words[3], &n))
+            n = VAL_SPEC_COUNT(in.words[3]);
+        if (n > UINT32_MAX)
+            return 0;
         if (o_comp)
             *o_comp = in.words[2];
         if (o_count)
@@ -531,7 +536,7 @@ int val_component_count(const val_ctx *v, uint32_t type, uint64_t *o_count)
     int known;
     if (val_vector_type(v, type, NULL, &n)) {
         *o_count = n;
-        return 1;
+        return !(n & VAL_SPEC_COUNT(0)); /* a specialization constant's: not known */
     }
     if (val_coopvec_type(v, type, NULL, NULL, o_count, &known))
         return known;
@@ -890,4 +895,15 @@ void val_call_closure(const val_ctx *v, uint32_t f, uint8_t *o_seen)
     }
     for (uint32_t i = 0; i < v->nfuncs; i++)
         o_seen[i] = o_seen[i] ? 1 : 0;
+}
+
+int val_has_decoration(const val_ctx *v, uint32_t id, uint32_t decoration)
+{
+    for (uint32_t i = 0; i < v->ndecos; i++) {
+        spv_inst d;
+        if (val_inst_at(v, v->deco_offs[i], &d) && d.opcode == SpvOpDecorate &&
+            d.word_count >= 3 && d.words[1] == id && d.words[2] == decoration)
+            return 1;
+    }
+    return 0;
 }

@@ -34,6 +34,6 @@ for s in *.spv; do spirv-val --target-env vulkan1.3 $s; done
 # Shaders that need a current glslang (cooperative matrix 2): built with
 # glslang from KhronosGroup/glslang main (16.x), outside this repository.
 GLSLANG_NEW=${GLSLANG_NEW:-glslangValidator}
-for s in callback_context coopmat_int_scale; do
+for s in callback_context coopmat_int_scale subgroup_partitioned subgroup_partitioned_bad amd_int16; do
   $GLSLANG_NEW -V --target-env vulkan1.3 -o $s.spv $s.comp >/dev/null
 done

@@ -436,6 +436,42 @@ static void test_assemble_arguments(void **state)
     cvm_free(w);
 }
 
+/* Without a target environment the header version comes from a
+ * "; Version: 1.D" comment at the top, as spirv-as takes it (the expected
+ * versions are what spirv-as wrote for the same texts). */
+static void test_assemble_version_comment(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text, *env;
+        uint32_t version;
+    } cases[] = {
+        {"; SPIR-V\n; Version: 1.3\n", NULL, 0x10300},
+        {"; Version: 1.0", NULL, 0x10000},          /* no newline at the end */
+        {"; Version: 1.7\n", NULL, 0x10600},        /* past 1.6: the default */
+        {"; Version: 1.33\n", NULL, 0x10600},       /* two digits: no match */
+        {"; Version: 1.2x\n", NULL, 0x10200},       /* a letter after the digit is fine */
+        {"OpCapability Shader\n; Version: 1.2\n", NULL, 0x10600}, /* after the header */
+        {"\n  \t; Version: 1.4\n", NULL, 0x10400},  /* blanks before it */
+        {";Version: 1.2\n", NULL, 0x10600},
+        {"; a\n; Version: 1.5\n; Version: 1.1\n", NULL, 0x10500}, /* the first wins */
+        {"; Version: 1.", NULL, 0x10600},
+        {"; Version: 1.2\n", "spv1.5", 0x10500},   /* the environment wins */
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        uint32_t *w = NULL;
+        size_t n = 0;
+        cvm_diagnostic d;
+        assert_int_equal(
+            cvm_assemble(cases[i].text, strlen(cases[i].text), 0, cases[i].env, &w, &n, &d),
+            CVM_SUCCESS);
+        assert_true(n >= 5);
+        if (w[1] != cases[i].version)
+            fail_msg("case %zu: version 0x%x, expected 0x%x", i, w[1], cases[i].version);
+        cvm_free(w);
+    }
+}
+
 /* Out of memory at every allocation: a status, no crash, no leak (the
  * sanitizer build checks leaks). */
 static void test_out_of_memory(void **state)
@@ -484,6 +520,7 @@ int main(void)
         cmocka_unit_test(test_dis_errors),
         cmocka_unit_test(test_assembler_errors),
         cmocka_unit_test(test_assemble_arguments),
+        cmocka_unit_test(test_assemble_version_comment),
         cmocka_unit_test(test_out_of_memory),
     };
     return cmocka_run_group_tests(tests, setup, NULL);

@@ -1,11 +1,13 @@
 /* Composite instructions: construct, extract, insert, shuffles, dynamic
  * vector access, copies; and per-invocation access to cooperative matrix
- * elements (OpCooperativeMatrixLengthKHR, OpCompositeExtract/Insert).
+ * elements (OpCooperativeMatrixLengthKHR, OpCompositeExtract/Insert,
+ * OpCooperativeMatrixGetCoordinateEXT).
  *
  * Element ownership (ARCHITECTURE.md): with L = ceil(M*N / invocations in
  * the scope), the invocation with index i in its scope owns the row-major
  * flat indices [i*L, (i+1)*L); indices past M*N are padding (reads give 0,
- * writes are dropped). */
+ * writes are dropped).  OpCooperativeMatrixGetCoordinateEXT tells a shader
+ * the (row, column) of each of its elements under the same mapping. */
 #include <string.h>
 
 #include "exec/ops/ewise.h"
@@ -24,6 +26,13 @@ static uint32_t lane_in_scope(const cvm_exec *ex, const cvm_type *t, uint32_t l)
 static uint32_t scope_instance(const cvm_exec *ex, const cvm_type *t, uint32_t l)
 {
     return t->scope == SpvScopeWorkgroup ? 0 : l / ex->sg_size;
+}
+
+static uint64_t index_value(const uint8_t *p, uint32_t size)
+{
+    uint64_t v = 0;
+    memcpy(&v, p, size);
+    return v;
 }
 
 /* in->a: composite, in->b: register offset, in->c: size (constant path) */
@@ -101,6 +110,37 @@ static cvm_result h_matrix_length(cvm_exec *ex, const cvm_insn *in)
     return CVM_SUCCESS;
 }
 
+/* OpCooperativeMatrixGetCoordinateEXT (SPV_EXT_cooperative_matrix_maintenance1):
+ * in->a matrix, in->b index, in->type matrix type, in->d the index's size.
+ * "Converts an index in range [0, OpCooperativeMatrixLengthKHR - 1] to a
+ * (row,column) coordinate.  The element of the matrix at that index (when
+ * treated as a composite) is the element located at (row,column)": the
+ * element that h_matrix_extract reads, flat index i*L + Index, at row
+ * flat / N and column flat % N.  The text does not say what a padding
+ * element (an Index below Length whose flat index is M*N or past it) is;
+ * extract reads zero there and insert drops the write, so no element of the
+ * matrix is there: the same formula gives it a row of M or more, outside the
+ * matrix, which is what a shader that checks "row < M" before it stores
+ * needs.  An Index of Length or more (or negative) gives a value the text
+ * leaves undefined: (0xFFFFFFFF, 0xFFFFFFFF), outside every matrix. */
+static cvm_result h_matrix_coordinate(cvm_exec *ex, const cvm_insn *in)
+{
+    const cvm_type *t = &ex->prog->types[in->type];
+    cvm_val r = ex->vals[in->result], idx = ex->vals[in->b];
+    CVM_FOR_ACTIVE(ex, l) {
+        uint32_t L = matrix_L(ex, t, l);
+        uint64_t index = index_value(CVM_LANE(idx, l), in->d);
+        uint32_t rc[2] = {UINT32_MAX, UINT32_MAX};
+        if (index < L) {
+            uint64_t flat = (uint64_t)lane_in_scope(ex, t, l) * L + index;
+            rc[0] = (uint32_t)(flat / t->cols);
+            rc[1] = (uint32_t)(flat % t->cols);
+        }
+        memcpy(CVM_LANE(r, l), rc, 8);
+    }
+    return CVM_SUCCESS;
+}
+
 /* Construct: constituents concatenated at offsets in extra (id, offset, size) */
 static cvm_result h_construct(cvm_exec *ex, const cvm_insn *in)
 {
@@ -163,13 +203,6 @@ static cvm_result h_shuffle(cvm_exec *ex, const cvm_insn *in)
         }
     }
     return CVM_SUCCESS;
-}
-
-static uint64_t index_value(const uint8_t *p, uint32_t size)
-{
-    uint64_t v = 0;
-    memcpy(&v, p, size);
-    return v;
 }
 
 static cvm_result h_vec_extract_dyn(cvm_exec *ex, const cvm_insn *in)
@@ -244,12 +277,37 @@ cvm_result cvm_lower_composite(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
 {
     const uint32_t *w = in->words;
     switch (in->opcode) {
-    case SpvOpCooperativeMatrixLengthKHR: {
+    case SpvOpCooperativeMatrixLengthKHR:
+    case SpvOpCooperativeMatrixLengthNV: {
         const cvm_type *t = cvm_lower_type(lw, w[3]);
         if (t->tclass != CVM_TC_COOPMAT)
             return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "operand is not a matrix type");
         out->a = w[3];
         out->fn = h_matrix_length;
+        return CVM_SUCCESS;
+    }
+    case SpvOpCooperativeMatrixGetCoordinateEXT: {
+        if (in->word_count != 5)
+            return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "wrong operand count");
+        const cvm_type *rt = cvm_lower_type(lw, w[1]);
+        const cvm_type *re = cvm_lower_type(lw, rt->elem);
+        if (rt->tclass != CVM_TC_VECTOR || rt->count != 2 || re->tclass != CVM_TC_INT ||
+            re->size != 4)
+            return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                                  "Result Type must be a vector of two 32-bit integers");
+        uint32_t mt = cvm_lower_type_of(lw, w[3]);
+        if (cvm_lower_type(lw, mt)->tclass != CVM_TC_COOPMAT)
+            return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                                  "Matrix must be a cooperative matrix");
+        const cvm_type *it = cvm_lower_type(lw, cvm_lower_type_of(lw, w[4]));
+        if (it->tclass != CVM_TC_INT || it->size != 4)
+            return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                                  "Index must be a 32-bit integer");
+        out->a = w[3];
+        out->b = w[4];
+        out->d = 4;
+        out->type = mt;
+        out->fn = h_matrix_coordinate;
         return CVM_SUCCESS;
     }
     case SpvOpCompositeExtract: {
@@ -328,6 +386,13 @@ cvm_result cvm_lower_composite(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
             out->nextra += 3;
             off += ct->size;
         }
+        /* the constituents fill a vector (one sized by a specialization
+         * constant included, which no check before specialization sees) */
+        if (t->tclass == CVM_TC_VECTOR && off != t->size)
+            return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                                  "the constituents make %u bytes of a %u-byte vector of %u "
+                                  "components (as specialized)",
+                                  off, t->size, t->count);
         out->fn = h_construct;
         return CVM_SUCCESS;
     }

@@ -1,6 +1,9 @@
 /* Conversions: OpConvert*, OpSConvert/UConvert/FConvert (which may also
- * change a cooperative matrix's Use: SPV_NV_cooperative_matrix2),
- * OpQuantizeToF16, OpSatConvert*, OpBitcast. */
+ * change a cooperative matrix's Use: SPV_NV_cooperative_matrix2, and
+ * transpose it: CooperativeMatrixTransposeEXT of
+ * SPV_EXT_cooperative_matrix_maintenance1),
+ * OpQuantizeToF16, OpSatConvert*, OpBitcast (of scalars, vectors of any length,
+ * pointers, cooperative matrices, and the sub-byte floats' bit strings). */
 #include <string.h>
 
 #include "exec/ops/ewise.h"
@@ -47,12 +50,120 @@ static void k_quantize(const cvm_insn *in, uint8_t *r, const uint8_t *a, const u
 static cvm_result h_convert(cvm_exec *ex, const cvm_insn *in) { return cvm_ew_run_elementwise(ex, in, k_convert); }
 static cvm_result h_quantize(cvm_exec *ex, const cvm_insn *in) { return cvm_ew_run_elementwise(ex, in, k_quantize); }
 
+/* A matrix conversion decorated CooperativeMatrixTransposeEXT
+ * (SPV_EXT_cooperative_matrix_maintenance1): "element (r,c) of the source
+ * is converted and stored in result element (c,r)".  in->type is the result
+ * (R x C), the source C x R; in->sk/sk2/d as for h_convert. */
+static cvm_result h_convert_transpose(cvm_exec *ex, const cvm_insn *in)
+{
+    const cvm_type *tr = &ex->prog->types[in->type];
+    cvm_val vr = ex->vals[in->result], va = ex->vals[in->a];
+    unsigned rs = cvm_sk_size((cvm_scalar_kind)in->sk), as = cvm_sk_size((cvm_scalar_kind)in->sk2);
+    for (uint32_t i = 0; i < cvm_scope_instances(ex, in); i++) {
+        int chk = cvm_scope_instance_check(ex, in, i);
+        if (chk < 0)
+            return CVM_ERROR_DIVERGENT_COLLECTIVE;
+        if (chk == 0)
+            continue;
+        const uint8_t *src = va.p + (size_t)i * va.stride; /* tr->cols x tr->rows */
+        uint8_t *dst = vr.p + (size_t)i * vr.stride;
+        for (uint32_t r = 0; r < tr->rows; r++)
+            for (uint32_t c = 0; c < tr->cols; c++)
+                cvm_convert_array((cvm_scalar_kind)in->sk, dst + ((size_t)r * tr->cols + c) * rs,
+                                  (cvm_scalar_kind)in->sk2,
+                                  src + ((size_t)c * tr->rows + r) * as, 1, in->d);
+    }
+    return CVM_SUCCESS;
+}
+
 static cvm_result h_bitcast(cvm_exec *ex, const cvm_insn *in)
 {
     cvm_val r = ex->vals[in->result], a = ex->vals[in->a];
     CVM_FOR_ACTIVE(ex, l)
         memcpy(CVM_LANE(r, l), CVM_LANE(a, l), in->ncomp);
     return CVM_SUCCESS;
+}
+
+/* OpBitcast of cooperative matrices (integer components of one width,
+ * SPV_KHR_cooperative_matrix): the same bytes, per scope instance; in->c
+ * the matrix's register size. */
+static cvm_result h_bitcast_matrix(cvm_exec *ex, const cvm_insn *in)
+{
+    cvm_val r = ex->vals[in->result], a = ex->vals[in->a];
+    for (uint32_t i = 0; i < cvm_scope_instances(ex, in); i++) {
+        int chk = cvm_scope_instance_check(ex, in, i);
+        if (chk < 0)
+            return CVM_ERROR_DIVERGENT_COLLECTIVE;
+        if (chk > 0 && r.p + (size_t)i * r.stride != a.p + (size_t)i * a.stride)
+            memcpy(r.p + (size_t)i * r.stride, a.p + (size_t)i * a.stride, in->c);
+    }
+    return CVM_SUCCESS;
+}
+
+/* Bits [pos, pos + n) (n <= 64) of a vector of `count` components of
+ * `bits` bits each, held one per `bytes` bytes (the low bits of each). */
+static uint64_t packed_bits(const uint8_t *v, unsigned bits, unsigned bytes, uint64_t pos,
+                            unsigned n)
+{
+    uint64_t out = 0;
+    for (unsigned got = 0; got < n;) {
+        uint64_t k = (pos + got) / bits;
+        unsigned at = (unsigned)((pos + got) % bits);
+        unsigned take = CVM_MIN(bits - at, n - got);
+        uint64_t c = 0;
+        memcpy(&c, v + k * bytes, bytes);
+        uint64_t m = take >= 64 ? UINT64_MAX : (UINT64_C(1) << take) - 1;
+        out |= ((c >> at) & m) << got;
+        got += take;
+    }
+    return out;
+}
+
+/* OpBitcast where a component is not a whole number of bytes (the 4- and
+ * 6-bit floats of SPV_EXT_ocp_microscaling_types): the core rule, "any
+ * single component of S (mapping to multiple components of L) maps its
+ * lower-ordered bits to the lower-numbered components of L", is the source
+ * read as one bit string, component 0 lowest.  in->sk/sk2 the result's and
+ * the source's component kinds, in->ncomp the result's components, in->d
+ * the source's. */
+static cvm_result h_bitcast_bits(cvm_exec *ex, const cvm_insn *in)
+{
+    cvm_val r = ex->vals[in->result], a = ex->vals[in->a];
+    unsigned rbits = cvm_sk_bits((cvm_scalar_kind)in->sk), rbytes = cvm_sk_size((cvm_scalar_kind)in->sk);
+    unsigned sbits = cvm_sk_bits((cvm_scalar_kind)in->sk2), sbytes = cvm_sk_size((cvm_scalar_kind)in->sk2);
+    CVM_FOR_ACTIVE(ex, l) {
+        uint8_t *dst = CVM_LANE(r, l);
+        const uint8_t *src = CVM_LANE(a, l);
+        if (dst == src)
+            return cvm_exec_fail(ex, in, CVM_ERROR_INTERNAL, "bit cast in place");
+        for (uint32_t k = 0; k < in->ncomp; k++) {
+            uint64_t v = packed_bits(src, sbits, sbytes, (uint64_t)k * rbits, rbits);
+            memcpy(dst + (size_t)k * rbytes, &v, rbytes); /* little-endian host */
+        }
+    }
+    return CVM_SUCCESS;
+}
+
+/* The bit width of a scalar, vector or pointer value of type t (0 for
+ * others), and its component kind and count. */
+static uint64_t value_bits(cvm_lower *lw, const cvm_type *t, uint8_t *o_sk, uint32_t *o_n)
+{
+    *o_sk = t->sk;
+    *o_n = 1;
+    switch (t->tclass) {
+    case CVM_TC_INT:
+    case CVM_TC_FLOAT:
+        return cvm_sk_bits((cvm_scalar_kind)t->sk);
+    case CVM_TC_POINTER:
+        *o_sk = CVM_SK_U64;
+        return 64;
+    case CVM_TC_VECTOR:
+        *o_sk = cvm_lower_type(lw, t->elem)->sk;
+        *o_n = t->count;
+        return (uint64_t)t->count * cvm_sk_bits((cvm_scalar_kind)*o_sk);
+    default:
+        return 0;
+    }
 }
 
 cvm_result cvm_lower_convert(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
@@ -76,24 +187,79 @@ cvm_result cvm_lower_convert(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
         CVM_TRY(cvm_ew_shape(lw, in, out, w[1], &w[3], 1));
         out->fn = h_quantize;
         return CVM_SUCCESS;
-    case SpvOpBitcast:
-        if (rt->size != st->size || rt->tclass == CVM_TC_COOPMAT)
-            return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "bit cast between sizes %u and %u",
-                                  st->size, rt->size);
+    case SpvOpBitcast: {
         out->a = w[3];
+        if (rt->tclass == CVM_TC_COOPMAT || st->tclass == CVM_TC_COOPMAT) {
+            /* SPV_KHR_cooperative_matrix: "on objects of cooperative matrix
+             * type whose 'Component Type' are integer types with the same
+             * 'Width'. ... the same 'Scope', number of 'Rows', number of
+             * 'Columns', and 'Use'." */
+            const cvm_type *re = cvm_lower_type(lw, rt->elem), *se = cvm_lower_type(lw, st->elem);
+            if (rt->tclass != st->tclass || re->tclass != CVM_TC_INT || se->tclass != CVM_TC_INT ||
+                re->size != se->size || rt->scope != st->scope || rt->rows != st->rows ||
+                rt->cols != st->cols || rt->use != st->use)
+                return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                                      "a cooperative matrix bit cast needs integer components of "
+                                      "one width and the same Scope, Rows, Columns and Use");
+            out->c = rt->size;
+            out->flags = CVM_INSN_PER_INSTANCE |
+                         (rt->scope == SpvScopeWorkgroup ? CVM_INSN_WORKGROUP_SCOPE : 0);
+            out->fn = h_bitcast_matrix;
+            return CVM_SUCCESS;
+        }
+        uint8_t rsk, ssk;
+        uint32_t rn, sn;
+        uint64_t rbits = value_bits(lw, rt, &rsk, &rn), sbits = value_bits(lw, st, &ssk, &sn);
+        if (rbits && sbits) {
+            if (rbits != sbits)
+                return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                                      "bit cast between %llu and %llu bits",
+                                      (unsigned long long)sbits, (unsigned long long)rbits);
+            if (cvm_sk_bits((cvm_scalar_kind)rsk) % 8 || cvm_sk_bits((cvm_scalar_kind)ssk) % 8) {
+                out->sk = rsk;
+                out->sk2 = ssk;
+                out->ncomp = rn;
+                out->d = sn;
+                out->fn = h_bitcast_bits;
+                return CVM_SUCCESS;
+            }
+        } else if (rt->size != st->size) {
+            return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                                  "bit cast between sizes %u and %u", st->size, rt->size);
+        }
         out->ncomp = rt->size;
         out->fn = h_bitcast;
         return CVM_SUCCESS;
+    }
     default:
         return CVM_ERROR_NOT_FOUND;
     }
     out->a = w[3];
     out->sk = (uint8_t)rk;
     out->sk2 = (uint8_t)sk;
-    if (rt->tclass == CVM_TC_COOPMAT) {
+    const spv_module *mod = cvm_lower_program(lw)->mod;
+    int transpose = rt->tclass == CVM_TC_COOPMAT &&
+                    spv_module_find_decoration(mod, w[2], SPV_NO_MEMBER,
+                                               SpvDecorationCooperativeMatrixTransposeEXT) != NULL;
+    if (transpose) {
+        if (!spv_module_has_capability(mod, SpvCapabilityCooperativeMatrixConversionsEXT))
+            return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                                  "CooperativeMatrixTransposeEXT needs the "
+                                  "CooperativeMatrixConversionsEXT capability");
+        if (st->tclass != CVM_TC_COOPMAT || st->rows != rt->cols || st->cols != rt->rows)
+            return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                                  "a conversion decorated CooperativeMatrixTransposeEXT must swap "
+                                  "rows and columns");
+        if (st->use != CVM_USE_ACC || rt->use == CVM_USE_ACC)
+            return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                                  "a conversion decorated CooperativeMatrixTransposeEXT goes from "
+                                  "MatrixAccumulatorKHR to MatrixAKHR or MatrixBKHR");
+    } else if (rt->tclass == CVM_TC_COOPMAT) {
         if (st->tclass != CVM_TC_COOPMAT || st->rows != rt->rows || st->cols != rt->cols)
             return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
                                   "matrix conversion between different dimensions");
+    }
+    if (rt->tclass == CVM_TC_COOPMAT) {
         if (st->scope != rt->scope)
             return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
                                   "matrix conversion between different scopes");
@@ -109,6 +275,6 @@ cvm_result cvm_lower_convert(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
         spv_module_find_decoration(cvm_lower_program(lw)->mod, w[2], SPV_NO_MEMBER,
                                    SpvDecorationSaturatedToLargestFloat8NormalConversionEXT))
         out->d = 1;
-    out->fn = h_convert;
+    out->fn = transpose ? h_convert_transpose : h_convert;
     return CVM_SUCCESS;
 }

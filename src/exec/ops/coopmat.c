@@ -1,6 +1,10 @@
 /* SPV_KHR_cooperative_matrix: OpCooperativeMatrixLoadKHR, StoreKHR and
  * MulAddKHR (Length, element access, arithmetic and conversions live with
- * their families: composite.c, arith.c, convert.c).
+ * their families: composite.c, arith.c, convert.c), with the memory layouts
+ * of SPV_ARM_cooperative_matrix_layouts; and SPV_NV_cooperative_matrix, the
+ * predecessor, on the same machinery: OpCooperativeMatrixLoadNV, StoreNV
+ * (a ColumnMajor boolean instead of a layout) and MulAddNV (signedness from
+ * the component types instead of operands).
  *
  * Each runs once per scope instance (subgroup, or the workgroup for
  * Workgroup-scope matrices) after checking that every live invocation of the
@@ -29,7 +33,76 @@ static int64_t lane_int(const cvm_exec *ex, uint32_t id, uint32_t lane, uint32_t
     }
 }
 
-/* Load/Store operands: a = pointer, b = layout id, c = stride id (0 none),
+/* insn.sk2 of a load or store: what in->b is */
+enum { LAYOUT_ID = 0, COLUMN_MAJOR_BOOL = 1 };
+
+/* SPV_ARM_cooperative_matrix_layouts, RowBlockedInterleavedARM and
+ * ColumnBlockedInterleavedARM.  The text: "Matrix elements are grouped in
+ * blocks of 64 bytes.  Each block stores a sub-matrix of 4 rows and"
+ * 16 / sizeof(Component Type) columns, "laid out in row-major order.
+ * Blocks are laid out in row-major [column-major] order.  Blocks are
+ * interleaved at a 4-byte granularity in groups whose size is given by the
+ * 'Stride'".  Read as: block b (in that order) lies in group b / Stride;
+ * within a group the Stride blocks' 4-byte words alternate, word w of the
+ * group's j-th block at word w * Stride + j of the group; so byte o of
+ * block b is at
+ *   (b / S) * 64 * S + ((o / 4) * S + b % S) * 4 + o % 4
+ * from the pointer (the text leaves that arrangement to be inferred; coopvm
+ * documents this one).  The rules of the text: Stride 1, 2 or 4; Rows a
+ * multiple of 4 (times Stride, column-blocked) and Columns of
+ * 16 / sizeof (times Stride, row-blocked). */
+static cvm_result arm_transfer(cvm_exec *ex, const cvm_insn *in, const cvm_type *t, uint8_t *mat,
+                               uint64_t base, int64_t layout, int64_t stride, int store,
+                               uint32_t lane)
+{
+    uint32_t es = ex->prog->types[t->elem].size;
+    int rowblocked = layout == SpvCooperativeMatrixLayoutRowBlockedInterleavedARM;
+    if (stride != 1 && stride != 2 && stride != 4)
+        return cvm_exec_fail(ex, in, CVM_ERROR_INVALID_MODULE,
+                             "Stride %lld with a blocked interleaved layout (1, 2 or 4)",
+                             (long long)stride);
+    if (es > 16)
+        return cvm_exec_fail(ex, in, CVM_ERROR_INVALID_MODULE, "%u-byte components", es);
+    uint32_t bcols = 16 / es, S = (uint32_t)stride;
+    if (t->rows % (rowblocked ? 4 : 4 * S) || t->cols % (rowblocked ? bcols * S : bcols))
+        return cvm_exec_fail(ex, in, CVM_ERROR_INVALID_MODULE,
+                             "a %ux%u matrix of %u-byte components in %s with Stride %u: rows "
+                             "must be a multiple of %u and columns of %u",
+                             t->rows, t->cols, es,
+                             rowblocked ? "RowBlockedInterleavedARM" : "ColumnBlockedInterleavedARM",
+                             S, rowblocked ? 4 : 4 * S, rowblocked ? bcols * S : bcols);
+    uint64_t total = (uint64_t)t->rows * t->cols * es;
+    int skip;
+    uint8_t *mem = cvm_mem_access(ex, in, base, total, store, lane, &skip);
+    if (!mem) {
+        if (!skip)
+            return ex->diag ? ex->diag->result : CVM_ERROR_OUT_OF_BOUNDS;
+        if (!store)
+            memset(mat, 0, (size_t)total);
+        return CVM_SUCCESS;
+    }
+    uint32_t brows = t->rows / 4, bcount_cols = t->cols / bcols;
+    uint32_t piece = es < 4 ? es : 4; /* a component never straddles a word unless it is 8+ */
+    for (uint32_t r = 0; r < t->rows; r++)
+        for (uint32_t c = 0; c < t->cols; c++) {
+            uint32_t b = rowblocked ? (r / 4) * bcount_cols + c / bcols
+                                    : (c / bcols) * brows + r / 4;
+            uint32_t o0 = ((r % 4) * bcols + c % bcols) * es;
+            uint8_t *e = mat + ((size_t)r * t->cols + c) * es;
+            for (uint32_t k = 0; k < es; k += piece) {
+                uint32_t o = o0 + k;
+                uint64_t at = (uint64_t)(b / S) * 64 * S + ((uint64_t)(o / 4) * S + b % S) * 4 + o % 4;
+                if (store)
+                    memcpy(mem + at, e + k, piece);
+                else
+                    memcpy(e + k, mem + at, piece);
+            }
+        }
+    return CVM_SUCCESS;
+}
+
+/* Load/Store operands: a = pointer, b = layout id (or, sk2
+ * COLUMN_MAJOR_BOOL, the NV ColumnMajor boolean), c = stride id (0 none),
  * d = element size of the pointer's pointee type (the stride unit),
  * ncomp = size of the stride's integer type, sk = matrix component kind. */
 static cvm_result matrix_transfer(cvm_exec *ex, const cvm_insn *in, int store)
@@ -48,8 +121,26 @@ static cvm_result matrix_transfer(cvm_exec *ex, const cvm_insn *in, int store)
         uint32_t l = cvm_scope_first_active(ex, in, i);
         uint64_t base;
         memcpy(&base, CVM_LANE(ex->vals[in->a], l), 8);
-        int64_t layout = lane_int(ex, in->b, l, 4);
+        int64_t layout;
+        if (in->sk2 == COLUMN_MAJOR_BOOL)
+            layout = CVM_LANE(ex->vals[in->b], l)[0] ? SpvCooperativeMatrixLayoutColumnMajorKHR
+                                                      : SpvCooperativeMatrixLayoutRowMajorKHR;
+        else
+            layout = lane_int(ex, in->b, l, 4);
         int64_t stride = in->c ? lane_int(ex, in->c, l, in->ncomp) : 0;
+        if (layout == SpvCooperativeMatrixLayoutRowBlockedInterleavedARM ||
+            layout == SpvCooperativeMatrixLayoutColumnBlockedInterleavedARM) {
+            if (!spv_module_has_capability(p->mod, SpvCapabilityCooperativeMatrixLayoutsARM))
+                return cvm_exec_fail(ex, in, CVM_ERROR_INVALID_MODULE,
+                                     "matrix layout %lld needs the CooperativeMatrixLayoutsARM "
+                                     "capability",
+                                     (long long)layout);
+            cvm_result r = arm_transfer(ex, in, t, m.p + (size_t)i * m.stride, base, layout,
+                                        stride, store, l);
+            if (r != CVM_SUCCESS)
+                return r;
+            continue;
+        }
         if (layout != SpvCooperativeMatrixLayoutRowMajorKHR &&
             layout != SpvCooperativeMatrixLayoutColumnMajorKHR)
             return cvm_exec_fail(ex, in, CVM_ERROR_UNSUPPORTED, "matrix layout %lld",
@@ -62,7 +153,17 @@ static cvm_result matrix_transfer(cvm_exec *ex, const cvm_insn *in, int store)
         uint32_t outer = rowmajor ? t->rows : t->cols, inner = rowmajor ? t->cols : t->rows;
         uint8_t *mat = m.p + (size_t)i * m.stride;
         for (uint32_t o = 0; o < outer; o++) {
-            uint64_t addr = base + (uint64_t)o * (uint64_t)stride * in->d;
+            /* Pointer[row * (uint64_t)Stride]: 64-bit (Vulkan's 64-bit
+             * indexing asks for it; without, the product must not wrap 32
+             * bits); an offset past the region's 40 bits stays in the
+             * region, at an address no access accepts */
+            uint64_t step, addr;
+            if (__builtin_mul_overflow((uint64_t)o, (uint64_t)stride, &step) ||
+                __builtin_mul_overflow(step, (uint64_t)in->d, &step) ||
+                step >= (UINT64_C(1) << CVM_ADDR_OFFSET_BITS) - CVM_ADDR_OFFSET(base))
+                addr = CVM_ADDR(CVM_ADDR_REGION(base), (UINT64_C(1) << CVM_ADDR_OFFSET_BITS) - 1);
+            else
+                addr = base + step;
             int skip;
             uint8_t *mem = cvm_mem_access(ex, in, addr, (uint64_t)inner * es, store, l, &skip);
             if (!mem) {
@@ -170,6 +271,21 @@ static uint32_t pointee_size(cvm_lower *lw, uint32_t ptr_id)
     return e->mem_size;
 }
 
+/* The NV load/store operands: Stride an integer, ColumnMajor "a boolean
+ * constant instruction". */
+static cvm_result check_nv_operands(cvm_lower *lw, const spv_inst *in, uint32_t stride,
+                                    uint32_t column_major)
+{
+    if (cvm_lower_type(lw, cvm_lower_type_of(lw, stride))->tclass != CVM_TC_INT)
+        return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "Stride must be an integer");
+    uint64_t v;
+    if (cvm_lower_type(lw, cvm_lower_type_of(lw, column_major))->tclass != CVM_TC_BOOL ||
+        !cvm_lower_const_u64(lw, column_major, &v))
+        return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                              "ColumnMajor must be a boolean constant");
+    return CVM_SUCCESS;
+}
+
 cvm_result cvm_lower_coopmat(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
 {
     const uint32_t *w = in->words;
@@ -205,7 +321,49 @@ cvm_result cvm_lower_coopmat(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
         out->fn = h_store;
         return CVM_SUCCESS;
     }
-    case SpvOpCooperativeMatrixMulAddKHR: {
+    case SpvOpCooperativeMatrixLoadNV: {
+        /* Result Type, Result, Pointer, Stride, ColumnMajor, [Memory Access] */
+        const cvm_type *t = cvm_lower_type(lw, w[1]);
+        if (in->word_count < 6)
+            return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "wrong operand count");
+        if (t->tclass != CVM_TC_COOPMAT)
+            return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "result is not a cooperative matrix");
+        CVM_TRY(check_nv_operands(lw, in, w[4], w[5]));
+        out->a = w[3];
+        out->b = w[5];
+        out->sk2 = COLUMN_MAJOR_BOOL;
+        out->c = w[4];
+        out->ncomp = cvm_lower_type(lw, cvm_lower_type_of(lw, w[4]))->size;
+        out->d = pointee_size(lw, w[3]);
+        out->type = w[1];
+        out->flags = scope_flags(t);
+        out->fn = h_load;
+        return CVM_SUCCESS;
+    }
+    case SpvOpCooperativeMatrixStoreNV: {
+        /* Pointer, Object, Stride, ColumnMajor, [Memory Access] */
+        if (in->word_count < 5)
+            return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "wrong operand count");
+        uint32_t mt = cvm_lower_type_of(lw, w[2]);
+        const cvm_type *t = cvm_lower_type(lw, mt);
+        if (t->tclass != CVM_TC_COOPMAT)
+            return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "object is not a cooperative matrix");
+        CVM_TRY(check_nv_operands(lw, in, w[3], w[4]));
+        out->a = w[1];
+        out->extra = w[2]; /* the stored matrix (an id, not an extra index) */
+        out->b = w[4];
+        out->sk2 = COLUMN_MAJOR_BOOL;
+        out->c = w[3];
+        out->ncomp = cvm_lower_type(lw, cvm_lower_type_of(lw, w[3]))->size;
+        out->d = pointee_size(lw, w[1]);
+        out->type = mt;
+        out->result = 0;
+        out->flags = scope_flags(t);
+        out->fn = h_store;
+        return CVM_SUCCESS;
+    }
+    case SpvOpCooperativeMatrixMulAddKHR:
+    case SpvOpCooperativeMatrixMulAddNV: {
         const cvm_type *tr = cvm_lower_type(lw, w[1]);
         const cvm_type *ta = cvm_lower_type(lw, cvm_lower_type_of(lw, w[3]));
         const cvm_type *tb = cvm_lower_type(lw, cvm_lower_type_of(lw, w[4]));
@@ -224,6 +382,20 @@ cvm_result cvm_lower_coopmat(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
         out->b = w[4];
         out->c = w[5];
         out->d = in->word_count > 6 ? w[6] : 0;
+        if (in->opcode == SpvOpCooperativeMatrixMulAddNV) {
+            /* "If the 'Component Type' of any matrix operand is an integer
+             * type, then its components are treated as signed if its
+             * 'Component Type' has 'Signedness' of 1": the KHR operands
+             * that say the same. */
+            out->d = (cvm_sk_is_signed_int((cvm_scalar_kind)ta->sk)
+                          ? SpvCooperativeMatrixOperandsMatrixASignedComponentsKHRMask : 0) |
+                     (cvm_sk_is_signed_int((cvm_scalar_kind)tb->sk)
+                          ? SpvCooperativeMatrixOperandsMatrixBSignedComponentsKHRMask : 0) |
+                     (cvm_sk_is_signed_int((cvm_scalar_kind)tc->sk)
+                          ? SpvCooperativeMatrixOperandsMatrixCSignedComponentsKHRMask : 0) |
+                     (cvm_sk_is_signed_int((cvm_scalar_kind)tr->sk)
+                          ? SpvCooperativeMatrixOperandsMatrixResultSignedComponentsKHRMask : 0);
+        }
         out->type = w[1];
         out->flags = scope_flags(tr);
         out->fn = h_muladd;

@@ -566,10 +566,25 @@ static cvm_result lower_per_element(cvm_lower *lw, const spv_inst *in, cvm_insn 
     return CVM_SUCCESS;
 }
 
+/* OpCooperativeMatrixConvertUseEXT (OpCooperativeMatrixConvertNV, the same
+ * opcode) and OpCooperativeMatrixTransposeNV.  In a module that declares
+ * CooperativeMatrixConversionsEXT, the maintenance1 text's rules: Use may
+ * also go from MatrixAKHR or MatrixBKHR to MatrixAccumulatorKHR, integer
+ * component types may differ in signedness, and the instruction may be
+ * decorated CooperativeMatrixTransposeEXT (then rows and columns swap, and,
+ * as for every conversion so decorated, Matrix must be an accumulator and
+ * the result MatrixAKHR or MatrixBKHR).  Without it, SPV_NV_cooperative_matrix2's:
+ * accumulator to A or B only, the same component type. */
 static cvm_result lower_convert_transpose(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
 {
     const uint32_t *w = in->words;
-    int tp = in->opcode == SpvOpCooperativeMatrixTransposeNV;
+    const spv_module *mod = cvm_lower_program(lw)->mod;
+    int ext = in->opcode == SpvOpCooperativeMatrixConvertUseEXT &&
+              spv_module_has_capability(mod, SpvCapabilityCooperativeMatrixConversionsEXT);
+    int deco = ext && in->word_count >= 3 &&
+               spv_module_find_decoration(mod, w[2], SPV_NO_MEMBER,
+                                          SpvDecorationCooperativeMatrixTransposeEXT) != NULL;
+    int tp = in->opcode == SpvOpCooperativeMatrixTransposeNV || deco;
     if (in->word_count != 4)
         return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "wrong operand count");
     const cvm_type *tr = cvm_lower_type(lw, w[1]);
@@ -579,10 +594,15 @@ static cvm_result lower_convert_transpose(cvm_lower *lw, const spv_inst *in, cvm
                               "Result Type and Matrix must be cooperative matrices");
     /* The SPIR-V text of Transpose does not name the component type; the
      * GLSL text requires it to match, and there is no conversion to do. */
-    if (!same_scalar(cvm_lower_type(lw, tr->elem), cvm_lower_type(lw, tm->elem)))
+    const cvm_type *er = cvm_lower_type(lw, tr->elem), *em = cvm_lower_type(lw, tm->elem);
+    int same = same_scalar(er, em) ||
+               (ext && er->tclass == CVM_TC_INT && em->tclass == CVM_TC_INT && er->size == em->size);
+    if (!same)
         return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
                               "Matrix and Result Type have different component types%s",
-                              tp ? "" : " (use Op{F,S,U}Convert to change them)");
+                              in->opcode == SpvOpCooperativeMatrixTransposeNV
+                                  ? ""
+                                  : " (use Op{F,S,U}Convert to change them)");
     if (tr->scope != tm->scope)
         return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "Matrix and Result Type have different scopes");
     if (tp ? (tr->rows != tm->cols || tr->cols != tm->rows)
@@ -590,12 +610,24 @@ static cvm_result lower_convert_transpose(cvm_lower *lw, const spv_inst *in, cvm
         return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "%ux%u matrix into %ux%u: the %s",
                               tm->rows, tm->cols, tr->rows, tr->cols,
                               tp ? "dimensions must be swapped" : "dimensions must match");
-    if (tm->use != CVM_USE_ACC || (tp ? tr->use != CVM_USE_B : tr->use == CVM_USE_ACC))
+    if (ext && !deco) {
+        if ((tm->use == CVM_USE_ACC) == (tr->use == CVM_USE_ACC))
+            return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                                  "Use %s into %s: one of the two must be MatrixAccumulatorKHR "
+                                  "and the other MatrixAKHR or MatrixBKHR",
+                                  use_name(tm->use), use_name(tr->use));
+    } else if (tm->use != CVM_USE_ACC || (in->opcode == SpvOpCooperativeMatrixTransposeNV
+                                              ? tr->use != CVM_USE_B
+                                              : tr->use == CVM_USE_ACC)) {
         return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
                               "Use %s into %s: Matrix must be MatrixAccumulatorKHR and the "
-                              "result %s",
+                              "result %s%s",
                               use_name(tm->use), use_name(tr->use),
-                              tp ? "MatrixBKHR" : "MatrixAKHR or MatrixBKHR");
+                              in->opcode == SpvOpCooperativeMatrixTransposeNV
+                                  ? "MatrixBKHR"
+                                  : "MatrixAKHR or MatrixBKHR",
+                              deco ? " (CooperativeMatrixTransposeEXT)" : "");
+    }
     out->a = w[3];
     out->type = w[1];
     out->flags = scope_flags(tr);

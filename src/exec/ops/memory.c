@@ -8,14 +8,16 @@
 /* ---- access-chain steps ---------------------------------------------------
  * An access chain lowers to steps in cvm_program.extra, 4 words each:
  *   kind, operand, arg1, arg2
- *   STEP_CONST  add arg1 | arg2 << 32 bytes
+ *   STEP_CONST  add arg1 | arg2 << 32 bytes (a signed 64-bit number)
  *   STEP_INDEX  add (index of id `operand`, arg1 = byte width, signed) * arg2 bytes
  *   STEP_DESC   descriptor array: region += index of id `operand` (arg1 width)
+ *   STEP_REGION descriptor array, a constant index: region += arg1
  *   STEP_MATRIX cooperative matrix element: flat = laneInScope * L + index
  *               (operand id, arg1 = width | esize << 8 | workgroup << 31,
  *                arg2 = 0x80000000 | M*N: L is computed per lane)
+ * The byte offsets stay inside the region (offset_add).
  */
-enum { STEP_CONST = 0, STEP_INDEX = 1, STEP_DESC = 2, STEP_MATRIX = 3 };
+enum { STEP_CONST = 0, STEP_INDEX = 1, STEP_DESC = 2, STEP_MATRIX = 3, STEP_REGION = 4 };
 
 static cvm_result h_access_chain(cvm_exec *ex, const cvm_insn *in);
 
@@ -27,6 +29,20 @@ static int64_t read_index(const uint8_t *p, uint32_t width)
     case 4: { int32_t v; memcpy(&v, p, 4); return v; }
     default: { int64_t v; memcpy(&v, p, 8); return v; }
     }
+}
+
+/* *io_pending += idx * stride, in signed 64 bits; a sum that overflows
+ * becomes INT64_MAX and stays there, an offset offset_add refuses (an index
+ * of a constant as large as INT64_MIN must not wrap to a valid offset). */
+static void pending_add(uint64_t *io_pending, int64_t idx, uint64_t stride)
+{
+    int64_t prod, sum;
+    if ((int64_t)*io_pending == INT64_MAX || stride > (uint64_t)INT64_MAX ||
+        __builtin_mul_overflow(idx, (int64_t)stride, &prod) ||
+        __builtin_add_overflow((int64_t)*io_pending, prod, &sum) || sum == INT64_MAX)
+        *io_pending = (uint64_t)INT64_MAX;
+    else
+        *io_pending = (uint64_t)sum;
 }
 
 static cvm_result push_step(cvm_lower *lw, const spv_inst *in, cvm_insn *out, uint32_t kind,
@@ -72,7 +88,7 @@ static cvm_result lower_access_chain(cvm_lower *lw, const spv_inst *in, cvm_insn
             stride = spv_decoration_operand(p->mod, d, 0);
         uint64_t v;
         if (cvm_lower_const_u64(lw, w[4], &v))
-            pending += v * stride;
+            pending_add(&pending, (int64_t)v, stride);
         else
             CVM_TRY(push_step(lw, in, out, STEP_INDEX, w[4],
                               cvm_lower_type(lw, cvm_lower_type_of(lw, w[4]))->size, stride));
@@ -91,7 +107,7 @@ static cvm_result lower_access_chain(cvm_lower *lw, const spv_inst *in, cvm_insn
                 pending = 0;
             }
             if (is_const)
-                pending += cv << CVM_ADDR_OFFSET_BITS;
+                CVM_TRY(push_step(lw, in, out, STEP_REGION, 0, (uint32_t)cv, 0));
             else
                 CVM_TRY(push_step(lw, in, out, STEP_DESC, idx_id, iw, 0));
             cur = t->elem;
@@ -102,7 +118,7 @@ static cvm_result lower_access_chain(cvm_lower *lw, const spv_inst *in, cvm_insn
             if (!is_const || cv >= t->nmembers)
                 return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
                                       "struct member index must be a constant below %u", t->nmembers);
-            pending += t->member_mem_offsets[cv];
+            pending_add(&pending, 1, t->member_mem_offsets[cv]);
             cur = t->member_types[cv];
             break;
         case CVM_TC_ARRAY:
@@ -120,7 +136,7 @@ static cvm_result lower_access_chain(cvm_lower *lw, const spv_inst *in, cvm_insn
                 next = t->mem_elem ? t->mem_elem : t->elem;
             }
             if (is_const)
-                pending += (uint64_t)(int64_t)cv * stride;
+                pending_add(&pending, (int64_t)cv, stride);
             else
                 CVM_TRY(push_step(lw, in, out, STEP_INDEX, idx_id, iw, stride));
             cur = next;
@@ -156,21 +172,45 @@ static cvm_result lower_access_chain(cvm_lower *lw, const spv_inst *in, cvm_insn
 /* Runs the steps per active lane.  For matrix elements L depends on the
  * invocations in the lane's scope instance, known only at run time: the step
  * stores 0x80000000 | M*N and L is computed here. */
+/* addr + idx * stride within addr's region: the address arithmetic of
+ * access chains is 64-bit whatever the indexing mode (Vulkan's 64-bit
+ * indexing, SPV_EXT_shader_64bit_indexing, asks for no less; without it an
+ * index calculation "must not wrap 32 bits", so the 64-bit result is the
+ * one a shader may rely on).  An offset that leaves the region's 40 bits
+ * (negative, or 2^40 and past) must not carry into the region number:
+ * *io_bad is set and the caller ends at an address no access accepts. */
+static uint64_t offset_add(uint64_t addr, int64_t idx, uint64_t stride, int *io_bad)
+{
+    int64_t prod, off;
+    if (stride > (uint64_t)INT64_MAX || __builtin_mul_overflow(idx, (int64_t)stride, &prod) ||
+        __builtin_add_overflow((int64_t)CVM_ADDR_OFFSET(addr), prod, &off) || off < 0 ||
+        off >= ((int64_t)1 << CVM_ADDR_OFFSET_BITS)) {
+        *io_bad = 1;
+        return addr;
+    }
+    return CVM_ADDR(CVM_ADDR_REGION(addr), (uint64_t)off);
+}
+
 static cvm_result h_access_chain(cvm_exec *ex, const cvm_insn *in)
 {
     cvm_val r = ex->vals[in->result], base = ex->vals[in->a];
     const uint32_t *steps = ex->prog->extra + in->extra;
     CVM_FOR_ACTIVE(ex, l) {
         uint64_t addr;
+        int bad = 0;
         memcpy(&addr, CVM_LANE(base, l), 8);
         for (uint32_t s = 0; s < in->nextra; s += 4) {
             const uint32_t *st = steps + s;
             switch (st[0]) {
             case STEP_CONST:
-                addr += st[2] | ((uint64_t)st[3] << 32);
+                addr = offset_add(addr, (int64_t)(st[2] | ((uint64_t)st[3] << 32)), 1, &bad);
+                break;
+            case STEP_REGION:
+                addr += (uint64_t)st[2] << CVM_ADDR_OFFSET_BITS;
                 break;
             case STEP_INDEX:
-                addr += (uint64_t)read_index(CVM_LANE(ex->vals[st[1]], l), st[2]) * st[3];
+                addr = offset_add(addr, read_index(CVM_LANE(ex->vals[st[1]], l), st[2]), st[3],
+                                  &bad);
                 break;
             case STEP_DESC:
                 addr += (uint64_t)read_index(CVM_LANE(ex->vals[st[1]], l), st[2]) << CVM_ADDR_OFFSET_BITS;
@@ -196,6 +236,8 @@ static cvm_result h_access_chain(cvm_exec *ex, const cvm_insn *in)
             }
             }
         }
+        if (bad) /* the region's last byte: every access of a real size reports it */
+            addr = CVM_ADDR(CVM_ADDR_REGION(addr), (UINT64_C(1) << CVM_ADDR_OFFSET_BITS) - 1);
         memcpy(CVM_LANE(r, l), &addr, 8);
     }
     return CVM_SUCCESS;
@@ -334,8 +376,13 @@ static cvm_result h_array_length(cvm_exec *ex, const cvm_insn *in)
         uint64_t off = CVM_ADDR_OFFSET(addr) + in->b;
         const cvm_region *rg = cvm_region_of(ex, reg);
         uint64_t size = rg ? rg->size : 0;
-        uint32_t n = size > off && in->c ? (uint32_t)((size - off) / in->c) : 0;
-        memcpy(CVM_LANE(r, l), &n, 4);
+        uint64_t n = size > off && in->c ? (size - off) / in->c : 0;
+        if (in->d == 4) {
+            uint32_t n32 = n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
+            memcpy(CVM_LANE(r, l), &n32, 4);
+        } else {
+            memcpy(CVM_LANE(r, l), &n, 8); /* a 64-bit result: 64-bit indexing */
+        }
     }
     return CVM_SUCCESS;
 }
@@ -514,6 +561,8 @@ cvm_result cvm_lower_memory(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
         out->a = w[3];
         out->b = st->member_mem_offsets[m];
         out->c = at->array_stride;
+        /* "32- or 64-bit Width" (SPV_EXT_shader_64bit_indexing) */
+        out->d = cvm_lower_type(lw, w[1])->size == 8 ? 8 : 4;
         return CVM_SUCCESS;
     }
     case SpvOpConvertPtrToU:

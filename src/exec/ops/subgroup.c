@@ -11,6 +11,8 @@
  * untouched.  Reading a value from an inactive lane, or from an id outside the
  * instance (shuffles, broadcasts: undefined in the texts), gives zero.
  *
+ * Partitions (SPV_EXT_shader_subgroup_partitioned): see h_partition.
+ *
  * Arithmetic: values are combined in ascending lane order (the order is
  * implementation-defined in the texts; lane order makes results
  * deterministic), rounding to the value's format after every step: f32 and
@@ -460,6 +462,111 @@ static cvm_result h_arith(cvm_exec *ex, const cvm_insn *in)
     return CVM_SUCCESS;
 }
 
+/* ---- partitions (SPV_EXT_shader_subgroup_partitioned) -------------------------------- *
+ * OpGroupNonUniformPartitionEXT gives each active invocation the ballot of
+ * the active invocations of its subgroup whose Value equals its own:
+ * integers and booleans bit for bit, floats as numbers (so -0 and +0 share
+ * a subset, and a NaN equals nothing: each NaN invocation is a subset of
+ * its own, which the text allows: "or one must be a floating point NaN"),
+ * vectors component by component.  The Partitioned{Reduce,InclusiveScan,
+ * ExclusiveScan}EXT operations combine, in ascending invocation order, the
+ * values of the invocations of the caller's subset (those whose bits its
+ * ballot sets), the scans the ones up to (before) the caller.  A ballot
+ * that is not a valid partition (its own bit clear, or a member whose
+ * ballot differs: "must form a valid partition") is reported, not guessed
+ * at.  Subgroup scope only: the ballot names subgroup invocations. */
+
+static int partition_equal(cvm_scalar_kind k, uint32_t ncomp, const uint8_t *x, const uint8_t *y)
+{
+    unsigned es = cvm_sk_size(k);
+    for (uint32_t c = 0; c < ncomp; c++) {
+        const uint8_t *p = x + (size_t)c * es, *q = y + (size_t)c * es;
+        if (cvm_sk_is_float(k)) {
+            if (!(cvm_load_as_f64(k, p) == cvm_load_as_f64(k, q)))
+                return 0;
+        } else if (k == CVM_SK_BOOL) {
+            if ((p[0] & 1) != (q[0] & 1))
+                return 0;
+        } else if (memcmp(p, q, es)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static cvm_result h_partition(cvm_exec *ex, const cvm_insn *in)
+{
+    cvm_val r = ex->vals[in->result], a = ex->vals[in->a];
+    cvm_scalar_kind k = (cvm_scalar_kind)in->sk;
+    for (uint32_t i = 0; i < ninstances(ex, in); i++) {
+        inst_range g = instance(ex, in, i);
+        for (uint32_t l = g.first; l < g.first + g.count; l++) {
+            if (!ex->active[l])
+                continue;
+            uint32_t bits[4] = {0, 0, 0, 0};
+            for (uint32_t j = g.first; j < g.first + g.count; j++) {
+                uint32_t id = j - g.first;
+                if (ex->active[j] && id < 128 &&
+                    (j == l || partition_equal(k, in->ncomp, CVM_LANE(a, l), CVM_LANE(a, j))))
+                    bits[id / 32] |= 1u << (id % 32);
+            }
+            memcpy(CVM_LANE(r, l), bits, 16);
+        }
+    }
+    return CVM_SUCCESS;
+}
+
+static cvm_result h_arith_partitioned(cvm_exec *ex, const cvm_insn *in)
+{
+    cvm_val r = ex->vals[in->result], a = ex->vals[in->a], b = ex->vals[in->b];
+    cvm_scalar_kind k = (cvm_scalar_kind)in->sk;
+    unsigned es = cvm_sk_size(k);
+    uint32_t op = in->spv_op;
+    for (uint32_t i = 0; i < ninstances(ex, in); i++) {
+        inst_range g = instance(ex, in, i);
+        /* the partition must be valid before any result is written */
+        for (uint32_t l = g.first; l < g.first + g.count; l++) {
+            if (!ex->active[l])
+                continue;
+            const uint8_t *mine = CVM_LANE(b, l);
+            if (!ballot_bit(mine, l - g.first))
+                return cvm_exec_fail(ex, in, CVM_ERROR_INVALID_ARGUMENT,
+                                     "subgroup %u: invocation %u's ballot does not contain it: "
+                                     "not a valid partition",
+                                     i, l - g.first);
+            for (uint32_t j = g.first; j < g.first + g.count; j++)
+                if (ex->active[j] && j != l && ballot_bit(mine, j - g.first) &&
+                    memcmp(CVM_LANE(b, j), mine, 16))
+                    return cvm_exec_fail(ex, in, CVM_ERROR_INVALID_ARGUMENT,
+                                         "subgroup %u: invocations %u and %u are in one subset "
+                                         "with different ballots: not a valid partition",
+                                         i, l - g.first, j - g.first);
+        }
+        for (uint32_t l = g.first; l < g.first + g.count; l++) {
+            if (!ex->active[l])
+                continue;
+            const uint8_t *mine = CVM_LANE(b, l);
+            uint32_t last = in->c == SpvGroupOperationPartitionedReduceEXT ? g.first + g.count : l + 1;
+            if (in->c == SpvGroupOperationPartitionedExclusiveScanEXT)
+                last = l;
+            for (uint32_t c = 0; c < in->ncomp; c++) {
+                size_t off = (size_t)c * es;
+                acc s;
+                acc_identity(op, k, &s);
+                for (uint32_t j = g.first; j < last; j++)
+                    if (ex->active[j] && ballot_bit(mine, j - g.first))
+                        acc_add(op, k, &s, CVM_LANE(a, j) + off);
+                /* the result may be the ballot's or the value's register:
+                 * everything is read before lane l's own result is written */
+                uint8_t tmp[8];
+                acc_store(op, k, &s, tmp);
+                memcpy(CVM_LANE(r, l) + off, tmp, es);
+            }
+        }
+    }
+    return CVM_SUCCESS;
+}
+
 /* ---- lowering ---------------------------------------------------------------------- */
 
 static cvm_result value_shape(cvm_lower *lw, const spv_inst *inst, cvm_insn *out, uint32_t id,
@@ -552,6 +659,19 @@ cvm_result cvm_lower_subgroup(cvm_lower *lw, const spv_inst *inst, cvm_insn *out
                 return cvm_lower_fail(lw, inst, CVM_ERROR_INVALID_MODULE,
                                       "ClusteredReduce needs a ClusterSize operand");
             CVM_TRY(cluster_size(lw, inst, out, w[6]));
+        } else if (out->c >= SpvGroupOperationPartitionedReduceEXT &&
+                   out->c <= SpvGroupOperationPartitionedExclusiveScanEXT) {
+            const cvm_type *bt = cvm_lower_type(lw, cvm_lower_type_of(lw, n >= 7 ? w[6] : 0));
+            if (n < 7 || bt->tclass != CVM_TC_VECTOR || bt->count != 4 || bt->size != 16 ||
+                cvm_lower_type(lw, bt->elem)->tclass != CVM_TC_INT)
+                return cvm_lower_fail(lw, inst, CVM_ERROR_INVALID_MODULE,
+                                      "a partitioned operation needs a ballot operand of four "
+                                      "32-bit integers");
+            if (out->flags & CVM_INSN_WORKGROUP_SCOPE)
+                return cvm_lower_fail(lw, inst, CVM_ERROR_INVALID_MODULE,
+                                      "a partitioned operation's ballot names subgroup "
+                                      "invocations: Execution scope must be Subgroup");
+            out->b = w[6];
         } else if (out->c > SpvGroupOperationClusteredReduce) {
             return cvm_lower_fail(lw, inst, CVM_ERROR_UNSUPPORTED, "group operation %u", out->c);
         }
@@ -562,10 +682,21 @@ cvm_result cvm_lower_subgroup(cvm_lower *lw, const spv_inst *inst, cvm_insn *out
         if (fop != cvm_sk_is_float(k) || lop != (k == CVM_SK_BOOL))
             return cvm_lower_fail(lw, inst, CVM_ERROR_INVALID_MODULE,
                                   "operand component type does not suit the operation");
-        out->fn = h_arith;
+        out->fn = out->b ? h_arith_partitioned : h_arith;
         return CVM_SUCCESS;
     }
     switch (op) {
+    case SpvOpGroupNonUniformPartitionEXT: {
+        const cvm_type *rt = cvm_lower_type(lw, w[1]);
+        if (n != 4 || rt->tclass != CVM_TC_VECTOR || rt->count != 4 || rt->size != 16 ||
+            cvm_lower_type(lw, rt->elem)->tclass != CVM_TC_INT)
+            return cvm_lower_fail(lw, inst, CVM_ERROR_INVALID_MODULE,
+                                  "Result Type must be a vector of four 32-bit integers");
+        out->a = w[3];
+        CVM_TRY(value_shape(lw, inst, out, w[3], 1));
+        out->fn = h_partition;
+        return CVM_SUCCESS;
+    }
     case SpvOpGroupNonUniformElect:
         CVM_TRY(lower_scope(lw, inst, out, w[3]));
         out->fn = h_elect;
