@@ -1,0 +1,53 @@
+# The fuzz harnesses of tests/fuzz (see fuzz_common.h).
+#   replay_<h>  every build: runs saved inputs through harness <h> and prints
+#               "FILE: STATUS: message" per input; the regression tests below.
+#   fuzz_<h>    CVM_FUZZ builds (clang): the libFuzzer binaries that
+#               tools/fuzz.sh runs from their seeds (tools/check.sh does, for
+#               a bounded time, whenever clang's libFuzzer is installed).
+set(CVM_FUZZ_HARNESSES module validate disassemble assemble amber)
+foreach(h ${CVM_FUZZ_HARNESSES})
+  set(targets replay_${h})
+  add_executable(replay_${h} ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_${h}.c
+                 ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_common.c
+                 ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_replay.c)
+  if(CVM_FUZZ)
+    add_executable(fuzz_${h} ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_${h}.c
+                   ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_common.c)
+    target_link_options(fuzz_${h} PRIVATE -fsanitize=fuzzer)
+    list(APPEND targets fuzz_${h})
+  endif()
+  foreach(t ${targets})
+    target_include_directories(${t} PRIVATE ${CMAKE_SOURCE_DIR}/src)
+    target_compile_options(${t} PRIVATE ${CVM_WARNINGS})
+    target_link_libraries(${t} PRIVATE coopvm)
+  endforeach()
+endforeach()
+
+# Regressions: each input that once crashed (fuzz/regress/<harness>/, see its
+# README) must end in a failure status and a message saying what is wrong.
+# The status line is printed only after the input ran, so a crash or a
+# broken contract cannot match.
+function(cvm_fuzz_regression harness file regex)
+  get_filename_component(name ${file} NAME_WE)
+  add_test(NAME fuzz.regress.${harness}.${name}
+           COMMAND replay_${harness} ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/regress/${harness}/${file})
+  set_tests_properties(fuzz.regress.${harness}.${name} PROPERTIES
+                       PASS_REGULAR_EXPRESSION ": CVM_ERROR_[A-Z_]+: [^\n]*${regex}"
+                       FAIL_REGULAR_EXPRESSION ": CVM_SUCCESS:")
+endfunction()
+cvm_fuzz_regression(module uaf_byteswapped_header.spv "version word 0x26000601 is not a SPIR-V version")
+cvm_fuzz_regression(module segv_elementwise.spv "OpSpecConstantOp")
+cvm_fuzz_regression(module null_slot_load.spv "OpTypeRuntimeArray")
+cvm_fuzz_regression(assemble newline_in_message.spvasm "Invalid Opcode name 'OpTypeBoatrix\"[?]OpExtension")
+cvm_fuzz_regression(amber expect_failed_no_message.amber "1 of 1 EXPECT commands failed, the first at line 4")
+
+# The seeds themselves run clean through the harnesses (a crash or a broken
+# contract fails the test; fuzz_validate's contract includes "what the
+# validator accepts, the disassembler decodes", which
+# tests/debug/printf_callbacks_gvs.spv once broke: an OpExtInst operand 0 of
+# glslang's debug information).
+file(GLOB_RECURSE cvm_seed_spv ${CMAKE_CURRENT_SOURCE_DIR}/*.spv)
+list(FILTER cvm_seed_spv EXCLUDE REGEX "/fuzz/regress/")
+add_test(NAME fuzz.seeds.module COMMAND replay_module ${cvm_seed_spv})
+add_test(NAME fuzz.seeds.validate COMMAND replay_validate ${cvm_seed_spv})
+add_test(NAME fuzz.seeds.disassemble COMMAND replay_disassemble ${cvm_seed_spv})
