@@ -51,3 +51,9 @@ list(FILTER cvm_seed_spv EXCLUDE REGEX "/fuzz/regress/")
 add_test(NAME fuzz.seeds.module COMMAND replay_module ${cvm_seed_spv})
 add_test(NAME fuzz.seeds.validate COMMAND replay_validate ${cvm_seed_spv})
 add_test(NAME fuzz.seeds.disassemble COMMAND replay_disassemble ${cvm_seed_spv})
+
+# The dictionaries are what tools/gen_fuzz_dict.py makes from the grammar now.
+add_test(NAME fuzz_dict_fresh
+  COMMAND ${CMAKE_COMMAND} -DPYTHON=${Python3_EXECUTABLE} -DSRC=${CMAKE_SOURCE_DIR}
+          -DGRAMMAR=${CVM_SHARED_DIR}/grammar -DOUT=${CMAKE_CURRENT_BINARY_DIR}/fuzz_dict_fresh
+          -P ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/check_dict_fresh.cmake)
