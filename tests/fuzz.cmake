@@ -4,14 +4,20 @@
 #   fuzz_<h>    CVM_FUZZ builds (clang): the libFuzzer binaries that
 #               tools/fuzz.sh runs from their seeds (tools/check.sh does, for
 #               a bounded time, whenever clang's libFuzzer is installed).
-set(CVM_FUZZ_HARNESSES module validate disassemble assemble amber)
+#   module_unvalidated is fuzz_module.c with CVM_FLAG_NO_VALIDATION: the
+#   reader, lowering and interpreter on their own.
+set(CVM_FUZZ_HARNESSES module module_unvalidated validate disassemble assemble amber)
 foreach(h ${CVM_FUZZ_HARNESSES})
+  set(src ${h})
+  if(h STREQUAL "module_unvalidated")
+    set(src module)
+  endif()
   set(targets replay_${h})
-  add_executable(replay_${h} ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_${h}.c
+  add_executable(replay_${h} ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_${src}.c
                  ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_common.c
                  ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_replay.c)
   if(CVM_FUZZ)
-    add_executable(fuzz_${h} ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_${h}.c
+    add_executable(fuzz_${h} ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_${src}.c
                    ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_common.c)
     target_link_options(fuzz_${h} PRIVATE -fsanitize=fuzzer)
     list(APPEND targets fuzz_${h})
@@ -20,6 +26,9 @@ foreach(h ${CVM_FUZZ_HARNESSES})
     target_include_directories(${t} PRIVATE ${CMAKE_SOURCE_DIR}/src)
     target_compile_options(${t} PRIVATE ${CVM_WARNINGS})
     target_link_libraries(${t} PRIVATE coopvm)
+    if(h STREQUAL "module_unvalidated")
+      target_compile_definitions(${t} PRIVATE CVM_FUZZ_UNVALIDATED=1)
+    endif()
   endforeach()
 endforeach()
 
@@ -29,8 +38,12 @@ endforeach()
 # broken contract cannot match.
 function(cvm_fuzz_regression harness file regex)
   get_filename_component(name ${file} NAME_WE)
+  set(dir ${harness})
+  if(harness STREQUAL "module_unvalidated")
+    set(dir module)
+  endif()
   add_test(NAME fuzz.regress.${harness}.${name}
-           COMMAND replay_${harness} ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/regress/${harness}/${file})
+           COMMAND replay_${harness} ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/regress/${dir}/${file})
   set_tests_properties(fuzz.regress.${harness}.${name} PROPERTIES
                        PASS_REGULAR_EXPRESSION ": CVM_ERROR_[A-Z_]+: [^\n]*${regex}"
                        FAIL_REGULAR_EXPRESSION ": CVM_SUCCESS:")
@@ -38,6 +51,10 @@ endfunction()
 cvm_fuzz_regression(module uaf_byteswapped_header.spv "version word 0x26000601 is not a SPIR-V version")
 cvm_fuzz_regression(module segv_elementwise.spv "OpSpecConstantOp")
 cvm_fuzz_regression(module null_slot_load.spv "OpTypeRuntimeArray")
+# ... and without the validator, the reader refuses them itself.
+cvm_fuzz_regression(module_unvalidated uaf_byteswapped_header.spv "unsupported SPIR-V version 0x26000601")
+cvm_fuzz_regression(module_unvalidated segv_elementwise.spv "instruction at word 342 .opcode 128. ends before its operands do")
+cvm_fuzz_regression(module_unvalidated null_slot_load.spv "operand 'Object' of OpStore at word 633 is %52 .OpTypeCooperativeMatrixKHR., where a value is needed")
 cvm_fuzz_regression(assemble newline_in_message.spvasm "Invalid Opcode name 'OpTypeBoatrix\"[?]OpExtension")
 cvm_fuzz_regression(amber expect_failed_no_message.amber "1 of 1 EXPECT commands failed, the first at line 4")
 
@@ -49,6 +66,7 @@ cvm_fuzz_regression(amber expect_failed_no_message.amber "1 of 1 EXPECT commands
 file(GLOB_RECURSE cvm_seed_spv ${CMAKE_CURRENT_SOURCE_DIR}/*.spv)
 list(FILTER cvm_seed_spv EXCLUDE REGEX "/fuzz/regress/")
 add_test(NAME fuzz.seeds.module COMMAND replay_module ${cvm_seed_spv})
+add_test(NAME fuzz.seeds.module_unvalidated COMMAND replay_module_unvalidated ${cvm_seed_spv})
 add_test(NAME fuzz.seeds.validate COMMAND replay_validate ${cvm_seed_spv})
 add_test(NAME fuzz.seeds.disassemble COMMAND replay_disassemble ${cvm_seed_spv})
 
