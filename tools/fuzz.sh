@@ -37,7 +37,8 @@ run_one() {
   bin=$build/tests/fuzz_$h
   [ -x "$bin" ] || { echo "fuzz: $bin is not built" >&2; return 1; }
   case $h in assemble|amber) dict=spirv_text.dict ;; *) dict=spirv_binary.dict ;; esac
-  rm -rf "$out/$h"
+  # a new corpus and log each run; findings of earlier runs stay
+  rm -rf "$out/$h/corpus" "$out/$h/seeds" "$out/$h/log"
   mkdir -p "$out/$h/corpus" "$out/$h/crashes"
   seeds "$h" "$out/$h/seeds"
   # -rss_limit_mb/-malloc_limit_mb: a legitimate input stays far below;

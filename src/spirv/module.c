@@ -313,6 +313,15 @@ static int is_type_def(const spv_module *m, uint32_t id)
     return d && !strcmp(d->op_class, "Type-Declaration") && d->has_result && !d->has_result_type;
 }
 
+/* The results outside functions that hold values: constants and variables
+ * (a computation there is out of its section, and has no value slot). */
+static int is_global_value(const spv_def *def)
+{
+    const spv_instruction_desc *d = spv_grammar_instruction(def->opcode);
+    return def->opcode == SpvOpVariable || def->opcode == SpvOpUndef ||
+           (d && !strcmp(d->op_class, "Constant-Creation"));
+}
+
 static cvm_result check_use(walk *w, uint16_t kind, const char *name, uint32_t id)
 {
     const spv_module *m = w->m;
@@ -345,9 +354,13 @@ static cvm_result check_use(walk *w, uint16_t kind, const char *name, uint32_t i
             need = "a value";
         else if (!is_type_def(m, def->type))
             need = "a value of a type";
+        else if (def->func == UINT32_MAX && !is_global_value(def))
+            need = "a value (a constant or a variable outside functions)";
         break;
     case USE_FUNCTION_OR_VALUE:
-        if (!value && def->opcode != SpvOpFunction)
+        if (def->opcode == SpvOpFunction)
+            break;
+        if (!value || (def->func == UINT32_MAX && !is_global_value(def)))
             need = "a function or a value";
         break;
     case USE_TYPE:
