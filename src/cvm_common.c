@@ -1,4 +1,5 @@
-/* Diagnostics, result names and the allocation wrappers. */
+/* Diagnostics, result names and the allocation wrappers: the bottom layer
+ * ("core" in ARCHITECTURE.md), beside its header, used by every layer above. */
 #include "cvm_common.h"
 
 #include <errno.h>
