@@ -134,6 +134,8 @@ typedef struct walk {
     const spv_module *m;
     uint32_t func;
     int kinds;              /* check what each position needs (values, types, labels) */
+    int constants;          /* values must be constants defined before (constant
+                               instructions: they are evaluated in order) */
 } walk;
 
 static cvm_result walk_operand(walk *w, uint16_t kind, int optional, const char *name);
@@ -262,7 +264,7 @@ static cvm_result walk_inst_with(walk w, const spv_instruction_desc *d, int nons
 static cvm_result walk_inst(const spv_inst *inst, const spv_instruction_desc *d, uint32_t bound,
                             int nonsemantic, cvm_diagnostic *diag)
 {
-    walk w = {inst, 1, bound, diag, NULL, UINT32_MAX, 0};
+    walk w = {inst, 1, bound, diag, NULL, UINT32_MAX, 0, 0};
     return walk_inst_with(w, d, nonsemantic);
 }
 
@@ -322,6 +324,12 @@ static int is_global_value(const spv_def *def)
            (d && !strcmp(d->op_class, "Constant-Creation"));
 }
 
+static int is_constant(const spv_def *def)
+{
+    const spv_instruction_desc *d = spv_grammar_instruction(def->opcode);
+    return def->opcode == SpvOpUndef || (d && !strcmp(d->op_class, "Constant-Creation"));
+}
+
 static cvm_result check_use(walk *w, uint16_t kind, const char *name, uint32_t id)
 {
     const spv_module *m = w->m;
@@ -344,6 +352,11 @@ static cvm_result check_use(walk *w, uint16_t kind, const char *name, uint32_t i
                            name, iname, in->offset, id);
     if (!w->kinds)
         return CVM_SUCCESS;
+    if (w->func == UINT32_MAX && def->func != UINT32_MAX)
+        return cvm_diag_at(w->diag, CVM_ERROR_INVALID_MODULE, in->offset, in->opcode,
+                           "operand '%s' of %s at word %u is %%%u, a result of a function, "
+                           "used outside functions",
+                           name, iname, in->offset, id);
     const spv_instruction_desc *dd = spv_grammar_instruction(def->opcode);
     const char *dname = dd ? dd->name : "an instruction";
     int value = def->type != 0 && def->opcode != SpvOpFunction && def->opcode != SpvOpLabel;
@@ -356,6 +369,8 @@ static cvm_result check_use(walk *w, uint16_t kind, const char *name, uint32_t i
             need = "a value of a type";
         else if (def->func == UINT32_MAX && !is_global_value(def))
             need = "a value (a constant or a variable outside functions)";
+        else if (w->constants && (!is_constant(def) || def->off >= in->offset))
+            need = "a constant defined before";
         break;
     case USE_FUNCTION_OR_VALUE:
         if (def->opcode == SpvOpFunction)
@@ -430,7 +445,7 @@ static cvm_result check_uses(const spv_module *m, cvm_diagnostic *diag)
                     words[i - 1] = in.words[i];
                 spv_inst inner = {words, (uint16_t)(in.words[3] & 0xffffu),
                                   (uint16_t)(in.word_count - 1u), in.offset};
-                walk w = {&inner, 1, m->bound, diag, m, func, 1};
+                walk w = {&inner, 1, m->bound, diag, m, func, 1, 1};
                 cvm_result r = walk_inst_with(w, id, 0);
                 if (r == CVM_SUCCESS)
                     continue;
@@ -439,10 +454,11 @@ static cvm_result check_uses(const spv_module *m, cvm_diagnostic *diag)
                 return r;
             }
         } else if (in.opcode != SpvOpSpecConstantOp && in.opcode != SpvOpSwitch) {
-            walk w = {&in, 1, m->bound, diag, m, func, uses_kinds(d, in.opcode)};
+            walk w = {&in, 1, m->bound, diag, m, func, uses_kinds(d, in.opcode),
+                      func == UINT32_MAX && !strcmp(d->op_class, "Constant-Creation")};
             CVM_TRY(walk_inst_with(w, d, nonsemantic));
         } else if (in.opcode == SpvOpSwitch && in.word_count >= 3) {
-            walk w = {&in, 1, m->bound, diag, m, func, 1};
+            walk w = {&in, 1, m->bound, diag, m, func, 1, 0};
             CVM_TRY(check_use(&w, SPV_OPERAND_IdRef, "Selector", in.words[1]));
         }
         if (in.opcode == SpvOpFunctionEnd)
