@@ -59,6 +59,7 @@ cvm_fuzz_regression(module_unvalidated global_load_no_slot.spv "operand 'Pointer
 cvm_fuzz_regression(module global_load_no_slot.spv "OpAccessChain must be inside a function")
 cvm_fuzz_regression(module_unvalidated specop_operand_no_value.spv "operand 'Unsigned Value' of OpUConvert at word 391 is %23, a result of a function, used outside functions")
 cvm_fuzz_regression(module specop_operand_no_value.spv "OpSpecConstantOp names opc")
+cvm_fuzz_regression(module_unvalidated ewise_width_mismatch.spv "OpIAdd .word 80.: %13 has 8-byte components where 4-byte ones are needed")
 cvm_fuzz_regression(assemble newline_in_message.spvasm "Invalid Opcode name 'OpTypeBoatrix\"[?]OpExtension")
 cvm_fuzz_regression(amber expect_failed_no_message.amber "1 of 1 EXPECT commands failed, the first at line 4")
 
