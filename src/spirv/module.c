@@ -324,6 +324,54 @@ static int is_global_value(const spv_def *def)
            (d && !strcmp(d->op_class, "Constant-Creation"));
 }
 
+static int is_pointer_type(const spv_module *m, uint32_t type)
+{
+    uint16_t op = type < m->bound ? m->defs[type].opcode : 0;
+    return op == SpvOpTypePointer || op == SpvOpTypeUntypedPointerKHR;
+}
+
+static int is_access_chain(uint16_t op)
+{
+    return op == SpvOpAccessChain || op == SpvOpInBoundsAccessChain ||
+           op == SpvOpPtrAccessChain || op == SpvOpInBoundsPtrAccessChain;
+}
+
+/* Operands the memory handlers read as addresses (8 bytes a lane). */
+static int names_pointer(uint16_t op, const char *name)
+{
+    return !strcmp(name, "Pointer") || (is_access_chain(op) && !strcmp(name, "Base"));
+}
+
+/* Operands copied whole into the result (its slot has the Result Type's
+ * size): OpCopyObject, OpSelect's objects, OpPhi's values. */
+static int copies_value(const spv_inst *in, uint32_t word)
+{
+    switch (in->opcode) {
+    case SpvOpCopyObject:
+        return word == 3;
+    case SpvOpSelect:
+        return word == 4 || word == 5;
+    case SpvOpPhi:
+        return word >= 3 && (word - 3) % 2 == 0;
+    default:
+        return 0;
+    }
+}
+
+/* The same type: one id, or two declarations with the same words. */
+static int same_type(const spv_module *m, uint32_t a, uint32_t b)
+{
+    if (a == b)
+        return 1;
+    if (!a || !b || a >= m->bound || b >= m->bound || !m->defs[a].off || !m->defs[b].off)
+        return 0;
+    const spv_def *da = &m->defs[a], *db = &m->defs[b];
+    if (da->opcode != db->opcode || da->nwords != db->nwords || da->nwords < 2)
+        return 0;
+    const uint32_t *wa = m->bin.words + da->off, *wb = m->bin.words + db->off;
+    return memcmp(wa + 2, wb + 2, (da->nwords - 2u) * sizeof(uint32_t)) == 0;
+}
+
 static int is_constant(const spv_def *def)
 {
     const spv_instruction_desc *d = spv_grammar_instruction(def->opcode);
@@ -371,6 +419,10 @@ static cvm_result check_use(walk *w, uint16_t kind, const char *name, uint32_t i
             need = "a value (a constant or a variable outside functions)";
         else if (w->constants && (!is_constant(def) || def->off >= in->offset))
             need = "a constant defined before";
+        else if (names_pointer(in->opcode, name) && !is_pointer_type(m, def->type))
+            need = "a pointer";
+        else if (copies_value(in, w->pos) && !same_type(m, def->type, in->words[1]))
+            need = "a value of the Result Type";
         break;
     case USE_FUNCTION_OR_VALUE:
         if (def->opcode == SpvOpFunction)
@@ -454,6 +506,12 @@ static cvm_result check_uses(const spv_module *m, cvm_diagnostic *diag)
                 return r;
             }
         } else if (in.opcode != SpvOpSpecConstantOp && in.opcode != SpvOpSwitch) {
+            /* Results that the handlers write as addresses need a pointer type. */
+            if ((is_access_chain(in.opcode) || in.opcode == SpvOpVariable) && in.word_count >= 3 &&
+                !is_pointer_type(m, in.words[1]))
+                return cvm_diag_at(diag, CVM_ERROR_INVALID_MODULE, in.offset, in.opcode,
+                                   "%s at word %u: the Result Type %%%u is not a pointer type",
+                                   d->name, in.offset, in.words[1]);
             walk w = {&in, 1, m->bound, diag, m, func, uses_kinds(d, in.opcode),
                       func == UINT32_MAX && !strcmp(d->op_class, "Constant-Creation")};
             CVM_TRY(walk_inst_with(w, d, nonsemantic));
