@@ -236,12 +236,12 @@ static void reset_nothing(anchor *A)
     (void)A;
 }
 
+#if CVM_BENCH_HAVE_OPENBLAS /* output_c serves the OpenBLAS anchors only */
 static const float *output_c(anchor *A)
 {
     return A->c;
 }
 
-#if CVM_BENCH_HAVE_OPENBLAS
 /* bench_gemm_khr_f16: C = alpha * A*B + beta * C0; A row-major MxK, B
  * column-major KxN (= row-major NxK, hence Trans). */
 static void reset_gemm_khr(anchor *A)

@@ -1037,7 +1037,15 @@ cvm_result cvm_amber_execute_hooked(const cvm_amber_script *s, const cvm_context
     cvm_amber_session_destroy(S);
     if (r != CVM_SUCCESS)
         return r;
-    return o_report->failed ? CVM_ERROR_EXPECTATION_FAILED : CVM_SUCCESS;
+    if (!o_report->failed)
+        return CVM_SUCCESS;
+    const cvm_amber_expect_result *first = NULL;
+    for (uint32_t k = 0; k < o_report->result_count && !first; k++)
+        if (!o_report->results[k].passed)
+            first = &o_report->results[k];
+    return script_error(o_diag, s, first ? first->line : 0, CVM_ERROR_EXPECTATION_FAILED,
+                        "%u of %u EXPECT commands failed, the first at line %u", o_report->failed,
+                        o_report->result_count, first ? first->line : 0);
 }
 
 void cvm_amber_report_release(cvm_amber_report *report)

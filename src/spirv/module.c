@@ -129,9 +129,17 @@ typedef struct walk {
     uint32_t pos;
     uint32_t bound;
     cvm_diagnostic *diag;
+    /* The second pass (check_uses): the module with every definition known,
+     * and the function index of the instruction (UINT32_MAX: global). */
+    const spv_module *m;
+    uint32_t func;
+    int kinds;              /* check what each position needs (values, types, labels) */
+    int constants;          /* values must be constants defined before (constant
+                               instructions: they are evaluated in order) */
 } walk;
 
-static cvm_result walk_operand(walk *w, uint16_t kind, int optional);
+static cvm_result walk_operand(walk *w, uint16_t kind, int optional, const char *name);
+static cvm_result check_use(walk *w, uint16_t kind, const char *name, uint32_t id);
 
 static cvm_result check_id(walk *w, uint32_t id)
 {
@@ -145,7 +153,7 @@ static cvm_result check_id(walk *w, uint32_t id)
 static cvm_result walk_params(walk *w, const spv_enumerant_desc *e)
 {
     for (uint16_t i = 0; i < e->num_params; i++)
-        CVM_TRY(walk_operand(w, e->params[i].kind, 0));
+        CVM_TRY(walk_operand(w, e->params[i].kind, 0, e->params[i].name));
     return CVM_SUCCESS;
 }
 
@@ -156,7 +164,7 @@ static cvm_result truncated(walk *w)
                        w->inst->offset, w->inst->opcode);
 }
 
-static cvm_result walk_operand(walk *w, uint16_t kind, int optional)
+static cvm_result walk_operand(walk *w, uint16_t kind, int optional, const char *name)
 {
     const spv_operand_kind_desc *k = &spv_operand_kinds[kind];
     if (w->pos >= w->inst->word_count)
@@ -164,6 +172,8 @@ static cvm_result walk_operand(walk *w, uint16_t kind, int optional)
     switch (k->category) {
     case SPV_CATEGORY_ID:
         CVM_TRY(check_id(w, w->inst->words[w->pos]));
+        if (w->m)
+            CVM_TRY(check_use(w, kind, name, w->inst->words[w->pos]));
         w->pos++;
         return CVM_SUCCESS;
     case SPV_CATEGORY_LITERAL:
@@ -206,16 +216,16 @@ static cvm_result walk_operand(walk *w, uint16_t kind, int optional)
     }
     case SPV_CATEGORY_COMPOSITE:
         for (uint16_t i = 0; i < k->num_bases; i++)
-            CVM_TRY(walk_operand(w, k->bases[i], 0));
+            CVM_TRY(walk_operand(w, k->bases[i], 0, name));
         return CVM_SUCCESS;
     }
     return CVM_SUCCESS;
 }
 
-static cvm_result walk_inst(const spv_inst *inst, const spv_instruction_desc *d, uint32_t bound,
-                            int nonsemantic, cvm_diagnostic *diag)
+static cvm_result walk_inst_with(walk w, const spv_instruction_desc *d, int nonsemantic)
 {
-    walk w = {inst, 1, bound, diag};
+    const spv_inst *inst = w.inst;
+    cvm_diagnostic *diag = w.diag;
     /* OpExtInst operands past the instruction number belong to the extended
      * set; they are ids for GLSL.std.450 and are checked like ids.  Those of
      * a NonSemantic.* set are the set's business (and the instruction may be
@@ -229,12 +239,12 @@ static cvm_result walk_inst(const spv_inst *inst, const spv_instruction_desc *d,
         if (o->quantifier == SPV_QUANT_VARIABLE) {
             while (w.pos < inst->word_count) {
                 uint32_t before = w.pos;
-                CVM_TRY(walk_operand(&w, o->kind, 0));
+                CVM_TRY(walk_operand(&w, o->kind, 0, o->name));
                 if (w.pos == before)
                     break;
             }
         } else {
-            CVM_TRY(walk_operand(&w, o->kind, o->quantifier == SPV_QUANT_OPTIONAL));
+            CVM_TRY(walk_operand(&w, o->kind, o->quantifier == SPV_QUANT_OPTIONAL, o->name));
         }
     }
     /* OpSpecConstantOp: the operands of the inner operation follow the
@@ -248,6 +258,270 @@ static cvm_result walk_inst(const spv_inst *inst, const spv_instruction_desc *d,
         return cvm_diag_at(diag, CVM_ERROR_MALFORMED, inst->offset, inst->opcode,
                            "%s at word %u has %u words, more than its operands take", d->name,
                            inst->offset, inst->word_count);
+    return CVM_SUCCESS;
+}
+
+static cvm_result walk_inst(const spv_inst *inst, const spv_instruction_desc *d, uint32_t bound,
+                            int nonsemantic, cvm_diagnostic *diag)
+{
+    walk w = {inst, 1, bound, diag, NULL, UINT32_MAX, 0, 0};
+    return walk_inst_with(w, d, nonsemantic);
+}
+
+/* ---- uses: every id operand names a definition of the kind its position
+ * needs, reachable from where it is used ------------------------------------
+ *
+ * The engine gives a value slot to each constant, global variable and
+ * result of the function being run; an operand naming a type, a label, an
+ * undefined id or a result of another function has none, and a handler that
+ * read it would read nothing.  The validator checks the same (CORE rules of
+ * ids, operand kinds and dominance); this check is the reader's own, so
+ * that a module that skipped validation (CVM_FLAG_NO_VALIDATION) is refused
+ * with a message rather than run. */
+
+enum { USE_VALUE, USE_TYPE, USE_LABEL, USE_SET, USE_FUNCTION_OR_VALUE, USE_ANY };
+
+/* What an <id> operand position needs, by the grammar's operand name (as
+ * the validator's operand_want). */
+static int use_wanted(const spv_inst *in, uint32_t word, uint16_t kind, const char *n)
+{
+    if (kind == SPV_OPERAND_IdResultType)
+        return USE_TYPE;
+    if (kind == SPV_OPERAND_IdScope || kind == SPV_OPERAND_IdMemorySemantics)
+        return USE_VALUE;
+    if (in->opcode == SpvOpPhi)
+        return ((word - 3) % 2) ? USE_LABEL : USE_VALUE;
+    if (in->opcode == SpvOpSwitch)
+        return word == 1 ? USE_VALUE : USE_ANY; /* targets: checked by the lowering */
+    if (in->opcode == SpvOpExtInst || in->opcode == SpvOpExtInstWithForwardRefsKHR)
+        return word == 3 ? USE_SET : USE_VALUE;
+    if (!n) /* parameters of enumerants (TensorView, DecodeFunc, image operands...) */
+        return USE_FUNCTION_OR_VALUE;
+    if (!strcmp(n, "Type") || !strcmp(n, "Base Type") || !strcmp(n, "Data Type") ||
+        !strcmp(n, "Pointer Type") || !strcmp(n, "Element Type"))
+        return USE_TYPE;
+    if (!strcmp(n, "Target Label") || !strcmp(n, "True Label") || !strcmp(n, "False Label") ||
+        !strcmp(n, "Merge Block") || !strcmp(n, "Continue Target") || !strcmp(n, "Default") ||
+        !strcmp(n, "Target"))
+        return USE_LABEL;
+    if (strstr(n, "Func") || !strcmp(n, "Invoke"))
+        return USE_FUNCTION_OR_VALUE;
+    return USE_VALUE;
+}
+
+static int is_type_def(const spv_module *m, uint32_t id)
+{
+    const spv_instruction_desc *d = spv_grammar_instruction(m->defs[id].opcode);
+    return d && !strcmp(d->op_class, "Type-Declaration") && d->has_result && !d->has_result_type;
+}
+
+/* The results outside functions that hold values: constants and variables
+ * (a computation there is out of its section, and has no value slot). */
+static int is_global_value(const spv_def *def)
+{
+    const spv_instruction_desc *d = spv_grammar_instruction(def->opcode);
+    return def->opcode == SpvOpVariable || def->opcode == SpvOpUndef ||
+           (d && !strcmp(d->op_class, "Constant-Creation"));
+}
+
+static int is_pointer_type(const spv_module *m, uint32_t type)
+{
+    uint16_t op = type < m->bound ? m->defs[type].opcode : 0;
+    return op == SpvOpTypePointer || op == SpvOpTypeUntypedPointerKHR;
+}
+
+static int is_access_chain(uint16_t op)
+{
+    return op == SpvOpAccessChain || op == SpvOpInBoundsAccessChain ||
+           op == SpvOpPtrAccessChain || op == SpvOpInBoundsPtrAccessChain;
+}
+
+/* Operands the memory handlers read as addresses (8 bytes a lane). */
+static int names_pointer(uint16_t op, const char *name)
+{
+    return !strcmp(name, "Pointer") || (is_access_chain(op) && !strcmp(name, "Base"));
+}
+
+/* Operands copied whole into the result (its slot has the Result Type's
+ * size): OpCopyObject, OpSelect's objects, OpPhi's values. */
+static int copies_value(const spv_inst *in, uint32_t word)
+{
+    switch (in->opcode) {
+    case SpvOpCopyObject:
+        return word == 3;
+    case SpvOpSelect:
+        return word == 4 || word == 5;
+    case SpvOpPhi:
+        return word >= 3 && (word - 3) % 2 == 0;
+    default:
+        return 0;
+    }
+}
+
+/* The same type: one id, or two declarations with the same words. */
+static int same_type(const spv_module *m, uint32_t a, uint32_t b)
+{
+    if (a == b)
+        return 1;
+    if (!a || !b || a >= m->bound || b >= m->bound || !m->defs[a].off || !m->defs[b].off)
+        return 0;
+    const spv_def *da = &m->defs[a], *db = &m->defs[b];
+    if (da->opcode != db->opcode || da->nwords != db->nwords || da->nwords < 2)
+        return 0;
+    const uint32_t *wa = m->bin.words + da->off, *wb = m->bin.words + db->off;
+    return memcmp(wa + 2, wb + 2, (da->nwords - 2u) * sizeof(uint32_t)) == 0;
+}
+
+static int is_constant(const spv_def *def)
+{
+    const spv_instruction_desc *d = spv_grammar_instruction(def->opcode);
+    return def->opcode == SpvOpUndef || (d && !strcmp(d->op_class, "Constant-Creation"));
+}
+
+static cvm_result check_use(walk *w, uint16_t kind, const char *name, uint32_t id)
+{
+    const spv_module *m = w->m;
+    const spv_inst *in = w->inst;
+    const spv_def *def = &m->defs[id];
+    const spv_instruction_desc *d = spv_grammar_instruction(in->opcode);
+    const char *iname = d ? d->name : "the instruction";
+    if (kind == SPV_OPERAND_IdResult)
+        return CVM_SUCCESS;
+    int want = use_wanted(in, w->pos, kind, name);
+    if (!name)
+        name = kind == SPV_OPERAND_IdResultType ? "Result Type" : "?";
+    if (!def->off)
+        return cvm_diag_at(w->diag, CVM_ERROR_INVALID_MODULE, in->offset, in->opcode,
+                           "operand '%s' of %s at word %u is %%%u, which is never defined", name,
+                           iname, in->offset, id);
+    if (w->func != UINT32_MAX && def->func != UINT32_MAX && def->func != w->func)
+        return cvm_diag_at(w->diag, CVM_ERROR_INVALID_MODULE, in->offset, in->opcode,
+                           "operand '%s' of %s at word %u is %%%u, a result of another function",
+                           name, iname, in->offset, id);
+    if (!w->kinds)
+        return CVM_SUCCESS;
+    if (w->func == UINT32_MAX && def->func != UINT32_MAX)
+        return cvm_diag_at(w->diag, CVM_ERROR_INVALID_MODULE, in->offset, in->opcode,
+                           "operand '%s' of %s at word %u is %%%u, a result of a function, "
+                           "used outside functions",
+                           name, iname, in->offset, id);
+    const spv_instruction_desc *dd = spv_grammar_instruction(def->opcode);
+    const char *dname = dd ? dd->name : "an instruction";
+    int value = def->type != 0 && def->opcode != SpvOpFunction && def->opcode != SpvOpLabel;
+    const char *need = NULL;
+    switch (want) {
+    case USE_VALUE:
+        if (!value)
+            need = "a value";
+        else if (!is_type_def(m, def->type))
+            need = "a value of a type";
+        else if (def->func == UINT32_MAX && !is_global_value(def))
+            need = "a value (a constant or a variable outside functions)";
+        else if (w->constants && (!is_constant(def) || def->off >= in->offset))
+            need = "a constant defined before";
+        else if (names_pointer(in->opcode, name) && !is_pointer_type(m, def->type))
+            need = "a pointer";
+        else if (copies_value(in, w->pos) && !same_type(m, def->type, in->words[1]))
+            need = "a value of the Result Type";
+        break;
+    case USE_FUNCTION_OR_VALUE:
+        if (def->opcode == SpvOpFunction)
+            break;
+        if (!value || (def->func == UINT32_MAX && !is_global_value(def)))
+            need = "a function or a value";
+        break;
+    case USE_TYPE:
+        if (!is_type_def(m, id))
+            need = "a type";
+        break;
+    case USE_LABEL:
+        if (def->opcode != SpvOpLabel)
+            need = "a label";
+        break;
+    case USE_SET:
+        if (def->opcode != SpvOpExtInstImport)
+            need = "an OpExtInstImport";
+        break;
+    default:
+        break;
+    }
+    if (need)
+        return cvm_diag_at(w->diag, CVM_ERROR_INVALID_MODULE, in->offset, in->opcode,
+                           "operand '%s' of %s at word %u is %%%u (%s), where %s is needed", name,
+                           iname, in->offset, id, dname, need);
+    return CVM_SUCCESS;
+}
+
+/* 1 for instructions whose operands name what their positions say
+ * (computations, constants, variables); declarations of types, names,
+ * decorations and modes only need their ids defined. */
+static int uses_kinds(const spv_instruction_desc *d, uint16_t opcode)
+{
+    const char *cls = d->op_class;
+    if (opcode == SpvOpExtInst || opcode == SpvOpExtInstWithForwardRefsKHR)
+        return 1;
+    return strcmp(cls, "Debug") && strcmp(cls, "Annotation") && strcmp(cls, "Mode-Setting") &&
+           strcmp(cls, "Type-Declaration") && strcmp(cls, "Extension") &&
+           opcode != SpvOpFunction && strncmp(d->name, "OpType", 6) != 0;
+}
+
+static int is_nonsemantic_set(const spv_module *m, uint32_t id);
+
+/* The second pass of spv_module_parse, once every definition is known. */
+static cvm_result check_uses(const spv_module *m, cvm_diagnostic *diag)
+{
+    size_t off = SPV_HEADER_WORDS;
+    spv_inst in;
+    uint32_t func = UINT32_MAX, nfunc = 0;
+    while (spv_next_inst(&m->bin, &off, &in, NULL) == 1) {
+        const spv_instruction_desc *d = spv_grammar_instruction(in.opcode);
+        if (in.opcode == SpvOpFunction)
+            func = nfunc++;
+        int nonsemantic = (in.opcode == SpvOpExtInst ||
+                           in.opcode == SpvOpExtInstWithForwardRefsKHR) &&
+                          in.word_count >= 4 && is_nonsemantic_set(m, in.words[3]);
+        /* OpSpecConstantOp's inner operands are walked by the lowering;
+         * OpSwitch literals may be 64-bit (not what the grammar walk
+         * assumes); the definitions of OpFunctionParameter/OpLabel etc. are
+         * all there is to them. */
+        if (in.opcode == SpvOpSpecConstantOp && in.word_count >= 4 && in.word_count <= 64) {
+            /* The inner operation, as the lowering builds it (exec/specop.c):
+             * its operands are constants. */
+            uint32_t words[64];
+            const spv_instruction_desc *id = spv_grammar_instruction(in.words[3] & 0xffffu);
+            if (id && id->has_result_type && id->has_result) {
+                words[0] = ((uint32_t)(in.word_count - 1u) << 16) | (in.words[3] & 0xffffu);
+                words[1] = in.words[1];
+                words[2] = in.words[2];
+                for (uint32_t i = 4; i < in.word_count; i++)
+                    words[i - 1] = in.words[i];
+                spv_inst inner = {words, (uint16_t)(in.words[3] & 0xffffu),
+                                  (uint16_t)(in.word_count - 1u), in.offset};
+                walk w = {&inner, 1, m->bound, diag, m, func, 1, 1};
+                cvm_result r = walk_inst_with(w, id, 0);
+                if (r == CVM_SUCCESS)
+                    continue;
+                if (diag) /* name the instruction as it stands in the module */
+                    diag->opcode = SpvOpSpecConstantOp;
+                return r;
+            }
+        } else if (in.opcode != SpvOpSpecConstantOp && in.opcode != SpvOpSwitch) {
+            /* Results that the handlers write as addresses need a pointer type. */
+            if ((is_access_chain(in.opcode) || in.opcode == SpvOpVariable) && in.word_count >= 3 &&
+                !is_pointer_type(m, in.words[1]))
+                return cvm_diag_at(diag, CVM_ERROR_INVALID_MODULE, in.offset, in.opcode,
+                                   "%s at word %u: the Result Type %%%u is not a pointer type",
+                                   d->name, in.offset, in.words[1]);
+            walk w = {&in, 1, m->bound, diag, m, func, uses_kinds(d, in.opcode),
+                      func == UINT32_MAX && !strcmp(d->op_class, "Constant-Creation")};
+            CVM_TRY(walk_inst_with(w, d, nonsemantic));
+        } else if (in.opcode == SpvOpSwitch && in.word_count >= 3) {
+            walk w = {&in, 1, m->bound, diag, m, func, 1, 0};
+            CVM_TRY(check_use(&w, SPV_OPERAND_IdRef, "Selector", in.words[1]));
+        }
+        if (in.opcode == SpvOpFunctionEnd)
+            func = UINT32_MAX;
+    }
     return CVM_SUCCESS;
 }
 
@@ -537,6 +811,8 @@ cvm_result spv_module_parse(spv_module *o_mod, spv_binary *bin, cvm_diagnostic *
                         "function %u has no OpFunctionEnd", m.functions[cur_func].id);
         goto fail;
     }
+    if ((r = check_uses(&m, diag)) != CVM_SUCCESS)
+        goto fail;
     if (!m.globals_end)
         m.globals_end = (uint32_t)m.bin.word_count;
     if (!m.globals_begin)

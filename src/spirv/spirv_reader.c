@@ -37,20 +37,20 @@ cvm_result spv_binary_open(spv_binary *o_bin, const uint32_t *words, size_t word
     o_bin->header.generator = words[2];
     o_bin->header.bound = words[3];
     o_bin->header.schema = words[4];
-    if ((words[1] & 0xff0000ffu) != 0 || ((words[1] >> 16) & 0xff) != 1) {
+    /* The diagnostics read the header copy, never `words`: when the binary
+     * was byte-swapped, `words` is the copy that spv_binary_release frees. */
+    const spv_header h = o_bin->header;
+    cvm_result r = CVM_SUCCESS;
+    if ((h.version & 0xff0000ffu) != 0 || ((h.version >> 16) & 0xff) != 1)
+        r = cvm_diag_at(diag, CVM_ERROR_MALFORMED, 1, 0, "unsupported SPIR-V version 0x%08x",
+                        h.version);
+    else if (h.bound == 0)
+        r = cvm_diag_at(diag, CVM_ERROR_MALFORMED, 3, 0, "id bound is 0");
+    else if (h.schema != 0)
+        r = cvm_diag_at(diag, CVM_ERROR_MALFORMED, 4, 0, "schema word is %u, not 0", h.schema);
+    if (r != CVM_SUCCESS)
         spv_binary_release(o_bin);
-        return cvm_diag_at(diag, CVM_ERROR_MALFORMED, 1, 0, "unsupported SPIR-V version 0x%08x",
-                           words[1]);
-    }
-    if (words[3] == 0) {
-        spv_binary_release(o_bin);
-        return cvm_diag_at(diag, CVM_ERROR_MALFORMED, 3, 0, "id bound is 0");
-    }
-    if (words[4] != 0) {
-        spv_binary_release(o_bin);
-        return cvm_diag_at(diag, CVM_ERROR_MALFORMED, 4, 0, "schema word is %u, not 0", words[4]);
-    }
-    return CVM_SUCCESS;
+    return r;
 }
 
 void spv_binary_release(spv_binary *bin)

@@ -218,6 +218,18 @@ static int decode_operands(txt_decoder *d, txt_inst *inst, cvm_diagnostic *diag)
         case SPV_OPERAND_IdRef:
         case SPV_OPERAND_IdScope:
         case SPV_OPERAND_IdMemorySemantics:
+            if (!word && (inst->opcode == SpvOpExtInst ||
+                          inst->opcode == SpvOpExtInstWithForwardRefsKHR) &&
+                idx > 4 && inst->ext_set != TXT_EXT_GLSL) {
+                /* An operand of a set without a grammar here (glslang's
+                 * -gVS debug information has zeros among them): the
+                 * validator takes these as the set's business, so the
+                 * text shows the number. */
+                op.kind = SPV_OPERAND_LiteralInteger;
+                op.num_kind = TXT_NUM_UINT;
+                op.width = 32;
+                break;
+            }
             if (!word)
                 DECODE_FAIL("id is 0");
             if ((inst->opcode == SpvOpExtInst ||

@@ -4,6 +4,8 @@
  * the diagnostic's word offset lies inside the module, and a module the
  * validator accepts decodes (cvm_disassemble succeeds on it): acceptance
  * promises a well-formed binary. */
+#include <stdlib.h>
+
 #include "fuzz_common.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -5,7 +5,7 @@
  * It records what it is given (context settings, specialization constants,
  * bindings, push constants, dispatches) in `fake` so tests can check the
  * runner's calls, and runs `fake.dispatch_hook` in place of a shader.
- * cvm_result_string and cvm_free come from the library (src/api/common.c). */
+ * cvm_result_string and cvm_free come from the library (src/cvm_common.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

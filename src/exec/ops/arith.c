@@ -484,6 +484,24 @@ static cvm_scalar_kind component_kind(cvm_lower *lw, uint32_t id)
     return (cvm_scalar_kind)t->sk;
 }
 
+/* The kernels read every operand and write the result at the width of one
+ * component kind (the first operand's): a module that skipped validation
+ * must not give them components of other widths, which would read or write
+ * past the value slots. */
+static cvm_result same_width(cvm_lower *lw, const spv_inst *in, uint32_t width_of,
+                             const uint32_t *ids, uint32_t n)
+{
+    unsigned want = cvm_sk_size(component_kind(lw, width_of));
+    for (uint32_t i = 0; i < n; i++) {
+        unsigned got = cvm_sk_size(component_kind(lw, ids[i]));
+        if (got != want)
+            return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                                  "%%%u has %u-byte components where %u-byte ones are needed",
+                                  ids[i], got, want);
+    }
+    return CVM_SUCCESS;
+}
+
 cvm_result cvm_lower_arith(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
 {
     const uint32_t *w = in->words;
@@ -494,6 +512,8 @@ cvm_result cvm_lower_arith(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
     case SpvOpBitCount: case SpvOpLogicalNot:
         out->a = w[3];
         CVM_TRY(cvm_ew_shape(lw, in, out, w[1], &w[3], 1));
+        if (op != SpvOpBitCount)
+            CVM_TRY(same_width(lw, in, w[3], &w[2], 1));
         out->sk = component_kind(lw, w[3]);
         out->fn = h_generic;
         return CVM_SUCCESS;
@@ -513,6 +533,10 @@ cvm_result cvm_lower_arith(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
             out->flags |= CVM_EW_B_BCAST;
         } else {
             CVM_TRY(cvm_ew_shape(lw, in, out, w[1], &w[3], 2));
+            int shift = op == SpvOpShiftRightLogical || op == SpvOpShiftRightArithmetic ||
+                        op == SpvOpShiftLeftLogical;
+            uint32_t ids[2] = {w[2], w[4]};
+            CVM_TRY(same_width(lw, in, w[3], ids, shift ? 1 : 2));
         }
         out->sk = component_kind(lw, w[3]);
         if (op == SpvOpShiftRightLogical || op == SpvOpShiftRightArithmetic ||
@@ -543,6 +567,7 @@ cvm_result cvm_lower_arith(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
         out->a = w[3];
         out->b = w[4];
         CVM_TRY(cvm_ew_shape(lw, in, out, w[1], &w[3], 2));
+        CVM_TRY(same_width(lw, in, w[3], &w[4], 1));
         out->sk = component_kind(lw, w[3]);
         out->fn = h_generic;
         return CVM_SUCCESS;

@@ -1,4 +1,5 @@
-/* Diagnostics, result names and the allocation wrappers. */
+/* Diagnostics, result names and the allocation wrappers: the bottom layer
+ * ("core" in ARCHITECTURE.md), beside its header, used by every layer above. */
 #include "cvm_common.h"
 
 #include <errno.h>
@@ -46,6 +47,11 @@ cvm_result cvm_diag_vset(cvm_diagnostic *diag, cvm_result result, const char *fm
         return result;
     diag->result = result;
     vsnprintf(diag->message, sizeof(diag->message), fmt, ap);
+    /* The message is one line whatever it quotes (assembly text, script
+     * names): control characters of the input become '?'. */
+    for (char *c = diag->message; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            *c = '?';
     return result;
 }
 

@@ -1,0 +1,84 @@
+# The fuzz harnesses of tests/fuzz (see fuzz_common.h).
+#   replay_<h>  every build: runs saved inputs through harness <h> and prints
+#               "FILE: STATUS: message" per input; the regression tests below.
+#   fuzz_<h>    CVM_FUZZ builds (clang): the libFuzzer binaries that
+#               tools/fuzz.sh runs from their seeds (tools/check.sh does, for
+#               a bounded time, whenever clang's libFuzzer is installed).
+#   module_unvalidated is fuzz_module.c with CVM_FLAG_NO_VALIDATION: the
+#   reader, lowering and interpreter on their own.
+set(CVM_FUZZ_HARNESSES module module_unvalidated validate disassemble assemble amber)
+foreach(h ${CVM_FUZZ_HARNESSES})
+  set(src ${h})
+  if(h STREQUAL "module_unvalidated")
+    set(src module)
+  endif()
+  set(targets replay_${h})
+  add_executable(replay_${h} ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_${src}.c
+                 ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_common.c
+                 ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_replay.c)
+  if(CVM_FUZZ)
+    add_executable(fuzz_${h} ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_${src}.c
+                   ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_common.c)
+    target_link_options(fuzz_${h} PRIVATE -fsanitize=fuzzer)
+    list(APPEND targets fuzz_${h})
+  endif()
+  foreach(t ${targets})
+    target_include_directories(${t} PRIVATE ${CMAKE_SOURCE_DIR}/src)
+    target_compile_options(${t} PRIVATE ${CVM_WARNINGS})
+    target_link_libraries(${t} PRIVATE coopvm)
+    if(h STREQUAL "module_unvalidated")
+      target_compile_definitions(${t} PRIVATE CVM_FUZZ_UNVALIDATED=1)
+    endif()
+  endforeach()
+endforeach()
+
+# Regressions: each input that once crashed (fuzz/regress/<harness>/, see its
+# README) must end in a failure status and a message saying what is wrong.
+# The status line is printed only after the input ran, so a crash or a
+# broken contract cannot match.
+function(cvm_fuzz_regression harness file regex)
+  get_filename_component(name ${file} NAME_WE)
+  set(dir ${harness})
+  if(harness STREQUAL "module_unvalidated")
+    set(dir module)
+  endif()
+  add_test(NAME fuzz.regress.${harness}.${name}
+           COMMAND replay_${harness} ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/regress/${dir}/${file})
+  set_tests_properties(fuzz.regress.${harness}.${name} PROPERTIES
+                       PASS_REGULAR_EXPRESSION ": CVM_ERROR_[A-Z_]+: [^\n]*${regex}"
+                       FAIL_REGULAR_EXPRESSION ": CVM_SUCCESS:")
+endfunction()
+cvm_fuzz_regression(module uaf_byteswapped_header.spv "version word 0x26000601 is not a SPIR-V version")
+cvm_fuzz_regression(module segv_elementwise.spv "OpSpecConstantOp")
+cvm_fuzz_regression(module null_slot_load.spv "OpTypeRuntimeArray")
+# ... and without the validator, the reader refuses them itself.
+cvm_fuzz_regression(module_unvalidated uaf_byteswapped_header.spv "unsupported SPIR-V version 0x26000601")
+cvm_fuzz_regression(module_unvalidated segv_elementwise.spv "instruction at word 342 .opcode 128. ends before its operands do")
+cvm_fuzz_regression(module_unvalidated null_slot_load.spv "operand 'Object' of OpStore at word 633 is %52 .OpTypeCooperativeMatrixKHR., where a value is needed")
+cvm_fuzz_regression(module_unvalidated global_load_no_slot.spv "operand 'Pointer' of OpLoad at word 71 is %10 .OpAccessChain., where a value .a constant or a variable outside functions. is needed")
+cvm_fuzz_regression(module global_load_no_slot.spv "OpAccessChain must be inside a function")
+cvm_fuzz_regression(module_unvalidated specop_operand_no_value.spv "operand 'Unsigned Value' of OpUConvert at word 391 is %23, a result of a function, used outside functions")
+cvm_fuzz_regression(module specop_operand_no_value.spv "OpSpecConstantOp names opc")
+cvm_fuzz_regression(module_unvalidated ewise_width_mismatch.spv "OpIAdd .word 80.: %13 has 8-byte components where 4-byte ones are needed")
+cvm_fuzz_regression(module_unvalidated access_chain_result_not_pointer.spv "OpAccessChain at word 816: the Result Type %48 is not a pointer type")
+cvm_fuzz_regression(module_unvalidated copy_object_wider_result.spv "operand 'Operand' of OpCopyObject at word 97 is %15 .OpIAdd., where a value of the Result Type is needed")
+cvm_fuzz_regression(assemble newline_in_message.spvasm "Invalid Opcode name 'OpTypeBoatrix\"[?]OpExtension")
+cvm_fuzz_regression(amber expect_failed_no_message.amber "1 of 1 EXPECT commands failed, the first at line 4")
+
+# The seeds themselves run clean through the harnesses (a crash or a broken
+# contract fails the test; fuzz_validate's contract includes "what the
+# validator accepts, the disassembler decodes", which
+# tests/debug/printf_callbacks_gvs.spv once broke: an OpExtInst operand 0 of
+# glslang's debug information).
+file(GLOB_RECURSE cvm_seed_spv ${CMAKE_CURRENT_SOURCE_DIR}/*.spv)
+list(FILTER cvm_seed_spv EXCLUDE REGEX "/fuzz/regress/")
+add_test(NAME fuzz.seeds.module COMMAND replay_module ${cvm_seed_spv})
+add_test(NAME fuzz.seeds.module_unvalidated COMMAND replay_module_unvalidated ${cvm_seed_spv})
+add_test(NAME fuzz.seeds.validate COMMAND replay_validate ${cvm_seed_spv})
+add_test(NAME fuzz.seeds.disassemble COMMAND replay_disassemble ${cvm_seed_spv})
+
+# The dictionaries are what tools/gen_fuzz_dict.py makes from the grammar now.
+add_test(NAME fuzz_dict_fresh
+  COMMAND ${CMAKE_COMMAND} -DPYTHON=${Python3_EXECUTABLE} -DSRC=${CMAKE_SOURCE_DIR}
+          -DGRAMMAR=${CVM_SHARED_DIR}/grammar -DOUT=${CMAKE_CURRENT_BINARY_DIR}/fuzz_dict_fresh
+          -P ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/check_dict_fresh.cmake)

@@ -1,0 +1,71 @@
+/* libFuzzer harness: the engine on any binary.  The bytes, as 32-bit words,
+ * go to cvm_module_create (validation on, as users get it); a module that
+ * is accepted gets a pipeline for its entry point, a zeroed 4096-byte
+ * buffer at every (set 0..3, binding 0..3), 256 zero bytes of push
+ * constants, and one workgroup on one thread with an instruction budget of
+ * 20000, robust access off: an access out of bounds, a runaway loop or an
+ * oversized workgroup must come back as a status (fuzz_common.h).
+ *
+ * Built with CVM_FUZZ_UNVALIDATED (the module_unvalidated harness) the
+ * context has CVM_FLAG_NO_VALIDATION: the reader, the lowering and the
+ * interpreter meet broken modules themselves and must refuse them with a
+ * status too. */
+#include <string.h>
+
+#include "fuzz_common.h"
+
+enum { SETS = 4, BINDINGS = 4, BUFFER_BYTES = 4096, PUSH_BYTES = 256 };
+
+static cvm_context *context(void)
+{
+    static cvm_context *ctx;
+    if (!ctx) {
+        cvm_context_desc desc = {0};
+        desc.threads = 1;
+        desc.instruction_budget = 20000;
+        desc.memory_limit = 64u << 20;
+#ifdef CVM_FUZZ_UNVALIDATED
+        desc.flags |= CVM_FLAG_NO_VALIDATION;
+#endif
+        cvm_diagnostic d;
+        if (cvm_context_create(&desc, &ctx, &d) != CVM_SUCCESS)
+            abort();
+    }
+    return ctx;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static uint8_t buffers[SETS][BINDINGS][BUFFER_BYTES];
+    static const uint8_t push[PUSH_BYTES];
+    size_t nwords;
+    uint32_t *words = cvm_fuzz_words(data, size, &nwords);
+    if (!words)
+        return 0;
+    cvm_diagnostic d;
+    cvm_module *module = NULL;
+    cvm_pipeline *pipeline = NULL;
+    cvm_result r = cvm_module_create(context(), words, nwords, &module, &d);
+    free(words); /* the module keeps its own copy */
+    cvm_fuzz_check(r, &d);
+    if (r != CVM_SUCCESS)
+        return 0;
+    r = cvm_pipeline_create(module, NULL, NULL, 0, &pipeline, &d);
+    cvm_fuzz_check(r, &d);
+    if (r != CVM_SUCCESS)
+        goto done;
+    memset(buffers, 0, sizeof(buffers));
+    for (uint32_t s = 0; s < SETS; s++)
+        for (uint32_t b = 0; b < BINDINGS; b++) {
+            r = cvm_pipeline_bind_buffer(pipeline, s, b, 0, buffers[s][b], BUFFER_BYTES, &d);
+            cvm_fuzz_check(r, &d);
+        }
+    r = cvm_pipeline_set_push_constants(pipeline, push, sizeof(push), &d);
+    cvm_fuzz_check(r, &d);
+    r = cvm_pipeline_dispatch(pipeline, 1, 1, 1, &d);
+    cvm_fuzz_check(r, &d);
+done:
+    cvm_pipeline_destroy(pipeline);
+    cvm_module_destroy(module);
+    return 0;
+}
