@@ -245,11 +245,126 @@ static cvm_result h_access_chain(cvm_exec *ex, const cvm_insn *in)
 
 /* ---- loads and stores --------------------------------------------------------- */
 
+/* ---- the fast path ----------------------------------------------------------
+ * One bounds check per instruction instead of one per lane: when the active
+ * lanes' addresses all lie in one region and the range from the lowest to
+ * the highest (plus the access size) is inside it (and writable, for a
+ * store), no lane can fail, and the copies run without checks: as one block
+ * when consecutive lanes, all active, access consecutive addresses, else
+ * lane by lane with the size known.  Anything else (a lane out of bounds, two
+ * regions, CVM_FLAG_REFERENCE_PATHS) runs the per-lane reference path below,
+ * which reports failures lane by lane exactly as before. */
+
+typedef struct lane_span {
+    uint8_t *base;     /* host address of region offset 0 */
+    uint32_t l0, l1;   /* first and last active lane */
+    uint64_t off0;     /* lane l0's offset */
+    int block;         /* lanes l0..l1 all active, lane l at off0 + (l - l0) * size */
+} lane_span;
+
+static int span_of(const cvm_exec *ex, cvm_val ptr, uint64_t size, int write, lane_span *o)
+{
+    if (ex->flags & CVM_FLAG_REFERENCE_PATHS)
+        return 0;
+    uint32_t n = ex->nlanes, l0 = 0;
+    const uint8_t *act = ex->active;
+    while (l0 < n && !act[l0])
+        l0++;
+    if (l0 >= n)
+        return 0;
+    uint64_t a0;
+    memcpy(&a0, CVM_LANE(ptr, l0), 8);
+    uint64_t reg = a0 >> CVM_ADDR_OFFSET_BITS, off0 = CVM_ADDR_OFFSET(a0);
+    uint64_t lo = off0, hi = off0, expect = a0;
+    uint32_t l1 = l0, count = 0;
+    int consecutive = 1;
+    for (uint32_t l = l0; l < n; l++) {
+        if (!act[l])
+            continue;
+        uint64_t a;
+        memcpy(&a, CVM_LANE(ptr, l), 8);
+        if ((a >> CVM_ADDR_OFFSET_BITS) != reg)
+            return 0;
+        uint64_t off = CVM_ADDR_OFFSET(a);
+        lo = off < lo ? off : lo;
+        hi = off > hi ? off : hi;
+        consecutive &= a == expect;
+        expect += size;
+        l1 = l;
+        count++;
+    }
+    const cvm_region *rg = cvm_region_of(ex, (uint32_t)reg);
+    if (!rg || !rg->base || hi > rg->size || size > rg->size - hi || (write && !rg->writable))
+        return 0;
+    (void)lo;
+    o->base = rg->base;
+    o->l0 = l0;
+    o->l1 = l1;
+    o->off0 = off0;
+    o->block = consecutive && count == l1 - l0 + 1;
+    return 1;
+}
+
+/* Lane-by-lane copies between memory (the addresses in `ptr`, checked by
+ * span_of) and a value slot, for one access size. */
+#define SPAN_COPY_LOOP(SIZE, TO_REG)                                                   \
+    for (uint32_t l = sp->l0; l <= sp->l1; l++) {                                      \
+        if (!act[l])                                                                   \
+            continue;                                                                  \
+        uint64_t a;                                                                    \
+        memcpy(&a, CVM_LANE(ptr, l), 8);                                               \
+        uint8_t *m = sp->base + CVM_ADDR_OFFSET(a);                                    \
+        if (TO_REG)                                                                    \
+            memcpy(CVM_LANE(v, l), m, SIZE);                                           \
+        else                                                                           \
+            memcpy(m, CVM_LANE(v, l), SIZE);                                           \
+    }
+
+static void span_copy(const cvm_exec *ex, const lane_span *sp, cvm_val ptr, cvm_val v,
+                      uint32_t size, int to_reg)
+{
+    const uint8_t *act = ex->active;
+    if (sp->block && v.stride == size) {
+        uint8_t *m = sp->base + sp->off0, *rv = CVM_LANE(v, sp->l0);
+        size_t bytes = (size_t)(sp->l1 - sp->l0 + 1) * size;
+        if (to_reg)
+            memcpy(rv, m, bytes);
+        else
+            memcpy(m, rv, bytes);
+        return;
+    }
+    if (to_reg) {
+        switch (size) {
+        case 1: SPAN_COPY_LOOP(1, 1) return;
+        case 2: SPAN_COPY_LOOP(2, 1) return;
+        case 4: SPAN_COPY_LOOP(4, 1) return;
+        case 8: SPAN_COPY_LOOP(8, 1) return;
+        case 16: SPAN_COPY_LOOP(16, 1) return;
+        default: SPAN_COPY_LOOP(size, 1) return;
+        }
+    }
+    /* stores in lane order: where two lanes store to one address the last
+     * one's value stays, as on the reference path */
+    switch (size) {
+    case 1: SPAN_COPY_LOOP(1, 0) return;
+    case 2: SPAN_COPY_LOOP(2, 0) return;
+    case 4: SPAN_COPY_LOOP(4, 0) return;
+    case 8: SPAN_COPY_LOOP(8, 0) return;
+    case 16: SPAN_COPY_LOOP(16, 0) return;
+    default: SPAN_COPY_LOOP(size, 0) return;
+    }
+}
+
 static cvm_result h_load(cvm_exec *ex, const cvm_insn *in)
 {
     const cvm_program *p = ex->prog;
     const cvm_type *t = &p->types[in->type];
     cvm_val r = ex->vals[in->result], ptr = ex->vals[in->a];
+    lane_span sp;
+    if (!t->has_layout && t->size == t->mem_size && span_of(ex, ptr, t->mem_size, 0, &sp)) {
+        span_copy(ex, &sp, ptr, r, t->size, 1);
+        return CVM_SUCCESS;
+    }
     CVM_FOR_ACTIVE(ex, l) {
         uint64_t addr;
         int skip;
@@ -274,6 +389,11 @@ static cvm_result h_store(cvm_exec *ex, const cvm_insn *in)
     const cvm_program *p = ex->prog;
     const cvm_type *t = &p->types[in->type];
     cvm_val v = ex->vals[in->b], ptr = ex->vals[in->a];
+    lane_span sp;
+    if (!t->has_layout && t->size == t->mem_size && span_of(ex, ptr, t->mem_size, 1, &sp)) {
+        span_copy(ex, &sp, ptr, v, t->size, 0);
+        return CVM_SUCCESS;
+    }
     CVM_FOR_ACTIVE(ex, l) {
         uint64_t addr;
         int skip;
