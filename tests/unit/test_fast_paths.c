@@ -142,6 +142,154 @@ static const char shader_fmt[] =
     "OpReturn\n"
     "OpFunctionEnd\n";
 
+/* out[g * 17 + i] = r<i> */
+#define STORE_AT(i)                                                                   \
+    "%%k" #i " = OpIAdd %%uint %%base %%c" #i "\n"                                    \
+    "%%o" #i " = OpAccessChain %%pu %%out %%c0 %%k" #i "\n"                            \
+    "OpStore %%o" #i " %%r" #i "\n"
+
+/* Arithmetic under divergence: per invocation g, with a = ia[g], b = ib[g],
+ * x = fa[g], y = fb[g] (random bits, zero divisors, shifts past 31, NaNs),
+ * in lanes where (a ^ g) & 3 is not 0 (a divergent branch), out[g * 17 + i] =
+ * the i-th result below; other lanes leave out alone.  Then a loop of
+ * (b & 7) iterations, its last value at out[g * 17 + 16]. */
+static const char arith_fmt[] =
+    "OpCapability Shader\n"
+    "OpMemoryModel Logical GLSL450\n"
+    "OpEntryPoint GLCompute %%main \"main\" %%gid %%ia %%ib %%fa %%fb %%out\n"
+    "OpExecutionMode %%main LocalSize %u 1 1\n"
+    "OpDecorate %%gid BuiltIn GlobalInvocationId\n"
+    "OpDecorate %%rta ArrayStride 4\n"
+    "OpMemberDecorate %%sb 0 Offset 0\n"
+    "OpDecorate %%sb Block\n"
+    "OpDecorate %%ia DescriptorSet 0\n"
+    "OpDecorate %%ia Binding 0\n"
+    "OpDecorate %%ib DescriptorSet 0\n"
+    "OpDecorate %%ib Binding 1\n"
+    "OpDecorate %%fa DescriptorSet 0\n"
+    "OpDecorate %%fa Binding 2\n"
+    "OpDecorate %%fb DescriptorSet 0\n"
+    "OpDecorate %%fb Binding 3\n"
+    "OpDecorate %%out DescriptorSet 0\n"
+    "OpDecorate %%out Binding 4\n"
+    "%%void = OpTypeVoid\n"
+    "%%fn = OpTypeFunction %%void\n"
+    "%%uint = OpTypeInt 32 0\n"
+    "%%int = OpTypeInt 32 1\n"
+    "%%float = OpTypeFloat 32\n"
+    "%%bool = OpTypeBool\n"
+    "%%v3 = OpTypeVector %%uint 3\n"
+    "%%rta = OpTypeRuntimeArray %%uint\n"
+    "%%sb = OpTypeStruct %%rta\n"
+    "%%psb = OpTypePointer StorageBuffer %%sb\n"
+    "%%pu = OpTypePointer StorageBuffer %%uint\n"
+    "%%pin = OpTypePointer Input %%v3\n"
+    "%%pinu = OpTypePointer Input %%uint\n"
+    "%%gid = OpVariable %%pin Input\n"
+    "%%ia = OpVariable %%psb StorageBuffer\n"
+    "%%ib = OpVariable %%psb StorageBuffer\n"
+    "%%fa = OpVariable %%psb StorageBuffer\n"
+    "%%fb = OpVariable %%psb StorageBuffer\n"
+    "%%out = OpVariable %%psb StorageBuffer\n"
+    "%%c0 = OpConstant %%uint 0\n"
+    "%%c1 = OpConstant %%uint 1\n"
+    "%%c3 = OpConstant %%uint 3\n"
+    "%%c16 = OpConstant %%uint 16\n"
+    "%%c17 = OpConstant %%uint 17\n"
+    "%%c2 = OpConstant %%uint 2\n"
+    "%%c4 = OpConstant %%uint 4\n"
+    "%%c6 = OpConstant %%uint 6\n"
+    "%%c7 = OpConstant %%uint 7\n"
+    "%%c8 = OpConstant %%uint 8\n"
+    "%%c9 = OpConstant %%uint 9\n"
+    "%%c10 = OpConstant %%uint 10\n"
+    "%%c11 = OpConstant %%uint 11\n"
+    "%%c12 = OpConstant %%uint 12\n"
+    "%%c13 = OpConstant %%uint 13\n"
+    "%%c14 = OpConstant %%uint 14\n"
+    "%%c15 = OpConstant %%uint 15\n"
+    "%%c5 = OpConstant %%uint 5\n"
+    "%%fc = OpConstant %%float 0.75\n"
+    "%%main = OpFunction %%void None %%fn\n"
+    "%%entry = OpLabel\n"
+    "%%gp = OpAccessChain %%pinu %%gid %%c0\n"
+    "%%g = OpLoad %%uint %%gp\n"
+    "%%pa = OpAccessChain %%pu %%ia %%c0 %%g\n"
+    "%%a = OpLoad %%uint %%pa\n"
+    "%%pb = OpAccessChain %%pu %%ib %%c0 %%g\n"
+    "%%b = OpLoad %%uint %%pb\n"
+    "%%pxa = OpAccessChain %%pu %%fa %%c0 %%g\n"
+    "%%xu = OpLoad %%uint %%pxa\n"
+    "%%pya = OpAccessChain %%pu %%fb %%c0 %%g\n"
+    "%%yu = OpLoad %%uint %%pya\n"
+    "%%ag = OpBitwiseXor %%uint %%a %%g\n"
+    "%%a3 = OpBitwiseAnd %%uint %%ag %%c3\n"
+    "%%on = OpINotEqual %%bool %%a3 %%c0\n"
+    "OpSelectionMerge %%merge None\n"
+    "OpBranchConditional %%on %%then %%merge\n"
+    "%%then = OpLabel\n"
+    "%%x = OpBitcast %%float %%xu\n"
+    "%%y = OpBitcast %%float %%yu\n"
+    "%%sa = OpBitcast %%int %%a\n"
+    "%%sbv = OpBitcast %%int %%b\n"
+    "%%r0 = OpUDiv %%uint %%a %%b\n"
+    "%%r1 = OpUMod %%uint %%a %%b\n"
+    "%%r2 = OpShiftLeftLogical %%uint %%a %%b\n"
+    "%%r3 = OpShiftRightLogical %%uint %%a %%b\n"
+    "%%r4s = OpShiftRightArithmetic %%int %%sa %%b\n"
+    "%%r4 = OpBitcast %%uint %%r4s\n"
+    "%%r5 = OpIMul %%uint %%a %%c5\n"
+    "%%b6 = OpSLessThan %%bool %%sa %%sbv\n"
+    "%%b7 = OpUGreaterThanEqual %%bool %%a %%b\n"
+    "%%b8 = OpFOrdLessThan %%bool %%x %%y\n"
+    "%%b9 = OpFUnordGreaterThanEqual %%bool %%x %%y\n"
+    "%%b10 = OpFOrdNotEqual %%bool %%x %%y\n"
+    "%%b11 = OpFUnordEqual %%bool %%x %%fc\n"
+    "%%r6 = OpSelect %%uint %%b6 %%c1 %%c0\n"
+    "%%r7 = OpSelect %%uint %%b7 %%c1 %%c0\n"
+    "%%r8 = OpSelect %%uint %%b8 %%c1 %%c0\n"
+    "%%r9 = OpSelect %%uint %%b9 %%c1 %%c0\n"
+    "%%r10 = OpSelect %%uint %%b10 %%c1 %%c0\n"
+    "%%r11 = OpSelect %%uint %%b11 %%c1 %%c0\n"
+    "%%f12 = OpFDiv %%float %%x %%y\n"
+    "%%f13 = OpFSub %%float %%x %%fc\n"
+    "%%f14 = OpFMul %%float %%x %%y\n"
+    "%%f15 = OpConvertUToF %%float %%a\n"
+    "%%r12 = OpBitcast %%uint %%f12\n"
+    "%%r13 = OpBitcast %%uint %%f13\n"
+    "%%r14 = OpBitcast %%uint %%f14\n"
+    "%%r15 = OpBitcast %%uint %%f15\n"
+    "%%base = OpIMul %%uint %%g %%c17\n"
+    "%%o0 = OpAccessChain %%pu %%out %%c0 %%base\n"
+    "OpStore %%o0 %%r0\n"
+    STORE_AT(1) STORE_AT(2) STORE_AT(3) STORE_AT(4) STORE_AT(5) STORE_AT(6) STORE_AT(7)
+    STORE_AT(8) STORE_AT(9) STORE_AT(10) STORE_AT(11) STORE_AT(12) STORE_AT(13) STORE_AT(14)
+    STORE_AT(15)
+    "OpBranch %%merge\n"
+    "%%merge = OpLabel\n"
+    /* a loop that lanes leave at different iterations: h, computed in the
+     * header, keeps in each lane the value of its last iteration */
+    "%%n7 = OpBitwiseAnd %%uint %%b %%c7\n"
+    "OpBranch %%header\n"
+    "%%header = OpLabel\n"
+    "%%i = OpPhi %%uint %%c0 %%merge %%i1 %%body\n"
+    "%%acc = OpPhi %%uint %%a %%merge %%acc1 %%body\n"
+    "%%h = OpIMul %%uint %%acc %%c3\n"
+    "%%more = OpULessThan %%bool %%i %%n7\n"
+    "OpLoopMerge %%exit %%body None\n"
+    "OpBranchConditional %%more %%body %%exit\n"
+    "%%body = OpLabel\n"
+    "%%acc1 = OpIAdd %%uint %%h %%i\n"
+    "%%i1 = OpIAdd %%uint %%i %%c1\n"
+    "OpBranch %%header\n"
+    "%%exit = OpLabel\n"
+    "%%base2 = OpIMul %%uint %%g %%c17\n"
+    "%%k16 = OpIAdd %%uint %%base2 %%c16\n"
+    "%%o16 = OpAccessChain %%pu %%out %%c0 %%k16\n"
+    "OpStore %%o16 %%h\n"
+    "OpReturn\n"
+    "OpFunctionEnd\n";
+
 enum { NSRC = 256, NSRC4 = 64, NBUF = 8 };
 
 static uint64_t rng_state;
@@ -280,11 +428,81 @@ static void test_memory_paths_robust(void **state)
     compare_paths(5, 4, CVM_FLAG_ROBUST_ACCESS, 12);
 }
 
+static uint32_t rnd_special(void)
+{
+    switch (rnd() % 8) {
+    case 0: return 0;
+    case 1: return rnd() % 40; /* shifts past 31, small divisors */
+    case 2: return 0x7fc00000u; /* NaN */
+    case 3: return 0x3f400000u; /* 0.75 */
+    case 4: return 0x80000000u;
+    default: return rnd();
+    }
+}
+
+static void compare_arith(uint32_t local, uint32_t sg, uint32_t trials)
+{
+    char text[sizeof(arith_fmt) + 32];
+    snprintf(text, sizeof(text), arith_fmt, local);
+    uint32_t n = 2 * local;
+    enum { NB = 5 };
+    size_t sizes[NB] = {n * 4, n * 4, n * 4, n * 4, n * 68};
+    for (uint32_t t = 0; t < trials; t++) {
+        uint8_t *in[NB], *fast[NB], *ref[NB];
+        void *bf[NB], *br[NB];
+        for (int i = 0; i < NB; i++) {
+            in[i] = malloc(sizes[i]);
+            fast[i] = malloc(sizes[i]);
+            ref[i] = malloc(sizes[i]);
+            assert_true(in[i] && fast[i] && ref[i]);
+            for (size_t b = 0; b < sizes[i]; b += 4) {
+                uint32_t v = rnd_special();
+                memcpy(in[i] + b, &v, 4);
+            }
+            memcpy(fast[i], in[i], sizes[i]);
+            memcpy(ref[i], in[i], sizes[i]);
+            bf[i] = fast[i];
+            br[i] = ref[i];
+        }
+        asm_params p;
+        memset(&p, 0, sizeof(p));
+        p.subgroup_size = sg;
+        p.groups[0] = 2;
+        asm_result rf = asm_run(text, &p, bf, sizes, NB);
+        p.flags = CVM_FLAG_REFERENCE_PATHS;
+        asm_result rr = asm_run(text, &p, br, sizes, NB);
+        ASM_OK(rf, "fast paths");
+        ASM_OK(rr, "reference paths");
+        if (memcmp(fast[4], ref[4], sizes[4]))
+            fail_msg("local %u sg %u trial %u: results differ", local, sg, t);
+        /* the branch left some lanes out and took others */
+        uint32_t changed = 0;
+        for (uint32_t g = 0; g < n; g++)
+            changed += memcmp(fast[4] + g * 68, in[4] + g * 68, 64) != 0;
+        assert_true(changed > 0 && changed < n);
+        for (int i = 0; i < NB; i++) {
+            free(in[i]);
+            free(fast[i]);
+            free(ref[i]);
+        }
+    }
+}
+
+static void test_arith_paths(void **state)
+{
+    (void)state;
+    rng_state = 3;
+    compare_arith(64, 32, 16);
+    compare_arith(48, 32, 16);
+    compare_arith(13, 8, 16);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_memory_paths),
         cmocka_unit_test(test_memory_paths_robust),
+        cmocka_unit_test(test_arith_paths),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
