@@ -33,6 +33,10 @@ struct cvm_group {
     cvm_region *regions;
     uint32_t nregions;
     uint64_t budget_local;   /* instructions taken from the shared budget, not yet used */
+    /* Set by a block's branch when every lane it ran went to one block
+     * (else BLOCK_DONE): run_function then runs that block next with the
+     * same lanes without scanning them, when no other lane waits. */
+    uint32_t next_block;
     struct cvm_group *callback; /* lanes for callbacks, created on first use */
     uint32_t *caller_vars;   /* callback groups: module-scope per-invocation variables */
     uint32_t ncaller_vars;
@@ -721,13 +725,19 @@ run_block_impl(cvm_group *g, cvm_frame *fr, const cvm_function *f, uint32_t bi, 
                 fr->prev_block[l] = bi;
                 fr->cur_block[l] = in->a;
             }
+            g->next_block = in->a;
             return CVM_SUCCESS;
         case CVM_CF_BRANCH_COND: {
             cvm_val c = fr->vals[in->a];
+            uint32_t taken = 0;
             CVM_FOR_ACTIVE(ex, l) {
+                uint8_t t = *CVM_LANE(c, l) != 0;
                 fr->prev_block[l] = bi;
-                fr->cur_block[l] = *CVM_LANE(c, l) ? in->b : in->c;
+                fr->cur_block[l] = t ? in->b : in->c;
+                taken += t;
             }
+            if (taken == ex->nactive || taken == 0)
+                g->next_block = taken ? in->b : in->c;
             return CVM_SUCCESS;
         }
         case CVM_CF_SWITCH: {
@@ -783,6 +793,7 @@ run_block_impl(cvm_group *g, cvm_frame *fr, const cvm_function *f, uint32_t bi, 
             ex->depth--;
             ex->vals = fr->vals;
             ex->active = fr->active;
+            g->next_block = BLOCK_DONE; /* the callee's blocks said where they went */
             if (r != CVM_SUCCESS)
                 return r;
             if (in->result && in->type && p->types[in->type].tclass != CVM_TC_NONE)
@@ -833,26 +844,45 @@ static cvm_result run_function(cvm_group *g, uint32_t fidx, const uint8_t *mask)
         fr->cur_block[l] = mask[l] ? 0 : BLOCK_DONE;
         fr->prev_block[l] = BLOCK_DONE;
     }
+    /* `all_waiting`: the lanes of the block just run were every lane of the
+     * function not done; when they all branched to one block, the lanes
+     * waiting there are exactly those (the ones a callee ended excepted,
+     * which fr->active no longer has), so neither scan is needed.  The
+     * reference paths always scan. */
+    int all_waiting = 0;
+    uint32_t next = BLOCK_DONE;
+    int hints = !(ex->flags & CVM_FLAG_REFERENCE_PATHS);
     for (;;) {
-        uint32_t b = BLOCK_DONE;
-        for (uint32_t l = 0; l < n; l++)
-            if (fr->cur_block[l] < b)
-                b = fr->cur_block[l];
-        if (b == BLOCK_DONE)
-            break;
-        uint32_t na = 0;
-        for (uint32_t l = 0; l < n; l++) {
-            uint8_t a = fr->cur_block[l] == b;
-            fr->active[l] = a;
-            na += a;
+        uint32_t b, na;
+        if (all_waiting && next != BLOCK_DONE && ex->nactive > 0) {
+            b = next;
+            na = ex->nactive;
+        } else {
+            b = BLOCK_DONE;
+            for (uint32_t l = 0; l < n; l++)
+                if (fr->cur_block[l] < b)
+                    b = fr->cur_block[l];
+            if (b == BLOCK_DONE)
+                break;
+            na = 0;
+            uint32_t waiting = 0;
+            for (uint32_t l = 0; l < n; l++) {
+                uint8_t a = fr->cur_block[l] == b;
+                fr->active[l] = a;
+                na += a;
+                waiting += fr->cur_block[l] != BLOCK_DONE;
+            }
+            all_waiting = hints && na == waiting;
         }
         ex->vals = fr->vals;
         ex->active = fr->active;
         ex->nactive = na;
+        g->next_block = BLOCK_DONE;
         cvm_result r = CVM_UNLIKELY(ex->trace != NULL) ? run_block_traced(g, fr, f, b)
                                                        : run_block_fast(g, fr, f, b);
         if (r != CVM_SUCCESS)
             return r;
+        next = g->next_block;
     }
     return CVM_SUCCESS;
 }

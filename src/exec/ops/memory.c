@@ -191,10 +191,80 @@ static uint64_t offset_add(uint64_t addr, int64_t idx, uint64_t stride, int *io_
     return CVM_ADDR(CVM_ADDR_REGION(addr), (uint64_t)off);
 }
 
+/* The fast path of access chains: step by step over all active lanes (one
+ * pass per step, not one switch per lane and step) for chains of constant
+ * offsets and indexes.  Returns 0 when the chain has other steps, or when an
+ * offset leaves its region in some lane: the reference loop below then
+ * computes every lane again (the base slot is not the result's), marking
+ * such lanes as it always has. */
+#define CHAIN_INDEX_LOOP(T)                                                            \
+    for (uint32_t l = 0; l < n; l++) {                                                 \
+        if (!act[l])                                                                   \
+            continue;                                                                  \
+        T idx;                                                                         \
+        memcpy(&idx, CVM_LANE(iv, l), sizeof(T));                                      \
+        uint64_t a;                                                                    \
+        memcpy(&a, CVM_LANE(r, l), 8);                                                 \
+        int64_t prod, off;                                                             \
+        if (__builtin_mul_overflow((int64_t)idx, (int64_t)stride, &prod) ||            \
+            __builtin_add_overflow((int64_t)CVM_ADDR_OFFSET(a), prod, &off) ||         \
+            (uint64_t)off >= (UINT64_C(1) << CVM_ADDR_OFFSET_BITS))                    \
+            return 0;                                                                  \
+        a = (a & ~((UINT64_C(1) << CVM_ADDR_OFFSET_BITS) - 1)) | (uint64_t)off;        \
+        memcpy(CVM_LANE(r, l), &a, 8);                                                 \
+    }
+
+static int access_chain_fast(cvm_exec *ex, const cvm_insn *in)
+{
+    cvm_val r = ex->vals[in->result], base = ex->vals[in->a];
+    const uint32_t *steps = ex->prog->extra + in->extra;
+    const uint8_t *act = ex->active;
+    uint32_t n = ex->nlanes;
+    if (ex->flags & CVM_FLAG_REFERENCE_PATHS)
+        return 0;
+    for (uint32_t s = 0; s < in->nextra; s += 4) {
+        const uint32_t *st = steps + s;
+        if (st[0] != STEP_CONST &&
+            !(st[0] == STEP_INDEX && (st[2] == 4 || st[2] == 8) && st[3] <= (uint32_t)INT32_MAX))
+            return 0;
+    }
+    for (uint32_t l = 0; l < n; l++)
+        if (act[l])
+            memcpy(CVM_LANE(r, l), CVM_LANE(base, l), 8);
+    for (uint32_t s = 0; s < in->nextra; s += 4) {
+        const uint32_t *st = steps + s;
+        if (st[0] == STEP_CONST) {
+            int64_t delta = (int64_t)(st[2] | ((uint64_t)st[3] << 32));
+            for (uint32_t l = 0; l < n; l++) {
+                if (!act[l])
+                    continue;
+                uint64_t a;
+                memcpy(&a, CVM_LANE(r, l), 8);
+                int64_t off;
+                if (__builtin_add_overflow((int64_t)CVM_ADDR_OFFSET(a), delta, &off) ||
+                    (uint64_t)off >= (UINT64_C(1) << CVM_ADDR_OFFSET_BITS))
+                    return 0;
+                a = (a & ~((UINT64_C(1) << CVM_ADDR_OFFSET_BITS) - 1)) | (uint64_t)off;
+                memcpy(CVM_LANE(r, l), &a, 8);
+            }
+            continue;
+        }
+        cvm_val iv = ex->vals[st[1]];
+        uint32_t stride = st[3];
+        if (st[2] == 4)
+            CHAIN_INDEX_LOOP(int32_t)
+        else
+            CHAIN_INDEX_LOOP(int64_t)
+    }
+    return 1;
+}
+
 static cvm_result h_access_chain(cvm_exec *ex, const cvm_insn *in)
 {
     cvm_val r = ex->vals[in->result], base = ex->vals[in->a];
     const uint32_t *steps = ex->prog->extra + in->extra;
+    if (access_chain_fast(ex, in))
+        return CVM_SUCCESS;
     CVM_FOR_ACTIVE(ex, l) {
         uint64_t addr;
         int bad = 0;
@@ -355,12 +425,73 @@ static void span_copy(const cvm_exec *ex, const lane_span *sp, cvm_val ptr, cvm_
     }
 }
 
+/* A Function variable named directly by a load or store: lane l's copy is
+ * at l * inv_size + its offset in per-invocation memory (the addresses
+ * cvm_group_create gives it; only module-scope variables are rebound, in
+ * callbacks), in bounds by construction; returns lane 0's host address, or
+ * NULL when `ptr_id` is not such a variable. */
+static uint8_t *local_variable(const cvm_exec *ex, uint32_t ptr_id, uint64_t size)
+{
+    const cvm_program *p = ex->prog;
+    if ((ex->flags & CVM_FLAG_REFERENCE_PATHS) || ptr_id >= p->bound)
+        return NULL;
+    const spv_def *d = &p->mod->defs[ptr_id];
+    if (d->opcode != SpvOpVariable || d->func == UINT32_MAX ||
+        p->var_region[ptr_id] != CVM_REGION_INVOCATION)
+        return NULL;
+    const cvm_region *rg = &ex->regions[CVM_REGION_INVOCATION];
+    uint64_t off = p->var_offset[ptr_id];
+    if (!rg->base || (uint64_t)ex->nlanes * p->inv_size > rg->size || off > p->inv_size ||
+        size > p->inv_size - off)
+        return NULL;
+    return rg->base + off;
+}
+
+#define LOCAL_COPY_LOOP(SIZE, TO_REG)                                                  \
+    for (uint32_t l = 0; l < n; l++) {                                                 \
+        if (!act[l])                                                                   \
+            continue;                                                                  \
+        uint8_t *m = base + (size_t)l * step;                                          \
+        if (TO_REG)                                                                    \
+            memcpy(CVM_LANE(v, l), m, SIZE);                                           \
+        else                                                                           \
+            memcpy(m, CVM_LANE(v, l), SIZE);                                           \
+    }
+
+static void local_copy(const cvm_exec *ex, uint8_t *base, cvm_val v, uint32_t size, int to_reg)
+{
+    const uint8_t *act = ex->active;
+    uint32_t n = ex->nlanes;
+    size_t step = ex->prog->inv_size;
+    if (to_reg) {
+        switch (size) {
+        case 1: LOCAL_COPY_LOOP(1, 1) return;
+        case 4: LOCAL_COPY_LOOP(4, 1) return;
+        case 8: LOCAL_COPY_LOOP(8, 1) return;
+        case 16: LOCAL_COPY_LOOP(16, 1) return;
+        default: LOCAL_COPY_LOOP(size, 1) return;
+        }
+    }
+    switch (size) {
+    case 1: LOCAL_COPY_LOOP(1, 0) return;
+    case 4: LOCAL_COPY_LOOP(4, 0) return;
+    case 8: LOCAL_COPY_LOOP(8, 0) return;
+    case 16: LOCAL_COPY_LOOP(16, 0) return;
+    default: LOCAL_COPY_LOOP(size, 0) return;
+    }
+}
+
 static cvm_result h_load(cvm_exec *ex, const cvm_insn *in)
 {
     const cvm_program *p = ex->prog;
     const cvm_type *t = &p->types[in->type];
     cvm_val r = ex->vals[in->result], ptr = ex->vals[in->a];
     lane_span sp;
+    uint8_t *lv;
+    if (!t->has_layout && t->size == t->mem_size && (lv = local_variable(ex, in->a, t->size))) {
+        local_copy(ex, lv, r, t->size, 1);
+        return CVM_SUCCESS;
+    }
     if (!t->has_layout && t->size == t->mem_size && span_of(ex, ptr, t->mem_size, 0, &sp)) {
         span_copy(ex, &sp, ptr, r, t->size, 1);
         return CVM_SUCCESS;
@@ -390,6 +521,11 @@ static cvm_result h_store(cvm_exec *ex, const cvm_insn *in)
     const cvm_type *t = &p->types[in->type];
     cvm_val v = ex->vals[in->b], ptr = ex->vals[in->a];
     lane_span sp;
+    uint8_t *lv;
+    if (!t->has_layout && t->size == t->mem_size && (lv = local_variable(ex, in->a, t->size))) {
+        local_copy(ex, lv, v, t->size, 0);
+        return CVM_SUCCESS;
+    }
     if (!t->has_layout && t->size == t->mem_size && span_of(ex, ptr, t->mem_size, 1, &sp)) {
         span_copy(ex, &sp, ptr, v, t->size, 0);
         return CVM_SUCCESS;
