@@ -73,6 +73,9 @@ cvm_result cvm_exec_fail(cvm_exec *ex, const cvm_insn *in, cvm_result r, const c
 
 int cvm_scope_instance_check(cvm_exec *ex, const cvm_insn *in, uint32_t i)
 {
+    /* every lane active: every instance takes part (active lanes are live) */
+    if (ex->nactive == ex->nlanes && !(ex->flags & CVM_FLAG_REFERENCE_PATHS))
+        return 1;
     uint32_t first = cvm_scope_first_lane(ex, in, i), n = cvm_scope_lane_count(ex, in, i);
     uint32_t act = 0, live = 0;
     for (uint32_t l = first; l < first + n; l++) {
@@ -95,6 +98,8 @@ int cvm_scope_instance_check(cvm_exec *ex, const cvm_insn *in, uint32_t i)
 uint32_t cvm_scope_first_active(const cvm_exec *ex, const cvm_insn *in, uint32_t i)
 {
     uint32_t first = cvm_scope_first_lane(ex, in, i), n = cvm_scope_lane_count(ex, in, i);
+    if (ex->nactive == ex->nlanes && n > 0)
+        return first;
     for (uint32_t l = first; l < first + n; l++)
         if (ex->active[l])
             return l;
