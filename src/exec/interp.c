@@ -1113,6 +1113,39 @@ static void bind_caller_context(cvm_group *cg, const cvm_group *caller, const ui
     }
 }
 
+/* dst[l] = src[idx[l]] for n values of `size` bytes (slots `dstride` and
+ * `sstride` apart), the common sizes copied with their size known. */
+#define GATHER_LOOP(SIZE)                                                              \
+    for (uint32_t l = 0; l < n; l++)                                                   \
+        memcpy(dst + (size_t)l * dstride, src + (size_t)idx[l] * sstride, SIZE);
+
+static void gather_values(uint8_t *dst, size_t dstride, const uint8_t *src, size_t sstride,
+                          const uint32_t *idx, uint32_t n, uint32_t size)
+{
+    switch (size) {
+    case 2: GATHER_LOOP(2) return;
+    case 4: GATHER_LOOP(4) return;
+    case 8: GATHER_LOOP(8) return;
+    case 16: GATHER_LOOP(16) return;
+    default: GATHER_LOOP(size) return;
+    }
+}
+
+#define SCATTER_LOOP(SIZE)                                                             \
+    for (uint32_t l = 0; l < n; l++)                                                   \
+        memcpy(dst + (size_t)idx[l] * dstride, src + (size_t)l * sstride, SIZE);
+
+static void scatter_values(uint8_t *dst, size_t dstride, const uint8_t *src, size_t sstride,
+                           const uint32_t *idx, uint32_t n, uint32_t size)
+{
+    switch (size) {
+    case 2: SCATTER_LOOP(2) return;
+    case 4: SCATTER_LOOP(4) return;
+    case 8: SCATTER_LOOP(8) return;
+    default: SCATTER_LOOP(size) return;
+    }
+}
+
 static cvm_result callback_batch(cvm_group *cg, const cvm_group *caller, const cvm_function *f,
                                  uint32_t func, const uint32_t *calls, uint32_t n,
                                  const uint32_t *ctx, const cvm_val *args, uint32_t nargs,
@@ -1127,8 +1160,7 @@ static cvm_result callback_batch(cvm_group *cg, const cvm_group *caller, const c
         uint32_t tid = p->mod->defs[f->params[k]].type;
         uint32_t size = p->types[tid].size;
         cvm_val dst = fr->vals[f->params[k]];
-        for (uint32_t l = 0; l < n; l++)
-            memcpy(CVM_LANE(dst, l), args[k].p + (size_t)calls[l] * args[k].stride, size);
+        gather_values(dst.p, dst.stride, args[k].p, args[k].stride, calls, n, size);
     }
     memset(cg->alive, 0, cex->nlanes);
     memset(cg->alive, 1, n);
@@ -1158,8 +1190,7 @@ static cvm_result callback_batch(cvm_group *cg, const cvm_group *caller, const c
     if (r != CVM_SUCCESS)
         return r;
     if (rsize && results)
-        for (uint32_t l = 0; l < n; l++)
-            memcpy(results + (size_t)calls[l] * rsize, CVM_LANE(fr->vals[0], l), rsize);
+        scatter_values(results, rsize, fr->vals[0].p, fr->vals[0].stride, calls, n, rsize);
     return CVM_SUCCESS;
 }
 
