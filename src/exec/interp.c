@@ -16,6 +16,8 @@
 #include "exec/program.h"
 
 #define BLOCK_DONE UINT32_MAX
+/* cvm_group.next_block after a block whose lanes all left the function */
+#define BLOCK_RETURNED (UINT32_MAX - 1)
 
 struct cvm_group {
     const cvm_program *prog;
@@ -249,7 +251,9 @@ static uint64_t frame_slot_bytes(const cvm_group *g, uint32_t tid)
     const cvm_program *p = g->prog;
     uint32_t wg;
     uint64_t size = p->types[tid].size ? p->types[tid].size : 1;
-    uint64_t count = is_scope_value(p, tid, &wg) ? (wg ? 1 : g->ex.nsub) : g->desc.nlanes;
+    /* the group's full size (a callback batch runs on fewer lanes) */
+    uint32_t nsub = (g->desc.nlanes + g->desc.sg_size - 1) / g->desc.sg_size;
+    uint64_t count = is_scope_value(p, tid, &wg) ? (wg ? 1 : nsub) : g->desc.nlanes;
     return (size * count + 15u) & ~(uint64_t)15u;
 }
 
@@ -598,8 +602,28 @@ static void copy_value_active(const cvm_exec *ex, uint32_t tid, cvm_val dst, cvm
             copy_value_lane(p, tid, dst, src, l, ex->sg_size);
         return;
     }
-    CVM_FOR_ACTIVE(ex, l)
-        memcpy(CVM_LANE(dst, l), CVM_LANE(src, l), size);
+    if (dst.stride == size && src.stride == size && !(ex->flags & CVM_FLAG_REFERENCE_PATHS)) {
+        /* dense slots: each run of consecutive active lanes as one block */
+        uint32_t n = ex->nlanes, l = 0;
+        while (l < n) {
+            while (l < n && !ex->active[l])
+                l++;
+            uint32_t e = l;
+            while (e < n && ex->active[e])
+                e++;
+            if (e > l)
+                memcpy(dst.p + (size_t)l * size, src.p + (size_t)l * size, (size_t)(e - l) * size);
+            l = e;
+        }
+        return;
+    }
+    switch (size) { /* the common sizes copied with their size known */
+    case 1: CVM_FOR_ACTIVE(ex, l) memcpy(CVM_LANE(dst, l), CVM_LANE(src, l), 1); return;
+    case 2: CVM_FOR_ACTIVE(ex, l) memcpy(CVM_LANE(dst, l), CVM_LANE(src, l), 2); return;
+    case 4: CVM_FOR_ACTIVE(ex, l) memcpy(CVM_LANE(dst, l), CVM_LANE(src, l), 4); return;
+    case 8: CVM_FOR_ACTIVE(ex, l) memcpy(CVM_LANE(dst, l), CVM_LANE(src, l), 8); return;
+    default: CVM_FOR_ACTIVE(ex, l) memcpy(CVM_LANE(dst, l), CVM_LANE(src, l), size); return;
+    }
 }
 
 /* Bytes of scratch a value of type `tid` needs for all lanes (or all scope
@@ -770,14 +794,19 @@ run_block_impl(cvm_group *g, cvm_frame *fr, const cvm_function *f, uint32_t bi, 
                               fr->vals[0], fr->vals[in->a]);
             /* fall through */
         case CVM_CF_RETURN:
-            CVM_FOR_ACTIVE(ex, l)
-                fr->cur_block[l] = BLOCK_DONE;
+            if (ex->nactive == n)
+                memset(fr->cur_block, 0xff, (size_t)n * sizeof(uint32_t)); /* BLOCK_DONE */
+            else
+                CVM_FOR_ACTIVE(ex, l)
+                    fr->cur_block[l] = BLOCK_DONE;
+            g->next_block = BLOCK_RETURNED;
             return CVM_SUCCESS;
         case CVM_CF_KILL:
             CVM_FOR_ACTIVE(ex, l) {
                 fr->cur_block[l] = BLOCK_DONE;
                 ex->alive[l] = 0;
             }
+            g->next_block = BLOCK_RETURNED;
             return CVM_SUCCESS;
         case CVM_CF_CALL: {
             uint32_t callee = in->a;
@@ -845,21 +874,29 @@ static cvm_result run_function(cvm_group *g, uint32_t fidx, const uint8_t *mask)
     uint32_t n = ex->nlanes;
     if (!fr)
         return ex->diag ? ex->diag->result : CVM_ERROR_OUT_OF_MEMORY;
+    uint32_t nmask = 0;
     for (uint32_t l = 0; l < n; l++) {
-        fr->cur_block[l] = mask[l] ? 0 : BLOCK_DONE;
-        fr->prev_block[l] = BLOCK_DONE;
+        uint32_t on = mask[l] != 0;
+        fr->cur_block[l] = on - 1; /* 0, or BLOCK_DONE (all ones) */
+        fr->active[l] = (uint8_t)on;
+        nmask += on;
     }
+    memset(fr->prev_block, 0xff, (size_t)n * sizeof(uint32_t)); /* BLOCK_DONE */
     /* `all_waiting`: the lanes of the block just run were every lane of the
      * function not done; when they all branched to one block, the lanes
      * waiting there are exactly those (the ones a callee ended excepted,
-     * which fr->active no longer has), so neither scan is needed.  The
-     * reference paths always scan. */
-    int all_waiting = 0;
-    uint32_t next = BLOCK_DONE;
+     * which fr->active no longer has), so neither scan is needed; when they
+     * all returned, the function is done.  The first block's lanes are the
+     * mask's.  The reference paths always scan. */
     int hints = !(ex->flags & CVM_FLAG_REFERENCE_PATHS);
+    int all_waiting = hints;
+    uint32_t next = 0;
+    ex->nactive = nmask;
     for (;;) {
         uint32_t b, na;
-        if (all_waiting && next != BLOCK_DONE && ex->nactive > 0) {
+        if (all_waiting && next == BLOCK_RETURNED)
+            break;
+        if (all_waiting && next < BLOCK_RETURNED && ex->nactive > 0) {
             b = next;
             na = ex->nactive;
         } else {
@@ -1162,7 +1199,15 @@ static cvm_result callback_batch(cvm_group *cg, const cvm_group *caller, const c
         cvm_val dst = fr->vals[f->params[k]];
         gather_values(dst.p, dst.stride, args[k].p, args[k].stride, calls, n, size);
     }
-    memset(cg->alive, 0, cex->nlanes);
+    /* The batch runs on its n lanes only: loops over the lanes stop there
+     * (the lanes past n would all be dead).  The reference paths keep the
+     * whole batch size. */
+    uint32_t full = cg->desc.nlanes;
+    if (!(cex->flags & CVM_FLAG_REFERENCE_PATHS)) {
+        cex->nlanes = n;
+        cex->nsub = (n + cex->sg_size - 1) / cex->sg_size;
+    }
+    memset(cg->alive, 0, full);
     memset(cg->alive, 1, n);
     if (cex->printf || cex->trace) { /* whose call each lane is, for messages and the trace */
         for (uint32_t l = 0; l < n; l++) {
@@ -1187,6 +1232,8 @@ static cvm_result callback_batch(cvm_group *cg, const cvm_group *caller, const c
                    (size_t)(f->fvar_hi - f->fvar_lo));
     bind_caller_context(cg, caller, calls, n, ctx);
     cvm_result r = run_function(cg, func, cg->alive);
+    cex->nlanes = full;
+    cex->nsub = (full + cex->sg_size - 1) / cex->sg_size;
     if (r != CVM_SUCCESS)
         return r;
     if (rsize && results)
