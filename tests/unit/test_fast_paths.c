@@ -142,7 +142,7 @@ static const char shader_fmt[] =
     "OpReturn\n"
     "OpFunctionEnd\n";
 
-/* out[g * 17 + i] = r<i> */
+/* out[g * 20 + i] = r<i> */
 #define STORE_AT(i)                                                                   \
     "%%k" #i " = OpIAdd %%uint %%base %%c" #i "\n"                                    \
     "%%o" #i " = OpAccessChain %%pu %%out %%c0 %%k" #i "\n"                            \
@@ -150,11 +150,12 @@ static const char shader_fmt[] =
 
 /* Arithmetic under divergence: per invocation g, with a = ia[g], b = ib[g],
  * x = fa[g], y = fb[g] (random bits, zero divisors, shifts past 31, NaNs),
- * in lanes where (a ^ g) & 3 is not 0 (a divergent branch), out[g * 17 + i] =
+ * in lanes where (a ^ g) & 3 is not 0 (a divergent branch), out[g * 20 + i] =
  * the i-th result below; other lanes leave out alone.  Then a loop of
- * (b & 7) iterations, its last value at out[g * 17 + 16]. */
+ * (b & 7) iterations, its last value at out[g * 20 + 19]. */
 static const char arith_fmt[] =
     "OpCapability Shader\n"
+    "OpCapability Int16\n"
     "OpMemoryModel Logical GLSL450\n"
     "OpEntryPoint GLCompute %%main \"main\" %%gid %%ia %%ib %%fa %%fb %%out\n"
     "OpExecutionMode %%main LocalSize %u 1 1\n"
@@ -176,6 +177,8 @@ static const char arith_fmt[] =
     "%%fn = OpTypeFunction %%void\n"
     "%%uint = OpTypeInt 32 0\n"
     "%%int = OpTypeInt 32 1\n"
+    "%%short = OpTypeInt 16 1\n"
+    "%%ushort = OpTypeInt 16 0\n"
     "%%float = OpTypeFloat 32\n"
     "%%bool = OpTypeBool\n"
     "%%v3 = OpTypeVector %%uint 3\n"
@@ -196,6 +199,9 @@ static const char arith_fmt[] =
     "%%c3 = OpConstant %%uint 3\n"
     "%%c16 = OpConstant %%uint 16\n"
     "%%c17 = OpConstant %%uint 17\n"
+    "%%c18 = OpConstant %%uint 18\n"
+    "%%c19 = OpConstant %%uint 19\n"
+    "%%c20 = OpConstant %%uint 20\n"
     "%%c2 = OpConstant %%uint 2\n"
     "%%c4 = OpConstant %%uint 4\n"
     "%%c6 = OpConstant %%uint 6\n"
@@ -259,12 +265,19 @@ static const char arith_fmt[] =
     "%%r13 = OpBitcast %%uint %%f13\n"
     "%%r14 = OpBitcast %%uint %%f14\n"
     "%%r15 = OpBitcast %%uint %%f15\n"
-    "%%base = OpIMul %%uint %%g %%c17\n"
+    "%%h16 = OpSConvert %%short %%sa\n"
+    "%%s16 = OpSConvert %%int %%h16\n"
+    "%%r16 = OpBitcast %%uint %%s16\n"
+    "%%u16 = OpUConvert %%ushort %%b\n"
+    "%%r17 = OpUConvert %%uint %%u16\n"
+    "%%f18 = OpConvertSToF %%float %%sa\n"
+    "%%r18 = OpBitcast %%uint %%f18\n"
+    "%%base = OpIMul %%uint %%g %%c20\n"
     "%%o0 = OpAccessChain %%pu %%out %%c0 %%base\n"
     "OpStore %%o0 %%r0\n"
     STORE_AT(1) STORE_AT(2) STORE_AT(3) STORE_AT(4) STORE_AT(5) STORE_AT(6) STORE_AT(7)
     STORE_AT(8) STORE_AT(9) STORE_AT(10) STORE_AT(11) STORE_AT(12) STORE_AT(13) STORE_AT(14)
-    STORE_AT(15)
+    STORE_AT(15) STORE_AT(16) STORE_AT(17) STORE_AT(18)
     "OpBranch %%merge\n"
     "%%merge = OpLabel\n"
     /* a loop that lanes leave at different iterations: h, computed in the
@@ -283,10 +296,10 @@ static const char arith_fmt[] =
     "%%i1 = OpIAdd %%uint %%i %%c1\n"
     "OpBranch %%header\n"
     "%%exit = OpLabel\n"
-    "%%base2 = OpIMul %%uint %%g %%c17\n"
-    "%%k16 = OpIAdd %%uint %%base2 %%c16\n"
-    "%%o16 = OpAccessChain %%pu %%out %%c0 %%k16\n"
-    "OpStore %%o16 %%h\n"
+    "%%base2 = OpIMul %%uint %%g %%c20\n"
+    "%%k19 = OpIAdd %%uint %%base2 %%c19\n"
+    "%%o19 = OpAccessChain %%pu %%out %%c0 %%k19\n"
+    "OpStore %%o19 %%h\n"
     "OpReturn\n"
     "OpFunctionEnd\n";
 
@@ -446,7 +459,7 @@ static void compare_arith(uint32_t local, uint32_t sg, uint32_t trials)
     snprintf(text, sizeof(text), arith_fmt, local);
     uint32_t n = 2 * local;
     enum { NB = 5 };
-    size_t sizes[NB] = {n * 4, n * 4, n * 4, n * 4, n * 68};
+    size_t sizes[NB] = {n * 4, n * 4, n * 4, n * 4, n * 80};
     for (uint32_t t = 0; t < trials; t++) {
         uint8_t *in[NB], *fast[NB], *ref[NB];
         void *bf[NB], *br[NB];
@@ -478,7 +491,7 @@ static void compare_arith(uint32_t local, uint32_t sg, uint32_t trials)
         /* the branch left some lanes out and took others */
         uint32_t changed = 0;
         for (uint32_t g = 0; g < n; g++)
-            changed += memcmp(fast[4] + g * 68, in[4] + g * 68, 64) != 0;
+            changed += memcmp(fast[4] + g * 80, in[4] + g * 80, 76) != 0;
         assert_true(changed > 0 && changed < n);
         for (int i = 0; i < NB; i++) {
             free(in[i]);
