@@ -133,8 +133,11 @@ static cvm_result h_convert_transpose(cvm_exec *ex, const cvm_insn *in)
 static cvm_result h_bitcast(cvm_exec *ex, const cvm_insn *in)
 {
     cvm_val r = ex->vals[in->result], a = ex->vals[in->a];
-    CVM_FOR_ACTIVE(ex, l)
-        memcpy(CVM_LANE(r, l), CVM_LANE(a, l), in->ncomp);
+    switch (in->ncomp) { /* the common sizes copied with their size known */
+    case 4: CVM_FOR_ACTIVE(ex, l) memcpy(CVM_LANE(r, l), CVM_LANE(a, l), 4); break;
+    case 8: CVM_FOR_ACTIVE(ex, l) memcpy(CVM_LANE(r, l), CVM_LANE(a, l), 8); break;
+    default: CVM_FOR_ACTIVE(ex, l) memcpy(CVM_LANE(r, l), CVM_LANE(a, l), in->ncomp); break;
+    }
     return CVM_SUCCESS;
 }
 
