@@ -20,7 +20,7 @@
 # usage: tools/bench_scaling.sh [OUTDIR]        (default: scaling-out)
 # environment:
 #   THREADS="1 2 4 8 16"   thread counts (speed-up and efficiency are over the first)
-#   REPS=3                 timed engine/anchor pairs per case and thread count
+#   REPS=5                 timed engine/anchor pairs per case and thread count
 #   MEM_THREADS="1 16"     thread counts of the one-case memory runs ("" skips them)
 #   CASES=""               case names (default: all the bench knows)
 #   SHARED=DIR             the shared bench cases (default: shared/bench, else
@@ -33,7 +33,7 @@ set -eu
 cd "$(dirname "$0")/.."
 OUT=${1:-scaling-out}
 THREADS=${THREADS:-"1 2 4 8 16"}
-REPS=${REPS:-3}
+REPS=${REPS:-5}
 MEM_THREADS=${MEM_THREADS-"1 16"}
 CASES=${CASES:-}
 BUILD=${BUILD:-build-scaling}
