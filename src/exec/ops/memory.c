@@ -469,6 +469,7 @@ static void local_copy(const cvm_exec *ex, uint8_t *base, cvm_val v, uint32_t si
         case 4: LOCAL_COPY_LOOP(4, 1) return;
         case 8: LOCAL_COPY_LOOP(8, 1) return;
         case 16: LOCAL_COPY_LOOP(16, 1) return;
+        case CVM_TENSOR_VALUE_SIZE: LOCAL_COPY_LOOP(CVM_TENSOR_VALUE_SIZE, 1) return;
         default: LOCAL_COPY_LOOP(size, 1) return;
         }
     }
@@ -477,6 +478,7 @@ static void local_copy(const cvm_exec *ex, uint8_t *base, cvm_val v, uint32_t si
     case 4: LOCAL_COPY_LOOP(4, 0) return;
     case 8: LOCAL_COPY_LOOP(8, 0) return;
     case 16: LOCAL_COPY_LOOP(16, 0) return;
+    case CVM_TENSOR_VALUE_SIZE: LOCAL_COPY_LOOP(CVM_TENSOR_VALUE_SIZE, 0) return;
     default: LOCAL_COPY_LOOP(size, 0) return;
     }
 }

@@ -23,6 +23,10 @@
 #include "exec/ops/tensor_layout.h"
 #include "exec/program.h"
 
+_Static_assert(sizeof(cvm_tensor_layout) <= CVM_TENSOR_VALUE_SIZE &&
+                   sizeof(cvm_tensor_view) <= CVM_TENSOR_VALUE_SIZE,
+               "a tensor layout or view value fits its register (exec.h)");
+
 _Static_assert(sizeof(cvm_tensor_layout) <= CVM_TENSOR_VALUE_SIZE,
                "a tensor layout must fit its register");
 _Static_assert(sizeof(cvm_tensor_view) <= CVM_TENSOR_VALUE_SIZE,
@@ -129,7 +133,10 @@ static cvm_result h_tensor_state(cvm_exec *ex, const cvm_insn *in)
                 same = same_bytes(CVM_LANE(ex->vals[in->a], l), CVM_LANE(ex->vals[in->a], last),
                                   vsize);
             if (same) {
-                memcpy(CVM_LANE(res, l), CVM_LANE(res, last), vsize);
+                if (vsize == sizeof(cvm_tensor_layout)) /* the size known: no library call */
+                    memcpy(CVM_LANE(res, l), CVM_LANE(res, last), sizeof(cvm_tensor_layout));
+                else
+                    memcpy(CVM_LANE(res, l), CVM_LANE(res, last), vsize);
                 continue;
             }
         }
