@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -763,7 +764,11 @@ static void print_json(const row *rows, size_t nrows, int reps, const cvm_contex
         json_number(relation_value(rows, nrows, k));
         printf(", \"target\": %.6g}", relations[k].target);
     }
-    printf("\n  ]\n}\n");
+    /* the process's peak resident memory so far (getrusage ru_maxrss,
+     * KiB on Linux): per case when the bench runs one case */
+    struct rusage ru;
+    long peak = getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_maxrss : -1;
+    printf("\n  ],\n  \"peak_rss_kib\": %ld\n}\n", peak);
 }
 
 static void print_row_header(void)
@@ -803,7 +808,8 @@ static void usage(FILE *f)
             "                 given the same number, the plain C anchors use one\n"
             "  --precise      the engine's precise numerics (CVM_FLAG_PRECISE) in every case\n"
             "  --json         one JSON document on stdout instead of the table (times in\n"
-            "                 ms, null where not measured; threads 0 = all cores)\n"
+            "                 ms, null where not measured; threads 0 = all cores; the\n"
+            "                 process's peak resident memory in peak_rss_kib)\n"
             "cases:",
             CVM_BENCH_CASES_DIR, CVM_BENCH_SHARED_DIR);
     for (size_t i = 0; i < NCASES; i++)

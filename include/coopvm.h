@@ -123,7 +123,15 @@ typedef enum cvm_context_flags {
     CVM_FLAG_SCRAMBLE_OPTIMAL_LAYOUTS = 1u << 4,
     /* Skip cvm_validate in cvm_module_create (the engine then meets broken
      * rules, if at all, when it lowers or runs the module). */
-    CVM_FLAG_NO_VALIDATION = 1u << 5
+    CVM_FLAG_NO_VALIDATION = 1u << 5,
+    /* Run the engine's reference paths only: the per-lane memory accesses
+     * (one bounds check and one copy per invocation) and the per-lane
+     * element-wise kernels, instead of the fast paths that check a whole
+     * instruction's address range at once, copy contiguous lanes as blocks
+     * and compute all lanes in one pass (src/exec/ops/memory.c, ewise.c).
+     * Results and errors are the same either way; the tests compare the
+     * two (tests/unit/test_fast_paths.c). */
+    CVM_FLAG_REFERENCE_PATHS = 1u << 6
 } cvm_context_flags;
 
 typedef struct cvm_context_desc {

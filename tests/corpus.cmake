@@ -1,6 +1,7 @@
 # Two sets of AmberScript cases, each run through `coopvm run` with one
-# worker thread, with all cores, with the callback checking mode, and in the
-# precise numerics (double accumulation in MulAdd, `--precise`):
+# worker thread, with all cores, with the callback checking mode, in the
+# precise numerics (double accumulation in MulAdd, `--precise`), and on the
+# engine's reference paths (`--reference-paths`):
 #   tests/corpus  the shared conformance corpus (copied with its README);
 #   tests/cases   the project's own cases for what the corpus does not reach
 #                 (see tests/cases/README.md for how each expectation was made).
@@ -18,8 +19,12 @@ foreach(set corpus cases)
     add_test(NAME ${set}.${case}.threadsall COMMAND coopvm_cli run ${script})
     add_test(NAME ${set}.${case}.checkcallbacks COMMAND coopvm_cli run ${script} --check-callbacks)
     add_test(NAME ${set}.${case}.precise COMMAND coopvm_cli run ${script} --precise)
+    # the engine's reference paths (CVM_FLAG_REFERENCE_PATHS) meet the same
+    # expectations as its fast paths
+    add_test(NAME ${set}.${case}.reference COMMAND coopvm_cli run ${script} --reference-paths)
     set_tests_properties(${set}.${case}.threads1 ${set}.${case}.threadsall
                          ${set}.${case}.checkcallbacks ${set}.${case}.precise
+                         ${set}.${case}.reference
                          PROPERTIES SKIP_RETURN_CODE 3 TIMEOUT 600)
   endforeach()
 endforeach()

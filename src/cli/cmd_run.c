@@ -62,6 +62,8 @@ static void usage(FILE *f)
             "                       scrambled element order (a matrix the shader reads\n"
             "                       in an optimal layout must have been converted to it)\n"
             "  --no-validate        skip the validator (coopvm val) before the module is read\n"
+            "  --reference-paths    the engine's per-lane reference paths only, without its\n"
+            "                       fast paths (same results, slower; for comparisons)\n"
             "  --budget N           instructions per dispatch before it is stopped\n"
             "\n"
             "Debugging (both forms):\n"
@@ -431,6 +433,8 @@ static int parse_args(int argc, char **argv, run_opts *o)
             o->desc.flags |= CVM_FLAG_PRECISE;
         } else if (!strcmp(a, "--bf16-pairs")) {
             o->desc.flags |= CVM_FLAG_BF16_PAIRS;
+        } else if (!strcmp(a, "--reference-paths")) {
+            o->desc.flags |= CVM_FLAG_REFERENCE_PATHS;
         } else if (!strcmp(a, "--printf")) {
             NEED_VALUE();
             o->printf_path = v;

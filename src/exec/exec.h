@@ -88,8 +88,11 @@ typedef enum cvm_type_class {
     CVM_TC_OPAQUE    /* sampler, image... (unsupported in execution) */
 } cvm_type_class;
 
-/* Register size of a tensor layout or view value (see ops/tensor_layout.h). */
-#define CVM_TENSOR_VALUE_SIZE 256
+/* Register size of a tensor layout or view value (see ops/tensor_layout.h,
+ * whose structs must fit: checked there).  Every load, store and copy of
+ * such a value moves this many bytes per invocation, so it is no larger
+ * than they need. */
+#define CVM_TENSOR_VALUE_SIZE 128
 
 /* Cooperative matrix Use (SPIR-V CooperativeMatrixUse); CVM_USE_NONE for
  * the matrices of SPV_NV_cooperative_matrix (OpTypeCooperativeMatrixNV),

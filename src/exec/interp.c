@@ -16,6 +16,8 @@
 #include "exec/program.h"
 
 #define BLOCK_DONE UINT32_MAX
+/* cvm_group.next_block after a block whose lanes all left the function */
+#define BLOCK_RETURNED (UINT32_MAX - 1)
 
 struct cvm_group {
     const cvm_program *prog;
@@ -33,6 +35,10 @@ struct cvm_group {
     cvm_region *regions;
     uint32_t nregions;
     uint64_t budget_local;   /* instructions taken from the shared budget, not yet used */
+    /* Set by a block's branch when every lane it ran went to one block
+     * (else BLOCK_DONE): run_function then runs that block next with the
+     * same lanes without scanning them, when no other lane waits. */
+    uint32_t next_block;
     struct cvm_group *callback; /* lanes for callbacks, created on first use */
     uint32_t *caller_vars;   /* callback groups: module-scope per-invocation variables */
     uint32_t ncaller_vars;
@@ -69,6 +75,9 @@ cvm_result cvm_exec_fail(cvm_exec *ex, const cvm_insn *in, cvm_result r, const c
 
 int cvm_scope_instance_check(cvm_exec *ex, const cvm_insn *in, uint32_t i)
 {
+    /* every lane active: every instance takes part (active lanes are live) */
+    if (ex->nactive == ex->nlanes && !(ex->flags & CVM_FLAG_REFERENCE_PATHS))
+        return 1;
     uint32_t first = cvm_scope_first_lane(ex, in, i), n = cvm_scope_lane_count(ex, in, i);
     uint32_t act = 0, live = 0;
     for (uint32_t l = first; l < first + n; l++) {
@@ -91,6 +100,8 @@ int cvm_scope_instance_check(cvm_exec *ex, const cvm_insn *in, uint32_t i)
 uint32_t cvm_scope_first_active(const cvm_exec *ex, const cvm_insn *in, uint32_t i)
 {
     uint32_t first = cvm_scope_first_lane(ex, in, i), n = cvm_scope_lane_count(ex, in, i);
+    if (ex->nactive == ex->nlanes && n > 0)
+        return first;
     for (uint32_t l = first; l < first + n; l++)
         if (ex->active[l])
             return l;
@@ -240,7 +251,9 @@ static uint64_t frame_slot_bytes(const cvm_group *g, uint32_t tid)
     const cvm_program *p = g->prog;
     uint32_t wg;
     uint64_t size = p->types[tid].size ? p->types[tid].size : 1;
-    uint64_t count = is_scope_value(p, tid, &wg) ? (wg ? 1 : g->ex.nsub) : g->desc.nlanes;
+    /* the group's full size (a callback batch runs on fewer lanes) */
+    uint32_t nsub = (g->desc.nlanes + g->desc.sg_size - 1) / g->desc.sg_size;
+    uint64_t count = is_scope_value(p, tid, &wg) ? (wg ? 1 : nsub) : g->desc.nlanes;
     return (size * count + 15u) & ~(uint64_t)15u;
 }
 
@@ -589,8 +602,28 @@ static void copy_value_active(const cvm_exec *ex, uint32_t tid, cvm_val dst, cvm
             copy_value_lane(p, tid, dst, src, l, ex->sg_size);
         return;
     }
-    CVM_FOR_ACTIVE(ex, l)
-        memcpy(CVM_LANE(dst, l), CVM_LANE(src, l), size);
+    if (dst.stride == size && src.stride == size && !(ex->flags & CVM_FLAG_REFERENCE_PATHS)) {
+        /* dense slots: each run of consecutive active lanes as one block */
+        uint32_t n = ex->nlanes, l = 0;
+        while (l < n) {
+            while (l < n && !ex->active[l])
+                l++;
+            uint32_t e = l;
+            while (e < n && ex->active[e])
+                e++;
+            if (e > l)
+                memcpy(dst.p + (size_t)l * size, src.p + (size_t)l * size, (size_t)(e - l) * size);
+            l = e;
+        }
+        return;
+    }
+    switch (size) { /* the common sizes copied with their size known */
+    case 1: CVM_FOR_ACTIVE(ex, l) memcpy(CVM_LANE(dst, l), CVM_LANE(src, l), 1); return;
+    case 2: CVM_FOR_ACTIVE(ex, l) memcpy(CVM_LANE(dst, l), CVM_LANE(src, l), 2); return;
+    case 4: CVM_FOR_ACTIVE(ex, l) memcpy(CVM_LANE(dst, l), CVM_LANE(src, l), 4); return;
+    case 8: CVM_FOR_ACTIVE(ex, l) memcpy(CVM_LANE(dst, l), CVM_LANE(src, l), 8); return;
+    default: CVM_FOR_ACTIVE(ex, l) memcpy(CVM_LANE(dst, l), CVM_LANE(src, l), size); return;
+    }
 }
 
 /* Bytes of scratch a value of type `tid` needs for all lanes (or all scope
@@ -721,13 +754,19 @@ run_block_impl(cvm_group *g, cvm_frame *fr, const cvm_function *f, uint32_t bi, 
                 fr->prev_block[l] = bi;
                 fr->cur_block[l] = in->a;
             }
+            g->next_block = in->a;
             return CVM_SUCCESS;
         case CVM_CF_BRANCH_COND: {
             cvm_val c = fr->vals[in->a];
+            uint32_t taken = 0;
             CVM_FOR_ACTIVE(ex, l) {
+                uint8_t t = *CVM_LANE(c, l) != 0;
                 fr->prev_block[l] = bi;
-                fr->cur_block[l] = *CVM_LANE(c, l) ? in->b : in->c;
+                fr->cur_block[l] = t ? in->b : in->c;
+                taken += t;
             }
+            if (taken == ex->nactive || taken == 0)
+                g->next_block = taken ? in->b : in->c;
             return CVM_SUCCESS;
         }
         case CVM_CF_SWITCH: {
@@ -755,14 +794,19 @@ run_block_impl(cvm_group *g, cvm_frame *fr, const cvm_function *f, uint32_t bi, 
                               fr->vals[0], fr->vals[in->a]);
             /* fall through */
         case CVM_CF_RETURN:
-            CVM_FOR_ACTIVE(ex, l)
-                fr->cur_block[l] = BLOCK_DONE;
+            if (ex->nactive == n)
+                memset(fr->cur_block, 0xff, (size_t)n * sizeof(uint32_t)); /* BLOCK_DONE */
+            else
+                CVM_FOR_ACTIVE(ex, l)
+                    fr->cur_block[l] = BLOCK_DONE;
+            g->next_block = BLOCK_RETURNED;
             return CVM_SUCCESS;
         case CVM_CF_KILL:
             CVM_FOR_ACTIVE(ex, l) {
                 fr->cur_block[l] = BLOCK_DONE;
                 ex->alive[l] = 0;
             }
+            g->next_block = BLOCK_RETURNED;
             return CVM_SUCCESS;
         case CVM_CF_CALL: {
             uint32_t callee = in->a;
@@ -783,6 +827,7 @@ run_block_impl(cvm_group *g, cvm_frame *fr, const cvm_function *f, uint32_t bi, 
             ex->depth--;
             ex->vals = fr->vals;
             ex->active = fr->active;
+            g->next_block = BLOCK_DONE; /* the callee's blocks said where they went */
             if (r != CVM_SUCCESS)
                 return r;
             if (in->result && in->type && p->types[in->type].tclass != CVM_TC_NONE)
@@ -829,30 +874,57 @@ static cvm_result run_function(cvm_group *g, uint32_t fidx, const uint8_t *mask)
     uint32_t n = ex->nlanes;
     if (!fr)
         return ex->diag ? ex->diag->result : CVM_ERROR_OUT_OF_MEMORY;
+    uint32_t nmask = 0;
     for (uint32_t l = 0; l < n; l++) {
-        fr->cur_block[l] = mask[l] ? 0 : BLOCK_DONE;
-        fr->prev_block[l] = BLOCK_DONE;
+        uint32_t on = mask[l] != 0;
+        fr->cur_block[l] = on - 1; /* 0, or BLOCK_DONE (all ones) */
+        fr->active[l] = (uint8_t)on;
+        nmask += on;
     }
+    memset(fr->prev_block, 0xff, (size_t)n * sizeof(uint32_t)); /* BLOCK_DONE */
+    /* `all_waiting`: the lanes of the block just run were every lane of the
+     * function not done; when they all branched to one block, the lanes
+     * waiting there are exactly those (the ones a callee ended excepted,
+     * which fr->active no longer has), so neither scan is needed; when they
+     * all returned, the function is done.  The first block's lanes are the
+     * mask's.  The reference paths always scan. */
+    int hints = !(ex->flags & CVM_FLAG_REFERENCE_PATHS);
+    int all_waiting = hints;
+    uint32_t next = 0;
+    ex->nactive = nmask;
     for (;;) {
-        uint32_t b = BLOCK_DONE;
-        for (uint32_t l = 0; l < n; l++)
-            if (fr->cur_block[l] < b)
-                b = fr->cur_block[l];
-        if (b == BLOCK_DONE)
+        uint32_t b, na;
+        if (all_waiting && next == BLOCK_RETURNED)
             break;
-        uint32_t na = 0;
-        for (uint32_t l = 0; l < n; l++) {
-            uint8_t a = fr->cur_block[l] == b;
-            fr->active[l] = a;
-            na += a;
+        if (all_waiting && next < BLOCK_RETURNED && ex->nactive > 0) {
+            b = next;
+            na = ex->nactive;
+        } else {
+            b = BLOCK_DONE;
+            for (uint32_t l = 0; l < n; l++)
+                if (fr->cur_block[l] < b)
+                    b = fr->cur_block[l];
+            if (b == BLOCK_DONE)
+                break;
+            na = 0;
+            uint32_t waiting = 0;
+            for (uint32_t l = 0; l < n; l++) {
+                uint8_t a = fr->cur_block[l] == b;
+                fr->active[l] = a;
+                na += a;
+                waiting += fr->cur_block[l] != BLOCK_DONE;
+            }
+            all_waiting = hints && na == waiting;
         }
         ex->vals = fr->vals;
         ex->active = fr->active;
         ex->nactive = na;
+        g->next_block = BLOCK_DONE;
         cvm_result r = CVM_UNLIKELY(ex->trace != NULL) ? run_block_traced(g, fr, f, b)
                                                        : run_block_fast(g, fr, f, b);
         if (r != CVM_SUCCESS)
             return r;
+        next = g->next_block;
     }
     return CVM_SUCCESS;
 }
@@ -1078,6 +1150,39 @@ static void bind_caller_context(cvm_group *cg, const cvm_group *caller, const ui
     }
 }
 
+/* dst[l] = src[idx[l]] for n values of `size` bytes (slots `dstride` and
+ * `sstride` apart), the common sizes copied with their size known. */
+#define GATHER_LOOP(SIZE)                                                              \
+    for (uint32_t l = 0; l < n; l++)                                                   \
+        memcpy(dst + (size_t)l * dstride, src + (size_t)idx[l] * sstride, SIZE);
+
+static void gather_values(uint8_t *dst, size_t dstride, const uint8_t *src, size_t sstride,
+                          const uint32_t *idx, uint32_t n, uint32_t size)
+{
+    switch (size) {
+    case 2: GATHER_LOOP(2) return;
+    case 4: GATHER_LOOP(4) return;
+    case 8: GATHER_LOOP(8) return;
+    case 16: GATHER_LOOP(16) return;
+    default: GATHER_LOOP(size) return;
+    }
+}
+
+#define SCATTER_LOOP(SIZE)                                                             \
+    for (uint32_t l = 0; l < n; l++)                                                   \
+        memcpy(dst + (size_t)idx[l] * dstride, src + (size_t)l * sstride, SIZE);
+
+static void scatter_values(uint8_t *dst, size_t dstride, const uint8_t *src, size_t sstride,
+                           const uint32_t *idx, uint32_t n, uint32_t size)
+{
+    switch (size) {
+    case 2: SCATTER_LOOP(2) return;
+    case 4: SCATTER_LOOP(4) return;
+    case 8: SCATTER_LOOP(8) return;
+    default: SCATTER_LOOP(size) return;
+    }
+}
+
 static cvm_result callback_batch(cvm_group *cg, const cvm_group *caller, const cvm_function *f,
                                  uint32_t func, const uint32_t *calls, uint32_t n,
                                  const uint32_t *ctx, const cvm_val *args, uint32_t nargs,
@@ -1092,10 +1197,17 @@ static cvm_result callback_batch(cvm_group *cg, const cvm_group *caller, const c
         uint32_t tid = p->mod->defs[f->params[k]].type;
         uint32_t size = p->types[tid].size;
         cvm_val dst = fr->vals[f->params[k]];
-        for (uint32_t l = 0; l < n; l++)
-            memcpy(CVM_LANE(dst, l), args[k].p + (size_t)calls[l] * args[k].stride, size);
+        gather_values(dst.p, dst.stride, args[k].p, args[k].stride, calls, n, size);
     }
-    memset(cg->alive, 0, cex->nlanes);
+    /* The batch runs on its n lanes only: loops over the lanes stop there
+     * (the lanes past n would all be dead).  The reference paths keep the
+     * whole batch size. */
+    uint32_t full = cg->desc.nlanes;
+    if (!(cex->flags & CVM_FLAG_REFERENCE_PATHS)) {
+        cex->nlanes = n;
+        cex->nsub = (n + cex->sg_size - 1) / cex->sg_size;
+    }
+    memset(cg->alive, 0, full);
     memset(cg->alive, 1, n);
     if (cex->printf || cex->trace) { /* whose call each lane is, for messages and the trace */
         for (uint32_t l = 0; l < n; l++) {
@@ -1120,11 +1232,12 @@ static cvm_result callback_batch(cvm_group *cg, const cvm_group *caller, const c
                    (size_t)(f->fvar_hi - f->fvar_lo));
     bind_caller_context(cg, caller, calls, n, ctx);
     cvm_result r = run_function(cg, func, cg->alive);
+    cex->nlanes = full;
+    cex->nsub = (full + cex->sg_size - 1) / cex->sg_size;
     if (r != CVM_SUCCESS)
         return r;
     if (rsize && results)
-        for (uint32_t l = 0; l < n; l++)
-            memcpy(results + (size_t)calls[l] * rsize, CVM_LANE(fr->vals[0], l), rsize);
+        scatter_values(results, rsize, fr->vals[0].p, fr->vals[0].stride, calls, n, rsize);
     return CVM_SUCCESS;
 }
 

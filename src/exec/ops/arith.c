@@ -223,22 +223,28 @@ static void k_generic(const cvm_insn *in, uint8_t *r, const uint8_t *a, const ui
     }
 }
 
-/* Fast paths for the hot 32-bit cases: the same results as k_generic. */
+/* Fast paths for the hot 32-bit cases: the same results as k_generic, one
+ * loop per operation (the operation chosen once per call, not per
+ * element). */
+#define K32_LOOP(T, EXPR)                                                          \
+    for (uint32_t i = 0; i < n; i++) {                                             \
+        T x, y, v;                                                                 \
+        memcpy(&x, a + (size_t)i * sa, 4);                                         \
+        memcpy(&y, b + (size_t)i * sb, 4);                                         \
+        v = (EXPR);                                                                \
+        memcpy(r + (size_t)i * 4, &v, 4);                                          \
+    }
+
 static void k_fadd_f32(const cvm_insn *in, uint8_t *r, const uint8_t *a, const uint8_t *b,
                        const uint8_t *c, uint32_t n)
 {
     unsigned sa = elem_step(in, CVM_EW_A_BCAST, 4), sb = elem_step(in, CVM_EW_B_BCAST, 4);
-    for (uint32_t i = 0; i < n; i++) {
-        float x, y, v;
-        memcpy(&x, a + (size_t)i * sa, 4);
-        memcpy(&y, b + (size_t)i * sb, 4);
-        switch (in->spv_op) {
-        case SpvOpFAdd: v = x + y; break;
-        case SpvOpFSub: v = x - y; break;
-        case SpvOpFDiv: v = x / y; break;
-        default: v = x * y; break;
-        }
-        memcpy(r + (size_t)i * 4, &v, 4);
+    (void)c;
+    switch (in->spv_op) {
+    case SpvOpFAdd: K32_LOOP(float, x + y) break;
+    case SpvOpFSub: K32_LOOP(float, x - y) break;
+    case SpvOpFDiv: K32_LOOP(float, x / y) break;
+    default: K32_LOOP(float, x * y) break;
     }
 }
 
@@ -246,19 +252,65 @@ static void k_int32(const cvm_insn *in, uint8_t *r, const uint8_t *a, const uint
                     const uint8_t *c, uint32_t n)
 {
     unsigned sa = elem_step(in, CVM_EW_A_BCAST, 4), sb = elem_step(in, CVM_EW_B_BCAST, 4);
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t x, y, v;
-        memcpy(&x, a + (size_t)i * sa, 4);
-        memcpy(&y, b + (size_t)i * sb, 4);
-        switch (in->spv_op) {
-        case SpvOpIAdd: v = x + y; break;
-        case SpvOpISub: v = x - y; break;
-        case SpvOpIMul: v = x * y; break;
-        case SpvOpBitwiseAnd: v = x & y; break;
-        case SpvOpBitwiseOr: v = x | y; break;
-        default: v = x ^ y; break;
-        }
-        memcpy(r + (size_t)i * 4, &v, 4);
+    (void)c;
+    switch (in->spv_op) {
+    case SpvOpIAdd: K32_LOOP(uint32_t, x + y) break;
+    case SpvOpISub: K32_LOOP(uint32_t, x - y) break;
+    case SpvOpIMul: K32_LOOP(uint32_t, x * y) break;
+    case SpvOpBitwiseAnd: K32_LOOP(uint32_t, x & y) break;
+    case SpvOpBitwiseOr: K32_LOOP(uint32_t, x | y) break;
+    case SpvOpBitwiseXor: K32_LOOP(uint32_t, x ^ y) break;
+    /* as k_generic: a zero divisor gives 0, a shift of 32 or more 0 (the
+     * shift's operand is 32-bit here: see cvm_lower_arith) */
+    case SpvOpUDiv: K32_LOOP(uint32_t, y ? x / y : 0) break;
+    case SpvOpUMod: K32_LOOP(uint32_t, y ? x % y : 0) break;
+    case SpvOpShiftLeftLogical: K32_LOOP(uint32_t, y >= 32 ? 0 : x << y) break;
+    case SpvOpShiftRightLogical: K32_LOOP(uint32_t, y >= 32 ? 0 : x >> y) break;
+    default: /* SpvOpShiftRightArithmetic */
+        K32_LOOP(uint32_t, (uint32_t)(y >= 32 ? ((int32_t)x < 0 ? -1 : 0)
+                                              : ((int32_t)x >> y))) break;
+    }
+}
+
+/* Relational operations on 32-bit integers and f32: a bool (one byte) per
+ * element.  f32 compares as k_generic's double does (the conversion is
+ * exact). */
+#define CMP32_LOOP(T, EXPR)                                                        \
+    for (uint32_t i = 0; i < n; i++) {                                             \
+        T x, y;                                                                    \
+        memcpy(&x, a + (size_t)i * sa, 4);                                         \
+        memcpy(&y, b + (size_t)i * sb, 4);                                         \
+        r[i] = (uint8_t)(EXPR);                                                    \
+    }
+
+static void k_cmp32(const cvm_insn *in, uint8_t *r, const uint8_t *a, const uint8_t *b,
+                    const uint8_t *c, uint32_t n)
+{
+    unsigned sa = elem_step(in, CVM_EW_A_BCAST, 4), sb = elem_step(in, CVM_EW_B_BCAST, 4);
+    (void)c;
+    switch (in->spv_op) {
+    case SpvOpIEqual: CMP32_LOOP(uint32_t, x == y) break;
+    case SpvOpINotEqual: CMP32_LOOP(uint32_t, x != y) break;
+    case SpvOpUGreaterThan: CMP32_LOOP(uint32_t, x > y) break;
+    case SpvOpUGreaterThanEqual: CMP32_LOOP(uint32_t, x >= y) break;
+    case SpvOpULessThan: CMP32_LOOP(uint32_t, x < y) break;
+    case SpvOpULessThanEqual: CMP32_LOOP(uint32_t, x <= y) break;
+    case SpvOpSGreaterThan: CMP32_LOOP(int32_t, x > y) break;
+    case SpvOpSGreaterThanEqual: CMP32_LOOP(int32_t, x >= y) break;
+    case SpvOpSLessThan: CMP32_LOOP(int32_t, x < y) break;
+    case SpvOpSLessThanEqual: CMP32_LOOP(int32_t, x <= y) break;
+    case SpvOpFOrdEqual: CMP32_LOOP(float, x == y) break;
+    case SpvOpFUnordEqual: CMP32_LOOP(float, isnan(x) || isnan(y) || x == y) break;
+    case SpvOpFOrdNotEqual: CMP32_LOOP(float, !isnan(x) && !isnan(y) && x != y) break;
+    case SpvOpFUnordNotEqual: CMP32_LOOP(float, x != y) break;
+    case SpvOpFOrdLessThan: CMP32_LOOP(float, x < y) break;
+    case SpvOpFUnordLessThan: CMP32_LOOP(float, !(x >= y)) break;
+    case SpvOpFOrdGreaterThan: CMP32_LOOP(float, x > y) break;
+    case SpvOpFUnordGreaterThan: CMP32_LOOP(float, !(x <= y)) break;
+    case SpvOpFOrdLessThanEqual: CMP32_LOOP(float, x <= y) break;
+    case SpvOpFUnordLessThanEqual: CMP32_LOOP(float, !(x > y)) break;
+    case SpvOpFOrdGreaterThanEqual: CMP32_LOOP(float, x >= y) break;
+    default: /* SpvOpFUnordGreaterThanEqual */ CMP32_LOOP(float, !(x < y)) break;
     }
 }
 
@@ -295,10 +347,18 @@ static void k_f16(const cvm_insn *in, uint8_t *r, const uint8_t *a, const uint8_
     }
 }
 
+/* The specialised kernels run k_generic, their reference, under
+ * CVM_FLAG_REFERENCE_PATHS. */
+static cvm_result run_kernel(cvm_exec *ex, const cvm_insn *in, cvm_ew_kernel k)
+{
+    return cvm_ew_run_elementwise(ex, in, (ex->flags & CVM_FLAG_REFERENCE_PATHS) ? k_generic : k);
+}
+
 static cvm_result h_generic(cvm_exec *ex, const cvm_insn *in) { return cvm_ew_run_elementwise(ex, in, k_generic); }
-static cvm_result h_f16(cvm_exec *ex, const cvm_insn *in) { return cvm_ew_run_elementwise(ex, in, k_f16); }
-static cvm_result h_fadd_f32(cvm_exec *ex, const cvm_insn *in) { return cvm_ew_run_elementwise(ex, in, k_fadd_f32); }
-static cvm_result h_int32(cvm_exec *ex, const cvm_insn *in) { return cvm_ew_run_elementwise(ex, in, k_int32); }
+static cvm_result h_f16(cvm_exec *ex, const cvm_insn *in) { return run_kernel(ex, in, k_f16); }
+static cvm_result h_fadd_f32(cvm_exec *ex, const cvm_insn *in) { return run_kernel(ex, in, k_fadd_f32); }
+static cvm_result h_int32(cvm_exec *ex, const cvm_insn *in) { return run_kernel(ex, in, k_int32); }
+static cvm_result h_cmp32(cvm_exec *ex, const cvm_insn *in) { return run_kernel(ex, in, k_cmp32); }
 
 /* OpSelect: any type; a scalar condition picks whole objects. */
 static cvm_result h_select(cvm_exec *ex, const cvm_insn *in)
@@ -553,7 +613,13 @@ cvm_result cvm_lower_arith(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
             out->fn = h_f16;
         if ((out->sk == CVM_SK_U32 || out->sk == CVM_SK_S32) &&
             (op == SpvOpIAdd || op == SpvOpISub || op == SpvOpIMul || op == SpvOpBitwiseAnd ||
-             op == SpvOpBitwiseOr || op == SpvOpBitwiseXor))
+             op == SpvOpBitwiseOr || op == SpvOpBitwiseXor || op == SpvOpUDiv ||
+             op == SpvOpUMod))
+            out->fn = h_int32;
+        if ((out->sk == CVM_SK_U32 || out->sk == CVM_SK_S32) &&
+            (out->sk2 == CVM_SK_U32 || out->sk2 == CVM_SK_S32) &&
+            (op == SpvOpShiftRightLogical || op == SpvOpShiftRightArithmetic ||
+             op == SpvOpShiftLeftLogical))
             out->fn = h_int32;
         return CVM_SUCCESS;
     }
@@ -570,6 +636,11 @@ cvm_result cvm_lower_arith(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
         CVM_TRY(same_width(lw, in, w[3], &w[4], 1));
         out->sk = component_kind(lw, w[3]);
         out->fn = h_generic;
+        /* integer comparisons of 32-bit integers, float ones of f32 (what
+         * k_generic does with other pairs stays its) */
+        if (((out->sk == CVM_SK_U32 || out->sk == CVM_SK_S32) && op <= SpvOpSLessThanEqual) ||
+            (out->sk == CVM_SK_F32 && op >= SpvOpFOrdEqual))
+            out->fn = h_cmp32;
         return CVM_SUCCESS;
     case SpvOpIsNan: case SpvOpIsInf: case SpvOpIsFinite: case SpvOpIsNormal: case SpvOpSignBitSet:
         out->a = w[3];

@@ -39,8 +39,13 @@ static uint64_t index_value(const uint8_t *p, uint32_t size)
 static cvm_result h_extract(cvm_exec *ex, const cvm_insn *in)
 {
     cvm_val r = ex->vals[in->result], a = ex->vals[in->a];
-    CVM_FOR_ACTIVE(ex, l)
-        memcpy(CVM_LANE(r, l), CVM_LANE(a, l) + in->b, in->c);
+    switch (in->c) { /* the common sizes copied with their size known */
+    case 1: CVM_FOR_ACTIVE(ex, l) memcpy(CVM_LANE(r, l), CVM_LANE(a, l) + in->b, 1); break;
+    case 2: CVM_FOR_ACTIVE(ex, l) memcpy(CVM_LANE(r, l), CVM_LANE(a, l) + in->b, 2); break;
+    case 4: CVM_FOR_ACTIVE(ex, l) memcpy(CVM_LANE(r, l), CVM_LANE(a, l) + in->b, 4); break;
+    case 8: CVM_FOR_ACTIVE(ex, l) memcpy(CVM_LANE(r, l), CVM_LANE(a, l) + in->b, 8); break;
+    default: CVM_FOR_ACTIVE(ex, l) memcpy(CVM_LANE(r, l), CVM_LANE(a, l) + in->b, in->c); break;
+    }
     return CVM_SUCCESS;
 }
 

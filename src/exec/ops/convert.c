@@ -47,7 +47,61 @@ static void k_quantize(const cvm_insn *in, uint8_t *r, const uint8_t *a, const u
     }
 }
 
-static cvm_result h_convert(cvm_exec *ex, const cvm_insn *in) { return cvm_ew_run_elementwise(ex, in, k_convert); }
+/* The hot conversions without the per-element kind dispatch of
+ * cvm_convert_array, with its results: integers to integers without
+ * saturation (the source sign- or zero-extended by its signedness, then cut
+ * to the result's width), and 32-bit integers to f32 (the C conversion
+ * rounds once, to nearest, as nm_store_int does).  Others go to k_convert. */
+static int int_kind(cvm_scalar_kind k)
+{
+    return k >= CVM_SK_S8 && k <= CVM_SK_U64;
+}
+
+static void k_convert_fast(const cvm_insn *in, uint8_t *r, const uint8_t *a, const uint8_t *b,
+                           const uint8_t *c, uint32_t n)
+{
+    cvm_scalar_kind dk = (cvm_scalar_kind)in->sk, sk = (cvm_scalar_kind)in->sk2;
+    if ((in->flags & CVM_EW_A_BCAST) || in->d) {
+        k_convert(in, r, a, b, c, n);
+        return;
+    }
+    if (int_kind(dk) && int_kind(sk)) {
+        unsigned ss = cvm_sk_size(sk), ds = cvm_sk_size(dk);
+        int sgn = cvm_sk_is_signed_int(sk);
+        for (uint32_t i = 0; i < n; i++) {
+            uint64_t v = 0;
+            switch (ss) {
+            case 1: v = sgn ? (uint64_t)(int64_t)(int8_t)a[i] : a[i]; break;
+            case 2: { uint16_t x; memcpy(&x, a + 2 * (size_t)i, 2); v = sgn ? (uint64_t)(int64_t)(int16_t)x : x; break; }
+            case 4: { uint32_t x; memcpy(&x, a + 4 * (size_t)i, 4); v = sgn ? (uint64_t)(int64_t)(int32_t)x : x; break; }
+            default: memcpy(&v, a + 8 * (size_t)i, 8); break;
+            }
+            switch (ds) { /* the low ds bytes */
+            case 1: r[i] = (uint8_t)v; break;
+            case 2: { uint16_t y = (uint16_t)v; memcpy(r + 2 * (size_t)i, &y, 2); break; }
+            case 4: { uint32_t y = (uint32_t)v; memcpy(r + 4 * (size_t)i, &y, 4); break; }
+            default: memcpy(r + 8 * (size_t)i, &v, 8); break;
+            }
+        }
+        return;
+    }
+    if (dk == CVM_SK_F32 && (sk == CVM_SK_S32 || sk == CVM_SK_U32)) {
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t x;
+            memcpy(&x, a + 4 * (size_t)i, 4);
+            float f = sk == CVM_SK_S32 ? (float)(int32_t)x : (float)x;
+            memcpy(r + 4 * (size_t)i, &f, 4);
+        }
+        return;
+    }
+    k_convert(in, r, a, b, c, n);
+}
+
+static cvm_result h_convert(cvm_exec *ex, const cvm_insn *in)
+{
+    return cvm_ew_run_elementwise(ex, in, (ex->flags & CVM_FLAG_REFERENCE_PATHS) ? k_convert
+                                                                                : k_convert_fast);
+}
 static cvm_result h_quantize(cvm_exec *ex, const cvm_insn *in) { return cvm_ew_run_elementwise(ex, in, k_quantize); }
 
 /* A matrix conversion decorated CooperativeMatrixTransposeEXT
@@ -79,8 +133,11 @@ static cvm_result h_convert_transpose(cvm_exec *ex, const cvm_insn *in)
 static cvm_result h_bitcast(cvm_exec *ex, const cvm_insn *in)
 {
     cvm_val r = ex->vals[in->result], a = ex->vals[in->a];
-    CVM_FOR_ACTIVE(ex, l)
-        memcpy(CVM_LANE(r, l), CVM_LANE(a, l), in->ncomp);
+    switch (in->ncomp) { /* the common sizes copied with their size known */
+    case 4: CVM_FOR_ACTIVE(ex, l) memcpy(CVM_LANE(r, l), CVM_LANE(a, l), 4); break;
+    case 8: CVM_FOR_ACTIVE(ex, l) memcpy(CVM_LANE(r, l), CVM_LANE(a, l), 8); break;
+    default: CVM_FOR_ACTIVE(ex, l) memcpy(CVM_LANE(r, l), CVM_LANE(a, l), in->ncomp); break;
+    }
     return CVM_SUCCESS;
 }
 

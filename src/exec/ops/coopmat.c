@@ -105,6 +105,29 @@ static cvm_result arm_transfer(cvm_exec *ex, const cvm_insn *in, const cvm_type 
  * COLUMN_MAJOR_BOOL, the NV ColumnMajor boolean), c = stride id (0 none),
  * d = element size of the pointer's pointee type (the stride unit),
  * ncomp = size of the stride's integer type, sk = matrix component kind. */
+/* One column of a row-major matrix (elements `mat_step` bytes apart) to or
+ * from `n` packed elements of `es` bytes at `mem`; the common element sizes
+ * copy with their size known (no library call per element). */
+#define COLUMN_LOOP(ES)                                                                \
+    for (uint32_t k = 0; k < n; k++) {                                                 \
+        if (store)                                                                     \
+            memcpy(mem + (size_t)k * (ES), mat + (size_t)k * mat_step, ES);            \
+        else                                                                           \
+            memcpy(mat + (size_t)k * mat_step, mem + (size_t)k * (ES), ES);            \
+    }
+
+static void column_copy(uint8_t *mat, size_t mat_step, uint8_t *mem, uint32_t n, uint32_t es,
+                        int store)
+{
+    switch (es) {
+    case 1: COLUMN_LOOP(1) return;
+    case 2: COLUMN_LOOP(2) return;
+    case 4: COLUMN_LOOP(4) return;
+    case 8: COLUMN_LOOP(8) return;
+    default: COLUMN_LOOP(es) return;
+    }
+}
+
 static cvm_result matrix_transfer(cvm_exec *ex, const cvm_insn *in, int store)
 {
     const cvm_program *p = ex->prog;
@@ -183,13 +206,7 @@ static cvm_result matrix_transfer(cvm_exec *ex, const cvm_insn *in, int store)
                 else
                     memcpy(mat + (size_t)o * t->cols * es, mem, (size_t)inner * es);
             } else {
-                for (uint32_t k = 0; k < inner; k++) {
-                    uint8_t *e = mat + ((size_t)k * t->cols + o) * es;
-                    if (store)
-                        memcpy(mem + (size_t)k * es, e, es);
-                    else
-                        memcpy(e, mem + (size_t)k * es, es);
-                }
+                column_copy(mat + (size_t)o * es, (size_t)t->cols * es, mem, inner, es, store);
             }
         }
     }

@@ -11,7 +11,8 @@ static cvm_result ew_run(cvm_exec *ex, const cvm_insn *in, cvm_ew_kernel k, int 
         /* All lanes active and every operand either dense (one value after
          * the other) or one scalar for all lanes: one kernel call over all
          * lanes' components. */
-        if (elementwise && ex->nactive == ex->nlanes && ex->nlanes > 1) {
+        if (elementwise && ex->nlanes > 1 && !(ex->flags & CVM_FLAG_REFERENCE_PATHS) &&
+            (ex->nactive == ex->nlanes || ex->nactive * 4 >= ex->nlanes)) {
             const cvm_type *rt = &ex->prog->types[in->type];
             uint32_t rsize = rt->size;
             int ok = r.stride == rsize && rsize != 0;
@@ -35,8 +36,36 @@ static cvm_result ew_run(cvm_exec *ex, const cvm_insn *in, cvm_ew_kernel k, int 
                     ok = 0;
                 }
             }
-            if (ok) {
+            if (ok && ex->nactive == ex->nlanes) {
                 k(&flat, r.p, a.p, b.p, c.p, in->ncomp * ex->nlanes);
+                return CVM_SUCCESS;
+            }
+            /* Some lanes inactive: all lanes computed into scratch (the
+             * kernels are total: an inactive lane's stale operands give a
+             * value nobody reads), the active lanes' results copied.  Kernels
+             * have no side effects, so this equals the per-lane loop below. */
+            if (ok && (size_t)rsize * ex->nlanes <= ex->scratch_size) {
+                uint8_t *tmp = ex->scratch;
+                k(&flat, tmp, a.p, b.p, c.p, in->ncomp * ex->nlanes);
+                const uint8_t *act = ex->active;
+                uint32_t n = ex->nlanes;
+                switch (rsize) {
+                case 1:
+                    for (uint32_t l = 0; l < n; l++)
+                        if (act[l])
+                            r.p[l] = tmp[l];
+                    break;
+                case 4:
+                    for (uint32_t l = 0; l < n; l++)
+                        if (act[l])
+                            memcpy(r.p + (size_t)l * 4, tmp + (size_t)l * 4, 4);
+                    break;
+                default:
+                    for (uint32_t l = 0; l < n; l++)
+                        if (act[l])
+                            memcpy(r.p + (size_t)l * rsize, tmp + (size_t)l * rsize, rsize);
+                    break;
+                }
                 return CVM_SUCCESS;
             }
         }

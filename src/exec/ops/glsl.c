@@ -272,9 +272,20 @@ static void k_int(const cvm_insn *in, uint8_t *r, const uint8_t *a, const uint8_
     }
 }
 
-static cvm_result h_float(cvm_exec *ex, const cvm_insn *in) { return cvm_ew_run(ex, in, k_float); }
+/* k_float and k_int compute each component from the same component of their
+ * operands, so all lanes may run in one call (cvm_ew_run_elementwise), except
+ * on the reference paths. */
+static cvm_result h_float(cvm_exec *ex, const cvm_insn *in)
+{
+    return (ex->flags & CVM_FLAG_REFERENCE_PATHS) ? cvm_ew_run(ex, in, k_float)
+                                                  : cvm_ew_run_elementwise(ex, in, k_float);
+}
 static cvm_result h_float_f16(cvm_exec *ex, const cvm_insn *in) { return cvm_ew_run_elementwise(ex, in, k_float_f16); }
-static cvm_result h_int(cvm_exec *ex, const cvm_insn *in) { return cvm_ew_run(ex, in, k_int); }
+static cvm_result h_int(cvm_exec *ex, const cvm_insn *in)
+{
+    return (ex->flags & CVM_FLAG_REFERENCE_PATHS) ? cvm_ew_run(ex, in, k_int)
+                                                  : cvm_ew_run_elementwise(ex, in, k_int);
+}
 
 /* ---- Modf, Frexp (pointer and struct forms) ------------------------------------ */
 

@@ -191,10 +191,80 @@ static uint64_t offset_add(uint64_t addr, int64_t idx, uint64_t stride, int *io_
     return CVM_ADDR(CVM_ADDR_REGION(addr), (uint64_t)off);
 }
 
+/* The fast path of access chains: step by step over all active lanes (one
+ * pass per step, not one switch per lane and step) for chains of constant
+ * offsets and indexes.  Returns 0 when the chain has other steps, or when an
+ * offset leaves its region in some lane: the reference loop below then
+ * computes every lane again (the base slot is not the result's), marking
+ * such lanes as it always has. */
+#define CHAIN_INDEX_LOOP(T)                                                            \
+    for (uint32_t l = 0; l < n; l++) {                                                 \
+        if (!act[l])                                                                   \
+            continue;                                                                  \
+        T idx;                                                                         \
+        memcpy(&idx, CVM_LANE(iv, l), sizeof(T));                                      \
+        uint64_t a;                                                                    \
+        memcpy(&a, CVM_LANE(r, l), 8);                                                 \
+        int64_t prod, off;                                                             \
+        if (__builtin_mul_overflow((int64_t)idx, (int64_t)stride, &prod) ||            \
+            __builtin_add_overflow((int64_t)CVM_ADDR_OFFSET(a), prod, &off) ||         \
+            (uint64_t)off >= (UINT64_C(1) << CVM_ADDR_OFFSET_BITS))                    \
+            return 0;                                                                  \
+        a = (a & ~((UINT64_C(1) << CVM_ADDR_OFFSET_BITS) - 1)) | (uint64_t)off;        \
+        memcpy(CVM_LANE(r, l), &a, 8);                                                 \
+    }
+
+static int access_chain_fast(cvm_exec *ex, const cvm_insn *in)
+{
+    cvm_val r = ex->vals[in->result], base = ex->vals[in->a];
+    const uint32_t *steps = ex->prog->extra + in->extra;
+    const uint8_t *act = ex->active;
+    uint32_t n = ex->nlanes;
+    if (ex->flags & CVM_FLAG_REFERENCE_PATHS)
+        return 0;
+    for (uint32_t s = 0; s < in->nextra; s += 4) {
+        const uint32_t *st = steps + s;
+        if (st[0] != STEP_CONST &&
+            !(st[0] == STEP_INDEX && (st[2] == 4 || st[2] == 8) && st[3] <= (uint32_t)INT32_MAX))
+            return 0;
+    }
+    for (uint32_t l = 0; l < n; l++)
+        if (act[l])
+            memcpy(CVM_LANE(r, l), CVM_LANE(base, l), 8);
+    for (uint32_t s = 0; s < in->nextra; s += 4) {
+        const uint32_t *st = steps + s;
+        if (st[0] == STEP_CONST) {
+            int64_t delta = (int64_t)(st[2] | ((uint64_t)st[3] << 32));
+            for (uint32_t l = 0; l < n; l++) {
+                if (!act[l])
+                    continue;
+                uint64_t a;
+                memcpy(&a, CVM_LANE(r, l), 8);
+                int64_t off;
+                if (__builtin_add_overflow((int64_t)CVM_ADDR_OFFSET(a), delta, &off) ||
+                    (uint64_t)off >= (UINT64_C(1) << CVM_ADDR_OFFSET_BITS))
+                    return 0;
+                a = (a & ~((UINT64_C(1) << CVM_ADDR_OFFSET_BITS) - 1)) | (uint64_t)off;
+                memcpy(CVM_LANE(r, l), &a, 8);
+            }
+            continue;
+        }
+        cvm_val iv = ex->vals[st[1]];
+        uint32_t stride = st[3];
+        if (st[2] == 4)
+            CHAIN_INDEX_LOOP(int32_t)
+        else
+            CHAIN_INDEX_LOOP(int64_t)
+    }
+    return 1;
+}
+
 static cvm_result h_access_chain(cvm_exec *ex, const cvm_insn *in)
 {
     cvm_val r = ex->vals[in->result], base = ex->vals[in->a];
     const uint32_t *steps = ex->prog->extra + in->extra;
+    if (access_chain_fast(ex, in))
+        return CVM_SUCCESS;
     CVM_FOR_ACTIVE(ex, l) {
         uint64_t addr;
         int bad = 0;
@@ -245,11 +315,189 @@ static cvm_result h_access_chain(cvm_exec *ex, const cvm_insn *in)
 
 /* ---- loads and stores --------------------------------------------------------- */
 
+/* ---- the fast path ----------------------------------------------------------
+ * One bounds check per instruction instead of one per lane: when the active
+ * lanes' addresses all lie in one region and the range from the lowest to
+ * the highest (plus the access size) is inside it (and writable, for a
+ * store), no lane can fail, and the copies run without checks: as one block
+ * when consecutive lanes, all active, access consecutive addresses, else
+ * lane by lane with the size known.  Anything else (a lane out of bounds, two
+ * regions, CVM_FLAG_REFERENCE_PATHS) runs the per-lane reference path below,
+ * which reports failures lane by lane exactly as before. */
+
+typedef struct lane_span {
+    uint8_t *base;     /* host address of region offset 0 */
+    uint32_t l0, l1;   /* first and last active lane */
+    uint64_t off0;     /* lane l0's offset */
+    int block;         /* lanes l0..l1 all active, lane l at off0 + (l - l0) * size */
+} lane_span;
+
+static int span_of(const cvm_exec *ex, cvm_val ptr, uint64_t size, int write, lane_span *o)
+{
+    if (ex->flags & CVM_FLAG_REFERENCE_PATHS)
+        return 0;
+    uint32_t n = ex->nlanes, l0 = 0;
+    const uint8_t *act = ex->active;
+    while (l0 < n && !act[l0])
+        l0++;
+    if (l0 >= n)
+        return 0;
+    uint64_t a0;
+    memcpy(&a0, CVM_LANE(ptr, l0), 8);
+    uint64_t reg = a0 >> CVM_ADDR_OFFSET_BITS, off0 = CVM_ADDR_OFFSET(a0);
+    uint64_t lo = off0, hi = off0, expect = a0;
+    uint32_t l1 = l0, count = 0;
+    int consecutive = 1;
+    for (uint32_t l = l0; l < n; l++) {
+        if (!act[l])
+            continue;
+        uint64_t a;
+        memcpy(&a, CVM_LANE(ptr, l), 8);
+        if ((a >> CVM_ADDR_OFFSET_BITS) != reg)
+            return 0;
+        uint64_t off = CVM_ADDR_OFFSET(a);
+        lo = off < lo ? off : lo;
+        hi = off > hi ? off : hi;
+        consecutive &= a == expect;
+        expect += size;
+        l1 = l;
+        count++;
+    }
+    const cvm_region *rg = cvm_region_of(ex, (uint32_t)reg);
+    if (!rg || !rg->base || hi > rg->size || size > rg->size - hi || (write && !rg->writable))
+        return 0;
+    (void)lo;
+    o->base = rg->base;
+    o->l0 = l0;
+    o->l1 = l1;
+    o->off0 = off0;
+    o->block = consecutive && count == l1 - l0 + 1;
+    return 1;
+}
+
+/* Lane-by-lane copies between memory (the addresses in `ptr`, checked by
+ * span_of) and a value slot, for one access size. */
+#define SPAN_COPY_LOOP(SIZE, TO_REG)                                                   \
+    for (uint32_t l = sp->l0; l <= sp->l1; l++) {                                      \
+        if (!act[l])                                                                   \
+            continue;                                                                  \
+        uint64_t a;                                                                    \
+        memcpy(&a, CVM_LANE(ptr, l), 8);                                               \
+        uint8_t *m = sp->base + CVM_ADDR_OFFSET(a);                                    \
+        if (TO_REG)                                                                    \
+            memcpy(CVM_LANE(v, l), m, SIZE);                                           \
+        else                                                                           \
+            memcpy(m, CVM_LANE(v, l), SIZE);                                           \
+    }
+
+static void span_copy(const cvm_exec *ex, const lane_span *sp, cvm_val ptr, cvm_val v,
+                      uint32_t size, int to_reg)
+{
+    const uint8_t *act = ex->active;
+    if (sp->block && v.stride == size) {
+        uint8_t *m = sp->base + sp->off0, *rv = CVM_LANE(v, sp->l0);
+        size_t bytes = (size_t)(sp->l1 - sp->l0 + 1) * size;
+        if (to_reg)
+            memcpy(rv, m, bytes);
+        else
+            memcpy(m, rv, bytes);
+        return;
+    }
+    if (to_reg) {
+        switch (size) {
+        case 1: SPAN_COPY_LOOP(1, 1) return;
+        case 2: SPAN_COPY_LOOP(2, 1) return;
+        case 4: SPAN_COPY_LOOP(4, 1) return;
+        case 8: SPAN_COPY_LOOP(8, 1) return;
+        case 16: SPAN_COPY_LOOP(16, 1) return;
+        default: SPAN_COPY_LOOP(size, 1) return;
+        }
+    }
+    /* stores in lane order: where two lanes store to one address the last
+     * one's value stays, as on the reference path */
+    switch (size) {
+    case 1: SPAN_COPY_LOOP(1, 0) return;
+    case 2: SPAN_COPY_LOOP(2, 0) return;
+    case 4: SPAN_COPY_LOOP(4, 0) return;
+    case 8: SPAN_COPY_LOOP(8, 0) return;
+    case 16: SPAN_COPY_LOOP(16, 0) return;
+    default: SPAN_COPY_LOOP(size, 0) return;
+    }
+}
+
+/* A Function variable named directly by a load or store: lane l's copy is
+ * at l * inv_size + its offset in per-invocation memory (the addresses
+ * cvm_group_create gives it; only module-scope variables are rebound, in
+ * callbacks), in bounds by construction; returns lane 0's host address, or
+ * NULL when `ptr_id` is not such a variable. */
+static uint8_t *local_variable(const cvm_exec *ex, uint32_t ptr_id, uint64_t size)
+{
+    const cvm_program *p = ex->prog;
+    if ((ex->flags & CVM_FLAG_REFERENCE_PATHS) || ptr_id >= p->bound)
+        return NULL;
+    const spv_def *d = &p->mod->defs[ptr_id];
+    if (d->opcode != SpvOpVariable || d->func == UINT32_MAX ||
+        p->var_region[ptr_id] != CVM_REGION_INVOCATION)
+        return NULL;
+    const cvm_region *rg = &ex->regions[CVM_REGION_INVOCATION];
+    uint64_t off = p->var_offset[ptr_id];
+    if (!rg->base || (uint64_t)ex->nlanes * p->inv_size > rg->size || off > p->inv_size ||
+        size > p->inv_size - off)
+        return NULL;
+    return rg->base + off;
+}
+
+#define LOCAL_COPY_LOOP(SIZE, TO_REG)                                                  \
+    for (uint32_t l = 0; l < n; l++) {                                                 \
+        if (!act[l])                                                                   \
+            continue;                                                                  \
+        uint8_t *m = base + (size_t)l * step;                                          \
+        if (TO_REG)                                                                    \
+            memcpy(CVM_LANE(v, l), m, SIZE);                                           \
+        else                                                                           \
+            memcpy(m, CVM_LANE(v, l), SIZE);                                           \
+    }
+
+static void local_copy(const cvm_exec *ex, uint8_t *base, cvm_val v, uint32_t size, int to_reg)
+{
+    const uint8_t *act = ex->active;
+    uint32_t n = ex->nlanes;
+    size_t step = ex->prog->inv_size;
+    if (to_reg) {
+        switch (size) {
+        case 1: LOCAL_COPY_LOOP(1, 1) return;
+        case 4: LOCAL_COPY_LOOP(4, 1) return;
+        case 8: LOCAL_COPY_LOOP(8, 1) return;
+        case 16: LOCAL_COPY_LOOP(16, 1) return;
+        case CVM_TENSOR_VALUE_SIZE: LOCAL_COPY_LOOP(CVM_TENSOR_VALUE_SIZE, 1) return;
+        default: LOCAL_COPY_LOOP(size, 1) return;
+        }
+    }
+    switch (size) {
+    case 1: LOCAL_COPY_LOOP(1, 0) return;
+    case 4: LOCAL_COPY_LOOP(4, 0) return;
+    case 8: LOCAL_COPY_LOOP(8, 0) return;
+    case 16: LOCAL_COPY_LOOP(16, 0) return;
+    case CVM_TENSOR_VALUE_SIZE: LOCAL_COPY_LOOP(CVM_TENSOR_VALUE_SIZE, 0) return;
+    default: LOCAL_COPY_LOOP(size, 0) return;
+    }
+}
+
 static cvm_result h_load(cvm_exec *ex, const cvm_insn *in)
 {
     const cvm_program *p = ex->prog;
     const cvm_type *t = &p->types[in->type];
     cvm_val r = ex->vals[in->result], ptr = ex->vals[in->a];
+    lane_span sp;
+    uint8_t *lv;
+    if (!t->has_layout && t->size == t->mem_size && (lv = local_variable(ex, in->a, t->size))) {
+        local_copy(ex, lv, r, t->size, 1);
+        return CVM_SUCCESS;
+    }
+    if (!t->has_layout && t->size == t->mem_size && span_of(ex, ptr, t->mem_size, 0, &sp)) {
+        span_copy(ex, &sp, ptr, r, t->size, 1);
+        return CVM_SUCCESS;
+    }
     CVM_FOR_ACTIVE(ex, l) {
         uint64_t addr;
         int skip;
@@ -274,6 +522,16 @@ static cvm_result h_store(cvm_exec *ex, const cvm_insn *in)
     const cvm_program *p = ex->prog;
     const cvm_type *t = &p->types[in->type];
     cvm_val v = ex->vals[in->b], ptr = ex->vals[in->a];
+    lane_span sp;
+    uint8_t *lv;
+    if (!t->has_layout && t->size == t->mem_size && (lv = local_variable(ex, in->a, t->size))) {
+        local_copy(ex, lv, v, t->size, 0);
+        return CVM_SUCCESS;
+    }
+    if (!t->has_layout && t->size == t->mem_size && span_of(ex, ptr, t->mem_size, 1, &sp)) {
+        span_copy(ex, &sp, ptr, v, t->size, 0);
+        return CVM_SUCCESS;
+    }
     CVM_FOR_ACTIVE(ex, l) {
         uint64_t addr;
         int skip;

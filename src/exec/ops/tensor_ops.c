@@ -23,6 +23,10 @@
 #include "exec/ops/tensor_layout.h"
 #include "exec/program.h"
 
+_Static_assert(sizeof(cvm_tensor_layout) <= CVM_TENSOR_VALUE_SIZE &&
+                   sizeof(cvm_tensor_view) <= CVM_TENSOR_VALUE_SIZE,
+               "a tensor layout or view value fits its register (exec.h)");
+
 _Static_assert(sizeof(cvm_tensor_layout) <= CVM_TENSOR_VALUE_SIZE,
                "a tensor layout must fit its register");
 _Static_assert(sizeof(cvm_tensor_view) <= CVM_TENSOR_VALUE_SIZE,
@@ -129,7 +133,10 @@ static cvm_result h_tensor_state(cvm_exec *ex, const cvm_insn *in)
                 same = same_bytes(CVM_LANE(ex->vals[in->a], l), CVM_LANE(ex->vals[in->a], last),
                                   vsize);
             if (same) {
-                memcpy(CVM_LANE(res, l), CVM_LANE(res, last), vsize);
+                if (vsize == sizeof(cvm_tensor_layout)) /* the size known: no library call */
+                    memcpy(CVM_LANE(res, l), CVM_LANE(res, last), sizeof(cvm_tensor_layout));
+                else
+                    memcpy(CVM_LANE(res, l), CVM_LANE(res, last), vsize);
                 continue;
             }
         }
@@ -295,6 +302,14 @@ static cvm_result run_decode(cvm_exec *ex, const cvm_insn *in, tensor_work *w, u
 {
     uint8_t *bc = w->coords, *cb = w->coords + (size_t)count * coord_size;
     memset(w->coords, 0, (size_t)count * coord_size * 2);
+    /* cvm_element_owner's mapping with its per-instance numbers computed
+     * once: element e's owner is invocation e / L of the instance (the
+     * last one past the end), or the first active lane when that one is
+     * not active */
+    uint32_t first_lane = cvm_scope_first_lane(ex, in, w->inst);
+    uint32_t nl = cvm_scope_lane_count(ex, in, w->inst);
+    uint32_t L = w->nelems ? (w->nelems + nl - 1) / nl : 1;
+    uint32_t first_active = cvm_scope_first_active(ex, in, w->inst);
     for (uint32_t k = 0; k < count; k++) {
         uint32_t ei = elems[(size_t)k * step];
         const cvm_tensor_element *e = &w->plan[ei];
@@ -309,7 +324,13 @@ static cvm_result run_decode(cvm_exec *ex, const cvm_insn *in, tensor_work *w, u
         memcpy(cb + (size_t)k * coord_size, e->coordInBlock, 4u * dim);
         /* the call runs in the context of the element's owner (a vector
          * call: of its first element's) */
-        w->lanes[k] = cvm_element_owner(ex, in, w->inst, w->nelems, ei);
+        uint32_t q = ei / L;
+        uint32_t lane = first_lane + (q < nl ? q : nl - 1);
+        if (!ex->active[lane] && first_active != UINT32_MAX)
+            lane = first_active;
+        w->lanes[k] = (ex->flags & CVM_FLAG_REFERENCE_PATHS)
+                          ? cvm_element_owner(ex, in, w->inst, w->nelems, ei)
+                          : lane;
     }
     cvm_val args[3] = {{(uint8_t *)w->ptrs, 8}, {bc, coord_size}, {cb, coord_size}};
     /* DebugPrintf messages name each call's element (a vector call: its first) */

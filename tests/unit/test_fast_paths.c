@@ -1,0 +1,521 @@
+/* The engine's fast paths against its reference paths (CVM_FLAG_REFERENCE_PATHS):
+ * the same module on the same random inputs must give the same buffers bit
+ * for bit, the same status and the same message (an out-of-bounds access is
+ * reported naming the same invocation and address), with and without
+ * robust access, at subgroup sizes that leave a partial last subgroup.
+ *
+ * The inputs are drawn so that every shape of access the fast paths tell
+ * apart occurs: consecutive lanes at consecutive addresses (block copies),
+ * every lane at one address (a store's last lane wins), scattered
+ * addresses, lanes out of bounds, and a divergent branch that leaves only
+ * some lanes active. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "asm_run.h"
+
+/* Per invocation g (GlobalInvocationId.x), with a = idx[g]:
+ *   t = a (a Function variable)
+ *   if a is even (a divergent branch):
+ *       j = a >> 1:  dst[j] = src[j] + g;  k = a >> 3:  dst4[k] = src4[k] + g
+ *       f = fsrc[j] * 0.5 + float(g);  fdst[j] = f < 8.0 ? -f : f
+ *   out[g] = t + src[g]            (every lane)
+ * Bindings: 0 idx, 1 src, 2 dst, 3 src4, 4 dst4, 5 out, 6 fsrc, 7 fdst. */
+static const char shader_fmt[] =
+    "OpCapability Shader\n"
+    "OpMemoryModel Logical GLSL450\n"
+    "OpEntryPoint GLCompute %%main \"main\" %%gid %%idx %%src %%dst %%src4 %%dst4 %%out %%fsrc "
+    "%%fdst\n"
+    "OpExecutionMode %%main LocalSize %u 1 1\n"
+    "OpDecorate %%gid BuiltIn GlobalInvocationId\n"
+    "OpDecorate %%rta ArrayStride 4\n"
+    "OpMemberDecorate %%sb 0 Offset 0\n"
+    "OpDecorate %%sb Block\n"
+    "OpDecorate %%rta4 ArrayStride 16\n"
+    "OpMemberDecorate %%sb4 0 Offset 0\n"
+    "OpDecorate %%sb4 Block\n"
+    "OpDecorate %%rtaf ArrayStride 4\n"
+    "OpMemberDecorate %%sbf 0 Offset 0\n"
+    "OpDecorate %%sbf Block\n"
+    "OpDecorate %%idx DescriptorSet 0\n"
+    "OpDecorate %%idx Binding 0\n"
+    "OpDecorate %%src DescriptorSet 0\n"
+    "OpDecorate %%src Binding 1\n"
+    "OpDecorate %%dst DescriptorSet 0\n"
+    "OpDecorate %%dst Binding 2\n"
+    "OpDecorate %%src4 DescriptorSet 0\n"
+    "OpDecorate %%src4 Binding 3\n"
+    "OpDecorate %%dst4 DescriptorSet 0\n"
+    "OpDecorate %%dst4 Binding 4\n"
+    "OpDecorate %%out DescriptorSet 0\n"
+    "OpDecorate %%out Binding 5\n"
+    "OpDecorate %%fsrc DescriptorSet 0\n"
+    "OpDecorate %%fsrc Binding 6\n"
+    "OpDecorate %%fdst DescriptorSet 0\n"
+    "OpDecorate %%fdst Binding 7\n"
+    "%%void = OpTypeVoid\n"
+    "%%fn = OpTypeFunction %%void\n"
+    "%%uint = OpTypeInt 32 0\n"
+    "%%float = OpTypeFloat 32\n"
+    "%%bool = OpTypeBool\n"
+    "%%v3 = OpTypeVector %%uint 3\n"
+    "%%v4 = OpTypeVector %%uint 4\n"
+    "%%rta = OpTypeRuntimeArray %%uint\n"
+    "%%sb = OpTypeStruct %%rta\n"
+    "%%rta4 = OpTypeRuntimeArray %%v4\n"
+    "%%sb4 = OpTypeStruct %%rta4\n"
+    "%%rtaf = OpTypeRuntimeArray %%float\n"
+    "%%sbf = OpTypeStruct %%rtaf\n"
+    "%%psb = OpTypePointer StorageBuffer %%sb\n"
+    "%%psb4 = OpTypePointer StorageBuffer %%sb4\n"
+    "%%psbf = OpTypePointer StorageBuffer %%sbf\n"
+    "%%pu = OpTypePointer StorageBuffer %%uint\n"
+    "%%pv4 = OpTypePointer StorageBuffer %%v4\n"
+    "%%pf = OpTypePointer StorageBuffer %%float\n"
+    "%%pin = OpTypePointer Input %%v3\n"
+    "%%pinu = OpTypePointer Input %%uint\n"
+    "%%pfu = OpTypePointer Function %%uint\n"
+    "%%gid = OpVariable %%pin Input\n"
+    "%%idx = OpVariable %%psb StorageBuffer\n"
+    "%%src = OpVariable %%psb StorageBuffer\n"
+    "%%dst = OpVariable %%psb StorageBuffer\n"
+    "%%src4 = OpVariable %%psb4 StorageBuffer\n"
+    "%%dst4 = OpVariable %%psb4 StorageBuffer\n"
+    "%%out = OpVariable %%psb StorageBuffer\n"
+    "%%fsrc = OpVariable %%psbf StorageBuffer\n"
+    "%%fdst = OpVariable %%psbf StorageBuffer\n"
+    "%%c0 = OpConstant %%uint 0\n"
+    "%%c1 = OpConstant %%uint 1\n"
+    "%%c3 = OpConstant %%uint 3\n"
+    "%%half = OpConstant %%float 0.5\n"
+    "%%eight = OpConstant %%float 8\n"
+    "%%main = OpFunction %%void None %%fn\n"
+    "%%entry = OpLabel\n"
+    "%%t = OpVariable %%pfu Function\n"
+    "%%gp = OpAccessChain %%pinu %%gid %%c0\n"
+    "%%g = OpLoad %%uint %%gp\n"
+    "%%ip = OpAccessChain %%pu %%idx %%c0 %%g\n"
+    "%%a = OpLoad %%uint %%ip\n"
+    "OpStore %%t %%a\n"
+    "%%bit = OpBitwiseAnd %%uint %%a %%c1\n"
+    "%%even = OpIEqual %%bool %%bit %%c0\n"
+    "OpSelectionMerge %%merge None\n"
+    "OpBranchConditional %%even %%then %%merge\n"
+    "%%then = OpLabel\n"
+    "%%j = OpShiftRightLogical %%uint %%a %%c1\n"
+    "%%sp = OpAccessChain %%pu %%src %%c0 %%j\n"
+    "%%x = OpLoad %%uint %%sp\n"
+    "%%xg = OpIAdd %%uint %%x %%g\n"
+    "%%dp = OpAccessChain %%pu %%dst %%c0 %%j\n"
+    "OpStore %%dp %%xg\n"
+    "%%k = OpShiftRightLogical %%uint %%a %%c3\n"
+    "%%sp4 = OpAccessChain %%pv4 %%src4 %%c0 %%k\n"
+    "%%w = OpLoad %%v4 %%sp4\n"
+    "%%gv = OpCompositeConstruct %%v4 %%g %%g %%g %%g\n"
+    "%%wg = OpIAdd %%v4 %%w %%gv\n"
+    "%%dp4 = OpAccessChain %%pv4 %%dst4 %%c0 %%k\n"
+    "OpStore %%dp4 %%wg\n"
+    "%%fp = OpAccessChain %%pf %%fsrc %%c0 %%j\n"
+    "%%fv = OpLoad %%float %%fp\n"
+    "%%fh = OpFMul %%float %%fv %%half\n"
+    "%%gf = OpConvertUToF %%float %%g\n"
+    "%%f = OpFAdd %%float %%fh %%gf\n"
+    "%%lt = OpFOrdLessThan %%bool %%f %%eight\n"
+    "%%nf = OpFNegate %%float %%f\n"
+    "%%sel = OpSelect %%float %%lt %%nf %%f\n"
+    "%%fq = OpAccessChain %%pf %%fdst %%c0 %%j\n"
+    "OpStore %%fq %%sel\n"
+    "OpBranch %%merge\n"
+    "%%merge = OpLabel\n"
+    "%%tv = OpLoad %%uint %%t\n"
+    "%%sg = OpAccessChain %%pu %%src %%c0 %%g\n"
+    "%%y = OpLoad %%uint %%sg\n"
+    "%%ty = OpIAdd %%uint %%tv %%y\n"
+    "%%og = OpAccessChain %%pu %%out %%c0 %%g\n"
+    "OpStore %%og %%ty\n"
+    "OpReturn\n"
+    "OpFunctionEnd\n";
+
+/* out[g * 20 + i] = r<i> */
+#define STORE_AT(i)                                                                   \
+    "%%k" #i " = OpIAdd %%uint %%base %%c" #i "\n"                                    \
+    "%%o" #i " = OpAccessChain %%pu %%out %%c0 %%k" #i "\n"                            \
+    "OpStore %%o" #i " %%r" #i "\n"
+
+/* Arithmetic under divergence: per invocation g, with a = ia[g], b = ib[g],
+ * x = fa[g], y = fb[g] (random bits, zero divisors, shifts past 31, NaNs),
+ * in lanes where (a ^ g) & 3 is not 0 (a divergent branch), out[g * 20 + i] =
+ * the i-th result below; other lanes leave out alone.  Then a loop of
+ * (b & 7) iterations, its last value at out[g * 20 + 19]. */
+static const char arith_fmt[] =
+    "OpCapability Shader\n"
+    "OpCapability Int16\n"
+    "OpMemoryModel Logical GLSL450\n"
+    "OpEntryPoint GLCompute %%main \"main\" %%gid %%ia %%ib %%fa %%fb %%out\n"
+    "OpExecutionMode %%main LocalSize %u 1 1\n"
+    "OpDecorate %%gid BuiltIn GlobalInvocationId\n"
+    "OpDecorate %%rta ArrayStride 4\n"
+    "OpMemberDecorate %%sb 0 Offset 0\n"
+    "OpDecorate %%sb Block\n"
+    "OpDecorate %%ia DescriptorSet 0\n"
+    "OpDecorate %%ia Binding 0\n"
+    "OpDecorate %%ib DescriptorSet 0\n"
+    "OpDecorate %%ib Binding 1\n"
+    "OpDecorate %%fa DescriptorSet 0\n"
+    "OpDecorate %%fa Binding 2\n"
+    "OpDecorate %%fb DescriptorSet 0\n"
+    "OpDecorate %%fb Binding 3\n"
+    "OpDecorate %%out DescriptorSet 0\n"
+    "OpDecorate %%out Binding 4\n"
+    "%%void = OpTypeVoid\n"
+    "%%fn = OpTypeFunction %%void\n"
+    "%%uint = OpTypeInt 32 0\n"
+    "%%int = OpTypeInt 32 1\n"
+    "%%short = OpTypeInt 16 1\n"
+    "%%ushort = OpTypeInt 16 0\n"
+    "%%float = OpTypeFloat 32\n"
+    "%%bool = OpTypeBool\n"
+    "%%v3 = OpTypeVector %%uint 3\n"
+    "%%rta = OpTypeRuntimeArray %%uint\n"
+    "%%sb = OpTypeStruct %%rta\n"
+    "%%psb = OpTypePointer StorageBuffer %%sb\n"
+    "%%pu = OpTypePointer StorageBuffer %%uint\n"
+    "%%pin = OpTypePointer Input %%v3\n"
+    "%%pinu = OpTypePointer Input %%uint\n"
+    "%%gid = OpVariable %%pin Input\n"
+    "%%ia = OpVariable %%psb StorageBuffer\n"
+    "%%ib = OpVariable %%psb StorageBuffer\n"
+    "%%fa = OpVariable %%psb StorageBuffer\n"
+    "%%fb = OpVariable %%psb StorageBuffer\n"
+    "%%out = OpVariable %%psb StorageBuffer\n"
+    "%%c0 = OpConstant %%uint 0\n"
+    "%%c1 = OpConstant %%uint 1\n"
+    "%%c3 = OpConstant %%uint 3\n"
+    "%%c16 = OpConstant %%uint 16\n"
+    "%%c17 = OpConstant %%uint 17\n"
+    "%%c18 = OpConstant %%uint 18\n"
+    "%%c19 = OpConstant %%uint 19\n"
+    "%%c20 = OpConstant %%uint 20\n"
+    "%%c2 = OpConstant %%uint 2\n"
+    "%%c4 = OpConstant %%uint 4\n"
+    "%%c6 = OpConstant %%uint 6\n"
+    "%%c7 = OpConstant %%uint 7\n"
+    "%%c8 = OpConstant %%uint 8\n"
+    "%%c9 = OpConstant %%uint 9\n"
+    "%%c10 = OpConstant %%uint 10\n"
+    "%%c11 = OpConstant %%uint 11\n"
+    "%%c12 = OpConstant %%uint 12\n"
+    "%%c13 = OpConstant %%uint 13\n"
+    "%%c14 = OpConstant %%uint 14\n"
+    "%%c15 = OpConstant %%uint 15\n"
+    "%%c5 = OpConstant %%uint 5\n"
+    "%%fc = OpConstant %%float 0.75\n"
+    "%%main = OpFunction %%void None %%fn\n"
+    "%%entry = OpLabel\n"
+    "%%gp = OpAccessChain %%pinu %%gid %%c0\n"
+    "%%g = OpLoad %%uint %%gp\n"
+    "%%pa = OpAccessChain %%pu %%ia %%c0 %%g\n"
+    "%%a = OpLoad %%uint %%pa\n"
+    "%%pb = OpAccessChain %%pu %%ib %%c0 %%g\n"
+    "%%b = OpLoad %%uint %%pb\n"
+    "%%pxa = OpAccessChain %%pu %%fa %%c0 %%g\n"
+    "%%xu = OpLoad %%uint %%pxa\n"
+    "%%pya = OpAccessChain %%pu %%fb %%c0 %%g\n"
+    "%%yu = OpLoad %%uint %%pya\n"
+    "%%ag = OpBitwiseXor %%uint %%a %%g\n"
+    "%%a3 = OpBitwiseAnd %%uint %%ag %%c3\n"
+    "%%on = OpINotEqual %%bool %%a3 %%c0\n"
+    "OpSelectionMerge %%merge None\n"
+    "OpBranchConditional %%on %%then %%merge\n"
+    "%%then = OpLabel\n"
+    "%%x = OpBitcast %%float %%xu\n"
+    "%%y = OpBitcast %%float %%yu\n"
+    "%%sa = OpBitcast %%int %%a\n"
+    "%%sbv = OpBitcast %%int %%b\n"
+    "%%r0 = OpUDiv %%uint %%a %%b\n"
+    "%%r1 = OpUMod %%uint %%a %%b\n"
+    "%%r2 = OpShiftLeftLogical %%uint %%a %%b\n"
+    "%%r3 = OpShiftRightLogical %%uint %%a %%b\n"
+    "%%r4s = OpShiftRightArithmetic %%int %%sa %%b\n"
+    "%%r4 = OpBitcast %%uint %%r4s\n"
+    "%%r5 = OpIMul %%uint %%a %%c5\n"
+    "%%b6 = OpSLessThan %%bool %%sa %%sbv\n"
+    "%%b7 = OpUGreaterThanEqual %%bool %%a %%b\n"
+    "%%b8 = OpFOrdLessThan %%bool %%x %%y\n"
+    "%%b9 = OpFUnordGreaterThanEqual %%bool %%x %%y\n"
+    "%%b10 = OpFOrdNotEqual %%bool %%x %%y\n"
+    "%%b11 = OpFUnordEqual %%bool %%x %%fc\n"
+    "%%r6 = OpSelect %%uint %%b6 %%c1 %%c0\n"
+    "%%r7 = OpSelect %%uint %%b7 %%c1 %%c0\n"
+    "%%r8 = OpSelect %%uint %%b8 %%c1 %%c0\n"
+    "%%r9 = OpSelect %%uint %%b9 %%c1 %%c0\n"
+    "%%r10 = OpSelect %%uint %%b10 %%c1 %%c0\n"
+    "%%r11 = OpSelect %%uint %%b11 %%c1 %%c0\n"
+    "%%f12 = OpFDiv %%float %%x %%y\n"
+    "%%f13 = OpFSub %%float %%x %%fc\n"
+    "%%f14 = OpFMul %%float %%x %%y\n"
+    "%%f15 = OpConvertUToF %%float %%a\n"
+    "%%r12 = OpBitcast %%uint %%f12\n"
+    "%%r13 = OpBitcast %%uint %%f13\n"
+    "%%r14 = OpBitcast %%uint %%f14\n"
+    "%%r15 = OpBitcast %%uint %%f15\n"
+    "%%h16 = OpSConvert %%short %%sa\n"
+    "%%s16 = OpSConvert %%int %%h16\n"
+    "%%r16 = OpBitcast %%uint %%s16\n"
+    "%%u16 = OpUConvert %%ushort %%b\n"
+    "%%r17 = OpUConvert %%uint %%u16\n"
+    "%%f18 = OpConvertSToF %%float %%sa\n"
+    "%%r18 = OpBitcast %%uint %%f18\n"
+    "%%base = OpIMul %%uint %%g %%c20\n"
+    "%%o0 = OpAccessChain %%pu %%out %%c0 %%base\n"
+    "OpStore %%o0 %%r0\n"
+    STORE_AT(1) STORE_AT(2) STORE_AT(3) STORE_AT(4) STORE_AT(5) STORE_AT(6) STORE_AT(7)
+    STORE_AT(8) STORE_AT(9) STORE_AT(10) STORE_AT(11) STORE_AT(12) STORE_AT(13) STORE_AT(14)
+    STORE_AT(15) STORE_AT(16) STORE_AT(17) STORE_AT(18)
+    "OpBranch %%merge\n"
+    "%%merge = OpLabel\n"
+    /* a loop that lanes leave at different iterations: h, computed in the
+     * header, keeps in each lane the value of its last iteration */
+    "%%n7 = OpBitwiseAnd %%uint %%b %%c7\n"
+    "OpBranch %%header\n"
+    "%%header = OpLabel\n"
+    "%%i = OpPhi %%uint %%c0 %%merge %%i1 %%body\n"
+    "%%acc = OpPhi %%uint %%a %%merge %%acc1 %%body\n"
+    "%%h = OpIMul %%uint %%acc %%c3\n"
+    "%%more = OpULessThan %%bool %%i %%n7\n"
+    "OpLoopMerge %%exit %%body None\n"
+    "OpBranchConditional %%more %%body %%exit\n"
+    "%%body = OpLabel\n"
+    "%%acc1 = OpIAdd %%uint %%h %%i\n"
+    "%%i1 = OpIAdd %%uint %%i %%c1\n"
+    "OpBranch %%header\n"
+    "%%exit = OpLabel\n"
+    "%%base2 = OpIMul %%uint %%g %%c20\n"
+    "%%k19 = OpIAdd %%uint %%base2 %%c19\n"
+    "%%o19 = OpAccessChain %%pu %%out %%c0 %%k19\n"
+    "OpStore %%o19 %%h\n"
+    "OpReturn\n"
+    "OpFunctionEnd\n";
+
+enum { NSRC = 256, NSRC4 = 64, NBUF = 8 };
+
+static uint64_t rng_state;
+
+static uint32_t rnd(void)
+{
+    uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return (uint32_t)(z ^ (z >> 31));
+}
+
+/* idx values of one trial for `n` invocations, by pattern. */
+static void fill_idx(uint32_t *idx, uint32_t n, uint32_t pattern)
+{
+    uint32_t base = rnd() % 64;
+    for (uint32_t g = 0; g < n; g++) {
+        switch (pattern) {
+        case 0: /* consecutive even: every lane in the branch, consecutive addresses */
+            idx[g] = 2 * (base + g);
+            break;
+        case 1: /* one address for all */
+            idx[g] = 2 * base;
+            break;
+        case 2: /* scattered, in bounds, about half the lanes in the branch */
+            idx[g] = rnd() % (2 * NSRC);
+            break;
+        case 3: /* scattered, an occasional lane past the end */
+            idx[g] = rnd() % 97 == 0 ? 2 * NSRC + 2 * (rnd() % 8) : rnd() % (2 * NSRC);
+            break;
+        case 4: /* consecutive, every other lane left out of the branch */
+            idx[g] = 2 * (base + g) + (g % 3 == 1);
+            break;
+        default: /* consecutive, one lane far out of bounds */
+            idx[g] = g == n / 2 ? 0xfffffff0u : 2 * (base + g);
+            break;
+        }
+    }
+}
+
+typedef struct trial_out {
+    asm_result rr;
+    uint8_t *bufs[NBUF];
+} trial_out;
+
+static void run_trial(const char *text, uint32_t nlanes_total, uint32_t sg, uint32_t flags,
+                      uint8_t *const inputs[NBUF], const size_t sizes[NBUF], trial_out *o)
+{
+    void *bufs[NBUF];
+    for (int i = 0; i < NBUF; i++) {
+        o->bufs[i] = malloc(sizes[i]);
+        assert_non_null(o->bufs[i]);
+        memcpy(o->bufs[i], inputs[i], sizes[i]);
+        bufs[i] = o->bufs[i];
+    }
+    asm_params p;
+    memset(&p, 0, sizeof(p));
+    p.subgroup_size = sg;
+    p.threads = 1; /* workgroups racing on one address would make the buffers differ */
+    p.flags = flags;
+    (void)nlanes_total;
+    p.groups[0] = 2;
+    o->rr = asm_run(text, &p, bufs, sizes, NBUF);
+}
+
+static void compare_paths(uint32_t local, uint32_t sg, uint32_t flags, uint32_t trials)
+{
+    char text[sizeof(shader_fmt) + 32];
+    snprintf(text, sizeof(text), shader_fmt, local);
+    uint32_t n = 2 * local;
+    size_t sizes[NBUF] = {n * 4, NSRC * 4, NSRC * 4, NSRC4 * 16, NSRC4 * 16, n * 4 + 64,
+                          NSRC * 4, NSRC * 4};
+    uint8_t *inputs[NBUF];
+    for (int i = 0; i < NBUF; i++) {
+        inputs[i] = malloc(sizes[i]);
+        assert_non_null(inputs[i]);
+    }
+    uint32_t failures_seen = 0, passes_seen = 0;
+    for (uint32_t t = 0; t < trials; t++) {
+        for (int i = 0; i < NBUF; i++)
+            for (size_t b = 0; b < sizes[i]; b += 4) {
+                uint32_t v = rnd();
+                if (i == 6) { /* floats: finite values around the branch's threshold */
+                    float f = (float)(int32_t)(v % 4001 - 2000) / 64.0f;
+                    memcpy(&v, &f, 4);
+                }
+                memcpy(inputs[i] + b, &v, 4);
+            }
+        fill_idx((uint32_t *)(void *)inputs[0], n, t % 6);
+        trial_out fast, ref;
+        run_trial(text, n, sg, flags, inputs, sizes, &fast);
+        run_trial(text, n, sg, flags | CVM_FLAG_REFERENCE_PATHS, inputs, sizes, &ref);
+        if (fast.rr.create != CVM_SUCCESS)
+            fail_msg("local %u: %s", local, fast.rr.message);
+        if (fast.rr.dispatch != ref.rr.dispatch || strcmp(fast.rr.message, ref.rr.message))
+            fail_msg("local %u sg %u flags %u trial %u: fast %s '%s', reference %s '%s'", local,
+                     sg, flags, t, cvm_result_string(fast.rr.dispatch), fast.rr.message,
+                     cvm_result_string(ref.rr.dispatch), ref.rr.message);
+        if (fast.rr.dispatch == CVM_SUCCESS)
+            passes_seen++;
+        else
+            failures_seen++;
+        for (int i = 0; i < NBUF; i++) {
+            if (memcmp(fast.bufs[i], ref.bufs[i], sizes[i]))
+                fail_msg("local %u sg %u flags %u trial %u: buffer %d differs", local, sg, flags,
+                         t, i);
+            free(fast.bufs[i]);
+            free(ref.bufs[i]);
+        }
+    }
+    /* the trials covered both outcomes (without robust access, the
+     * out-of-bounds patterns fail) */
+    assert_true(passes_seen > 0);
+    if (!(flags & CVM_FLAG_ROBUST_ACCESS))
+        assert_true(failures_seen > 0);
+    for (int i = 0; i < NBUF; i++)
+        free(inputs[i]);
+}
+
+static void test_memory_paths(void **state)
+{
+    (void)state;
+    rng_state = 1;
+    compare_paths(64, 32, 0, 24);
+    compare_paths(48, 32, 0, 24); /* a partial last subgroup */
+    compare_paths(7, 4, 0, 24);
+    compare_paths(1, 1, 0, 12);
+}
+
+static void test_memory_paths_robust(void **state)
+{
+    (void)state;
+    rng_state = 2;
+    compare_paths(64, 32, CVM_FLAG_ROBUST_ACCESS, 24);
+    compare_paths(48, 16, CVM_FLAG_ROBUST_ACCESS, 24);
+    compare_paths(5, 4, CVM_FLAG_ROBUST_ACCESS, 12);
+}
+
+static uint32_t rnd_special(void)
+{
+    switch (rnd() % 8) {
+    case 0: return 0;
+    case 1: return rnd() % 40; /* shifts past 31, small divisors */
+    case 2: return 0x7fc00000u; /* NaN */
+    case 3: return 0x3f400000u; /* 0.75 */
+    case 4: return 0x80000000u;
+    default: return rnd();
+    }
+}
+
+static void compare_arith(uint32_t local, uint32_t sg, uint32_t trials)
+{
+    char text[sizeof(arith_fmt) + 32];
+    snprintf(text, sizeof(text), arith_fmt, local);
+    uint32_t n = 2 * local;
+    enum { NB = 5 };
+    size_t sizes[NB] = {n * 4, n * 4, n * 4, n * 4, n * 80};
+    for (uint32_t t = 0; t < trials; t++) {
+        uint8_t *in[NB], *fast[NB], *ref[NB];
+        void *bf[NB], *br[NB];
+        for (int i = 0; i < NB; i++) {
+            in[i] = malloc(sizes[i]);
+            fast[i] = malloc(sizes[i]);
+            ref[i] = malloc(sizes[i]);
+            assert_true(in[i] && fast[i] && ref[i]);
+            for (size_t b = 0; b < sizes[i]; b += 4) {
+                uint32_t v = rnd_special();
+                memcpy(in[i] + b, &v, 4);
+            }
+            memcpy(fast[i], in[i], sizes[i]);
+            memcpy(ref[i], in[i], sizes[i]);
+            bf[i] = fast[i];
+            br[i] = ref[i];
+        }
+        asm_params p;
+        memset(&p, 0, sizeof(p));
+        p.subgroup_size = sg;
+        p.groups[0] = 2;
+        asm_result rf = asm_run(text, &p, bf, sizes, NB);
+        p.flags = CVM_FLAG_REFERENCE_PATHS;
+        asm_result rr = asm_run(text, &p, br, sizes, NB);
+        ASM_OK(rf, "fast paths");
+        ASM_OK(rr, "reference paths");
+        if (memcmp(fast[4], ref[4], sizes[4]))
+            fail_msg("local %u sg %u trial %u: results differ", local, sg, t);
+        /* the branch left some lanes out and took others */
+        uint32_t changed = 0;
+        for (uint32_t g = 0; g < n; g++)
+            changed += memcmp(fast[4] + g * 80, in[4] + g * 80, 76) != 0;
+        assert_true(changed > 0 && changed < n);
+        for (int i = 0; i < NB; i++) {
+            free(in[i]);
+            free(fast[i]);
+            free(ref[i]);
+        }
+    }
+}
+
+static void test_arith_paths(void **state)
+{
+    (void)state;
+    rng_state = 3;
+    compare_arith(64, 32, 16);
+    compare_arith(48, 32, 16);
+    compare_arith(13, 8, 16);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_memory_paths),
+        cmocka_unit_test(test_memory_paths_robust),
+        cmocka_unit_test(test_arith_paths),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

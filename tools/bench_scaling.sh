@@ -1,0 +1,121 @@
+#!/bin/sh
+# Thread scaling and peak memory of the benchmark (issue 16: "scaling from
+# 1 to 16 threads ... parallel efficiency per case; peak memory of each bench
+# case").  Builds coopvm-bench (RelWithDebInfo, no tests, no glslang: needs
+# only cc, cmake, ninja and, for the GEMM anchors, libopenblas-dev), then
+#   1. runs the whole benchmark once per thread count (coopvm-bench --threads T
+#      --json; OpenBLAS gets the same count, the plain-C anchors one thread);
+#   2. runs each case alone at MEM_THREADS threads, one process per case, for
+#      its peak resident memory (the bench's peak_rss_kib, from getrusage; and
+#      /usr/bin/time -v's "Maximum resident set size" where /usr/bin/time
+#      exists);
+# and writes to OUTDIR:
+#   threads-T.json      the benchmark's JSON at T threads
+#   mem-CASE-T.json     the one-case runs (mem-CASE-T.time: /usr/bin/time -v)
+#   scaling.tsv         case, threads, engine ms, anchor ms, ratio,
+#                       speed-up over 1 thread, parallel efficiency
+#   memory.tsv          case, threads, peak RSS KiB (bench), (time -v)
+#   summary.txt         both tables, the machine (nproc, lscpu model), the commit
+#
+# usage: tools/bench_scaling.sh [OUTDIR]        (default: scaling-out)
+# environment:
+#   THREADS="1 2 4 8 16"   thread counts (speed-up and efficiency are over the first)
+#   REPS=5                 timed engine/anchor pairs per case and thread count
+#   MEM_THREADS="1 16"     thread counts of the one-case memory runs ("" skips them)
+#   CASES=""               case names (default: all the bench knows)
+#   SHARED=DIR             the shared bench cases (default: shared/bench, else
+#                          ../shared/bench)
+#   BUILD=build-scaling    build folder; SKIP_BUILD=1 reuses it as it is
+#   JOBS=$(nproc)          build jobs
+# Time: on a 16-core machine a few minutes (the build about one, 1 thread the
+# longest run); lower REPS or THREADS to shorten it.
+set -eu
+cd "$(dirname "$0")/.."
+OUT=${1:-scaling-out}
+THREADS=${THREADS:-"1 2 4 8 16"}
+REPS=${REPS:-5}
+MEM_THREADS=${MEM_THREADS-"1 16"}
+CASES=${CASES:-}
+BUILD=${BUILD:-build-scaling}
+JOBS=${JOBS:-$(nproc 2>/dev/null || echo 4)}
+if [ -z "${SHARED:-}" ]; then
+    if [ -d shared/bench ]; then SHARED=shared/bench; else SHARED=../shared/bench; fi
+fi
+mkdir -p "$OUT"
+start=$(date +%s)
+
+if [ "${SKIP_BUILD:-0}" != 1 ]; then
+    cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCVM_BUILD_TESTS=OFF \
+        -DCVM_WITH_GLSLANG=OFF > "$OUT/cmake.log" 2>&1 || { cat "$OUT/cmake.log"; exit 1; }
+    cmake --build "$BUILD" -j "$JOBS" --target coopvm_bench > "$OUT/build.log" 2>&1 ||
+        { tail -50 "$OUT/build.log"; exit 1; }
+fi
+BENCH="$BUILD/coopvm-bench"
+[ -d "$SHARED" ] || echo "bench_scaling: no shared cases at $SHARED (set SHARED=DIR): those cases report 'not run'" >&2
+grep -q "OpenBLAS found" "$OUT/cmake.log" 2>/dev/null ||
+    echo "bench_scaling: OpenBLAS not found at configure time: the GEMM cases have no anchor" >&2
+
+# One case per line of a JSON document: name engine_ms anchor_ms ratio
+# (the bench writes each case on one line; null stays null).
+cases_of() {
+    sed -n 's/.*{"name": "\([^"]*\)".*"engine_ms": \([^,]*\),.*"anchor_ms": \([^,]*\), "ratio": \([^,]*\),.*/\1 \2 \3 \4/p' "$1"
+}
+
+for t in $THREADS; do
+    echo "bench_scaling: $t thread(s)..." >&2
+    # shellcheck disable=SC2086
+    "$BENCH" --shared "$SHARED" --reps "$REPS" --threads "$t" --json $CASES > "$OUT/threads-$t.json"
+done
+
+first=$(echo "$THREADS" | awk '{print $1}')
+{
+    printf 'case\tthreads\tengine_ms\tanchor_ms\tratio\tspeedup\tefficiency\n'
+    for t in $THREADS; do
+        cases_of "$OUT/threads-$t.json" | while read -r name ems ams ratio; do
+            base=$(cases_of "$OUT/threads-$first.json" | awk -v n="$name" '$1 == n {print $2}')
+            echo "$name $t $ems $ams $ratio $base $first"
+        done
+    done | awk '{
+        sp = "-"; eff = "-";
+        if ($3 != "null" && $6 != "" && $6 != "null" && $3 > 0) {
+            sp = sprintf("%.2f", $6 / $3); eff = sprintf("%.2f", ($6 / $3) / ($2 / $7));
+        }
+        printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", $1, $2, $3, $4, $5, sp, eff
+    }'
+} > "$OUT/scaling.tsv"
+
+printf 'case\tthreads\tpeak_rss_kib_bench\tmax_rss_kib_time_v\n' > "$OUT/memory.tsv"
+if [ -n "$MEM_THREADS" ]; then
+    all=$CASES
+    [ -n "$all" ] || all=$(cases_of "$OUT/threads-$first.json" | awk '{print $1}')
+    have_time=0
+    [ -x /usr/bin/time ] && have_time=1
+    for c in $all; do
+        for t in $MEM_THREADS; do
+            echo "bench_scaling: memory of $c at $t thread(s)..." >&2
+            j="$OUT/mem-$c-$t.json"
+            if [ $have_time = 1 ]; then
+                /usr/bin/time -v -o "$OUT/mem-$c-$t.time" "$BENCH" --shared "$SHARED" --reps 1 \
+                    --threads "$t" --json "$c" > "$j"
+                tv=$(sed -n 's/.*Maximum resident set size (kbytes): *//p' "$OUT/mem-$c-$t.time")
+            else
+                "$BENCH" --shared "$SHARED" --reps 1 --threads "$t" --json "$c" > "$j"
+                tv=-
+            fi
+            pk=$(sed -n 's/.*"peak_rss_kib": *\([0-9-]*\).*/\1/p' "$j")
+            printf '%s\t%s\t%s\t%s\n' "$c" "$t" "${pk:--}" "${tv:--}" >> "$OUT/memory.tsv"
+        done
+    done
+fi
+
+{
+    echo "coopvm bench scaling: $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD 2>/dev/null || echo '?')"
+    echo "machine: $(nproc 2>/dev/null) CPUs, $(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1)"
+    echo "reps $REPS; threads $THREADS; speed-up and efficiency over $first thread(s); $(($(date +%s) - start)) s in all"
+    echo
+    column -t -s "$(printf '\t')" "$OUT/scaling.tsv" 2>/dev/null || cat "$OUT/scaling.tsv"
+    echo
+    echo "peak memory (one case per process: the engine's state plus the anchor's inputs)"
+    column -t -s "$(printf '\t')" "$OUT/memory.tsv" 2>/dev/null || cat "$OUT/memory.tsv"
+} > "$OUT/summary.txt"
+cat "$OUT/summary.txt"
