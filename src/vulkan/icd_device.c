@@ -858,6 +858,40 @@ static VKAPI_ATTR VkResult VKAPI_CALL cvk_CreateImage(VkDevice device, const VkI
     return VK_ERROR_FEATURE_NOT_PRESENT;
 }
 
+/* The other graphics and image objects: refused the same way, so that a
+ * program asking for them gets an error rather than a missing entry point. */
+#define REFUSE_CREATE(Name, Info, Handle)                                                          \
+    static VKAPI_ATTR VkResult VKAPI_CALL cvk_Create##Name(VkDevice device, const Info *pInfo,     \
+                                                           const VkAllocationCallbacks *pA,        \
+                                                           Handle *pHandle)                        \
+    {                                                                                              \
+        *pHandle = VK_NULL_HANDLE;                                                                 \
+        return VK_ERROR_FEATURE_NOT_PRESENT;                                                       \
+    }
+#define REFUSE_DESTROY(Name, Handle)                                                               \
+    static VKAPI_ATTR void VKAPI_CALL cvk_Destroy##Name(VkDevice device, Handle handle,            \
+                                                        const VkAllocationCallbacks *pA)           \
+    {                                                                                              \
+    }
+REFUSE_CREATE(ImageView, VkImageViewCreateInfo, VkImageView)
+REFUSE_DESTROY(ImageView, VkImageView)
+REFUSE_CREATE(BufferView, VkBufferViewCreateInfo, VkBufferView)
+REFUSE_DESTROY(BufferView, VkBufferView)
+REFUSE_CREATE(Sampler, VkSamplerCreateInfo, VkSampler)
+REFUSE_DESTROY(Sampler, VkSampler)
+REFUSE_CREATE(RenderPass, VkRenderPassCreateInfo, VkRenderPass)
+REFUSE_CREATE(RenderPass2, VkRenderPassCreateInfo2, VkRenderPass)
+REFUSE_DESTROY(RenderPass, VkRenderPass)
+REFUSE_CREATE(Framebuffer, VkFramebufferCreateInfo, VkFramebuffer)
+REFUSE_DESTROY(Framebuffer, VkFramebuffer)
+#undef REFUSE_CREATE
+#undef REFUSE_DESTROY
+
+static VKAPI_ATTR void VKAPI_CALL cvk_DestroyImage(VkDevice device, VkImage image,
+                                                   const VkAllocationCallbacks *pA)
+{
+}
+
 static VKAPI_ATTR void VKAPI_CALL cvk_DestroyPipeline(VkDevice device, VkPipeline pipeline,
                                                       const VkAllocationCallbacks *pA)
 {
@@ -1274,6 +1308,18 @@ static const cvk_proc device_procs[] = {
     P(CreateComputePipelines),
     P(CreateGraphicsPipelines),
     P(CreateImage),
+    P(DestroyImage),
+    P(CreateImageView),
+    P(DestroyImageView),
+    P(CreateBufferView),
+    P(DestroyBufferView),
+    P(CreateSampler),
+    P(DestroySampler),
+    P(CreateRenderPass),
+    P(DestroyRenderPass),
+    P(CreateRenderPass2),
+    P(CreateFramebuffer),
+    P(DestroyFramebuffer),
     P(DestroyPipeline),
     P(CreatePipelineCache),
     P(DestroyPipelineCache),
