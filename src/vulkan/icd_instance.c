@@ -5,6 +5,7 @@
  * prints), plus what the ICD itself implements (timeline semaphores,
  * synchronization2, maintenance4, the device fault query). */
 #define _DEFAULT_SOURCE /* sysinfo */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/sysinfo.h>
@@ -201,6 +202,62 @@ static void core_features(VkPhysicalDeviceFeatures *f)
 
 #define SET(p, type, member, value) (((type *)(p))->member = (value))
 
+/* Sets every member after sType and pNext of a structure whose members
+ * coopvm supports none of, to zero (VK_FALSE); the size comes from its sType. */
+static void zero_members(VkBaseOutStructure *s)
+{
+    size_t size = 0;
+    switch ((int)s->sType) {
+#define Z(type, stype)                                                                             \
+    case stype:                                                                                    \
+        size = sizeof(type);                                                                       \
+        break;
+        Z(VkPhysicalDeviceDepthStencilResolveProperties,
+          VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DEPTH_STENCIL_RESOLVE_PROPERTIES)
+        Z(VkPhysicalDeviceInlineUniformBlockProperties,
+          VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_INLINE_UNIFORM_BLOCK_PROPERTIES)
+        Z(VkPhysicalDeviceMultiviewProperties, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTIVIEW_PROPERTIES)
+        Z(VkPhysicalDeviceProtectedMemoryProperties,
+          VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROTECTED_MEMORY_PROPERTIES)
+        Z(VkPhysicalDeviceSamplerFilterMinmaxProperties,
+          VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SAMPLER_FILTER_MINMAX_PROPERTIES)
+        Z(VkPhysicalDeviceShaderIntegerDotProductProperties,
+          VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_INTEGER_DOT_PRODUCT_PROPERTIES)
+        Z(VkPhysicalDeviceTexelBufferAlignmentProperties,
+          VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TEXEL_BUFFER_ALIGNMENT_PROPERTIES)
+        Z(VkPhysicalDeviceDynamicRenderingFeatures,
+          VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DYNAMIC_RENDERING_FEATURES)
+        Z(VkPhysicalDeviceImageRobustnessFeatures,
+          VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_IMAGE_ROBUSTNESS_FEATURES)
+        Z(VkPhysicalDeviceImagelessFramebufferFeatures,
+          VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_IMAGELESS_FRAMEBUFFER_FEATURES)
+        Z(VkPhysicalDeviceInlineUniformBlockFeatures,
+          VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_INLINE_UNIFORM_BLOCK_FEATURES)
+        Z(VkPhysicalDeviceMultiviewFeatures, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTIVIEW_FEATURES)
+        Z(VkPhysicalDevicePrivateDataFeatures, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PRIVATE_DATA_FEATURES)
+        Z(VkPhysicalDeviceProtectedMemoryFeatures,
+          VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROTECTED_MEMORY_FEATURES)
+        Z(VkPhysicalDeviceSamplerYcbcrConversionFeatures,
+          VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SAMPLER_YCBCR_CONVERSION_FEATURES)
+        Z(VkPhysicalDeviceSeparateDepthStencilLayoutsFeatures,
+          VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SEPARATE_DEPTH_STENCIL_LAYOUTS_FEATURES)
+        Z(VkPhysicalDeviceShaderAtomicInt64Features,
+          VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_INT64_FEATURES)
+        Z(VkPhysicalDeviceShaderDemoteToHelperInvocationFeatures,
+          VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_DEMOTE_TO_HELPER_INVOCATION_FEATURES)
+        Z(VkPhysicalDeviceShaderDrawParametersFeatures,
+          VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_DRAW_PARAMETERS_FEATURES)
+        Z(VkPhysicalDeviceShaderTerminateInvocationFeatures,
+          VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_TERMINATE_INVOCATION_FEATURES)
+        Z(VkPhysicalDeviceTextureCompressionASTCHDRFeatures,
+          VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TEXTURE_COMPRESSION_ASTC_HDR_FEATURES)
+#undef Z
+    default:
+        return;
+    }
+    memset((uint8_t *)s + sizeof(VkBaseOutStructure), 0, size - sizeof(VkBaseOutStructure));
+}
+
 /* Fills every structure of the chain that the ICD knows; others are left. */
 void cvk_fill_features(VkBaseOutStructure *s)
 {
@@ -288,6 +345,22 @@ void cvk_fill_features(VkBaseOutStructure *s)
             f->maintenance4 = VK_TRUE;
             break;
         }
+        case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DYNAMIC_RENDERING_FEATURES:
+        case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_IMAGE_ROBUSTNESS_FEATURES:
+        case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_IMAGELESS_FRAMEBUFFER_FEATURES:
+        case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_INLINE_UNIFORM_BLOCK_FEATURES:
+        case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTIVIEW_FEATURES:
+        case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PRIVATE_DATA_FEATURES:
+        case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROTECTED_MEMORY_FEATURES:
+        case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SAMPLER_YCBCR_CONVERSION_FEATURES:
+        case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SEPARATE_DEPTH_STENCIL_LAYOUTS_FEATURES:
+        case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_INT64_FEATURES:
+        case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_DEMOTE_TO_HELPER_INVOCATION_FEATURES:
+        case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_DRAW_PARAMETERS_FEATURES:
+        case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_TERMINATE_INVOCATION_FEATURES:
+        case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TEXTURE_COMPRESSION_ASTC_HDR_FEATURES:
+            zero_members(s);
+            break;
         case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES:
             SET(s, VkPhysicalDevice16BitStorageFeatures, storageBuffer16BitAccess, sb16);
             SET(s, VkPhysicalDevice16BitStorageFeatures, uniformAndStorageBuffer16BitAccess, ub16);
@@ -776,6 +849,50 @@ static VKAPI_ATTR VkResult VKAPI_CALL cvk_GetPhysicalDeviceCooperativeVectorProp
     return r == CVM_INCOMPLETE || want < n ? VK_INCOMPLETE : VK_SUCCESS;
 }
 
+/* VkPhysicalDeviceVulkan12Properties; the float-controls and
+ * descriptor-indexing structures copy their members from it. */
+static void vulkan12_properties(VkPhysicalDeviceVulkan12Properties *p)
+{
+    void *next = p->pNext;
+    memset(p, 0, sizeof(*p));
+    p->sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_PROPERTIES;
+    p->pNext = next;
+    p->driverID = (VkDriverId)0;
+    strcpy(p->driverName, "coopvm");
+    strcpy(p->driverInfo, "coopvm 0.1.0: SPIR-V compute on the CPU");
+    p->denormBehaviorIndependence = VK_SHADER_FLOAT_CONTROLS_INDEPENDENCE_ALL;
+    p->roundingModeIndependence = VK_SHADER_FLOAT_CONTROLS_INDEPENDENCE_ALL;
+    p->shaderSignedZeroInfNanPreserveFloat16 =
+        cvm_supports_property("FloatControlsProperties.shaderSignedZeroInfNanPreserveFloat16");
+    p->shaderSignedZeroInfNanPreserveFloat32 =
+        cvm_supports_property("FloatControlsProperties.shaderSignedZeroInfNanPreserveFloat32");
+    p->shaderSignedZeroInfNanPreserveFloat64 =
+        cvm_supports_property("FloatControlsProperties.shaderSignedZeroInfNanPreserveFloat64");
+    p->shaderDenormPreserveFloat16 =
+        cvm_supports_property("FloatControlsProperties.shaderDenormPreserveFloat16");
+    p->shaderDenormPreserveFloat32 =
+        cvm_supports_property("FloatControlsProperties.shaderDenormPreserveFloat32");
+    p->shaderDenormPreserveFloat64 =
+        cvm_supports_property("FloatControlsProperties.shaderDenormPreserveFloat64");
+    p->shaderRoundingModeRTEFloat16 =
+        cvm_supports_property("FloatControlsProperties.shaderRoundingModeRTEFloat16");
+    p->shaderRoundingModeRTEFloat32 =
+        cvm_supports_property("FloatControlsProperties.shaderRoundingModeRTEFloat32");
+    p->shaderRoundingModeRTEFloat64 =
+        cvm_supports_property("FloatControlsProperties.shaderRoundingModeRTEFloat64");
+    p->maxUpdateAfterBindDescriptorsInAllPools = 1u << 20;
+    p->shaderUniformBufferArrayNonUniformIndexingNative = VK_TRUE;
+    p->shaderStorageBufferArrayNonUniformIndexingNative = VK_TRUE;
+    p->maxPerStageDescriptorUpdateAfterBindUniformBuffers = 1u << 20;
+    p->maxPerStageDescriptorUpdateAfterBindStorageBuffers = 1u << 20;
+    p->maxPerStageUpdateAfterBindResources = 1u << 20;
+    p->maxDescriptorSetUpdateAfterBindUniformBuffers = 1u << 20;
+    p->maxDescriptorSetUpdateAfterBindUniformBuffersDynamic = 1u << 16;
+    p->maxDescriptorSetUpdateAfterBindStorageBuffers = 1u << 20;
+    p->maxDescriptorSetUpdateAfterBindStorageBuffersDynamic = 1u << 16;
+    p->maxTimelineSemaphoreValueDifference = UINT64_MAX;
+}
+
 static void fill_properties(VkBaseOutStructure *s)
 {
     cvm_limits lim;
@@ -806,48 +923,45 @@ static void fill_properties(VkBaseOutStructure *s)
             p->maxMemoryAllocationSize = (VkDeviceSize)1 << 40;
             break;
         }
-        case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_PROPERTIES: {
-            VkPhysicalDeviceVulkan12Properties *p = (VkPhysicalDeviceVulkan12Properties *)s;
-            void *next = p->pNext;
-            memset(p, 0, sizeof(*p));
-            p->sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_PROPERTIES;
-            p->pNext = next;
-            p->driverID = (VkDriverId)0;
-            strcpy(p->driverName, "coopvm");
-            strcpy(p->driverInfo, "coopvm 0.1.0: SPIR-V compute on the CPU");
-            p->denormBehaviorIndependence = VK_SHADER_FLOAT_CONTROLS_INDEPENDENCE_ALL;
-            p->roundingModeIndependence = VK_SHADER_FLOAT_CONTROLS_INDEPENDENCE_ALL;
-            p->shaderSignedZeroInfNanPreserveFloat16 =
-                cvm_supports_property("FloatControlsProperties.shaderSignedZeroInfNanPreserveFloat16");
-            p->shaderSignedZeroInfNanPreserveFloat32 =
-                cvm_supports_property("FloatControlsProperties.shaderSignedZeroInfNanPreserveFloat32");
-            p->shaderSignedZeroInfNanPreserveFloat64 =
-                cvm_supports_property("FloatControlsProperties.shaderSignedZeroInfNanPreserveFloat64");
-            p->shaderDenormPreserveFloat16 =
-                cvm_supports_property("FloatControlsProperties.shaderDenormPreserveFloat16");
-            p->shaderDenormPreserveFloat32 =
-                cvm_supports_property("FloatControlsProperties.shaderDenormPreserveFloat32");
-            p->shaderDenormPreserveFloat64 =
-                cvm_supports_property("FloatControlsProperties.shaderDenormPreserveFloat64");
-            p->shaderRoundingModeRTEFloat16 =
-                cvm_supports_property("FloatControlsProperties.shaderRoundingModeRTEFloat16");
-            p->shaderRoundingModeRTEFloat32 =
-                cvm_supports_property("FloatControlsProperties.shaderRoundingModeRTEFloat32");
-            p->shaderRoundingModeRTEFloat64 =
-                cvm_supports_property("FloatControlsProperties.shaderRoundingModeRTEFloat64");
-            p->maxUpdateAfterBindDescriptorsInAllPools = 1u << 20;
-            p->shaderUniformBufferArrayNonUniformIndexingNative = VK_TRUE;
-            p->shaderStorageBufferArrayNonUniformIndexingNative = VK_TRUE;
-            p->maxPerStageDescriptorUpdateAfterBindUniformBuffers = 1u << 20;
-            p->maxPerStageDescriptorUpdateAfterBindStorageBuffers = 1u << 20;
-            p->maxPerStageUpdateAfterBindResources = 1u << 20;
-            p->maxDescriptorSetUpdateAfterBindUniformBuffers = 1u << 20;
-            p->maxDescriptorSetUpdateAfterBindUniformBuffersDynamic = 1u << 16;
-            p->maxDescriptorSetUpdateAfterBindStorageBuffers = 1u << 20;
-            p->maxDescriptorSetUpdateAfterBindStorageBuffersDynamic = 1u << 16;
-            p->maxTimelineSemaphoreValueDifference = UINT64_MAX;
+        case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_PROPERTIES:
+            vulkan12_properties((VkPhysicalDeviceVulkan12Properties *)s);
+            break;
+        case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FLOAT_CONTROLS_PROPERTIES: {
+            VkPhysicalDeviceVulkan12Properties v;
+            memset(&v, 0, sizeof(v));
+            vulkan12_properties(&v);
+            VkPhysicalDeviceFloatControlsProperties *p = (VkPhysicalDeviceFloatControlsProperties *)s;
+            /* the members from denormBehaviorIndependence on, in the same order */
+            memcpy(&p->denormBehaviorIndependence, &v.denormBehaviorIndependence,
+                   sizeof(*p) - offsetof(VkPhysicalDeviceFloatControlsProperties, denormBehaviorIndependence));
             break;
         }
+        case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DESCRIPTOR_INDEXING_PROPERTIES: {
+            VkPhysicalDeviceVulkan12Properties v;
+            memset(&v, 0, sizeof(v));
+            vulkan12_properties(&v);
+            VkPhysicalDeviceDescriptorIndexingProperties *p =
+                (VkPhysicalDeviceDescriptorIndexingProperties *)s;
+            memcpy(&p->maxUpdateAfterBindDescriptorsInAllPools, &v.maxUpdateAfterBindDescriptorsInAllPools,
+                   sizeof(*p) - offsetof(VkPhysicalDeviceDescriptorIndexingProperties,
+                                         maxUpdateAfterBindDescriptorsInAllPools));
+            break;
+        }
+        /* Structures of Vulkan 1.1 to 1.3 that describe graphics, images or
+         * what the ICD lacks: every member zero (false) */
+        case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DEPTH_STENCIL_RESOLVE_PROPERTIES:
+        case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_INLINE_UNIFORM_BLOCK_PROPERTIES:
+        case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTIVIEW_PROPERTIES:
+        case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROTECTED_MEMORY_PROPERTIES:
+        case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SAMPLER_FILTER_MINMAX_PROPERTIES:
+        case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_INTEGER_DOT_PRODUCT_PROPERTIES:
+        case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TEXEL_BUFFER_ALIGNMENT_PROPERTIES:
+            zero_members(s);
+            break;
+        case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_POINT_CLIPPING_PROPERTIES:
+            SET(s, VkPhysicalDevicePointClippingProperties, pointClippingBehavior,
+                VK_POINT_CLIPPING_BEHAVIOR_ALL_CLIP_PLANES);
+            break;
         case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_PROPERTIES: {
             VkPhysicalDeviceVulkan13Properties *p = (VkPhysicalDeviceVulkan13Properties *)s;
             void *next = p->pNext;
