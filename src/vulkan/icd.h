@@ -35,6 +35,8 @@
 #define CVK_DEFAULT_SUBGROUP_LOG2 5 /* 32, the size the corpus was recorded at */
 #define CVK_MAX_SETS 32
 #define CVK_MAX_PUSH_CONSTANTS 256
+/* cvm_buffer_create and cvm_pipeline_bind_buffer take less than 2^40 bytes */
+#define CVK_MAX_BUFFER_SIZE (((VkDeviceSize)1 << 40) - 64)
 #define CVK_API_VERSION VK_MAKE_API_VERSION(0, 1, 3, 239)
 
 struct VkInstance_T {
@@ -165,11 +167,13 @@ struct VkCommandBuffer_T {
     int failed; /* out of memory while recording: vkEndCommandBuffer reports it */
 };
 
+/* icd_instance.c */
+void cvk_fill_features(VkBaseOutStructure *chain);
+
 /* icd_device.c */
 void cvk_device_fail(struct VkDevice_T *device, const char *what, const cvm_diagnostic *diag);
 struct VkBuffer_T *cvk_buffer_at_address(struct VkDevice_T *device, uint64_t address,
                                          VkDeviceSize *o_offset);
-void cvk_fill_features(VkBaseOutStructure *chain);
 uint32_t cvk_threads(void);
 
 /* icd_cmd.c: executes a command buffer's commands in order; returns

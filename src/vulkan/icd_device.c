@@ -212,7 +212,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL cvk_AllocateMemory(VkDevice device,
                                                          const VkAllocationCallbacks *pAllocator,
                                                          VkDeviceMemory *pMemory)
 {
-    if (pInfo->memoryTypeIndex != 0)
+    if (pInfo->memoryTypeIndex != 0 || pInfo->allocationSize > CVK_MAX_BUFFER_SIZE)
         return VK_ERROR_OUT_OF_DEVICE_MEMORY;
     struct VkDeviceMemory_T *m = calloc(1, sizeof(*m));
     if (!m)
@@ -268,6 +268,8 @@ static VKAPI_ATTR VkResult VKAPI_CALL cvk_CreateBuffer(VkDevice device,
                                                        const VkAllocationCallbacks *pAllocator,
                                                        VkBuffer *pBuffer)
 {
+    if (pInfo->size > CVK_MAX_BUFFER_SIZE)
+        return VK_ERROR_OUT_OF_DEVICE_MEMORY; /* past the engine's addressing */
     struct VkBuffer_T *b = calloc(1, sizeof(*b));
     if (!b)
         return VK_ERROR_OUT_OF_HOST_MEMORY;

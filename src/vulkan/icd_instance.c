@@ -920,7 +920,7 @@ static void fill_properties(VkBaseOutStructure *s)
             p->maxMultiviewInstanceIndex = 0;
             p->protectedNoFault = VK_FALSE;
             p->maxPerSetDescriptors = 1u << 20;
-            p->maxMemoryAllocationSize = (VkDeviceSize)1 << 40;
+            p->maxMemoryAllocationSize = CVK_MAX_BUFFER_SIZE;
             break;
         }
         case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_PROPERTIES:
@@ -974,7 +974,7 @@ static void fill_properties(VkBaseOutStructure *s)
             p->requiredSubgroupSizeStages = VK_SHADER_STAGE_COMPUTE_BIT;
             p->storageTexelBufferOffsetAlignmentBytes = 16;
             p->uniformTexelBufferOffsetAlignmentBytes = 16;
-            p->maxBufferSize = (VkDeviceSize)1 << 40;
+            p->maxBufferSize = CVK_MAX_BUFFER_SIZE;
             break;
         }
         case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES: {
@@ -1016,10 +1016,10 @@ static void fill_properties(VkBaseOutStructure *s)
         case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES:
             SET(s, VkPhysicalDeviceMaintenance3Properties, maxPerSetDescriptors, 1u << 20);
             SET(s, VkPhysicalDeviceMaintenance3Properties, maxMemoryAllocationSize,
-                (VkDeviceSize)1 << 40);
+                CVK_MAX_BUFFER_SIZE);
             break;
         case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_4_PROPERTIES:
-            SET(s, VkPhysicalDeviceMaintenance4Properties, maxBufferSize, (VkDeviceSize)1 << 40);
+            SET(s, VkPhysicalDeviceMaintenance4Properties, maxBufferSize, CVK_MAX_BUFFER_SIZE);
             break;
         case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_PROPERTIES:
             SET(s, VkPhysicalDeviceTimelineSemaphoreProperties, maxTimelineSemaphoreValueDifference,
