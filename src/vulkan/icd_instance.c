@@ -736,7 +736,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL cvk_GetPhysicalDeviceCooperativeMatrixProp
             continue;
         if (pProps) {
             if (total == *pCount)
-                return VK_INCOMPLETE;
+                return VK_INCOMPLETE; /* *pCount, as given, is the number written */
             VkCooperativeMatrixPropertiesNV *p = &pProps[total];
             const uint32_t *mnk = sizes[k % NSIZES];
             p->MSize = mnk[0];
@@ -808,7 +808,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL cvk_GetPhysicalDeviceCooperativeMatrixProp
             continue;
         if (pProps) {
             if (total == *pCount)
-                return VK_INCOMPLETE;
+                return VK_INCOMPLETE; /* *pCount, as given, is the number written */
             VkCooperativeMatrixProperties2EXT *p = &pProps[total];
             p->MGranularity = p->NGranularity = p->KGranularity = lim.flexible_dimension_granularity;
             p->AType = c->a;
