@@ -263,6 +263,17 @@ CVM_API CVM_NODISCARD cvm_result cvm_pipeline_dispatch(cvm_pipeline *pipeline, u
                                                        uint32_t groups_y, uint32_t groups_z,
                                                        cvm_diagnostic *o_diag);
 
+/* cvm_pipeline_dispatch whose workgroups have WorkgroupId base[d] ..
+ * base[d] + groups_d - 1 in each dimension d (Vulkan's vkCmdDispatchBase);
+ * NumWorkgroups is still (groups_x, groups_y, groups_z).  Errors as
+ * cvm_pipeline_dispatch, and CVM_ERROR_INVALID_ARGUMENT when base is NULL or
+ * an id would pass UINT32_MAX. */
+CVM_API CVM_NODISCARD cvm_result cvm_pipeline_dispatch_base(cvm_pipeline *pipeline,
+                                                            const uint32_t base[3],
+                                                            uint32_t groups_x, uint32_t groups_y,
+                                                            uint32_t groups_z,
+                                                            cvm_diagnostic *o_diag);
+
 /* ---------------------------------------------------------------------------
  * Debugging a dispatch: DebugPrintf output, and a trace of one invocation or
  * workgroup.  The library never prints: both go to functions the caller

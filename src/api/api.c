@@ -446,6 +446,7 @@ typedef struct dispatch_job {
     cvm_region *device_regions; /* the context's address-only buffers, copied */
     uint32_t ndevice_regions;
     uint32_t groups[3];
+    uint32_t base[3];       /* WorkgroupId of the first workgroup (vkCmdDispatchBase) */
     uint64_t total;
     uint64_t next;          /* atomic: next workgroup index */
     uint64_t budget;        /* atomic */
@@ -616,9 +617,10 @@ static void *worker(void *arg)
         idx = __atomic_fetch_add(&job->next, 1, __ATOMIC_RELAXED);
         if (idx >= job->total)
             break;
-        uint32_t gid[3] = {(uint32_t)(idx % job->groups[0]),
-                           (uint32_t)((idx / job->groups[0]) % job->groups[1]),
-                           (uint32_t)(idx / ((uint64_t)job->groups[0] * job->groups[1]))};
+        uint32_t gid[3] = {job->base[0] + (uint32_t)(idx % job->groups[0]),
+                           job->base[1] + (uint32_t)((idx / job->groups[0]) % job->groups[1]),
+                           job->base[2] +
+                               (uint32_t)(idx / ((uint64_t)job->groups[0] * job->groups[1]))};
         int traced = job->tracing && !memcmp(gid, dbg->trace_workgroup, sizeof(gid));
         if (printing)
             cvm_printf_buf_reset(&pb);
@@ -672,7 +674,23 @@ static void *worker(void *arg)
 cvm_result cvm_pipeline_dispatch(cvm_pipeline *pipeline, uint32_t gx, uint32_t gy, uint32_t gz,
                                  cvm_diagnostic *o_diag)
 {
+    const uint32_t base[3] = {0, 0, 0};
+    return cvm_pipeline_dispatch_base(pipeline, base, gx, gy, gz, o_diag);
+}
+
+cvm_result cvm_pipeline_dispatch_base(cvm_pipeline *pipeline, const uint32_t base[3], uint32_t gx,
+                                      uint32_t gy, uint32_t gz, cvm_diagnostic *o_diag)
+{
     cvm_diag_clear(o_diag);
+    if (!base)
+        return cvm_diag_set(o_diag, CVM_ERROR_INVALID_ARGUMENT, "base is NULL");
+    for (int i = 0; i < 3; i++) {
+        uint32_t n = i == 0 ? gx : i == 1 ? gy : gz;
+        if (n && base[i] > UINT32_MAX - (n - 1))
+            return cvm_diag_set(o_diag, CVM_ERROR_INVALID_ARGUMENT,
+                                "workgroup ids from %u past %u workgroups overflow 32 bits",
+                                base[i], n);
+    }
     if (!pipeline)
         return cvm_diag_set(o_diag, CVM_ERROR_INVALID_ARGUMENT, "pipeline is NULL");
     if (gx == 0 || gy == 0 || gz == 0)
@@ -685,6 +703,7 @@ cvm_result cvm_pipeline_dispatch(cvm_pipeline *pipeline, uint32_t gx, uint32_t g
     job.groups[0] = gx;
     job.groups[1] = gy;
     job.groups[2] = gz;
+    memcpy(job.base, base, sizeof(job.base));
     job.total = (uint64_t)gx * gy * gz;
     job.budget = job.desc.instruction_budget;
     if (prog->push_size > pipeline->push_size)

@@ -439,6 +439,93 @@ static void test_capability_names(void **state)
     assert_false(cvm_supports_property(NULL));
 }
 
+/* cvm_pipeline_dispatch_base (vkCmdDispatchBase): WorkgroupId starts at the
+ * base, NumWorkgroups is the count.  Each workgroup w = id.x + 16 id.y writes
+ * NumWorkgroups.x and NumWorkgroups.y + 1 at v[2w], v[2w+1]. */
+static const char dispatch_base_text[] =
+    "; Version: 1.6\n"
+    "OpCapability Shader\n"
+    "OpMemoryModel Logical GLSL450\n"
+    "OpEntryPoint GLCompute %main \"main\" %wid %o %nwg\n"
+    "OpExecutionMode %main LocalSize 1 1 1\n"
+    "OpDecorate %wid BuiltIn WorkgroupId\n"
+    "OpDecorate %nwg BuiltIn NumWorkgroups\n"
+    "OpDecorate %arr ArrayStride 4\n"
+    "OpMemberDecorate %O 0 Offset 0\n"
+    "OpDecorate %O Block\n"
+    "OpDecorate %o DescriptorSet 0\n"
+    "OpDecorate %o Binding 0\n"
+    "%void = OpTypeVoid\n"
+    "%fn = OpTypeFunction %void\n"
+    "%uint = OpTypeInt 32 0\n"
+    "%v3uint = OpTypeVector %uint 3\n"
+    "%pin = OpTypePointer Input %v3uint\n"
+    "%wid = OpVariable %pin Input\n"
+    "%nwg = OpVariable %pin Input\n"
+    "%arr = OpTypeRuntimeArray %uint\n"
+    "%O = OpTypeStruct %arr\n"
+    "%pO = OpTypePointer StorageBuffer %O\n"
+    "%o = OpVariable %pO StorageBuffer\n"
+    "%pu = OpTypePointer StorageBuffer %uint\n"
+    "%u0 = OpConstant %uint 0\n"
+    "%u1 = OpConstant %uint 1\n"
+    "%u2 = OpConstant %uint 2\n"
+    "%u16 = OpConstant %uint 16\n"
+    "%main = OpFunction %void None %fn\n"
+    "%entry = OpLabel\n"
+    "%id = OpLoad %v3uint %wid\n"
+    "%n = OpLoad %v3uint %nwg\n"
+    "%x = OpCompositeExtract %uint %id 0\n"
+    "%y = OpCompositeExtract %uint %id 1\n"
+    "%y16 = OpIMul %uint %y %u16\n"
+    "%w = OpIAdd %uint %x %y16\n"
+    "%i0 = OpIMul %uint %w %u2\n"
+    "%i1 = OpIAdd %uint %i0 %u1\n"
+    "%nx = OpCompositeExtract %uint %n 0\n"
+    "%ny = OpCompositeExtract %uint %n 1\n"
+    "%ny1 = OpIAdd %uint %ny %u1\n"
+    "%p0 = OpAccessChain %pu %o %u0 %i0\n"
+    "OpStore %p0 %nx\n"
+    "%p1 = OpAccessChain %pu %o %u0 %i1\n"
+    "OpStore %p1 %ny1\n"
+    "OpReturn\n"
+    "OpFunctionEnd\n";
+
+static void test_dispatch_base(void **s)
+{
+    (void)s;
+    uint32_t *words = NULL;
+    size_t nw = 0;
+    cvm_diagnostic d;
+    assert_int_equal(cvm_assemble(dispatch_base_text, strlen(dispatch_base_text), 0, NULL, &words,
+                                  &nw, &d),
+                     CVM_SUCCESS);
+    cvm_context *ctx = NULL;
+    cvm_module *mod = NULL;
+    cvm_pipeline *pipe = NULL;
+    assert_int_equal(cvm_context_create(NULL, &ctx, &d), CVM_SUCCESS);
+    assert_int_equal(cvm_module_create(ctx, words, nw, &mod, &d), CVM_SUCCESS);
+    assert_int_equal(cvm_pipeline_create(mod, NULL, NULL, 0, &pipe, &d), CVM_SUCCESS);
+    uint32_t v[128];
+    memset(v, 0xFF, sizeof(v));
+    assert_int_equal(cvm_pipeline_bind_buffer(pipe, 0, 0, 0, v, sizeof(v), &d), CVM_SUCCESS);
+    const uint32_t base[3] = {3, 1, 0};
+    assert_int_equal(cvm_pipeline_dispatch_base(pipe, base, 2, 2, 1, &d), CVM_SUCCESS);
+    for (uint32_t w = 0; w < 64; w++) {
+        int ran = w == 19 || w == 20 || w == 35 || w == 36; /* x 3..4, y 1..2 */
+        assert_int_equal(v[2 * w], ran ? 2u : 0xFFFFFFFFu);
+        assert_int_equal(v[2 * w + 1], ran ? 3u : 0xFFFFFFFFu);
+    }
+    /* ids past UINT32_MAX are refused before anything runs */
+    const uint32_t far[3] = {UINT32_MAX, 0, 0};
+    assert_int_equal(cvm_pipeline_dispatch_base(pipe, far, 2, 1, 1, &d), CVM_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(cvm_pipeline_dispatch_base(pipe, NULL, 1, 1, 1, &d), CVM_ERROR_INVALID_ARGUMENT);
+    cvm_pipeline_destroy(pipe);
+    cvm_module_destroy(mod);
+    cvm_context_destroy(ctx);
+    cvm_free(words);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -461,6 +548,7 @@ int main(void)
         cmocka_unit_test(test_spec_constant_ops),
         cmocka_unit_test(test_allocation_failures),
         cmocka_unit_test(test_capability_names),
+        cmocka_unit_test(test_dispatch_base),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

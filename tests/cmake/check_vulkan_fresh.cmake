@@ -1,0 +1,15 @@
+# Regenerates the Vulkan declarations into OUT and fails when the committed
+# copy in src/vulkan differs.
+file(REMOVE_RECURSE ${OUT})
+file(MAKE_DIRECTORY ${OUT})
+execute_process(COMMAND ${PYTHON} ${SRC}/tools/gen_vulkan.py ${VKXML} ${OUT} RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "gen_vulkan.py failed (${rc})")
+endif()
+foreach(f vk_registry.h vk_registry.c)
+  file(READ ${OUT}/${f} fresh)
+  file(READ ${SRC}/src/vulkan/${f} committed)
+  if(NOT fresh STREQUAL committed)
+    message(FATAL_ERROR "src/vulkan/${f} is stale: run tools/gen_vulkan.py ../shared/specs/vulkan/vk.xml src/vulkan")
+  endif()
+endforeach()
