@@ -1075,21 +1075,6 @@ static uint64_t splitmix(uint64_t *s)
     return z ^ (z >> 31);
 }
 
-uint32_t cvm_element_owner(const cvm_exec *ex, const cvm_insn *in, uint32_t inst,
-                           uint32_t nelems, uint32_t e)
-{
-    uint32_t first = cvm_scope_first_lane(ex, in, inst), n = cvm_scope_lane_count(ex, in, inst);
-    uint32_t L = nelems ? (nelems + n - 1) / n : 1;
-    uint32_t k = e / L;
-    uint32_t lane = first + (k < n ? k : n - 1);
-    if (!ex->active[lane]) {
-        uint32_t fa = cvm_scope_first_active(ex, in, inst);
-        if (fa != UINT32_MAX)
-            lane = fa;
-    }
-    return lane;
-}
-
 uint32_t cvm_element_other(const cvm_exec *ex, const cvm_insn *in, uint32_t lane)
 {
     uint32_t inst = (in->flags & CVM_INSN_WORKGROUP_SCOPE) ? 0 : lane / ex->sg_size;
@@ -1209,7 +1194,9 @@ static cvm_result callback_batch(cvm_group *cg, const cvm_group *caller, const c
     }
     memset(cg->alive, 0, full);
     memset(cg->alive, 1, n);
-    if (cex->printf || cex->trace) { /* whose call each lane is, for messages and the trace */
+    /* whose call each lane is, for messages (a module without the DebugPrintf
+     * set prints none) and the trace */
+    if ((cex->printf && p->mod->printf_ext) || cex->trace) {
         for (uint32_t l = 0; l < n; l++) {
             uint32_t call = calls[l], cl = ctx[call];
             cg->dbg_inv[l] = caller->ex.cb_inv ? caller->ex.cb_inv[cl] : cl;
