@@ -482,8 +482,20 @@ cvm_result cvm_callback_run_elements(cvm_exec *ex, const cvm_insn *in, uint32_t 
  * invocation e / L (the mapping OpCompositeExtract and
  * OpCooperativeMatrixLengthKHR use).  An owner that is no longer live
  * (terminated) is replaced by the instance's first active lane. */
-uint32_t cvm_element_owner(const cvm_exec *ex, const cvm_insn *in, uint32_t inst,
-                           uint32_t nelems, uint32_t e);
+static inline uint32_t cvm_element_owner(const cvm_exec *ex, const cvm_insn *in, uint32_t inst,
+                                         uint32_t nelems, uint32_t e)
+{
+    uint32_t first = cvm_scope_first_lane(ex, in, inst), n = cvm_scope_lane_count(ex, in, inst);
+    uint32_t L = nelems ? (nelems + n - 1) / n : 1;
+    uint32_t k = e / L;
+    uint32_t lane = first + (k < n ? k : n - 1);
+    if (!ex->active[lane]) {
+        uint32_t fa = cvm_scope_first_active(ex, in, inst);
+        if (fa != UINT32_MAX)
+            lane = fa;
+    }
+    return lane;
+}
 
 /* The checking mode's other context for a call that runs in lane `lane`:
  * the invocation half the scope instance away (index (k + n/2) mod n for

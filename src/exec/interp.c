@@ -882,21 +882,24 @@ static cvm_result run_function(cvm_group *g, uint32_t fidx, const uint8_t *mask)
         nmask += on;
     }
     memset(fr->prev_block, 0xff, (size_t)n * sizeof(uint32_t)); /* BLOCK_DONE */
-    /* `all_waiting`: the lanes of the block just run were every lane of the
-     * function not done; when they all branched to one block, the lanes
-     * waiting there are exactly those (the ones a callee ended excepted,
-     * which fr->active no longer has), so neither scan is needed; when they
-     * all returned, the function is done.  The first block's lanes are the
-     * mask's.  The reference paths always scan. */
+    /* `parked`: the lowest block a lane not running the current block waits
+     * at (BLOCK_DONE: none).  Those lanes stay put while the others run, so
+     * when every lane of the block just run branched to one block below
+     * `parked` (a loop's back edge while other lanes wait at its merge, or
+     * straight-line code), the lanes waiting there are exactly those (the
+     * ones a callee ended excepted, which fr->active no longer has) and
+     * neither scan is needed; when they all returned and none is parked,
+     * the function is done.  The first block's lanes are the mask's.  The
+     * reference paths always scan. */
     int hints = !(ex->flags & CVM_FLAG_REFERENCE_PATHS);
-    int all_waiting = hints;
+    uint32_t parked = hints ? BLOCK_DONE : 0;
     uint32_t next = 0;
     ex->nactive = nmask;
     for (;;) {
         uint32_t b, na;
-        if (all_waiting && next == BLOCK_RETURNED)
+        if (next == BLOCK_RETURNED && parked == BLOCK_DONE)
             break;
-        if (all_waiting && next < BLOCK_RETURNED && ex->nactive > 0) {
+        if (next < parked && ex->nactive > 0) {
             b = next;
             na = ex->nactive;
         } else {
@@ -907,14 +910,16 @@ static cvm_result run_function(cvm_group *g, uint32_t fidx, const uint8_t *mask)
             if (b == BLOCK_DONE)
                 break;
             na = 0;
-            uint32_t waiting = 0;
+            uint32_t second = BLOCK_DONE;
             for (uint32_t l = 0; l < n; l++) {
-                uint8_t a = fr->cur_block[l] == b;
+                uint32_t cb = fr->cur_block[l];
+                uint8_t a = cb == b;
                 fr->active[l] = a;
                 na += a;
-                waiting += fr->cur_block[l] != BLOCK_DONE;
+                if (!a && cb < second)
+                    second = cb;
             }
-            all_waiting = hints && na == waiting;
+            parked = hints ? second : 0;
         }
         ex->vals = fr->vals;
         ex->active = fr->active;
@@ -1075,21 +1080,6 @@ static uint64_t splitmix(uint64_t *s)
     return z ^ (z >> 31);
 }
 
-uint32_t cvm_element_owner(const cvm_exec *ex, const cvm_insn *in, uint32_t inst,
-                           uint32_t nelems, uint32_t e)
-{
-    uint32_t first = cvm_scope_first_lane(ex, in, inst), n = cvm_scope_lane_count(ex, in, inst);
-    uint32_t L = nelems ? (nelems + n - 1) / n : 1;
-    uint32_t k = e / L;
-    uint32_t lane = first + (k < n ? k : n - 1);
-    if (!ex->active[lane]) {
-        uint32_t fa = cvm_scope_first_active(ex, in, inst);
-        if (fa != UINT32_MAX)
-            lane = fa;
-    }
-    return lane;
-}
-
 uint32_t cvm_element_other(const cvm_exec *ex, const cvm_insn *in, uint32_t lane)
 {
     uint32_t inst = (in->flags & CVM_INSN_WORKGROUP_SCOPE) ? 0 : lane / ex->sg_size;
@@ -1209,7 +1199,9 @@ static cvm_result callback_batch(cvm_group *cg, const cvm_group *caller, const c
     }
     memset(cg->alive, 0, full);
     memset(cg->alive, 1, n);
-    if (cex->printf || cex->trace) { /* whose call each lane is, for messages and the trace */
+    /* whose call each lane is, for messages (a module without the DebugPrintf
+     * set prints none) and the trace */
+    if ((cex->printf && p->mod->printf_ext) || cex->trace) {
         for (uint32_t l = 0; l < n; l++) {
             uint32_t call = calls[l], cl = ctx[call];
             cg->dbg_inv[l] = caller->ex.cb_inv ? caller->ex.cb_inv[cl] : cl;
