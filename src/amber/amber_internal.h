@@ -6,6 +6,17 @@
 
 #include "amber/amber.h"
 
+#include <string.h>
+
+/* Whether the script byte `c` is one of the separators in `set`.  A NUL
+ * byte is never a separator: strchr finds the set's own terminator for it,
+ * which made a NUL in a script a zero-length word that the lexer returned
+ * again and again without moving on (a hang found by fuzz_amber). */
+static inline int cvm_amber_in_set(char c, const char *set)
+{
+    return c != '\0' && strchr(set, c) != NULL;
+}
+
 /* A number as a script writes it (`n` bytes at `s`, no NUL needed) turned
  * into a value of scalar type `t`: stored at `dst` (may be NULL) in the
  * scalar's bytes, and returned as a double (`o_d`, may be NULL) and as an

@@ -301,7 +301,7 @@ static tok lex(parser *P)
     }
     t.kind = TOK_WORD;
     t.s = P->p;
-    while (P->p < P->end && !strchr(" \t\r\n\f\v", *P->p))
+    while (P->p < P->end && !cvm_amber_in_set(*P->p, " \t\r\n\f\v"))
         P->p++;
     t.n = (size_t)(P->p - t.s);
     return t;
@@ -842,9 +842,9 @@ static cvm_result parse_shader(parser *P, tok kw)
         if (!le)
             le = P->end;
         const char *a = ls, *b = le;
-        while (a < b && strchr(" \t\r", *a))
+        while (a < b && cvm_amber_in_set(*a, " \t\r"))
             a++;
-        while (b > a && strchr(" \t\r", b[-1]))
+        while (b > a && cvm_amber_in_set(b[-1], " \t\r"))
             b--;
         if (b - a == 3 && !memcmp(a, "END", 3)) {
             sh->text_length = (size_t)(ls - body);
@@ -1816,7 +1816,7 @@ cvm_result cvm_amber_parse(const char *text, size_t length, const char *path,
     P.diag = o_diag;
     cvm_result r;
     if (length < 7 || memcmp(text, "#!amber", 7) ||
-        (length > 7 && !strchr(" \t\r\n", text[7]))) {
+        (length > 7 && !cvm_amber_in_set(text[7], " \t\r\n"))) {
         /* google/amber: what is not AmberScript is VkScript */
         S->vkscript = 1;
         r = cvm_amber_parse_vkscript(text, length, S, o_diag);

@@ -74,7 +74,7 @@ static cvm_result text_values(const cvm_amber_script *s, const cvm_amber_buffer 
     uint64_t i = 0;
     const char *p = text, *end = text + n;
     while (p < end) {
-        while (p < end && strchr(" \t\r\n,", *p))
+        while (p < end && cvm_amber_in_set(*p, " \t\r\n,"))
             p++;
         if (p < end && *p == '#') {
             /* a comment to the end of the line, as google/amber's tokenizer reads it */
@@ -86,7 +86,7 @@ static cvm_result text_values(const cvm_amber_script *s, const cvm_amber_buffer 
             break;
         char tokbuf[128];
         size_t len = 0;
-        while (p < end && !strchr(" \t\r\n,", *p) && len < sizeof(tokbuf) - 1)
+        while (p < end && !cvm_amber_in_set(*p, " \t\r\n,") && len < sizeof(tokbuf) - 1)
             tokbuf[len++] = *p++;
         tokbuf[len] = 0;
         unsigned char scratch[8];
@@ -179,7 +179,7 @@ static cvm_result hex_to_words(const cvm_amber_script *s, const cvm_amber_shader
         return script_error(d, s, sh->line, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
     const char *p = text, *end = text + n;
     while (p < end) {
-        if (strchr(" \t\r\n,", *p)) {
+        if (cvm_amber_in_set(*p, " \t\r\n,")) {
             p++;
             continue;
         }
@@ -191,7 +191,7 @@ static cvm_result hex_to_words(const cvm_amber_script *s, const cvm_amber_shader
         if (end - p >= 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
             p += 2;
         int hi = p < end ? hexval(*p) : -1, lo = p + 1 < end ? hexval(p[1]) : -1;
-        if (hi < 0 || lo < 0 || (p + 2 < end && !strchr(" \t\r\n,", p[2]))) {
+        if (hi < 0 || lo < 0 || (p + 2 < end && !cvm_amber_in_set(p[2], " \t\r\n,"))) {
             cvm_mem_free(bytes);
             return script_error(d, s, sh->line, CVM_ERROR_SYNTAX,
                                 "SPIRV-HEX shader '%s': expected a two-digit hex byte", sh->name);

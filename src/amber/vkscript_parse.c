@@ -139,18 +139,18 @@ static int next_line(vk_parser *P, const char **p, const char *end, uint32_t *li
             stop = hash;
         /* a `\` as the last non-blank of the line (before any comment) joins the next */
         const char *last = stop;
-        while (last > q && strchr(" \t\r", last[-1]))
+        while (last > q && cvm_amber_in_set(last[-1], " \t\r"))
             last--;
         int cont = !hash && last > q && last[-1] == '\\';
         if (cont)
             stop = last - 1;
         while (q < stop) {
-            while (q < stop && strchr(" \t\r\f\v,", *q))
+            while (q < stop && cvm_amber_in_set(*q, " \t\r\f\v,"))
                 q++;
             if (q >= stop)
                 break;
             const char *ts = q;
-            while (q < stop && !strchr(" \t\r\f\v,", *q))
+            while (q < stop && !cvm_amber_in_set(*q, " \t\r\f\v,"))
                 q++;
             if (o->ntoks < VK_MAX_TOKENS) {
                 vk_tok *t = &o->toks[o->ntoks++];
@@ -990,7 +990,7 @@ cvm_result cvm_amber_parse_vkscript(const char *text, size_t length, cvm_amber_s
             body_line = line + 1;
         } else if (cur == VK_NONE) {
             const char *q = ls;
-            while (q < le && strchr(" \t\r", *q))
+            while (q < le && cvm_amber_in_set(*q, " \t\r"))
                 q++;
             if (q < le && *q != '#') {
                 r = vk_error(&P, CVM_ERROR_SYNTAX, line, (uint32_t)(q - ls) + 1,
