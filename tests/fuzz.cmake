@@ -46,7 +46,8 @@ function(cvm_fuzz_regression harness file regex)
            COMMAND replay_${harness} ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/regress/${dir}/${file})
   set_tests_properties(fuzz.regress.${harness}.${name} PROPERTIES
                        PASS_REGULAR_EXPRESSION ": CVM_ERROR_[A-Z_]+: [^\n]*${regex}"
-                       FAIL_REGULAR_EXPRESSION ": CVM_SUCCESS:")
+                       FAIL_REGULAR_EXPRESSION ": CVM_SUCCESS:"
+                       TIMEOUT 60)
 endfunction()
 cvm_fuzz_regression(module uaf_byteswapped_header.spv "version word 0x26000601 is not a SPIR-V version")
 cvm_fuzz_regression(module segv_elementwise.spv "OpSpecConstantOp")
@@ -64,6 +65,7 @@ cvm_fuzz_regression(module_unvalidated access_chain_result_not_pointer.spv "OpAc
 cvm_fuzz_regression(module_unvalidated copy_object_wider_result.spv "operand 'Operand' of OpCopyObject at word 97 is %15 .OpIAdd., where a value of the Result Type is needed")
 cvm_fuzz_regression(assemble newline_in_message.spvasm "Invalid Opcode name 'OpTypeBoatrix\"[?]OpExtension")
 cvm_fuzz_regression(amber expect_failed_no_message.amber "1 of 1 EXPECT commands failed, the first at line 4")
+cvm_fuzz_regression(amber nul_byte_in_word.amber "expected END closing SHADER_OPTIMIZATION of line 4, got end of file")
 
 # The seeds themselves run clean through the harnesses (a crash or a broken
 # contract fails the test; fuzz_validate's contract includes "what the
