@@ -76,6 +76,13 @@ add_test(NAME fuzz.seeds.module COMMAND replay_module ${cvm_seed_spv})
 add_test(NAME fuzz.seeds.module_unvalidated COMMAND replay_module_unvalidated ${cvm_seed_spv})
 add_test(NAME fuzz.seeds.validate COMMAND replay_validate ${cvm_seed_spv})
 add_test(NAME fuzz.seeds.disassemble COMMAND replay_disassemble ${cvm_seed_spv})
+file(GLOB_RECURSE cvm_seed_spvasm ${CMAKE_CURRENT_SOURCE_DIR}/*.spvasm)
+list(FILTER cvm_seed_spvasm EXCLUDE REGEX "/fuzz/regress/")
+add_test(NAME fuzz.seeds.assemble COMMAND replay_assemble ${cvm_seed_spvasm})
+file(GLOB_RECURSE cvm_seed_scripts ${CMAKE_CURRENT_SOURCE_DIR}/*.amber
+     ${CMAKE_CURRENT_SOURCE_DIR}/*.vkscript)
+list(FILTER cvm_seed_scripts EXCLUDE REGEX "/fuzz/regress/")
+add_test(NAME fuzz.seeds.amber COMMAND replay_amber ${cvm_seed_scripts})
 
 # The dictionaries are what tools/gen_fuzz_dict.py makes from the grammar now.
 add_test(NAME fuzz_dict_fresh
