@@ -62,6 +62,7 @@ cvm_fuzz_regression(module specop_operand_no_value.spv "OpSpecConstantOp names o
 cvm_fuzz_regression(module_unvalidated ewise_width_mismatch.spv "OpIAdd .word 80.: %13 has 8-byte components where 4-byte ones are needed")
 cvm_fuzz_regression(module_unvalidated access_chain_result_not_pointer.spv "OpAccessChain at word 816: the Result Type %48 is not a pointer type")
 cvm_fuzz_regression(module_unvalidated copy_object_wider_result.spv "operand 'Operand' of OpCopyObject at word 97 is %15 .OpIAdd., where a value of the Result Type is needed")
+cvm_fuzz_regression(module_unvalidated access_chain_index_not_integer.spv "operand 'Indexes' of OpAccessChain at word 330 is %50 .OpCooperativeMatrixLoadKHR., where an integer scalar is needed")
 cvm_fuzz_regression(assemble newline_in_message.spvasm "Invalid Opcode name 'OpTypeBoatrix\"[?]OpExtension")
 cvm_fuzz_regression(amber expect_failed_no_message.amber "1 of 1 EXPECT commands failed, the first at line 4")
 
