@@ -63,6 +63,7 @@ cvm_fuzz_regression(module specop_operand_no_value.spv "OpSpecConstantOp names o
 cvm_fuzz_regression(module_unvalidated ewise_width_mismatch.spv "OpIAdd .word 80.: %13 has 8-byte components where 4-byte ones are needed")
 cvm_fuzz_regression(module_unvalidated access_chain_result_not_pointer.spv "OpAccessChain at word 816: the Result Type %48 is not a pointer type")
 cvm_fuzz_regression(module_unvalidated copy_object_wider_result.spv "operand 'Operand' of OpCopyObject at word 97 is %15 .OpIAdd., where a value of the Result Type is needed")
+cvm_fuzz_regression(module_unvalidated access_chain_index_not_integer.spv "operand 'Indexes' of OpAccessChain at word 330 is %50 .OpCooperativeMatrixLoadKHR., where an integer scalar is needed")
 cvm_fuzz_regression(assemble newline_in_message.spvasm "Invalid Opcode name 'OpTypeBoatrix\"[?]OpExtension")
 cvm_fuzz_regression(amber expect_failed_no_message.amber "1 of 1 EXPECT commands failed, the first at line 4")
 cvm_fuzz_regression(amber nul_byte_in_word.amber "expected END closing SHADER_OPTIMIZATION of line 4, got end of file")
@@ -78,6 +79,13 @@ add_test(NAME fuzz.seeds.module COMMAND replay_module ${cvm_seed_spv})
 add_test(NAME fuzz.seeds.module_unvalidated COMMAND replay_module_unvalidated ${cvm_seed_spv})
 add_test(NAME fuzz.seeds.validate COMMAND replay_validate ${cvm_seed_spv})
 add_test(NAME fuzz.seeds.disassemble COMMAND replay_disassemble ${cvm_seed_spv})
+file(GLOB_RECURSE cvm_seed_spvasm ${CMAKE_CURRENT_SOURCE_DIR}/*.spvasm)
+list(FILTER cvm_seed_spvasm EXCLUDE REGEX "/fuzz/regress/")
+add_test(NAME fuzz.seeds.assemble COMMAND replay_assemble ${cvm_seed_spvasm})
+file(GLOB_RECURSE cvm_seed_scripts ${CMAKE_CURRENT_SOURCE_DIR}/*.amber
+     ${CMAKE_CURRENT_SOURCE_DIR}/*.vkscript)
+list(FILTER cvm_seed_scripts EXCLUDE REGEX "/fuzz/regress/")
+add_test(NAME fuzz.seeds.amber COMMAND replay_amber ${cvm_seed_scripts})
 
 # The dictionaries are what tools/gen_fuzz_dict.py makes from the grammar now.
 add_test(NAME fuzz_dict_fresh

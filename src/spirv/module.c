@@ -372,6 +372,16 @@ static int same_type(const spv_module *m, uint32_t a, uint32_t b)
     return memcmp(wa + 2, wb + 2, (da->nwords - 2u) * sizeof(uint32_t)) == 0;
 }
 
+/* Operands the handlers read as integer indices, at their type's width. */
+static int names_index(uint16_t op, const char *name)
+{
+    if (is_access_chain(op))
+        return !strcmp(name, "Indexes") || !strcmp(name, "Element");
+    if (op == SpvOpVectorExtractDynamic || op == SpvOpVectorInsertDynamic)
+        return !strcmp(name, "Index");
+    return 0;
+}
+
 static int is_constant(const spv_def *def)
 {
     const spv_instruction_desc *d = spv_grammar_instruction(def->opcode);
@@ -421,6 +431,9 @@ static cvm_result check_use(walk *w, uint16_t kind, const char *name, uint32_t i
             need = "a constant defined before";
         else if (names_pointer(in->opcode, name) && !is_pointer_type(m, def->type))
             need = "a pointer";
+        else if (names_index(in->opcode, name) &&
+                 (def->type >= m->bound || m->defs[def->type].opcode != SpvOpTypeInt))
+            need = "an integer scalar";
         else if (copies_value(in, w->pos) && !same_type(m, def->type, in->words[1]))
             need = "a value of the Result Type";
         break;
