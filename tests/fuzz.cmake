@@ -62,6 +62,12 @@ cvm_fuzz_regression(module specop_operand_no_value.spv "OpSpecConstantOp names o
 cvm_fuzz_regression(module_unvalidated ewise_width_mismatch.spv "OpIAdd .word 80.: %13 has 8-byte components where 4-byte ones are needed")
 cvm_fuzz_regression(module_unvalidated access_chain_result_not_pointer.spv "OpAccessChain at word 816: the Result Type %48 is not a pointer type")
 cvm_fuzz_regression(module_unvalidated copy_object_wider_result.spv "operand 'Operand' of OpCopyObject at word 97 is %15 .OpIAdd., where a value of the Result Type is needed")
+cvm_fuzz_regression(module_unvalidated shuffle_scalar_operands.spv "OpVectorShuffle .word 501.: Result Type, Vector 1 and Vector 2 must be vectors")
+cvm_fuzz_regression(module shuffle_scalar_operands.spv "the Result Type %6 is not the pointee type %26")
+cvm_fuzz_regression(module_unvalidated coopmat_load_operand_not_integer.spv "OpCooperativeMatrixStoreKHR .word 332.: MemoryLayout %49 is not an integer scalar")
+cvm_fuzz_regression(module coopmat_load_operand_not_integer.spv "%49 is used before its definition")
+cvm_fuzz_regression(module_unvalidated access_chain_index_not_integer.spv "OpAccessChain .word 709.: Indexes %103 is not an integer scalar")
+cvm_fuzz_regression(module access_chain_index_not_integer.spv "%103 is used before its definition")
 cvm_fuzz_regression(assemble newline_in_message.spvasm "Invalid Opcode name 'OpTypeBoatrix\"[?]OpExtension")
 cvm_fuzz_regression(amber expect_failed_no_message.amber "1 of 1 EXPECT commands failed, the first at line 4")
 
