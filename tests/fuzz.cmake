@@ -68,6 +68,8 @@ cvm_fuzz_regression(module_unvalidated coopmat_load_operand_not_integer.spv "OpC
 cvm_fuzz_regression(module coopmat_load_operand_not_integer.spv "%49 is used before its definition")
 cvm_fuzz_regression(module_unvalidated access_chain_index_not_integer.spv "OpAccessChain .word 709.: Indexes %103 is not an integer scalar")
 cvm_fuzz_regression(module access_chain_index_not_integer.spv "%103 is used before its definition")
+cvm_fuzz_regression(module_unvalidated idot_result_not_integer.spv "OpUDotAccSat .word 344.: Result %39 is not an integer scalar")
+cvm_fuzz_regression(module idot_result_not_integer.spv "OpUDotAccSat needs the capability DotProduct")
 cvm_fuzz_regression(assemble newline_in_message.spvasm "Invalid Opcode name 'OpTypeBoatrix\"[?]OpExtension")
 cvm_fuzz_regression(amber expect_failed_no_message.amber "1 of 1 EXPECT commands failed, the first at line 4")
 
