@@ -430,6 +430,14 @@ void cvm_lower_set_layout(cvm_lower *lw, uint32_t id, uint32_t layout_type);
 int cvm_lower_explicit_layout(const cvm_lower *lw, uint32_t sc);
 /* Appends `n` words to the program's extra operand array; returns the index. */
 uint32_t cvm_lower_extra(cvm_lower *lw, const uint32_t *words, uint32_t n);
+/* Operands the handlers read as integers at the width of their type
+ * (indices, strides, layouts): CVM_SUCCESS with *o_width (may be NULL) the
+ * byte width when `id` is a value of an integer scalar type of 8, 16, 32 or
+ * 64 bits, else CVM_ERROR_INVALID_MODULE naming the instruction and
+ * `operand` (a module that skipped validation; the handlers would read past
+ * the value slot). */
+cvm_result cvm_lower_int_scalar(cvm_lower *lw, const spv_inst *inst, uint32_t id,
+                                const char *operand, uint32_t *o_width);
 /* Constant value of `id` as uint64 (scalar integer/bool constants), or fails. */
 int cvm_lower_const_u64(const cvm_lower *lw, uint32_t id, uint64_t *o_value);
 cvm_result cvm_lower_fail(cvm_lower *lw, const spv_inst *inst, cvm_result r, const char *fmt,

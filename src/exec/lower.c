@@ -116,6 +116,19 @@ int cvm_lower_const_u64(const cvm_lower *lw, uint32_t id, uint64_t *o_value)
     }
 }
 
+cvm_result cvm_lower_int_scalar(cvm_lower *lw, const spv_inst *inst, uint32_t id,
+                                const char *operand, uint32_t *o_width)
+{
+    const cvm_type *t = cvm_lower_type(lw, cvm_lower_type_of(lw, id));
+    if (t->tclass != CVM_TC_INT || (t->size != 1 && t->size != 2 && t->size != 4 && t->size != 8))
+        return cvm_lower_fail(lw, inst, CVM_ERROR_INVALID_MODULE,
+                              "%s %%%u is not an integer scalar of 8, 16, 32 or 64 bits", operand,
+                              id);
+    if (o_width)
+        *o_width = t->size;
+    return CVM_SUCCESS;
+}
+
 cvm_result cvm_lower_fail(cvm_lower *lw, const spv_inst *inst, cvm_result r, const char *fmt, ...)
 {
     if (!lw->diag)

@@ -562,6 +562,17 @@ static cvm_result same_width(cvm_lower *lw, const spv_inst *in, uint32_t width_o
     return CVM_SUCCESS;
 }
 
+static cvm_result check_type_size(cvm_lower *lw, const spv_inst *in, const char *what,
+                                  uint32_t id, uint32_t want)
+{
+    const cvm_type *t = cvm_lower_type(lw, cvm_lower_type_of(lw, id));
+    if (t->tclass != CVM_TC_INT || t->size != want)
+        return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                              "%s %%%u is not a %u-byte integer scalar like the Result Type", what,
+                              id, want);
+    return CVM_SUCCESS;
+}
+
 cvm_result cvm_lower_arith(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
 {
     const uint32_t *w = in->words;
@@ -711,6 +722,24 @@ cvm_result cvm_lower_arith(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
         out->b = w[4];
         out->c = acc ? w[5] : 0;
         out->sk = cvm_lower_type(lw, w[1])->sk;
+        /* h_idot reads Vector 1 and 2 as integer vectors of one type (or
+         * 32-bit packed scalars) and writes, and reads the Accumulator, at
+         * the Result Type's integer width: a module that skipped validation
+         * must not give it other shapes, which would go past the slots */
+        uint32_t rw;
+        CVM_TRY(cvm_lower_int_scalar(lw, in, w[2], "Result", &rw));
+        if (acc)
+            CVM_TRY(check_type_size(lw, in, "Accumulator", w[5], rw));
+        const cvm_type *tb = cvm_lower_type(lw, cvm_lower_type_of(lw, w[4]));
+        if (t->tclass == CVM_TC_VECTOR
+                ? cvm_lower_type(lw, t->elem)->tclass != CVM_TC_INT || tb->tclass != t->tclass ||
+                      tb->size != t->size || tb->count != t->count
+                : t->tclass != CVM_TC_INT || t->size != 4 || tb->tclass != CVM_TC_INT ||
+                      tb->size != 4)
+            return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                                  "Vector 1 %%%u and Vector 2 %%%u must be integer vectors of one "
+                                  "type or 32-bit integer scalars (packed)",
+                                  w[3], w[4]);
         if (t->tclass == CVM_TC_VECTOR) {
             out->ncomp = t->count;
             out->sk2 = t->sk;

@@ -273,6 +273,19 @@ static cvm_result walk_indices(cvm_lower *lw, const spv_inst *in, uint32_t type,
     return CVM_SUCCESS;
 }
 
+/* The handlers copy whole values at the sizes the types say: a module that
+ * skipped validation must not give them an operand (or a Result Type) of
+ * another size, which would read or write past a value slot. */
+static cvm_result check_size(cvm_lower *lw, const spv_inst *in, const char *what, uint32_t id,
+                             uint32_t type, uint32_t want)
+{
+    uint32_t got = cvm_lower_type(lw, type)->size;
+    if (got != want)
+        return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                              "%s %%%u has %u bytes where %u are needed", what, id, got, want);
+    return CVM_SUCCESS;
+}
+
 static uint8_t scope_flags(const cvm_type *t)
 {
     return CVM_INSN_PER_INSTANCE | (t->scope == SpvScopeWorkgroup ? CVM_INSN_WORKGROUP_SCOPE : 0);
@@ -324,6 +337,8 @@ cvm_result cvm_lower_composite(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
                 return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "matrix extract takes one index");
             out->b = w[4];
             out->type = ct;
+            CVM_TRY(check_size(lw, in, "Result Type", w[1], w[1],
+                               cvm_lower_type(lw, t->elem)->size));
             out->fn = h_matrix_extract;
             return CVM_SUCCESS;
         }
@@ -331,6 +346,7 @@ cvm_result cvm_lower_composite(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
         CVM_TRY(walk_indices(lw, in, ct, w + 4, in->word_count - 4u, &off, &et));
         out->b = off;
         out->c = cvm_lower_type(lw, et)->size;
+        CVM_TRY(check_size(lw, in, "Result Type", w[1], w[1], out->c));
         out->fn = h_extract;
         return CVM_SUCCESS;
     }
@@ -342,6 +358,9 @@ cvm_result cvm_lower_composite(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
         out->type = ct;
         if (t->tclass == CVM_TC_COOPMAT) {
             out->b = w[5];
+            CVM_TRY(check_size(lw, in, "Object", w[3], cvm_lower_type_of(lw, w[3]),
+                               cvm_lower_type(lw, t->elem)->size));
+            CVM_TRY(check_size(lw, in, "Composite", w[4], cvm_lower_type_of(lw, w[4]), t->size));
             out->fn = h_matrix_insert;
             return CVM_SUCCESS;
         }
@@ -349,6 +368,8 @@ cvm_result cvm_lower_composite(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
         CVM_TRY(walk_indices(lw, in, ct, w + 5, in->word_count - 5u, &off, &et));
         out->b = off;
         out->c = cvm_lower_type(lw, et)->size;
+        CVM_TRY(check_size(lw, in, "Object", w[3], cvm_lower_type_of(lw, w[3]), out->c));
+        CVM_TRY(check_size(lw, in, "Composite", w[4], cvm_lower_type_of(lw, w[4]), t->size));
         out->fn = h_insert;
         return CVM_SUCCESS;
     }
@@ -424,7 +445,31 @@ cvm_result cvm_lower_composite(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
     case SpvOpVectorShuffle: {
         const cvm_type *rt = cvm_lower_type(lw, w[1]);
         const cvm_type *at = cvm_lower_type(lw, cvm_lower_type_of(lw, w[3]));
+        const cvm_type *bt = cvm_lower_type(lw, cvm_lower_type_of(lw, w[4]));
         uint32_t es = cvm_lower_type(lw, rt->elem)->size;
+        /* h_shuffle copies es-byte components from Vector 1 and 2 into the
+         * result: all three vectors of one component type */
+        if (rt->tclass != CVM_TC_VECTOR || at->tclass != CVM_TC_VECTOR ||
+            bt->tclass != CVM_TC_VECTOR)
+            return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                                  "Result Type, Vector 1 and Vector 2 must be vectors");
+        if (cvm_lower_type(lw, at->elem)->size != es || cvm_lower_type(lw, bt->elem)->size != es ||
+            cvm_lower_type(lw, at->elem)->tclass != cvm_lower_type(lw, rt->elem)->tclass ||
+            cvm_lower_type(lw, bt->elem)->tclass != cvm_lower_type(lw, rt->elem)->tclass)
+            return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                                  "Vector 1 %%%u and Vector 2 %%%u must have the component type "
+                                  "of the Result Type",
+                                  w[3], w[4]);
+        if (in->word_count < 5 || rt->count != in->word_count - 5u)
+            return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                                  "%u Components for a Result Type of %u components",
+                                  in->word_count < 5 ? 0 : in->word_count - 5u, rt->count);
+        for (uint32_t k = 5; k < in->word_count; k++)
+            if (w[k] != 0xFFFFFFFFu && (uint64_t)w[k] >= (uint64_t)at->count + bt->count)
+                return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                                      "Component %u is not below %u (the components of Vector 1 "
+                                      "and Vector 2) nor 0xFFFFFFFF",
+                                      w[k], at->count + bt->count);
         out->a = w[3];
         out->b = w[4];
         out->c = es;
@@ -455,20 +500,29 @@ cvm_result cvm_lower_composite(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
     }
     case SpvOpVectorExtractDynamic: {
         const cvm_type *vt = cvm_lower_type(lw, cvm_lower_type_of(lw, w[3]));
+        if (vt->tclass != CVM_TC_VECTOR)
+            return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "Vector %%%u is not a vector",
+                                  w[3]);
         out->a = w[3];
         out->b = w[4];
         out->c = cvm_lower_type(lw, vt->elem)->size;
         out->ncomp = vt->count;
-        out->d = cvm_lower_type(lw, cvm_lower_type_of(lw, w[4]))->size;
+        CVM_TRY(check_size(lw, in, "Result Type", w[1], w[1], out->c));
+        CVM_TRY(cvm_lower_int_scalar(lw, in, w[4], "Index", &out->d));
         out->fn = h_vec_extract_dyn;
         return CVM_SUCCESS;
     }
     case SpvOpVectorInsertDynamic: {
         const cvm_type *vt = cvm_lower_type(lw, w[1]);
+        if (vt->tclass != CVM_TC_VECTOR)
+            return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                                  "Result Type %%%u is not a vector", w[1]);
         out->a = w[3];
         out->c = cvm_lower_type(lw, vt->elem)->size;
         out->ncomp = vt->count;
-        out->d = cvm_lower_type(lw, cvm_lower_type_of(lw, w[5]))->size;
+        CVM_TRY(check_size(lw, in, "Vector", w[3], cvm_lower_type_of(lw, w[3]), vt->size));
+        CVM_TRY(check_size(lw, in, "Component", w[4], cvm_lower_type_of(lw, w[4]), out->c));
+        CVM_TRY(cvm_lower_int_scalar(lw, in, w[5], "Index", &out->d));
         uint32_t ops[2] = {w[4], w[5]};
         out->extra = cvm_lower_extra(lw, ops, 2);
         out->nextra = 2;

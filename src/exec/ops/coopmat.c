@@ -293,14 +293,29 @@ static uint32_t pointee_size(cvm_lower *lw, uint32_t ptr_id)
 static cvm_result check_nv_operands(cvm_lower *lw, const spv_inst *in, uint32_t stride,
                                     uint32_t column_major)
 {
-    if (cvm_lower_type(lw, cvm_lower_type_of(lw, stride))->tclass != CVM_TC_INT)
-        return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "Stride must be an integer");
+    CVM_TRY(cvm_lower_int_scalar(lw, in, stride, "Stride", NULL));
     uint64_t v;
     if (cvm_lower_type(lw, cvm_lower_type_of(lw, column_major))->tclass != CVM_TC_BOOL ||
         !cvm_lower_const_u64(lw, column_major, &v))
         return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
                               "ColumnMajor must be a boolean constant");
     return CVM_SUCCESS;
+}
+
+/* The KHR load/store operands the handler reads: MemoryLayout "from a
+ * 32-bit integer constant instruction" (read as 4 bytes), Stride "a scalar
+ * integer type" (read at its width, *o_stride_width; 4 when absent). */
+static cvm_result check_khr_operands(cvm_lower *lw, const spv_inst *in, uint32_t layout,
+                                     uint32_t stride, uint32_t *o_stride_width)
+{
+    uint32_t lw_width;
+    CVM_TRY(cvm_lower_int_scalar(lw, in, layout, "MemoryLayout", &lw_width));
+    if (lw_width != 4)
+        return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                              "MemoryLayout %%%u is a %u-bit integer where a 32-bit one is needed",
+                              layout, lw_width * 8);
+    *o_stride_width = 4;
+    return stride ? cvm_lower_int_scalar(lw, in, stride, "Stride", o_stride_width) : CVM_SUCCESS;
 }
 
 cvm_result cvm_lower_coopmat(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
@@ -314,7 +329,7 @@ cvm_result cvm_lower_coopmat(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
         out->a = w[3];
         out->b = w[4];
         out->c = in->word_count > 5 ? w[5] : 0;
-        out->ncomp = out->c ? cvm_lower_type(lw, cvm_lower_type_of(lw, out->c))->size : 4;
+        CVM_TRY(check_khr_operands(lw, in, out->b, out->c, &out->ncomp));
         out->d = pointee_size(lw, w[3]);
         out->type = w[1];
         out->flags = scope_flags(t);
@@ -330,7 +345,7 @@ cvm_result cvm_lower_coopmat(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
         out->extra = w[2]; /* the stored matrix (an id, not an extra index) */
         out->b = w[3];
         out->c = in->word_count > 4 ? w[4] : 0;
-        out->ncomp = out->c ? cvm_lower_type(lw, cvm_lower_type_of(lw, out->c))->size : 4;
+        CVM_TRY(check_khr_operands(lw, in, out->b, out->c, &out->ncomp));
         out->d = pointee_size(lw, w[1]);
         out->type = mt;
         out->result = 0;

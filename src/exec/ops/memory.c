@@ -87,11 +87,14 @@ static cvm_result lower_access_chain(cvm_lower *lw, const spv_inst *in, cvm_insn
         if (d && cvm_lower_explicit_layout(lw, pt->storage_class))
             stride = spv_decoration_operand(p->mod, d, 0);
         uint64_t v;
+        uint32_t ew;
+        if (in->word_count < 5)
+            return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "no Element operand");
+        CVM_TRY(cvm_lower_int_scalar(lw, in, w[4], "Element", &ew));
         if (cvm_lower_const_u64(lw, w[4], &v))
             pending_add(&pending, (int64_t)v, stride);
         else
-            CVM_TRY(push_step(lw, in, out, STEP_INDEX, w[4],
-                              cvm_lower_type(lw, cvm_lower_type_of(lw, w[4]))->size, stride));
+            CVM_TRY(push_step(lw, in, out, STEP_INDEX, w[4], ew, stride));
         first = 5;
     }
     int desc_array = base < p->bound && p->var_region[base] == 0xfe;
@@ -99,8 +102,10 @@ static cvm_result lower_access_chain(cvm_lower *lw, const spv_inst *in, cvm_insn
         const cvm_type *t = cvm_lower_type(lw, cur);
         uint32_t idx_id = w[i];
         uint64_t cv;
+        uint32_t iw;
+        /* the steps read an index at its type's width */
+        CVM_TRY(cvm_lower_int_scalar(lw, in, idx_id, "Indexes", &iw));
         int is_const = cvm_lower_const_u64(lw, idx_id, &cv);
-        uint32_t iw = cvm_lower_type(lw, cvm_lower_type_of(lw, idx_id))->size;
         if (desc_array && i == first) {
             if (pending) {
                 CVM_TRY(push_step(lw, in, out, STEP_CONST, 0, (uint32_t)pending, (uint32_t)(pending >> 32)));
