@@ -447,12 +447,12 @@ static cvm_result h_pack(cvm_exec *ex, const cvm_insn *in)
         case SpvGLSLstd450PackUnorm4x8:
             memcpy(f, src, 16);
             for (int i = 0; i < 4; i++) {
-                double x = (double)f[i];
+                /* NaN packs as 0; it must not reach the conversion to an
+                 * integer, which is undefined behaviour in C for NaN */
+                double x = isnan(f[i]) ? 0.0 : (double)f[i];
                 int32_t q = in->d == SpvGLSLstd450PackSnorm4x8
                                 ? (int32_t)round_even(clampd(x, -1.0, 1.0) * 127.0)
                                 : (int32_t)round_even(clampd(x, 0.0, 1.0) * 255.0);
-                if (isnan(x))
-                    q = 0;
                 v |= ((uint32_t)q & 0xffu) << (8 * i);
             }
             break;
@@ -460,12 +460,10 @@ static cvm_result h_pack(cvm_exec *ex, const cvm_insn *in)
         case SpvGLSLstd450PackUnorm2x16:
             memcpy(f, src, 8);
             for (int i = 0; i < 2; i++) {
-                double x = (double)f[i];
+                double x = isnan(f[i]) ? 0.0 : (double)f[i]; /* as above */
                 int32_t q = in->d == SpvGLSLstd450PackSnorm2x16
                                 ? (int32_t)round_even(clampd(x, -1.0, 1.0) * 32767.0)
                                 : (int32_t)round_even(clampd(x, 0.0, 1.0) * 65535.0);
-                if (isnan(x))
-                    q = 0;
                 v |= ((uint32_t)q & 0xffffu) << (16 * i);
             }
             break;
