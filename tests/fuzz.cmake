@@ -72,6 +72,8 @@ cvm_fuzz_regression(module_unvalidated access_chain_index_16core.spv "operand .I
 cvm_fuzz_regression(module access_chain_index_16core.spv "%103 is used before its definition")
 cvm_fuzz_regression(module_unvalidated idot_result_not_integer.spv "OpUDotAccSat .word 344.: Result %39 is not an integer scalar")
 cvm_fuzz_regression(module idot_result_not_integer.spv "OpUDotAccSat needs the capability DotProduct")
+cvm_fuzz_regression(module_unvalidated branch_condition_not_bool.spv "OpBranchConditional .word 704.: Condition %97 is not a Boolean scalar")
+cvm_fuzz_regression(module branch_condition_not_bool.spv "%97 is used before its definition")
 cvm_fuzz_regression(assemble newline_in_message.spvasm "Invalid Opcode name 'OpTypeBoatrix\"[?]OpExtension")
 cvm_fuzz_regression(amber expect_failed_no_message.amber "1 of 1 EXPECT commands failed, the first at line 4")
 cvm_fuzz_regression(amber nul_byte_in_word.amber "expected END closing SHADER_OPTIMIZATION of line 4, got end of file")

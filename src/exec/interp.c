@@ -996,24 +996,41 @@ cvm_result cvm_lower_control(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
         return out->a == UINT32_MAX ? cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
                                                      "target block is unreachable")
                                     : CVM_SUCCESS;
-    case SpvOpBranchConditional:
+    case SpvOpBranchConditional: {
+        /* a module that skipped validation: the handler reads one byte per
+         * lane of a Boolean and jumps to block indices it trusts */
+        const cvm_type *ct = cvm_lower_type(lw, cvm_lower_type_of(lw, w[1]));
+        if (ct->tclass != CVM_TC_BOOL)
+            return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                                  "Condition %%%u is not a Boolean scalar", w[1]);
         out->cf = CVM_CF_BRANCH_COND;
         out->a = w[1];
         out->b = cvm_lower_block_index(lw, w[2]);
         out->c = cvm_lower_block_index(lw, w[3]);
+        if (out->b == UINT32_MAX || out->c == UINT32_MAX)
+            return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                                  "target block is unreachable");
         return CVM_SUCCESS;
+    }
     case SpvOpSwitch: {
+        CVM_TRY(cvm_lower_int_scalar(lw, in, w[1], "Selector", NULL));
         const cvm_type *st = cvm_lower_type(lw, cvm_lower_type_of(lw, w[1]));
         uint32_t wide = st->size > 4;
         uint32_t step = wide ? 3 : 2;
         out->cf = CVM_CF_SWITCH;
         out->a = w[1];
         out->b = cvm_lower_block_index(lw, w[2]);
+        if (out->b == UINT32_MAX)
+            return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                                  "target block is unreachable");
         out->d = wide;
         out->extra = p->nextra;
         out->nextra = 0;
         for (uint32_t i = 3; i + step - 1 < in->word_count; i += step) {
             uint32_t trip[3] = {w[i], wide ? w[i + 1] : 0, cvm_lower_block_index(lw, w[i + step - 1])};
+            if (trip[2] == UINT32_MAX)
+                return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                                      "target block is unreachable");
             if (!wide && st->size < 4) /* narrower selectors compare on their width */
                 trip[0] &= st->size == 1 ? 0xffu : 0xffffu;
             uint32_t at = cvm_lower_extra(lw, trip, 3);
