@@ -74,6 +74,7 @@ cvm_fuzz_regression(module_unvalidated idot_result_not_integer.spv "OpUDotAccSat
 cvm_fuzz_regression(module idot_result_not_integer.spv "OpUDotAccSat needs the capability DotProduct")
 cvm_fuzz_regression(module_unvalidated branch_condition_not_bool.spv "OpBranchConditional .word 704.: Condition %97 is not a Boolean scalar")
 cvm_fuzz_regression(module branch_condition_not_bool.spv "%97 is used before its definition")
+cvm_fuzz_regression(module_unvalidated copy_memory_source_not_pointer.spv "operand 'Source' of OpCopyMemory at word 444 is %16 .OpConstant., where a pointer is needed")
 cvm_fuzz_regression(assemble newline_in_message.spvasm "Invalid Opcode name 'OpTypeBoatrix\"[?]OpExtension")
 cvm_fuzz_regression(amber expect_failed_no_message.amber "1 of 1 EXPECT commands failed, the first at line 4")
 cvm_fuzz_regression(amber nul_byte_in_word.amber "expected END closing SHADER_OPTIMIZATION of line 4, got end of file")

@@ -78,7 +78,7 @@ uint32_t cvm_lower_type_of(const cvm_lower *lw, uint32_t id)
 uint32_t cvm_lower_extra(cvm_lower *lw, const uint32_t *words, uint32_t n)
 {
     cvm_program *p = lw->prog;
-    if (p->nextra + n > p->extra_cap) {
+    if (p->nextra + n > p->extra_cap || !p->extra) {
         uint32_t ncap = p->extra_cap ? p->extra_cap * 2 : 256;
         while (ncap < p->nextra + n)
             ncap *= 2;
@@ -1430,6 +1430,14 @@ cvm_result cvm_program_build(const spv_module *mod, const char *entry_name,
     lw.diag = diag;
     lw.specs = specs;
     lw.nspecs = nspecs;
+    /* the operand table exists from the start, so that `extra + in->extra`
+     * of an instruction with no extra operands is never an offset applied
+     * to a null pointer (undefined behaviour, reported by clang's UBSan in
+     * h_tensor_state through fuzz_module_unvalidated) */
+    if (cvm_lower_extra(&lw, NULL, 0) == UINT32_MAX) {
+        cvm_program_destroy(p);
+        return cvm_diag_set(diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+    }
     p->types = cvm_calloc(mod->bound, sizeof(cvm_type));
     p->ntypes = mod->bound;
     lw.types_cap = mod->bound;

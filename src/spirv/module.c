@@ -339,7 +339,9 @@ static int is_access_chain(uint16_t op)
 /* Operands the memory handlers read as addresses (8 bytes a lane). */
 static int names_pointer(uint16_t op, const char *name)
 {
-    return !strcmp(name, "Pointer") || (is_access_chain(op) && !strcmp(name, "Base"));
+    return !strcmp(name, "Pointer") || (is_access_chain(op) && !strcmp(name, "Base")) ||
+           ((op == SpvOpCopyMemory || op == SpvOpCopyMemorySized) &&
+            (!strcmp(name, "Target") || !strcmp(name, "Source")));
 }
 
 /* Operands copied whole into the result (its slot has the Result Type's
