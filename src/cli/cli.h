@@ -15,6 +15,12 @@ int cvm_cli_as(int argc, char **argv);   /* coopvm as FILE.spvasm (cmd_text.c) *
 int cvm_cli_info(int argc, char **argv); /* coopvm info (cmd_info.c) */
 int cvm_cli_val(int argc, char **argv);  /* coopvm val FILE.spv (cmd_val.c) */
 
+/* Reads the whole file `path` (standard input for "-" when allow_stdin)
+ * into *o_data, a malloc'd buffer of *o_size bytes that the caller frees.
+ * Returns 1, 0 when the file cannot be opened, -1 when it cannot be read or
+ * memory runs out (*o_data untouched then).  Prints nothing (read_file.c). */
+int cvm_cli_read_file(const char *path, int allow_stdin, unsigned char **o_data, size_t *o_size);
+
 /* Scripts (run_scripts.c). */
 typedef struct cvm_cli_batch {
     const char *junit;      /* --junit FILE, or NULL */

@@ -894,33 +894,7 @@ static int read_whole(const char *path, unsigned char **o_data, size_t *o_size)
         *o_size = (size_t)zero;
         return *o_data != NULL;
     }
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return 0;
-    size_t cap = 1 << 16, n = 0;
-    unsigned char *buf = malloc(cap);
-    while (buf) {
-        n += fread(buf + n, 1, cap - n, f);
-        if (n < cap)
-            break;
-        unsigned char *nb = realloc(buf, cap * 2);
-        if (!nb) {
-            free(buf);
-            buf = NULL;
-            break;
-        }
-        buf = nb;
-        cap *= 2;
-    }
-    int ok = buf && !ferror(f);
-    fclose(f);
-    if (!ok) {
-        free(buf);
-        return 0;
-    }
-    *o_data = buf;
-    *o_size = n;
-    return 1;
+    return cvm_cli_read_file(path, 0, o_data, o_size) > 0;
 }
 
 /* The memory a --buffer-address side names: "S:B[.E]" of a --buffer, a NAME

@@ -40,39 +40,13 @@ static void as_usage(FILE *f)
 
 static int read_file(const char *path, char **o_data, size_t *o_size)
 {
-    FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-    if (!f) {
-        fprintf(stderr, "coopvm: cannot open '%s'\n", path);
+    unsigned char *buf;
+    int r = cvm_cli_read_file(path, 1, &buf, o_size);
+    if (r <= 0) {
+        fprintf(stderr, "coopvm: cannot %s '%s'\n", r == 0 ? "open" : "read", path);
         return 0;
     }
-    size_t cap = 1 << 16, len = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        if (len == cap) {
-            char *nb = realloc(buf, cap * 2);
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-        size_t n = fread(buf + len, 1, cap - len, f);
-        len += n;
-        if (n == 0)
-            break;
-    }
-    int err = ferror(f);
-    if (f != stdin)
-        fclose(f);
-    if (!buf || err) {
-        free(buf);
-        fprintf(stderr, "coopvm: cannot read '%s'\n", path);
-        return 0;
-    }
-    *o_data = buf;
-    *o_size = len;
+    *o_data = (char *)buf;
     return 1;
 }
 

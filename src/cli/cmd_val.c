@@ -45,35 +45,11 @@ static int list_rules(void)
 
 static int read_words(const char *path, uint32_t **o_words, size_t *o_count)
 {
-    FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-    if (!f) {
-        fprintf(stderr, "coopvm val: cannot open '%s'\n", path);
-        return 0;
-    }
-    size_t cap = 1 << 16, len = 0;
-    unsigned char *buf = malloc(cap);
-    while (buf) {
-        if (len == cap) {
-            unsigned char *nb = realloc(buf, cap * 2);
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-        size_t k = fread(buf + len, 1, cap - len, f);
-        len += k;
-        if (k == 0)
-            break;
-    }
-    int err = ferror(f);
-    if (f != stdin)
-        fclose(f);
-    if (!buf || err) {
-        free(buf);
-        fprintf(stderr, "coopvm val: cannot read '%s'\n", path);
+    unsigned char *buf;
+    size_t len;
+    int r = cvm_cli_read_file(path, 1, &buf, &len);
+    if (r <= 0) {
+        fprintf(stderr, "coopvm val: cannot %s '%s'\n", r == 0 ? "open" : "read", path);
         return 0;
     }
     if (len % 4) {
