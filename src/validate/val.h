@@ -192,6 +192,9 @@ const char *val_enum_name(spv_operand_kind kind, uint32_t value, char *tmp, size
  * (the grammar's "capabilities" of a Capability enumerant, and the texts'
  * "Implicitly Declares" columns, which the grammar carries too). */
 int val_has_cap(const val_ctx *v, uint32_t cap);
+/* 1 when opcode `op` ends a block (SPIR-V 2.2.4 "Block" termination
+ * instructions), for the reader's block tracking and the structural checks. */
+int val_is_terminator(uint16_t op);
 /* 1 when OpExtension "name" is present. */
 int val_has_ext(const val_ctx *v, const char *name);
 /* 1 when the module's version is at least major.minor. */

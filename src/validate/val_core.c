@@ -404,26 +404,6 @@ int vc_entry_point_required(val_ctx *v, const spv_inst *in)
     return 1;
 }
 
-static int is_terminator(uint16_t op)
-{
-    switch (op) {
-    case SpvOpBranch:
-    case SpvOpBranchConditional:
-    case SpvOpSwitch:
-    case SpvOpReturn:
-    case SpvOpReturnValue:
-    case SpvOpKill:
-    case SpvOpUnreachable:
-    case SpvOpTerminateInvocation:
-    case SpvOpIgnoreIntersectionKHR:
-    case SpvOpTerminateRayKHR:
-    case SpvOpEmitMeshTasksEXT:
-        return 1;
-    default:
-        return 0;
-    }
-}
-
 /* 2.4: a function is OpFunction, its OpFunctionParameters, its blocks (each
  * OpLabel ... one terminator) or none (a declaration), and OpFunctionEnd. */
 int vc_function_layout(val_ctx *v, const spv_inst *unused)
@@ -443,7 +423,7 @@ int vc_function_layout(val_ctx *v, const spv_inst *unused)
                 st = PARAMS;
                 func_off = off;
             } else if (op == SpvOpFunctionParameter || op == SpvOpFunctionEnd || op == SpvOpLabel ||
-                       is_terminator(op)) {
+                       val_is_terminator(op)) {
                 return val_fail_at(v, off, "%s outside a function", val_op_name(op));
             }
             break;
@@ -463,7 +443,7 @@ int vc_function_layout(val_ctx *v, const spv_inst *unused)
                                        "OpFunctionParameter, OpLabel or OpFunctionEnd",
                                val_op_name(op), func_off);
         case BLOCK:
-            if (is_terminator(op)) {
+            if (val_is_terminator(op)) {
                 st = AFTER;
                 break;
             }

@@ -907,3 +907,23 @@ int val_has_decoration(const val_ctx *v, uint32_t id, uint32_t decoration)
     }
     return 0;
 }
+
+int val_is_terminator(uint16_t op)
+{
+    switch (op) {
+    case SpvOpBranch:
+    case SpvOpBranchConditional:
+    case SpvOpSwitch:
+    case SpvOpReturn:
+    case SpvOpReturnValue:
+    case SpvOpKill:
+    case SpvOpUnreachable:
+    case SpvOpTerminateInvocation:
+    case SpvOpIgnoreIntersectionKHR:
+    case SpvOpTerminateRayKHR:
+    case SpvOpEmitMeshTasksEXT:
+        return 1;
+    default:
+        return 0;
+    }
+}

@@ -64,26 +64,6 @@ typedef struct reader {
     uint32_t cur_block;
 } reader;
 
-static int is_terminator(uint16_t op)
-{
-    switch (op) {
-    case SpvOpBranch:
-    case SpvOpBranchConditional:
-    case SpvOpSwitch:
-    case SpvOpReturn:
-    case SpvOpReturnValue:
-    case SpvOpKill:
-    case SpvOpUnreachable:
-    case SpvOpTerminateInvocation:
-    case SpvOpIgnoreIntersectionKHR:
-    case SpvOpTerminateRayKHR:
-    case SpvOpEmitMeshTasksEXT:
-        return 1;
-    default:
-        return 0;
-    }
-}
-
 static int record(val_ctx *v, reader *rd, const spv_inst *in)
 {
     const spv_instruction_desc *d = spv_grammar_instruction(in->opcode);
@@ -191,7 +171,7 @@ static int record(val_ctx *v, reader *rd, const spv_inst *in)
     default:
         break;
     }
-    if (is_terminator(in->opcode) && rd->cur_block != VAL_NONE) {
+    if (val_is_terminator(in->opcode) && rd->cur_block != VAL_NONE) {
         val_block *b = &v->blocks[rd->cur_block];
         if (!b->term) {
             b->term = in->offset;
@@ -383,7 +363,7 @@ static void locate(const val_ctx *v, uint32_t off, cvm_diagnostic *diag)
             line = in.words[2];
             col = in.words[3];
         } else if (in.opcode == SpvOpNoLine || in.opcode == SpvOpFunctionEnd ||
-                   is_terminator(in.opcode)) {
+                   val_is_terminator(in.opcode)) {
             file = line = col = 0;
         }
     }
