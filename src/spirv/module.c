@@ -390,6 +390,33 @@ static int is_constant(const spv_def *def)
     return def->opcode == SpvOpUndef || (d && !strcmp(d->op_class, "Constant-Creation"));
 }
 
+/* 1 for the instructions that declare a type (OpType*). */
+static int in_type_declaration(uint16_t opcode)
+{
+    const spv_instruction_desc *d = spv_grammar_instruction(opcode);
+    return d && !strcmp(d->op_class, "Type-Declaration");
+}
+
+/* 1 when an OpTypeForwardPointer before word `before` declares the pointer
+ * type `id`: the one use of a type ahead of its definition that the texts
+ * allow (SPIR-V 1.6 section 2.4 "Logical Layout of a Module", item 9: the
+ * operands of type, constant and global variable declarations are declared
+ * before they are used; OpTypeForwardPointer is the exception).  Without this
+ * rule a mutated module can build a type out of itself (%s = OpTypeStruct
+ * %s), and every walk over its members recurses without end. */
+static int forward_declared(const spv_module *m, uint32_t id, uint32_t before)
+{
+    if (m->defs[id].opcode != SpvOpTypePointer)
+        return 0;
+    size_t off = m->globals_begin ? m->globals_begin : SPV_HEADER_WORDS;
+    spv_inst in;
+    while (off < before && spv_next_inst(&m->bin, &off, &in, NULL) == 1)
+        if (in.opcode == SpvOpTypeForwardPointer && in.word_count >= 2 && in.words[1] == id &&
+            in.offset < before)
+            return 1;
+    return 0;
+}
+
 static cvm_result check_use(walk *w, uint16_t kind, const char *name, uint32_t id)
 {
     const spv_module *m = w->m;
@@ -406,6 +433,14 @@ static cvm_result check_use(walk *w, uint16_t kind, const char *name, uint32_t i
         return cvm_diag_at(w->diag, CVM_ERROR_INVALID_MODULE, in->offset, in->opcode,
                            "operand '%s' of %s at word %u is %%%u, which is never defined", name,
                            iname, in->offset, id);
+    if (w->func == UINT32_MAX && def->off >= in->offset && in->opcode != SpvOpTypeForwardPointer &&
+        (in_type_declaration(in->opcode) || kind == SPV_OPERAND_IdResultType) &&
+        !forward_declared(m, id, in->offset))
+        return cvm_diag_at(w->diag, CVM_ERROR_INVALID_MODULE, in->offset, in->opcode,
+                           "operand '%s' of %s at word %u is %%%u, which is not defined before it "
+                           "(its definition is at word %u): a type and what it is built from "
+                           "are declared before use",
+                           name, iname, in->offset, id, def->off);
     if (w->func != UINT32_MAX && def->func != UINT32_MAX && def->func != w->func)
         return cvm_diag_at(w->diag, CVM_ERROR_INVALID_MODULE, in->offset, in->opcode,
                            "operand '%s' of %s at word %u is %%%u, a result of another function",
