@@ -237,6 +237,29 @@ const spv_extinst_desc *spv_grammar_glsl_std450_by_name(const char *name, size_t
         c.append("static const uint16_t %s[] = {%s};" % (nm, ", ".join(str(cap_value[x]) for x in caps)))
         return nm
 
+    name_rows = []
+
+    def name_index(nm, names_per_entry):
+        """A table of (name, entry index) sorted by the names' bytes, for a
+        binary search by name.  A name that two entries share (as a name or
+        an alias) keeps the first entry, as a scan in table order would."""
+        first = {}
+        for i, names in enumerate(names_per_entry):
+            for n in names:
+                first.setdefault(n, i)
+        rows = sorted(first.items(), key=lambda kv: kv[0].encode("utf-8"))
+        name_rows.append(rows)
+        c.append("static const spv_name_entry %s[] = {" % nm)
+        c.extend("    {%s, %du}," % (c_str(n), i) for n, i in rows)
+        c.append("};")
+
+    c.append("/* name -> index of its entry, sorted by name (bytes): the lookups by name */")
+    c.append("typedef struct spv_name_entry {")
+    c.append("    const char *name;")
+    c.append("    uint32_t index;")
+    c.append("} spv_name_entry;")
+    c.append("")
+    kind_names = []
     kind_tables = []
     for k in kinds:
         cat = {"BitEnum": "SPV_CATEGORY_BIT_ENUM", "ValueEnum": "SPV_CATEGORY_VALUE_ENUM",
@@ -260,6 +283,11 @@ const spv_extinst_desc *spv_grammar_glsl_std450_by_name(const char *name, size_t
             c.extend(rows)
             c.append("};")
             n_en = len(ens)
+            name_index("names_%s" % k["kind"],
+                       [[e["enumerant"]] + e.get("aliases", []) for e in ens])
+            kind_names.append("    {names_%s, %d}," % (k["kind"], len(name_rows[-1])))
+        else:
+            kind_names.append("    {NULL, 0},")
         bases_name, n_b = "NULL", 0
         if "bases" in k:
             bases_name = "bases_%s" % k["kind"]
@@ -271,6 +299,13 @@ const spv_extinst_desc *spv_grammar_glsl_std450_by_name(const char *name, size_t
     c.append("")
     c.append("const spv_operand_kind_desc spv_operand_kinds[SPV_OPERAND_KIND_COUNT] = {")
     c.extend(kind_tables)
+    c.append("};")
+    c.append("")
+    c.append("static const struct {")
+    c.append("    const spv_name_entry *entries;")
+    c.append("    size_t count;")
+    c.append("} enumerant_names[SPV_OPERAND_KIND_COUNT] = {")
+    c.extend(kind_names)
     c.append("};")
     c.append("")
 
@@ -291,6 +326,7 @@ const spv_extinst_desc *spv_grammar_glsl_std450_by_name(const char *name, size_t
     c.extend(rows)
     c.append("};")
     c.append("const size_t spv_instruction_count = %d;" % len(insts))
+    name_index("instruction_names", [[i["opname"]] + i.get("aliases", []) for i in insts])
     c.append("")
 
     rows = []
@@ -302,10 +338,30 @@ const spv_extinst_desc *spv_grammar_glsl_std450_by_name(const char *name, size_t
     c.extend(rows)
     c.append("};")
     c.append("const size_t spv_glsl_std450_count = %d;" % len(glsl["instructions"]))
+    name_index("glsl_std450_names", [[i["opname"]] for i in
+                                     sorted(glsl["instructions"], key=lambda i: i["opcode"])])
     c.append("""
-static int name_is(const char *a, const char *b, size_t len)
+/* The entry of `names` (n of them, sorted by name) whose name is the `len`
+ * bytes at `name` (which need not end in a NUL, and may hold any byte), or
+ * NULL. */
+static const spv_name_entry *find_name(const spv_name_entry *names, size_t n, const char *name,
+                                       size_t len)
 {
-    return strncmp(a, b, len) == 0 && a[len] == '\\0';
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        size_t el = strlen(names[mid].name);
+        int c = memcmp(names[mid].name, name, el < len ? el : len);
+        if (c == 0)
+            c = el < len ? -1 : el > len;
+        if (c == 0)
+            return &names[mid];
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
 }
 
 const spv_instruction_desc *spv_grammar_instruction(uint32_t opcode)
@@ -325,15 +381,10 @@ const spv_instruction_desc *spv_grammar_instruction(uint32_t opcode)
 
 const spv_instruction_desc *spv_grammar_instruction_by_name(const char *name, size_t len)
 {
-    for (size_t i = 0; i < spv_instruction_count; i++) {
-        const spv_instruction_desc *d = &spv_instructions[i];
-        if (name_is(d->name, name, len))
-            return d;
-        for (uint16_t a = 0; a < d->num_aliases; a++)
-            if (name_is(d->aliases[a], name, len))
-                return d;
-    }
-    return NULL;
+    const spv_name_entry *e = find_name(instruction_names,
+                                        sizeof(instruction_names) / sizeof(instruction_names[0]),
+                                        name, len);
+    return e ? &spv_instructions[e->index] : NULL;
 }
 
 const spv_enumerant_desc *spv_grammar_enumerant(spv_operand_kind kind, uint32_t value)
@@ -359,16 +410,9 @@ const spv_enumerant_desc *spv_grammar_enumerant_by_name(spv_operand_kind kind, c
 {
     if ((unsigned)kind >= SPV_OPERAND_KIND_COUNT)
         return NULL;
-    const spv_operand_kind_desc *k = &spv_operand_kinds[kind];
-    for (size_t i = 0; i < k->num_enumerants; i++) {
-        const spv_enumerant_desc *e = &k->enumerants[i];
-        if (name_is(e->name, name, len))
-            return e;
-        for (uint16_t a = 0; a < e->num_aliases; a++)
-            if (name_is(e->aliases[a], name, len))
-                return e;
-    }
-    return NULL;
+    const spv_name_entry *e =
+        find_name(enumerant_names[kind].entries, enumerant_names[kind].count, name, len);
+    return e ? &spv_operand_kinds[kind].enumerants[e->index] : NULL;
 }
 
 const spv_extinst_desc *spv_grammar_glsl_std450(uint32_t opcode)
@@ -381,10 +425,10 @@ const spv_extinst_desc *spv_grammar_glsl_std450(uint32_t opcode)
 
 const spv_extinst_desc *spv_grammar_glsl_std450_by_name(const char *name, size_t len)
 {
-    for (size_t i = 0; i < spv_glsl_std450_count; i++)
-        if (name_is(spv_glsl_std450[i].name, name, len))
-            return &spv_glsl_std450[i];
-    return NULL;
+    const spv_name_entry *e = find_name(glsl_std450_names,
+                                        sizeof(glsl_std450_names) / sizeof(glsl_std450_names[0]),
+                                        name, len);
+    return e ? &spv_glsl_std450[e->index] : NULL;
 }""")
 
     with open(os.path.join(odir, "spirv_grammar.h"), "w", encoding="utf-8", newline="\n") as f:
