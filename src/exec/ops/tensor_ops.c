@@ -23,6 +23,10 @@
 #include "exec/ops/tensor_layout.h"
 #include "exec/program.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 _Static_assert(sizeof(cvm_tensor_layout) <= CVM_TENSOR_VALUE_SIZE &&
                    sizeof(cvm_tensor_view) <= CVM_TENSOR_VALUE_SIZE,
                "a tensor layout or view value fits its register (exec.h)");
@@ -499,6 +503,103 @@ static int bulk_transfer(const cvm_exec *ex, const cvm_tensor_element *plan, uin
     return 1;
 }
 
+/* ---- blocked transpose ---------------------------------------------------
+ * dst[j * dst_ld + i * es] = src[i * src_ld + j * es] for i < rows and
+ * j < cols (leading dimensions in bytes): element (i, j) of a rows x cols
+ * array of es-byte elements goes to (j, i).  In 8 x 8 blocks, so that each
+ * block reads 8 source lines and writes 8 destination runs instead of one
+ * element per line; with SSE2, 16-bit blocks of 8 x 8 and 32-bit blocks of
+ * 4 x 4 are transposed in registers.  The regions must not overlap. */
+#define TRANSPOSE_EDGE(SIZE)                                                                  \
+    for (uint32_t j = j0; j < j1; j++)                                                        \
+        for (uint32_t i = i0; i < i1; i++)                                                    \
+            memcpy(dst + j * dst_ld + (size_t)i * (SIZE), src + i * src_ld + (size_t)j * (SIZE), \
+                   (SIZE));
+
+static void transpose_part(uint8_t *dst, size_t dst_ld, const uint8_t *src, size_t src_ld,
+                           uint32_t i0, uint32_t i1, uint32_t j0, uint32_t j1, uint32_t es)
+{
+    switch (es) {
+    case 1: TRANSPOSE_EDGE(1) break;
+    case 2: TRANSPOSE_EDGE(2) break;
+    case 4: TRANSPOSE_EDGE(4) break;
+    case 8: TRANSPOSE_EDGE(8) break;
+    default: TRANSPOSE_EDGE(es) break;
+    }
+}
+#undef TRANSPOSE_EDGE
+
+#if defined(__SSE2__)
+static void transpose_8x8_u16(uint8_t *dst, size_t dst_ld, const uint8_t *src, size_t src_ld)
+{
+    __m128i a[8], b[8], c[8];
+    for (int k = 0; k < 8; k++)
+        a[k] = _mm_loadu_si128((const __m128i *)(const void *)(src + k * src_ld));
+    for (int k = 0; k < 4; k++) {
+        b[2 * k] = _mm_unpacklo_epi16(a[2 * k], a[2 * k + 1]);
+        b[2 * k + 1] = _mm_unpackhi_epi16(a[2 * k], a[2 * k + 1]);
+    }
+    /* c[0..3]: columns (0,1) (2,3) (4,5) (6,7) of rows 0-3; c[4..7] of rows 4-7 */
+    for (int h = 0; h < 2; h++) {
+        c[4 * h + 0] = _mm_unpacklo_epi32(b[4 * h + 0], b[4 * h + 2]);
+        c[4 * h + 1] = _mm_unpackhi_epi32(b[4 * h + 0], b[4 * h + 2]);
+        c[4 * h + 2] = _mm_unpacklo_epi32(b[4 * h + 1], b[4 * h + 3]);
+        c[4 * h + 3] = _mm_unpackhi_epi32(b[4 * h + 1], b[4 * h + 3]);
+    }
+    for (int k = 0; k < 4; k++) {
+        _mm_storeu_si128((__m128i *)(void *)(dst + (size_t)(2 * k) * dst_ld),
+                         _mm_unpacklo_epi64(c[k], c[k + 4]));
+        _mm_storeu_si128((__m128i *)(void *)(dst + (size_t)(2 * k + 1) * dst_ld),
+                         _mm_unpackhi_epi64(c[k], c[k + 4]));
+    }
+}
+
+static void transpose_4x4_u32(uint8_t *dst, size_t dst_ld, const uint8_t *src, size_t src_ld)
+{
+    __m128i a0 = _mm_loadu_si128((const __m128i *)(const void *)src);
+    __m128i a1 = _mm_loadu_si128((const __m128i *)(const void *)(src + src_ld));
+    __m128i a2 = _mm_loadu_si128((const __m128i *)(const void *)(src + 2 * src_ld));
+    __m128i a3 = _mm_loadu_si128((const __m128i *)(const void *)(src + 3 * src_ld));
+    __m128i b0 = _mm_unpacklo_epi32(a0, a1), b1 = _mm_unpackhi_epi32(a0, a1);
+    __m128i b2 = _mm_unpacklo_epi32(a2, a3), b3 = _mm_unpackhi_epi32(a2, a3);
+    _mm_storeu_si128((__m128i *)(void *)dst, _mm_unpacklo_epi64(b0, b2));
+    _mm_storeu_si128((__m128i *)(void *)(dst + dst_ld), _mm_unpackhi_epi64(b0, b2));
+    _mm_storeu_si128((__m128i *)(void *)(dst + 2 * dst_ld), _mm_unpacklo_epi64(b1, b3));
+    _mm_storeu_si128((__m128i *)(void *)(dst + 3 * dst_ld), _mm_unpackhi_epi64(b1, b3));
+}
+#endif
+
+static void transpose(uint8_t *dst, size_t dst_ld, const uint8_t *src, size_t src_ld,
+                      uint32_t rows, uint32_t cols, uint32_t es)
+{
+    uint32_t B = 8;
+#if defined(__SSE2__)
+    if (es == 4)
+        B = 4;
+#endif
+    uint32_t rf = rows - rows % B, cf = cols - cols % B; /* the full blocks */
+    for (uint32_t j0 = 0; j0 < cf; j0 += B) {
+        for (uint32_t i0 = 0; i0 < rf; i0 += B) {
+            const uint8_t *s = src + i0 * src_ld + (size_t)j0 * es;
+            uint8_t *d = dst + j0 * dst_ld + (size_t)i0 * es;
+#if defined(__SSE2__)
+            if (es == 2) {
+                transpose_8x8_u16(d, dst_ld, s, src_ld);
+                continue;
+            }
+            if (es == 4) {
+                transpose_4x4_u32(d, dst_ld, s, src_ld);
+                continue;
+            }
+#endif
+            transpose_part(dst, dst_ld, src, src_ld, i0, i0 + B, j0, j0 + B, es);
+        }
+    }
+    /* the partial blocks: the last rows (all columns), the last columns */
+    transpose_part(dst, dst_ld, src, src_ld, rf, rows, 0, cols, es);
+    transpose_part(dst, dst_ld, src, src_ld, 0, rf, cf, cols, es);
+}
+
 /* The whole-tile fast path (cvm_tensor_tile_plan): every element inside
  * the clip is a memory element at row_index[r] + c * col_step.  Copies them
  * when their index range is one accessible range (the condition of
@@ -535,24 +636,22 @@ static int tile_transfer(const cvm_exec *ex, const cvm_tensor_tile *tile,
     if (!h)
         return 0;
     size_t step = (size_t)tile->col_step * es, len = (size_t)tile->col_count * es;
+    size_t ld = (size_t)N * es;
     /* A transposed tile (consecutive rows one element apart in memory,
-     * columns further apart, as through a transposing view): walk memory
-     * in order, one matrix column at a time. */
+     * columns further apart, as through a transposing view): a blocked
+     * transpose between memory and the matrix.  A store only when no two
+     * elements share an address (each column's run of rows ends before the
+     * next column's starts), where the order of the writes cannot show. */
     int transposed = step != es && tile->row_count > 1;
     for (uint32_t r = 1; transposed && r < tile->row_count; r++)
         transposed = row_index[r] == row_index[r - 1] + 1;
-    if (transposed && !store && (es == 2 || es == 4)) {
-        size_t ld = (size_t)N * es;
-        for (uint32_t c = 0; c < tile->col_count; c++) {
-            const uint8_t *g = h + (size_t)(row_index[0] - lo) * es + c * step;
-            uint8_t *m = mat + ((size_t)tile->row_first * N + tile->col_first + c) * es;
-            if (es == 2)
-                for (uint32_t r = 0; r < tile->row_count; r++, m += ld)
-                    memcpy(m, g + 2 * (size_t)r, 2);
-            else
-                for (uint32_t r = 0; r < tile->row_count; r++, m += ld)
-                    memcpy(m, g + 4 * (size_t)r, 4);
-        }
+    if (transposed && (!store || step >= (size_t)tile->row_count * es)) {
+        uint8_t *g = h + (size_t)(row_index[0] - lo) * es;
+        uint8_t *m = mat + ((size_t)tile->row_first * N + tile->col_first) * es;
+        if (store) /* memory column c, row r <- matrix (r, c) */
+            transpose(g, step, m, ld, tile->row_count, tile->col_count, es);
+        else /* matrix (r, c) <- memory column c, row r */
+            transpose(m, ld, g, step, tile->col_count, tile->row_count, es);
         return 1;
     }
     for (uint32_t r = 0; r < tile->row_count; r++) {
@@ -593,6 +692,10 @@ static cvm_result tensor_transfer(cvm_exec *ex, const cvm_insn *in, int store)
     uint32_t total = M * N;
     cvm_tensor_access acc = store ? CVM_TENSOR_STORE : CVM_TENSOR_LOAD;
     int decode = !store && x[TX_DECODE] != UINT32_MAX;
+    /* CVM_FLAG_REFERENCE_PATHS: every instance plans every element and
+     * copies them one at a time (the literal path the fast ones are tested
+     * against) */
+    int fast = !(ex->flags & CVM_FLAG_REFERENCE_PATHS);
     cvm_val obj = ex->vals[in->b];
     cvm_val res = store ? obj : ex->vals[in->result];
     tensor_work w;
@@ -629,14 +732,14 @@ static cvm_result tensor_transfer(cvm_exec *ex, const cvm_insn *in, int store)
         if (in->d && (r = read_view(ex, in, in->d, l, &v)) != CVM_SUCCESS)
             goto done;
         const cvm_tensor_view *vp = in->d ? &v : NULL;
-        int same = prev != PREV_NONE && !memcmp(&t, &prev_t, sizeof t) &&
+        int same = fast && prev != PREV_NONE && !memcmp(&t, &prev_t, sizeof t) &&
                    (!in->d || !memcmp(&v, &prev_v, sizeof v));
         uint8_t *mat = res.p + (size_t)i * res.stride;
         const uint8_t *src = obj.p + (size_t)i * obj.stride;
 
         /* The whole-tile path, when the tile is in range and the load has
          * no DecodeFunc. */
-        if (!decode && (same ? prev == PREV_TILE
+        if (fast && !decode && (same ? prev == PREV_TILE
                              : cvm_tensor_tile_plan(&t, vp, M, N, &tile, rows))) {
             prev = PREV_TILE;
             prev_t = t;
@@ -706,7 +809,7 @@ static cvm_result tensor_transfer(cvm_exec *ex, const cvm_insn *in, int store)
                 continue;
             }
         }
-        if (bulk_transfer(ex, w.plan, total, base, es, store, mat))
+        if (fast && bulk_transfer(ex, w.plan, total, base, es, store, mat))
             continue;
         for (uint32_t ei = 0; ei < total; ei++) {
             const cvm_tensor_element *e = &w.plan[ei];
