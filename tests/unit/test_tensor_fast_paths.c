@@ -13,8 +13,10 @@
  * buffer (tiles inside the tensor, across its edges, outside it, short
  * buffers, robust access or not), over an 'Object' loaded from the source,
  * stores it whole to `ld`, and stores it again through a second random
- * layout and view to `st`.  Two subgroups run each load and store, with
- * equal layouts: the second reuses the first's plan on the fast path. */
+ * layout and view to `st`.  Two subgroups run each load and store; the
+ * second loads one row further down (so the layout instructions see lanes
+ * with different operands, and the load cannot reuse the first subgroup's
+ * plan) and stores to the next M rows of `ld`. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -86,8 +88,9 @@ static void make_shader(char *buf, size_t cap, const comp_type *ct, uint32_t M, 
            "OpExtension \"SPV_NV_cooperative_matrix2\"\n"
            "OpExtension \"SPV_NV_tensor_addressing\"\n"
            "OpMemoryModel Logical Vulkan\n"
-           "OpEntryPoint GLCompute %%main \"main\" %%p %%src %%ld %%st\n"
+           "OpEntryPoint GLCompute %%main \"main\" %%p %%src %%ld %%st %%lidx\n"
            "OpExecutionMode %%main LocalSize 64 1 1\n"
+           "OpDecorate %%lidx BuiltIn LocalInvocationIndex\n"
            "OpDecorate %%rt ArrayStride 4\nOpDecorate %%B Block\n"
            "OpMemberDecorate %%B 0 Offset 0\n",
            ct->caps);
@@ -99,8 +102,9 @@ static void make_shader(char *buf, size_t cap, const comp_type *ct, uint32_t M, 
            "%%void = OpTypeVoid\n%%fn = OpTypeFunction %%void\n%%bool = OpTypeBool\n"
            "%%uint = OpTypeInt 32 0\n%%int = OpTypeInt 32 1\n%%ct = %s\n"
            "%%false = OpConstantFalse %%bool\n%%int_0 = OpConstant %%int 0\n"
-           "%%cM = OpConstant %%uint %u\n%%cN = OpConstant %%uint %u\n",
-           ct->decl, M, N);
+           "%%cM = OpConstant %%uint %u\n%%cN = OpConstant %%uint %u\n"
+           "%%cM2 = OpConstant %%uint %u\n",
+           ct->decl, M, N, 2 * M);
     for (uint32_t k = 0; k < NP || k < 5; k++)
         append(buf, cap, "%%c%u = OpConstant %%uint %u\n", k, k);
     append(buf, cap,
@@ -108,6 +112,7 @@ static void make_shader(char *buf, size_t cap, const comp_type *ct, uint32_t M, 
            "%%pB = OpTypePointer StorageBuffer %%B\n%%pu = OpTypePointer StorageBuffer %%uint\n"
            "%%p = OpVariable %%pB StorageBuffer\n%%src = OpVariable %%pB StorageBuffer\n"
            "%%ld = OpVariable %%pB StorageBuffer\n%%st = OpVariable %%pB StorageBuffer\n"
+           "%%pin = OpTypePointer Input %%uint\n%%lidx = OpVariable %%pin Input\n"
            "%%mat = OpTypeCooperativeMatrixKHR %%ct %%c3 %%cM %%cN %%c2\n"
            "%%null = OpConstantNull %%mat\n"
            "%%LL = OpTypeTensorLayoutNV %%c2 %%c%u\n%%LS = OpTypeTensorLayoutNV %%c2 %%c0\n"
@@ -122,6 +127,9 @@ static void make_shader(char *buf, size_t cap, const comp_type *ct, uint32_t M, 
            "%%src0 = OpAccessChain %%pu %%src %%int_0 %%c0\n"
            "%%ld0 = OpAccessChain %%pu %%ld %%int_0 %%c0\n"
            "%%st0 = OpAccessChain %%pu %%st %%int_0 %%c0\n"
+           /* the subgroup: the load's row offset and the row of ld it goes to */
+           "%%li = OpLoad %%uint %%lidx\n%%sg = OpShiftRightLogical %%uint %%li %%c5\n"
+           "%%w4s = OpIAdd %%uint %%w4 %%sg\n%%sgM = OpIMul %%uint %%sg %%cM\n"
            /* the whole matrix, plainly: 'Object' of the load, and the store to ld */
            "%%o0 = OpCreateTensorLayoutNV %%LS\n"
            "%%o1 = OpTensorLayoutSetDimensionNV %%LS %%o0 %%cM %%cN\n"
@@ -129,13 +137,16 @@ static void make_shader(char *buf, size_t cap, const comp_type *ct, uint32_t M, 
            "%%l0 = OpCreateTensorLayoutNV %%LL\n"
            "%%l1 = OpTensorLayoutSetDimensionNV %%LL %%l0 %%w0 %%w1\n"
            "%%l2 = OpTensorLayoutSetStrideNV %%LL %%l1 %%w2 %%w3\n"
-           "%%l3 = OpTensorLayoutSliceNV %%LL %%l2 %%w4 %%w6 %%w5 %%w7\n"
+           "%%l3 = OpTensorLayoutSliceNV %%LL %%l2 %%w4s %%w6 %%w5 %%w7\n"
            "%%l4 = OpTensorLayoutSetClampValueNV %%LL %%l3 %%w8\n");
     view_code(buf, cap, "lv", lview, 9);
     append(buf, cap, "%%m = OpCooperativeMatrixLoadTensorNV %%mat %%src0 %%obj %%l4 None %s\n",
            lview ? "TensorView %lv" : "None");
     append(buf, cap,
-           "OpCooperativeMatrixStoreTensorNV %%ld0 %%m %%o1 None None\n"
+           "%%d0 = OpCreateTensorLayoutNV %%LS\n"
+           "%%d1 = OpTensorLayoutSetDimensionNV %%LS %%d0 %%cM2 %%cN\n"
+           "%%d2 = OpTensorLayoutSliceNV %%LS %%d1 %%sgM %%cM %%c0 %%cN\n"
+           "OpCooperativeMatrixStoreTensorNV %%ld0 %%m %%d2 None None\n"
            "%%s0 = OpCreateTensorLayoutNV %%LS\n"
            "%%s1 = OpTensorLayoutSetDimensionNV %%LS %%s0 %%w13 %%w14\n"
            "%%s2 = OpTensorLayoutSetStrideNV %%LS %%s1 %%w15 %%w16\n"
@@ -253,7 +264,7 @@ static void run_case(const comp_type *ct, uint32_t M, uint32_t N, uint32_t mode,
             memset(ld[ref], 0x5A, sizeof ld[ref]);
             memcpy(st[ref], st_in, sizeof st_in);
             void *bufs[4] = {params, src, ld[ref], st[ref]};
-            size_t sizes[4] = {sizeof params, src_size, whole, st_size};
+            size_t sizes[4] = {sizeof params, src_size, 2 * whole, st_size};
             asm_params p;
             memset(&p, 0, sizeof p);
             p.subgroup_size = 32;
@@ -268,10 +279,10 @@ static void run_case(const comp_type *ct, uint32_t M, uint32_t N, uint32_t mode,
             fail_msg("%s %ux%u mode %u views %u/%u trial %u: fast %s '%s', reference %s '%s'",
                      ct->name, M, N, mode, lview, sview, t, cvm_result_string(rr[0].dispatch),
                      rr[0].message, cvm_result_string(rr[1].dispatch), rr[1].message);
-        if (memcmp(ld[0], ld[1], whole) || memcmp(st[0], st[1], st_size))
+        if (memcmp(ld[0], ld[1], 2 * whole) || memcmp(st[0], st[1], st_size))
             fail_msg("%s %ux%u mode %u views %u/%u trial %u robust %d: the %s buffer differs",
                      ct->name, M, N, mode, lview, sview, t, robust,
-                     memcmp(ld[0], ld[1], whole) ? "ld" : "st");
+                     memcmp(ld[0], ld[1], 2 * whole) ? "ld" : "st");
         if (rr[0].dispatch == CVM_SUCCESS)
             o_counts->passed++;
         else

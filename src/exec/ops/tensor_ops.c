@@ -115,19 +115,166 @@ static int same_bytes(const uint8_t *a, const uint8_t *b, size_t n)
 /* ---- layout and view instructions (per lane) ----------------------------
  * a = the TensorLayout / TensorView operand (0 for the Create ones); the
  * other operand ids in extra (nextra of them), in instruction order. */
+
+/* The result of lane `l` whose other operands are v[0 .. nextra), to
+ * *o_value (a cvm_tensor_layout or cvm_tensor_view, by the result type);
+ * fails the instruction naming the invocation. */
+static cvm_result tensor_state_lane(cvm_exec *ex, const cvm_insn *in, uint32_t l,
+                                    const uint32_t *v, void *o_value)
+{
+    const cvm_type *rt = &ex->prog->types[in->type];
+    cvm_result r = CVM_SUCCESS;
+    if (rt->tclass == CVM_TC_TENSOR_LAYOUT) {
+        cvm_tensor_layout t;
+        if (in->spv_op == SpvOpCreateTensorLayoutNV) {
+            r = cvm_tensor_layout_create(rt->dim, rt->clamp_mode, &t);
+        } else {
+            if ((r = read_layout(ex, in, in->a, l, &t)) != CVM_SUCCESS)
+                return r;
+            switch (in->spv_op) {
+            case SpvOpTensorLayoutSetDimensionNV:
+                r = cvm_tensor_layout_set_dimension(&t, v, in->nextra, &t);
+                break;
+            case SpvOpTensorLayoutSetStrideNV:
+                r = cvm_tensor_layout_set_stride(&t, v, in->nextra, &t);
+                break;
+            case SpvOpTensorLayoutSetBlockSizeNV:
+                r = cvm_tensor_layout_set_block_size(&t, v, in->nextra, &t);
+                break;
+            case SpvOpTensorLayoutSetClampValueNV:
+                r = cvm_tensor_layout_set_clamp_value(&t, v[0], &t);
+                break;
+            default: { /* SpvOpTensorLayoutSliceNV: (Offset, Span) pairs */
+                int32_t offsets[CVM_TENSOR_MAX_DIM];
+                uint32_t spans[CVM_TENSOR_MAX_DIM];
+                for (uint32_t k = 0; k < in->nextra / 2; k++) {
+                    offsets[k] = (int32_t)v[2 * k];
+                    spans[k] = v[2 * k + 1];
+                }
+                r = cvm_tensor_layout_slice(&t, offsets, spans, in->nextra / 2, &t);
+                break;
+            }
+            }
+        }
+        if (r == CVM_SUCCESS)
+            memcpy(o_value, &t, sizeof(t));
+    } else {
+        cvm_tensor_view tv;
+        if (in->spv_op == SpvOpCreateTensorViewNV) {
+            r = cvm_tensor_view_create(rt->dim, rt->has_dimensions != 0, rt->permutation, rt->dim,
+                                       &tv);
+        } else {
+            if ((r = read_view(ex, in, in->a, l, &tv)) != CVM_SUCCESS)
+                return r;
+            switch (in->spv_op) {
+            case SpvOpTensorViewSetDimensionNV:
+                r = cvm_tensor_view_set_dimension(&tv, v, in->nextra, &tv);
+                break;
+            case SpvOpTensorViewSetStrideNV:
+                r = cvm_tensor_view_set_stride(&tv, v, in->nextra, &tv);
+                break;
+            default: /* SpvOpTensorViewSetClipNV */
+                r = cvm_tensor_view_set_clip(&tv, v[0], v[1], v[2], v[3], &tv);
+                break;
+            }
+        }
+        if (r == CVM_SUCCESS)
+            memcpy(o_value, &tv, sizeof(tv));
+    }
+    if (r != CVM_SUCCESS)
+        return cvm_exec_fail(ex, in, r, "invocation %u: %s", l, tensor_error_text(r));
+    return CVM_SUCCESS;
+}
+
+/* True when every active lane's operands equal lane `first`'s (v, and the
+ * `size` bytes of operand a): the common case, layouts and views being
+ * uniform in a workgroup.  `size` is a constant where it is inlined. */
+static inline int tensor_state_uniform(const cvm_exec *ex, const cvm_insn *in, uint32_t first,
+                                       const cvm_val *ov, uint32_t nvary, const uint32_t *vary,
+                                       const uint32_t *v, size_t size)
+{
+    const uint8_t *a0 = in->a ? CVM_LANE(ex->vals[in->a], first) : NULL;
+    cvm_val av = in->a ? ex->vals[in->a] : (cvm_val){NULL, 0};
+    for (uint32_t l = first + 1; l < ex->nlanes; l++) {
+        if (!ex->active[l])
+            continue;
+        for (uint32_t j = 0; j < nvary; j++) {
+            uint32_t x;
+            memcpy(&x, CVM_LANE(ov[j], l), 4);
+            if (x != v[vary[j]])
+                return 0;
+        }
+        if (a0 && av.stride && !same_bytes(CVM_LANE(av, l), a0, size))
+            return 0;
+    }
+    return 1;
+}
+
 static cvm_result h_tensor_state(cvm_exec *ex, const cvm_insn *in)
 {
     const cvm_program *p = ex->prog;
     const cvm_type *rt = &p->types[in->type];
     const uint32_t *ops = p->extra + in->extra;
     cvm_val res = ex->vals[in->result];
-    /* The result is a pure function of the operands: a lane whose operands
-     * equal the last computed lane's (the common case: layouts are uniform
-     * in a workgroup) copies that lane's result. */
-    uint32_t last = UINT32_MAX;
-    uint32_t v[2 * CVM_TENSOR_MAX_DIM];
+    uint32_t v[2 * CVM_TENSOR_MAX_DIM]; /* nextra <= 2 * dim (lower_state) */
     size_t vsize = rt->tclass == CVM_TC_TENSOR_LAYOUT ? sizeof(cvm_tensor_layout)
                                                        : sizeof(cvm_tensor_view);
+    /* room for either value, aligned for both */
+    union {
+        cvm_tensor_layout t;
+        cvm_tensor_view v;
+    } value;
+    if (ex->flags & CVM_FLAG_REFERENCE_PATHS) {
+        /* every lane computed from its own operands */
+        CVM_FOR_ACTIVE(ex, l) {
+            for (uint32_t k = 0; k < in->nextra; k++)
+                v[k] = lane_u32(ex, ops[k], l);
+            cvm_result r = tensor_state_lane(ex, in, l, v, &value);
+            if (r != CVM_SUCCESS)
+                return r;
+            memcpy(CVM_LANE(res, l), &value, vsize);
+        }
+        return CVM_SUCCESS;
+    }
+    uint32_t first = 0;
+    while (first < ex->nlanes && !ex->active[first])
+        first++;
+    if (first == ex->nlanes)
+        return CVM_SUCCESS;
+    /* The result is a pure function of the operands.  When every active
+     * lane's operands equal the first's, compute it once and copy it to
+     * each lane (operands held once for all lanes, constants, need no
+     * comparison). */
+    cvm_val ov[2 * CVM_TENSOR_MAX_DIM];
+    uint32_t vary[2 * CVM_TENSOR_MAX_DIM], nvary = 0;
+    for (uint32_t k = 0; k < in->nextra; k++) {
+        v[k] = lane_u32(ex, ops[k], first);
+        if (ex->vals[ops[k]].stride) {
+            ov[nvary] = ex->vals[ops[k]];
+            vary[nvary++] = k;
+        }
+    }
+    int uniform = vsize == sizeof(cvm_tensor_layout)
+                      ? tensor_state_uniform(ex, in, first, ov, nvary, vary, v,
+                                             sizeof(cvm_tensor_layout))
+                      : tensor_state_uniform(ex, in, first, ov, nvary, vary, v,
+                                             sizeof(cvm_tensor_view));
+    if (uniform) {
+        cvm_result r = tensor_state_lane(ex, in, first, v, &value);
+        if (r != CVM_SUCCESS)
+            return r;
+        if (vsize == sizeof(cvm_tensor_layout)) { /* sizes known: no library calls */
+            CVM_FOR_ACTIVE(ex, l)
+                memcpy(CVM_LANE(res, l), &value, sizeof(cvm_tensor_layout));
+        } else {
+            CVM_FOR_ACTIVE(ex, l)
+                memcpy(CVM_LANE(res, l), &value, sizeof(cvm_tensor_view));
+        }
+        return CVM_SUCCESS;
+    }
+    /* Otherwise lane by lane: a lane whose operands equal the last computed
+     * lane's copies that lane's result. */
+    uint32_t last = UINT32_MAX;
     CVM_FOR_ACTIVE(ex, l) {
         if (last != UINT32_MAX) {
             int same = 1;
@@ -137,76 +284,17 @@ static cvm_result h_tensor_state(cvm_exec *ex, const cvm_insn *in)
                 same = same_bytes(CVM_LANE(ex->vals[in->a], l), CVM_LANE(ex->vals[in->a], last),
                                   vsize);
             if (same) {
-                if (vsize == sizeof(cvm_tensor_layout)) /* the size known: no library call */
-                    memcpy(CVM_LANE(res, l), CVM_LANE(res, last), sizeof(cvm_tensor_layout));
-                else
-                    memcpy(CVM_LANE(res, l), CVM_LANE(res, last), vsize);
+                memcpy(CVM_LANE(res, l), CVM_LANE(res, last), vsize);
                 continue;
             }
         }
         last = l;
         for (uint32_t k = 0; k < in->nextra; k++)
             v[k] = lane_u32(ex, ops[k], l);
-        cvm_result r = CVM_SUCCESS;
-        if (rt->tclass == CVM_TC_TENSOR_LAYOUT) {
-            cvm_tensor_layout t;
-            if (in->spv_op == SpvOpCreateTensorLayoutNV) {
-                r = cvm_tensor_layout_create(rt->dim, rt->clamp_mode, &t);
-            } else {
-                if ((r = read_layout(ex, in, in->a, l, &t)) != CVM_SUCCESS)
-                    return r;
-                switch (in->spv_op) {
-                case SpvOpTensorLayoutSetDimensionNV:
-                    r = cvm_tensor_layout_set_dimension(&t, v, in->nextra, &t);
-                    break;
-                case SpvOpTensorLayoutSetStrideNV:
-                    r = cvm_tensor_layout_set_stride(&t, v, in->nextra, &t);
-                    break;
-                case SpvOpTensorLayoutSetBlockSizeNV:
-                    r = cvm_tensor_layout_set_block_size(&t, v, in->nextra, &t);
-                    break;
-                case SpvOpTensorLayoutSetClampValueNV:
-                    r = cvm_tensor_layout_set_clamp_value(&t, v[0], &t);
-                    break;
-                default: { /* SpvOpTensorLayoutSliceNV: (Offset, Span) pairs */
-                    int32_t offsets[CVM_TENSOR_MAX_DIM];
-                    uint32_t spans[CVM_TENSOR_MAX_DIM];
-                    for (uint32_t k = 0; k < in->nextra / 2; k++) {
-                        offsets[k] = (int32_t)v[2 * k];
-                        spans[k] = v[2 * k + 1];
-                    }
-                    r = cvm_tensor_layout_slice(&t, offsets, spans, in->nextra / 2, &t);
-                    break;
-                }
-                }
-            }
-            if (r == CVM_SUCCESS)
-                memcpy(CVM_LANE(res, l), &t, sizeof(t));
-        } else {
-            cvm_tensor_view tv;
-            if (in->spv_op == SpvOpCreateTensorViewNV) {
-                r = cvm_tensor_view_create(rt->dim, rt->has_dimensions != 0, rt->permutation,
-                                           rt->dim, &tv);
-            } else {
-                if ((r = read_view(ex, in, in->a, l, &tv)) != CVM_SUCCESS)
-                    return r;
-                switch (in->spv_op) {
-                case SpvOpTensorViewSetDimensionNV:
-                    r = cvm_tensor_view_set_dimension(&tv, v, in->nextra, &tv);
-                    break;
-                case SpvOpTensorViewSetStrideNV:
-                    r = cvm_tensor_view_set_stride(&tv, v, in->nextra, &tv);
-                    break;
-                default: /* SpvOpTensorViewSetClipNV */
-                    r = cvm_tensor_view_set_clip(&tv, v[0], v[1], v[2], v[3], &tv);
-                    break;
-                }
-            }
-            if (r == CVM_SUCCESS)
-                memcpy(CVM_LANE(res, l), &tv, sizeof(tv));
-        }
+        cvm_result r = tensor_state_lane(ex, in, l, v, &value);
         if (r != CVM_SUCCESS)
-            return cvm_exec_fail(ex, in, r, "invocation %u: %s", l, tensor_error_text(r));
+            return r;
+        memcpy(CVM_LANE(res, l), &value, vsize);
     }
     return CVM_SUCCESS;
 }
