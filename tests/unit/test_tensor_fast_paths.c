@@ -16,7 +16,8 @@
  * layout and view to `st`.  Two subgroups run each load and store; the
  * second loads one row further down (so the layout instructions see lanes
  * with different operands, and the load cannot reuse the first subgroup's
- * plan) and stores to the next M rows of `ld`. */
+ * plan) and stores to the next M rows of `ld`; it alone slices the second
+ * layout, in a branch that leaves the first subgroup's lanes inactive. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -53,8 +54,8 @@ static const comp_type types[] = {
 /* Parameter words (binding 0): the load's layout dimensions 0,1, strides
  * 2,3, offsets 4,5, spans 6,7, clamp value 8, clip 9..12; the store's
  * dimensions 13,14, strides 15,16, offsets 17,18, spans 19,20, clip
- * 21..24. */
-enum { NP = 25, SRC_BYTES = 65536, ST_BYTES = 65536 };
+ * 21..24; 25 the invocations of each subgroup that end before the loads. */
+enum { NP = 26, SRC_BYTES = 65536, ST_BYTES = 65536 };
 
 static void append(char *buf, size_t cap, const char *fmt, ...)
 {
@@ -103,9 +104,9 @@ static void make_shader(char *buf, size_t cap, const comp_type *ct, uint32_t M, 
            "%%uint = OpTypeInt 32 0\n%%int = OpTypeInt 32 1\n%%ct = %s\n"
            "%%false = OpConstantFalse %%bool\n%%int_0 = OpConstant %%int 0\n"
            "%%cM = OpConstant %%uint %u\n%%cN = OpConstant %%uint %u\n"
-           "%%cM2 = OpConstant %%uint %u\n",
+           "%%cM2 = OpConstant %%uint %u\n%%c31 = OpConstant %%uint 31\n%%c32 = OpConstant %%uint 32\n",
            ct->decl, M, N, 2 * M);
-    for (uint32_t k = 0; k < NP || k < 5; k++)
+    for (uint32_t k = 0; k < NP; k++)
         append(buf, cap, "%%c%u = OpConstant %%uint %u\n", k, k);
     append(buf, cap,
            "%%rt = OpTypeRuntimeArray %%uint\n%%B = OpTypeStruct %%rt\n"
@@ -130,30 +131,44 @@ static void make_shader(char *buf, size_t cap, const comp_type *ct, uint32_t M, 
            /* the subgroup: the load's row offset and the row of ld it goes to */
            "%%li = OpLoad %%uint %%lidx\n%%sg = OpShiftRightLogical %%uint %%li %%c5\n"
            "%%w4s = OpIAdd %%uint %%w4 %%sg\n%%sgM = OpIMul %%uint %%sg %%cM\n"
-           /* the whole matrix, plainly: 'Object' of the load, and the store to ld */
+           /* every layout and view first, while all lanes are active */
            "%%o0 = OpCreateTensorLayoutNV %%LS\n"
            "%%o1 = OpTensorLayoutSetDimensionNV %%LS %%o0 %%cM %%cN\n"
-           "%%obj = OpCooperativeMatrixLoadTensorNV %%mat %%src0 %%null %%o1 None None\n"
            "%%l0 = OpCreateTensorLayoutNV %%LL\n"
            "%%l1 = OpTensorLayoutSetDimensionNV %%LL %%l0 %%w0 %%w1\n"
            "%%l2 = OpTensorLayoutSetStrideNV %%LL %%l1 %%w2 %%w3\n"
            "%%l3 = OpTensorLayoutSliceNV %%LL %%l2 %%w4s %%w6 %%w5 %%w7\n"
-           "%%l4 = OpTensorLayoutSetClampValueNV %%LL %%l3 %%w8\n");
-    view_code(buf, cap, "lv", lview, 9);
-    append(buf, cap, "%%m = OpCooperativeMatrixLoadTensorNV %%mat %%src0 %%obj %%l4 None %s\n",
-           lview ? "TensorView %lv" : "None");
-    append(buf, cap,
+           "%%l4 = OpTensorLayoutSetClampValueNV %%LL %%l3 %%w8\n"
            "%%d0 = OpCreateTensorLayoutNV %%LS\n"
            "%%d1 = OpTensorLayoutSetDimensionNV %%LS %%d0 %%cM2 %%cN\n"
            "%%d2 = OpTensorLayoutSliceNV %%LS %%d1 %%sgM %%cM %%c0 %%cN\n"
-           "OpCooperativeMatrixStoreTensorNV %%ld0 %%m %%d2 None None\n"
            "%%s0 = OpCreateTensorLayoutNV %%LS\n"
            "%%s1 = OpTensorLayoutSetDimensionNV %%LS %%s0 %%w13 %%w14\n"
-           "%%s2 = OpTensorLayoutSetStrideNV %%LS %%s1 %%w15 %%w16\n"
-           "%%s3 = OpTensorLayoutSliceNV %%LS %%s2 %%w17 %%w19 %%w18 %%w20\n");
+           "%%s2 = OpTensorLayoutSetStrideNV %%LS %%s1 %%w15 %%w16\n");
+    view_code(buf, cap, "lv", lview, 9);
     view_code(buf, cap, "sv", sview, 21);
-    append(buf, cap, "OpCooperativeMatrixStoreTensorNV %%st0 %%m %%s3 None %s\n",
-           sview ? "TensorView %sv" : "None");
+    append(buf, cap,
+           /* the second subgroup slices in a branch (lanes 32-63 active),
+            * the first stores through the layout as it is */
+           "%%hi = OpUGreaterThanEqual %%bool %%li %%c32\n"
+           "OpSelectionMerge %%merge None\nOpBranchConditional %%hi %%then %%merge\n"
+           "%%then = OpLabel\n"
+           "%%s3t = OpTensorLayoutSliceNV %%LS %%s2 %%w17 %%w19 %%w18 %%w20\n"
+           "OpBranch %%merge\n%%merge = OpLabel\n"
+           "%%s3 = OpPhi %%LS %%s3t %%then %%s2 %%entry\n"
+           /* the first w25 invocations of each subgroup end here: the
+            * loads and stores then take the layouts of invocation w25 and
+            * 32 + w25 */
+           "%%lk = OpBitwiseAnd %%uint %%li %%c31\n"
+           "%%dead = OpULessThan %%bool %%lk %%w25\n"
+           "OpSelectionMerge %%cont None\nOpBranchConditional %%dead %%ret %%cont\n"
+           "%%ret = OpLabel\nOpTerminateInvocation\n%%cont = OpLabel\n"
+           /* the whole matrix, plainly: 'Object' of the load, and the store to ld */
+           "%%obj = OpCooperativeMatrixLoadTensorNV %%mat %%src0 %%null %%o1 None None\n"
+           "%%m = OpCooperativeMatrixLoadTensorNV %%mat %%src0 %%obj %%l4 None %s\n"
+           "OpCooperativeMatrixStoreTensorNV %%ld0 %%m %%d2 None None\n"
+           "OpCooperativeMatrixStoreTensorNV %%st0 %%m %%s3 None %s\n",
+           lview ? "TensorView %lv" : "None", sview ? "TensorView %sv" : "None");
     append(buf, cap, "OpReturn\nOpFunctionEnd\n");
 }
 
@@ -245,6 +260,7 @@ static void run_case(const comp_type *ct, uint32_t M, uint32_t N, uint32_t mode,
         draw_layout(params, 9, M, N, lview);
         params[8] = rnd(0xFFFFFFFFu);
         draw_layout(params + 13, 21 - 13, M, N, sview);
+        params[25] = rnd(2) ? 0 : rnd(32);
         for (size_t i = 0; i < sizeof src; i++)
             src[i] = (uint8_t)rnd(256);
         for (size_t i = 0; i < sizeof st_in; i++)

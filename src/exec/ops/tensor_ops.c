@@ -195,6 +195,17 @@ static inline int tensor_state_uniform(const cvm_exec *ex, const cvm_insn *in, u
 {
     const uint8_t *a0 = in->a ? CVM_LANE(ex->vals[in->a], first) : NULL;
     cvm_val av = in->a ? ex->vals[in->a] : (cvm_val){NULL, 0};
+    if (ex->nactive == ex->nlanes) {
+        /* every lane: each slot is equal from lane to lane when its lanes'
+         * bytes repeat with the period of the stride (a layout or view slot
+         * then also compares the bytes past the value, which only makes
+         * the test stricter) */
+        uint32_t n = ex->nlanes;
+        for (uint32_t j = 0; j < nvary; j++)
+            if (memcmp(ov[j].p, ov[j].p + ov[j].stride, (size_t)(n - 1) * ov[j].stride))
+                return 0;
+        return !a0 || !av.stride || !memcmp(av.p, av.p + av.stride, (size_t)(n - 1) * av.stride);
+    }
     for (uint32_t l = first + 1; l < ex->nlanes; l++) {
         if (!ex->active[l])
             continue;
@@ -263,7 +274,16 @@ static cvm_result h_tensor_state(cvm_exec *ex, const cvm_insn *in)
         cvm_result r = tensor_state_lane(ex, in, first, v, &value);
         if (r != CVM_SUCCESS)
             return r;
-        if (vsize == sizeof(cvm_tensor_layout)) { /* sizes known: no library calls */
+        if (ex->nactive == ex->nlanes) {
+            /* lane 0's slot (with the bytes past the value, never read) to
+             * lanes 1, 2-3, 4-7, ...: a few long copies */
+            memcpy(res.p, &value, vsize);
+            for (uint32_t have = 1; have < ex->nlanes;) {
+                uint32_t c = CVM_MIN(have, ex->nlanes - have);
+                memcpy(res.p + (size_t)have * res.stride, res.p, (size_t)c * res.stride);
+                have += c;
+            }
+        } else if (vsize == sizeof(cvm_tensor_layout)) { /* sizes known: no library calls */
             CVM_FOR_ACTIVE(ex, l)
                 memcpy(CVM_LANE(res, l), &value, sizeof(cvm_tensor_layout));
         } else {
