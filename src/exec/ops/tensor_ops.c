@@ -23,6 +23,10 @@
 #include "exec/ops/tensor_layout.h"
 #include "exec/program.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 _Static_assert(sizeof(cvm_tensor_layout) <= CVM_TENSOR_VALUE_SIZE &&
                    sizeof(cvm_tensor_view) <= CVM_TENSOR_VALUE_SIZE,
                "a tensor layout or view value fits its register (exec.h)");
@@ -111,19 +115,186 @@ static int same_bytes(const uint8_t *a, const uint8_t *b, size_t n)
 /* ---- layout and view instructions (per lane) ----------------------------
  * a = the TensorLayout / TensorView operand (0 for the Create ones); the
  * other operand ids in extra (nextra of them), in instruction order. */
+
+/* The result of lane `l` whose other operands are v[0 .. nextra), to
+ * *o_value (a cvm_tensor_layout or cvm_tensor_view, by the result type);
+ * fails the instruction naming the invocation. */
+static cvm_result tensor_state_lane(cvm_exec *ex, const cvm_insn *in, uint32_t l,
+                                    const uint32_t *v, void *o_value)
+{
+    const cvm_type *rt = &ex->prog->types[in->type];
+    cvm_result r = CVM_SUCCESS;
+    if (rt->tclass == CVM_TC_TENSOR_LAYOUT) {
+        cvm_tensor_layout t;
+        if (in->spv_op == SpvOpCreateTensorLayoutNV) {
+            r = cvm_tensor_layout_create(rt->dim, rt->clamp_mode, &t);
+        } else {
+            if ((r = read_layout(ex, in, in->a, l, &t)) != CVM_SUCCESS)
+                return r;
+            switch (in->spv_op) {
+            case SpvOpTensorLayoutSetDimensionNV:
+                r = cvm_tensor_layout_set_dimension(&t, v, in->nextra, &t);
+                break;
+            case SpvOpTensorLayoutSetStrideNV:
+                r = cvm_tensor_layout_set_stride(&t, v, in->nextra, &t);
+                break;
+            case SpvOpTensorLayoutSetBlockSizeNV:
+                r = cvm_tensor_layout_set_block_size(&t, v, in->nextra, &t);
+                break;
+            case SpvOpTensorLayoutSetClampValueNV:
+                r = cvm_tensor_layout_set_clamp_value(&t, v[0], &t);
+                break;
+            default: { /* SpvOpTensorLayoutSliceNV: (Offset, Span) pairs */
+                int32_t offsets[CVM_TENSOR_MAX_DIM];
+                uint32_t spans[CVM_TENSOR_MAX_DIM];
+                for (uint32_t k = 0; k < in->nextra / 2; k++) {
+                    offsets[k] = (int32_t)v[2 * k];
+                    spans[k] = v[2 * k + 1];
+                }
+                r = cvm_tensor_layout_slice(&t, offsets, spans, in->nextra / 2, &t);
+                break;
+            }
+            }
+        }
+        if (r == CVM_SUCCESS)
+            memcpy(o_value, &t, sizeof(t));
+    } else {
+        cvm_tensor_view tv;
+        if (in->spv_op == SpvOpCreateTensorViewNV) {
+            r = cvm_tensor_view_create(rt->dim, rt->has_dimensions != 0, rt->permutation, rt->dim,
+                                       &tv);
+        } else {
+            if ((r = read_view(ex, in, in->a, l, &tv)) != CVM_SUCCESS)
+                return r;
+            switch (in->spv_op) {
+            case SpvOpTensorViewSetDimensionNV:
+                r = cvm_tensor_view_set_dimension(&tv, v, in->nextra, &tv);
+                break;
+            case SpvOpTensorViewSetStrideNV:
+                r = cvm_tensor_view_set_stride(&tv, v, in->nextra, &tv);
+                break;
+            default: /* SpvOpTensorViewSetClipNV */
+                r = cvm_tensor_view_set_clip(&tv, v[0], v[1], v[2], v[3], &tv);
+                break;
+            }
+        }
+        if (r == CVM_SUCCESS)
+            memcpy(o_value, &tv, sizeof(tv));
+    }
+    if (r != CVM_SUCCESS)
+        return cvm_exec_fail(ex, in, r, "invocation %u: %s", l, tensor_error_text(r));
+    return CVM_SUCCESS;
+}
+
+/* True when every active lane's operands equal lane `first`'s (v, and the
+ * `size` bytes of operand a): the common case, layouts and views being
+ * uniform in a workgroup.  `size` is a constant where it is inlined. */
+static inline int tensor_state_uniform(const cvm_exec *ex, const cvm_insn *in, uint32_t first,
+                                       const cvm_val *ov, uint32_t nvary, const uint32_t *vary,
+                                       const uint32_t *v, size_t size)
+{
+    const uint8_t *a0 = in->a ? CVM_LANE(ex->vals[in->a], first) : NULL;
+    cvm_val av = in->a ? ex->vals[in->a] : (cvm_val){NULL, 0};
+    if (ex->nactive == ex->nlanes) {
+        /* every lane: each slot is equal from lane to lane when its lanes'
+         * bytes repeat with the period of the stride (a layout or view slot
+         * then also compares the bytes past the value, which only makes
+         * the test stricter) */
+        uint32_t n = ex->nlanes;
+        for (uint32_t j = 0; j < nvary; j++)
+            if (memcmp(ov[j].p, ov[j].p + ov[j].stride, (size_t)(n - 1) * ov[j].stride))
+                return 0;
+        return !a0 || !av.stride || !memcmp(av.p, av.p + av.stride, (size_t)(n - 1) * av.stride);
+    }
+    for (uint32_t l = first + 1; l < ex->nlanes; l++) {
+        if (!ex->active[l])
+            continue;
+        for (uint32_t j = 0; j < nvary; j++) {
+            uint32_t x;
+            memcpy(&x, CVM_LANE(ov[j], l), 4);
+            if (x != v[vary[j]])
+                return 0;
+        }
+        if (a0 && av.stride && !same_bytes(CVM_LANE(av, l), a0, size))
+            return 0;
+    }
+    return 1;
+}
+
 static cvm_result h_tensor_state(cvm_exec *ex, const cvm_insn *in)
 {
     const cvm_program *p = ex->prog;
     const cvm_type *rt = &p->types[in->type];
     const uint32_t *ops = p->extra + in->extra;
     cvm_val res = ex->vals[in->result];
-    /* The result is a pure function of the operands: a lane whose operands
-     * equal the last computed lane's (the common case: layouts are uniform
-     * in a workgroup) copies that lane's result. */
-    uint32_t last = UINT32_MAX;
-    uint32_t v[2 * CVM_TENSOR_MAX_DIM];
+    uint32_t v[2 * CVM_TENSOR_MAX_DIM]; /* nextra <= 2 * dim (lower_state) */
     size_t vsize = rt->tclass == CVM_TC_TENSOR_LAYOUT ? sizeof(cvm_tensor_layout)
                                                        : sizeof(cvm_tensor_view);
+    /* room for either value, aligned for both */
+    union {
+        cvm_tensor_layout t;
+        cvm_tensor_view v;
+    } value;
+    if (ex->flags & CVM_FLAG_REFERENCE_PATHS) {
+        /* every lane computed from its own operands */
+        CVM_FOR_ACTIVE(ex, l) {
+            for (uint32_t k = 0; k < in->nextra; k++)
+                v[k] = lane_u32(ex, ops[k], l);
+            cvm_result r = tensor_state_lane(ex, in, l, v, &value);
+            if (r != CVM_SUCCESS)
+                return r;
+            memcpy(CVM_LANE(res, l), &value, vsize);
+        }
+        return CVM_SUCCESS;
+    }
+    uint32_t first = 0;
+    while (first < ex->nlanes && !ex->active[first])
+        first++;
+    if (first == ex->nlanes)
+        return CVM_SUCCESS;
+    /* The result is a pure function of the operands.  When every active
+     * lane's operands equal the first's, compute it once and copy it to
+     * each lane (operands held once for all lanes, constants, need no
+     * comparison). */
+    cvm_val ov[2 * CVM_TENSOR_MAX_DIM];
+    uint32_t vary[2 * CVM_TENSOR_MAX_DIM], nvary = 0;
+    for (uint32_t k = 0; k < in->nextra; k++) {
+        v[k] = lane_u32(ex, ops[k], first);
+        if (ex->vals[ops[k]].stride) {
+            ov[nvary] = ex->vals[ops[k]];
+            vary[nvary++] = k;
+        }
+    }
+    int uniform = vsize == sizeof(cvm_tensor_layout)
+                      ? tensor_state_uniform(ex, in, first, ov, nvary, vary, v,
+                                             sizeof(cvm_tensor_layout))
+                      : tensor_state_uniform(ex, in, first, ov, nvary, vary, v,
+                                             sizeof(cvm_tensor_view));
+    if (uniform) {
+        cvm_result r = tensor_state_lane(ex, in, first, v, &value);
+        if (r != CVM_SUCCESS)
+            return r;
+        if (ex->nactive == ex->nlanes) {
+            /* lane 0's slot (with the bytes past the value, never read) to
+             * lanes 1, 2-3, 4-7, ...: a few long copies */
+            memcpy(res.p, &value, vsize);
+            for (uint32_t have = 1; have < ex->nlanes;) {
+                uint32_t c = CVM_MIN(have, ex->nlanes - have);
+                memcpy(res.p + (size_t)have * res.stride, res.p, (size_t)c * res.stride);
+                have += c;
+            }
+        } else if (vsize == sizeof(cvm_tensor_layout)) { /* sizes known: no library calls */
+            CVM_FOR_ACTIVE(ex, l)
+                memcpy(CVM_LANE(res, l), &value, sizeof(cvm_tensor_layout));
+        } else {
+            CVM_FOR_ACTIVE(ex, l)
+                memcpy(CVM_LANE(res, l), &value, sizeof(cvm_tensor_view));
+        }
+        return CVM_SUCCESS;
+    }
+    /* Otherwise lane by lane: a lane whose operands equal the last computed
+     * lane's copies that lane's result. */
+    uint32_t last = UINT32_MAX;
     CVM_FOR_ACTIVE(ex, l) {
         if (last != UINT32_MAX) {
             int same = 1;
@@ -133,76 +304,17 @@ static cvm_result h_tensor_state(cvm_exec *ex, const cvm_insn *in)
                 same = same_bytes(CVM_LANE(ex->vals[in->a], l), CVM_LANE(ex->vals[in->a], last),
                                   vsize);
             if (same) {
-                if (vsize == sizeof(cvm_tensor_layout)) /* the size known: no library call */
-                    memcpy(CVM_LANE(res, l), CVM_LANE(res, last), sizeof(cvm_tensor_layout));
-                else
-                    memcpy(CVM_LANE(res, l), CVM_LANE(res, last), vsize);
+                memcpy(CVM_LANE(res, l), CVM_LANE(res, last), vsize);
                 continue;
             }
         }
         last = l;
         for (uint32_t k = 0; k < in->nextra; k++)
             v[k] = lane_u32(ex, ops[k], l);
-        cvm_result r = CVM_SUCCESS;
-        if (rt->tclass == CVM_TC_TENSOR_LAYOUT) {
-            cvm_tensor_layout t;
-            if (in->spv_op == SpvOpCreateTensorLayoutNV) {
-                r = cvm_tensor_layout_create(rt->dim, rt->clamp_mode, &t);
-            } else {
-                if ((r = read_layout(ex, in, in->a, l, &t)) != CVM_SUCCESS)
-                    return r;
-                switch (in->spv_op) {
-                case SpvOpTensorLayoutSetDimensionNV:
-                    r = cvm_tensor_layout_set_dimension(&t, v, in->nextra, &t);
-                    break;
-                case SpvOpTensorLayoutSetStrideNV:
-                    r = cvm_tensor_layout_set_stride(&t, v, in->nextra, &t);
-                    break;
-                case SpvOpTensorLayoutSetBlockSizeNV:
-                    r = cvm_tensor_layout_set_block_size(&t, v, in->nextra, &t);
-                    break;
-                case SpvOpTensorLayoutSetClampValueNV:
-                    r = cvm_tensor_layout_set_clamp_value(&t, v[0], &t);
-                    break;
-                default: { /* SpvOpTensorLayoutSliceNV: (Offset, Span) pairs */
-                    int32_t offsets[CVM_TENSOR_MAX_DIM];
-                    uint32_t spans[CVM_TENSOR_MAX_DIM];
-                    for (uint32_t k = 0; k < in->nextra / 2; k++) {
-                        offsets[k] = (int32_t)v[2 * k];
-                        spans[k] = v[2 * k + 1];
-                    }
-                    r = cvm_tensor_layout_slice(&t, offsets, spans, in->nextra / 2, &t);
-                    break;
-                }
-                }
-            }
-            if (r == CVM_SUCCESS)
-                memcpy(CVM_LANE(res, l), &t, sizeof(t));
-        } else {
-            cvm_tensor_view tv;
-            if (in->spv_op == SpvOpCreateTensorViewNV) {
-                r = cvm_tensor_view_create(rt->dim, rt->has_dimensions != 0, rt->permutation,
-                                           rt->dim, &tv);
-            } else {
-                if ((r = read_view(ex, in, in->a, l, &tv)) != CVM_SUCCESS)
-                    return r;
-                switch (in->spv_op) {
-                case SpvOpTensorViewSetDimensionNV:
-                    r = cvm_tensor_view_set_dimension(&tv, v, in->nextra, &tv);
-                    break;
-                case SpvOpTensorViewSetStrideNV:
-                    r = cvm_tensor_view_set_stride(&tv, v, in->nextra, &tv);
-                    break;
-                default: /* SpvOpTensorViewSetClipNV */
-                    r = cvm_tensor_view_set_clip(&tv, v[0], v[1], v[2], v[3], &tv);
-                    break;
-                }
-            }
-            if (r == CVM_SUCCESS)
-                memcpy(CVM_LANE(res, l), &tv, sizeof(tv));
-        }
+        cvm_result r = tensor_state_lane(ex, in, l, v, &value);
         if (r != CVM_SUCCESS)
-            return cvm_exec_fail(ex, in, r, "invocation %u: %s", l, tensor_error_text(r));
+            return r;
+        memcpy(CVM_LANE(res, l), &value, vsize);
     }
     return CVM_SUCCESS;
 }
@@ -499,6 +611,103 @@ static int bulk_transfer(const cvm_exec *ex, const cvm_tensor_element *plan, uin
     return 1;
 }
 
+/* ---- blocked transpose ---------------------------------------------------
+ * dst[j * dst_ld + i * es] = src[i * src_ld + j * es] for i < rows and
+ * j < cols (leading dimensions in bytes): element (i, j) of a rows x cols
+ * array of es-byte elements goes to (j, i).  In 8 x 8 blocks, so that each
+ * block reads 8 source lines and writes 8 destination runs instead of one
+ * element per line; with SSE2, 16-bit blocks of 8 x 8 and 32-bit blocks of
+ * 4 x 4 are transposed in registers.  The regions must not overlap. */
+#define TRANSPOSE_EDGE(SIZE)                                                                  \
+    for (uint32_t j = j0; j < j1; j++)                                                        \
+        for (uint32_t i = i0; i < i1; i++)                                                    \
+            memcpy(dst + j * dst_ld + (size_t)i * (SIZE), src + i * src_ld + (size_t)j * (SIZE), \
+                   (SIZE));
+
+static void transpose_part(uint8_t *dst, size_t dst_ld, const uint8_t *src, size_t src_ld,
+                           uint32_t i0, uint32_t i1, uint32_t j0, uint32_t j1, uint32_t es)
+{
+    switch (es) {
+    case 1: TRANSPOSE_EDGE(1) break;
+    case 2: TRANSPOSE_EDGE(2) break;
+    case 4: TRANSPOSE_EDGE(4) break;
+    case 8: TRANSPOSE_EDGE(8) break;
+    default: TRANSPOSE_EDGE(es) break;
+    }
+}
+#undef TRANSPOSE_EDGE
+
+#if defined(__SSE2__)
+static void transpose_8x8_u16(uint8_t *dst, size_t dst_ld, const uint8_t *src, size_t src_ld)
+{
+    __m128i a[8], b[8], c[8];
+    for (int k = 0; k < 8; k++)
+        a[k] = _mm_loadu_si128((const __m128i *)(const void *)(src + k * src_ld));
+    for (int k = 0; k < 4; k++) {
+        b[2 * k] = _mm_unpacklo_epi16(a[2 * k], a[2 * k + 1]);
+        b[2 * k + 1] = _mm_unpackhi_epi16(a[2 * k], a[2 * k + 1]);
+    }
+    /* c[0..3]: columns (0,1) (2,3) (4,5) (6,7) of rows 0-3; c[4..7] of rows 4-7 */
+    for (int h = 0; h < 2; h++) {
+        c[4 * h + 0] = _mm_unpacklo_epi32(b[4 * h + 0], b[4 * h + 2]);
+        c[4 * h + 1] = _mm_unpackhi_epi32(b[4 * h + 0], b[4 * h + 2]);
+        c[4 * h + 2] = _mm_unpacklo_epi32(b[4 * h + 1], b[4 * h + 3]);
+        c[4 * h + 3] = _mm_unpackhi_epi32(b[4 * h + 1], b[4 * h + 3]);
+    }
+    for (int k = 0; k < 4; k++) {
+        _mm_storeu_si128((__m128i *)(void *)(dst + (size_t)(2 * k) * dst_ld),
+                         _mm_unpacklo_epi64(c[k], c[k + 4]));
+        _mm_storeu_si128((__m128i *)(void *)(dst + (size_t)(2 * k + 1) * dst_ld),
+                         _mm_unpackhi_epi64(c[k], c[k + 4]));
+    }
+}
+
+static void transpose_4x4_u32(uint8_t *dst, size_t dst_ld, const uint8_t *src, size_t src_ld)
+{
+    __m128i a0 = _mm_loadu_si128((const __m128i *)(const void *)src);
+    __m128i a1 = _mm_loadu_si128((const __m128i *)(const void *)(src + src_ld));
+    __m128i a2 = _mm_loadu_si128((const __m128i *)(const void *)(src + 2 * src_ld));
+    __m128i a3 = _mm_loadu_si128((const __m128i *)(const void *)(src + 3 * src_ld));
+    __m128i b0 = _mm_unpacklo_epi32(a0, a1), b1 = _mm_unpackhi_epi32(a0, a1);
+    __m128i b2 = _mm_unpacklo_epi32(a2, a3), b3 = _mm_unpackhi_epi32(a2, a3);
+    _mm_storeu_si128((__m128i *)(void *)dst, _mm_unpacklo_epi64(b0, b2));
+    _mm_storeu_si128((__m128i *)(void *)(dst + dst_ld), _mm_unpackhi_epi64(b0, b2));
+    _mm_storeu_si128((__m128i *)(void *)(dst + 2 * dst_ld), _mm_unpacklo_epi64(b1, b3));
+    _mm_storeu_si128((__m128i *)(void *)(dst + 3 * dst_ld), _mm_unpackhi_epi64(b1, b3));
+}
+#endif
+
+static void transpose(uint8_t *dst, size_t dst_ld, const uint8_t *src, size_t src_ld,
+                      uint32_t rows, uint32_t cols, uint32_t es)
+{
+    uint32_t B = 8;
+#if defined(__SSE2__)
+    if (es == 4)
+        B = 4;
+#endif
+    uint32_t rf = rows - rows % B, cf = cols - cols % B; /* the full blocks */
+    for (uint32_t j0 = 0; j0 < cf; j0 += B) {
+        for (uint32_t i0 = 0; i0 < rf; i0 += B) {
+            const uint8_t *s = src + i0 * src_ld + (size_t)j0 * es;
+            uint8_t *d = dst + j0 * dst_ld + (size_t)i0 * es;
+#if defined(__SSE2__)
+            if (es == 2) {
+                transpose_8x8_u16(d, dst_ld, s, src_ld);
+                continue;
+            }
+            if (es == 4) {
+                transpose_4x4_u32(d, dst_ld, s, src_ld);
+                continue;
+            }
+#endif
+            transpose_part(dst, dst_ld, src, src_ld, i0, i0 + B, j0, j0 + B, es);
+        }
+    }
+    /* the partial blocks: the last rows (all columns), the last columns */
+    transpose_part(dst, dst_ld, src, src_ld, rf, rows, 0, cols, es);
+    transpose_part(dst, dst_ld, src, src_ld, 0, rf, cf, cols, es);
+}
+
 /* The whole-tile fast path (cvm_tensor_tile_plan): every element inside
  * the clip is a memory element at row_index[r] + c * col_step.  Copies them
  * when their index range is one accessible range (the condition of
@@ -535,24 +744,22 @@ static int tile_transfer(const cvm_exec *ex, const cvm_tensor_tile *tile,
     if (!h)
         return 0;
     size_t step = (size_t)tile->col_step * es, len = (size_t)tile->col_count * es;
+    size_t ld = (size_t)N * es;
     /* A transposed tile (consecutive rows one element apart in memory,
-     * columns further apart, as through a transposing view): walk memory
-     * in order, one matrix column at a time. */
+     * columns further apart, as through a transposing view): a blocked
+     * transpose between memory and the matrix.  A store only when no two
+     * elements share an address (each column's run of rows ends before the
+     * next column's starts), where the order of the writes cannot show. */
     int transposed = step != es && tile->row_count > 1;
     for (uint32_t r = 1; transposed && r < tile->row_count; r++)
         transposed = row_index[r] == row_index[r - 1] + 1;
-    if (transposed && !store && (es == 2 || es == 4)) {
-        size_t ld = (size_t)N * es;
-        for (uint32_t c = 0; c < tile->col_count; c++) {
-            const uint8_t *g = h + (size_t)(row_index[0] - lo) * es + c * step;
-            uint8_t *m = mat + ((size_t)tile->row_first * N + tile->col_first + c) * es;
-            if (es == 2)
-                for (uint32_t r = 0; r < tile->row_count; r++, m += ld)
-                    memcpy(m, g + 2 * (size_t)r, 2);
-            else
-                for (uint32_t r = 0; r < tile->row_count; r++, m += ld)
-                    memcpy(m, g + 4 * (size_t)r, 4);
-        }
+    if (transposed && (!store || step >= (size_t)tile->row_count * es)) {
+        uint8_t *g = h + (size_t)(row_index[0] - lo) * es;
+        uint8_t *m = mat + ((size_t)tile->row_first * N + tile->col_first) * es;
+        if (store) /* memory column c, row r <- matrix (r, c) */
+            transpose(g, step, m, ld, tile->row_count, tile->col_count, es);
+        else /* matrix (r, c) <- memory column c, row r */
+            transpose(m, ld, g, step, tile->col_count, tile->row_count, es);
         return 1;
     }
     for (uint32_t r = 0; r < tile->row_count; r++) {
@@ -593,6 +800,10 @@ static cvm_result tensor_transfer(cvm_exec *ex, const cvm_insn *in, int store)
     uint32_t total = M * N;
     cvm_tensor_access acc = store ? CVM_TENSOR_STORE : CVM_TENSOR_LOAD;
     int decode = !store && x[TX_DECODE] != UINT32_MAX;
+    /* CVM_FLAG_REFERENCE_PATHS: every instance plans every element and
+     * copies them one at a time (the literal path the fast ones are tested
+     * against) */
+    int fast = !(ex->flags & CVM_FLAG_REFERENCE_PATHS);
     cvm_val obj = ex->vals[in->b];
     cvm_val res = store ? obj : ex->vals[in->result];
     tensor_work w;
@@ -629,14 +840,14 @@ static cvm_result tensor_transfer(cvm_exec *ex, const cvm_insn *in, int store)
         if (in->d && (r = read_view(ex, in, in->d, l, &v)) != CVM_SUCCESS)
             goto done;
         const cvm_tensor_view *vp = in->d ? &v : NULL;
-        int same = prev != PREV_NONE && !memcmp(&t, &prev_t, sizeof t) &&
+        int same = fast && prev != PREV_NONE && !memcmp(&t, &prev_t, sizeof t) &&
                    (!in->d || !memcmp(&v, &prev_v, sizeof v));
         uint8_t *mat = res.p + (size_t)i * res.stride;
         const uint8_t *src = obj.p + (size_t)i * obj.stride;
 
         /* The whole-tile path, when the tile is in range and the load has
          * no DecodeFunc. */
-        if (!decode && (same ? prev == PREV_TILE
+        if (fast && !decode && (same ? prev == PREV_TILE
                              : cvm_tensor_tile_plan(&t, vp, M, N, &tile, rows))) {
             prev = PREV_TILE;
             prev_t = t;
@@ -706,7 +917,7 @@ static cvm_result tensor_transfer(cvm_exec *ex, const cvm_insn *in, int store)
                 continue;
             }
         }
-        if (bulk_transfer(ex, w.plan, total, base, es, store, mat))
+        if (fast && bulk_transfer(ex, w.plan, total, base, es, store, mat))
             continue;
         for (uint32_t ei = 0; ei < total; ei++) {
             const cvm_tensor_element *e = &w.plan[ei];
