@@ -105,5 +105,6 @@ add_test(NAME fuzz.seeds.amber COMMAND replay_amber ${cvm_seed_scripts})
 # The dictionaries are what tools/gen_fuzz_dict.py makes from the grammar now.
 add_test(NAME fuzz_dict_fresh
   COMMAND ${CMAKE_COMMAND} -DPYTHON=${Python3_EXECUTABLE} -DSRC=${CMAKE_SOURCE_DIR}
-          -DGRAMMAR=${CVM_SHARED_DIR}/grammar -DOUT=${CMAKE_CURRENT_BINARY_DIR}/fuzz_dict_fresh
-          -P ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/check_dict_fresh.cmake)
+          -DGEN=tools/gen_fuzz_dict.py -DINPUT=${CVM_SHARED_DIR}/grammar -DDIR=tests/fuzz
+          -DFILES=spirv_binary.dict,spirv_text.dict -DOUT=${CMAKE_CURRENT_BINARY_DIR}/fuzz_dict_fresh
+          -P ${CMAKE_CURRENT_SOURCE_DIR}/cmake/check_fresh.cmake)

@@ -9,8 +9,9 @@
 # The run tests exist only when the ICD is built and the loader (libvulkan.so.1) is found.
 add_test(NAME vulkan.registry_fresh
   COMMAND ${CMAKE_COMMAND} -DPYTHON=${Python3_EXECUTABLE} -DSRC=${CMAKE_SOURCE_DIR}
-          -DVKXML=${CVM_SHARED_DIR}/specs/vulkan/vk.xml -DOUT=${CMAKE_CURRENT_BINARY_DIR}/vulkan_fresh
-          -P ${CMAKE_CURRENT_SOURCE_DIR}/cmake/check_vulkan_fresh.cmake)
+          -DGEN=tools/gen_vulkan.py -DINPUT=${CVM_SHARED_DIR}/specs/vulkan/vk.xml -DDIR=src/vulkan
+          -DFILES=vk_registry.h,vk_registry.c -DOUT=${CMAKE_CURRENT_BINARY_DIR}/vulkan_fresh
+          -P ${CMAKE_CURRENT_SOURCE_DIR}/cmake/check_fresh.cmake)
 
 find_library(CVM_VULKAN_LOADER NAMES libvulkan.so.1 vulkan)
 find_program(CVM_VULKANINFO vulkaninfo)
