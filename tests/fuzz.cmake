@@ -74,7 +74,7 @@ cvm_fuzz_regression(module_unvalidated idot_result_not_integer.spv "OpUDotAccSat
 cvm_fuzz_regression(module idot_result_not_integer.spv "OpUDotAccSat needs the capability DotProduct")
 cvm_fuzz_regression(module_unvalidated branch_condition_not_bool.spv "OpBranchConditional .word 704.: Condition %97 is not a Boolean scalar")
 cvm_fuzz_regression(module branch_condition_not_bool.spv "%97 is used before its definition")
-cvm_fuzz_regression(module_unvalidated copy_memory_source_not_pointer.spv "operand 'Source' of OpCopyMemory at word 444 is %16 .OpConstant., where a pointer is needed")
+cvm_fuzz_regression(module_unvalidated copy_memory_source_not_pointer.spv "operand 'Target' of OpCopyMemory at word 444 is %53 .OpLabel., where a value is needed")
 cvm_fuzz_regression(module_unvalidated type_struct_of_itself.spv "operand 'Member 0 type, member 1 type, ...' of OpTypeStruct at word 399 is %18, which is not defined before it")
 cvm_fuzz_regression(module type_struct_of_itself.spv "%18 is used before its definition at word 399")
 cvm_fuzz_regression(module_unvalidated type_struct_member_defined_later.spv "of OpTypeStruct at word 827 is %63, which is not defined before it .its definition is at word 920.")

@@ -301,9 +301,8 @@ static int use_wanted(const spv_inst *in, uint32_t word, uint16_t kind, const ch
         !strcmp(n, "Pointer Type") || !strcmp(n, "Element Type"))
         return USE_TYPE;
     if (!strcmp(n, "Target Label") || !strcmp(n, "True Label") || !strcmp(n, "False Label") ||
-        !strcmp(n, "Merge Block") || !strcmp(n, "Continue Target") || !strcmp(n, "Default") ||
-        !strcmp(n, "Target"))
-        return USE_LABEL;
+        !strcmp(n, "Merge Block") || !strcmp(n, "Continue Target") || !strcmp(n, "Default"))
+        return USE_LABEL; /* not "Target": OpCopyMemory's is a pointer (OpSwitch's targets are above) */
     if (strstr(n, "Func") || !strcmp(n, "Invoke"))
         return USE_FUNCTION_OR_VALUE;
     return USE_VALUE;

@@ -764,9 +764,8 @@ static int operand_want(const spv_inst *in, const val_operand *op)
         !strcmp(n, "Pointer Type") || !strcmp(n, "Element Type"))
         return WANT_TYPE;
     if (!strcmp(n, "Target Label") || !strcmp(n, "True Label") || !strcmp(n, "False Label") ||
-        !strcmp(n, "Merge Block") || !strcmp(n, "Continue Target") || !strcmp(n, "Default") ||
-        !strcmp(n, "Target"))
-        return WANT_LABEL;
+        !strcmp(n, "Merge Block") || !strcmp(n, "Continue Target") || !strcmp(n, "Default"))
+        return WANT_LABEL; /* not "Target": OpCopyMemory's is a pointer (OpSwitch's are above) */
     if (!strcmp(n, "Set"))
         return WANT_SET;
     if (!strcmp(n, "Function") || !strcmp(n, "Func") || !strcmp(n, "CombineFunc") ||
