@@ -177,6 +177,9 @@ typedef struct cvm_insn {
 /* Flags. */
 #define CVM_INSN_PER_INSTANCE 0x01 /* operates on cooperative-matrix values per scope instance */
 #define CVM_INSN_WORKGROUP_SCOPE 0x02 /* that scope is the workgroup (else the subgroup) */
+/* OpLoad of a whole cooperative matrix whose result may alias the variable's
+ * memory instead of a copy (ops/memory.c load_may_alias says when) */
+#define CVM_INSN_ALIAS 0x04
 
 typedef struct cvm_block {
     uint32_t label;       /* SPIR-V id of the OpLabel */
@@ -266,6 +269,10 @@ typedef struct cvm_exec {
     uint8_t *alive;         /* per lane: 0 once the invocation ended */
     uint32_t nactive;       /* number of set entries of active */
     cvm_val *vals;          /* value slots of the current frame, indexed by id */
+    /* The slots as the frame laid them out (vals may differ from them only
+     * where a matrix load aliases its variable: CVM_INSN_ALIAS); NULL
+     * outside a frame (specialization constants), where no load aliases. */
+    const cvm_val *vals_home;
     cvm_region *regions;
     uint32_t nregions;
     const cvm_region *device_regions; /* region CVM_REGION_FIRST_DEVICE + k, k < ndevice_regions */

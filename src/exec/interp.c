@@ -280,7 +280,8 @@ static cvm_frame *frame_get(cvm_group *g, uint32_t fidx, cvm_diagnostic *diag)
     if (!fr)
         return NULL;
     fr->func = fidx;
-    fr->vals = cvm_malloc((size_t)p->bound * sizeof(cvm_val));
+    /* [bound] slots, then [bound] more: their home copy (cvm_exec.vals_home) */
+    fr->vals = cvm_malloc((size_t)p->bound * 2 * sizeof(cvm_val));
     uint32_t n = g->desc.nlanes;
     fr->cur_block = cvm_malloc(n * sizeof(uint32_t));
     fr->prev_block = cvm_malloc(n * sizeof(uint32_t));
@@ -330,6 +331,7 @@ static cvm_frame *frame_get(cvm_group *g, uint32_t fidx, cvm_diagnostic *diag)
         fr->vals[0].p = fr->regs + at;
         fr->vals[0].stride = p->types[rt].size ? p->types[rt].size : 1;
     }
+    memcpy(fr->vals + p->bound, fr->vals, (size_t)p->bound * sizeof(cvm_val));
     g->frames[fidx] = fr;
     return fr;
 oom:
@@ -826,6 +828,7 @@ run_block_impl(cvm_group *g, cvm_frame *fr, const cvm_function *f, uint32_t bi, 
             r = run_function(g, callee, fr->call_mask);
             ex->depth--;
             ex->vals = fr->vals;
+            ex->vals_home = fr->vals + p->bound;
             ex->active = fr->active;
             g->next_block = BLOCK_DONE; /* the callee's blocks said where they went */
             if (r != CVM_SUCCESS)
@@ -922,6 +925,7 @@ static cvm_result run_function(cvm_group *g, uint32_t fidx, const uint8_t *mask)
             parked = hints ? second : 0;
         }
         ex->vals = fr->vals;
+        ex->vals_home = fr->vals + g->prog->bound;
         ex->active = fr->active;
         ex->nactive = na;
         g->next_block = BLOCK_DONE;

@@ -560,7 +560,46 @@ static cvm_result h_store(cvm_exec *ex, const cvm_insn *in)
 static cvm_result h_load_matrix(cvm_exec *ex, const cvm_insn *in)
 {
     const cvm_type *t = &ex->prog->types[in->type];
-    cvm_val r = ex->vals[in->result], ptr = ex->vals[in->a];
+    cvm_val ptr = ex->vals[in->a];
+    if ((in->flags & CVM_INSN_ALIAS) && ex->vals_home) {
+        /* The result points at the variable (load_may_alias: nothing writes
+         * it while the value is live) when every scope instance takes part
+         * and the instances' variables lie at one stride, as the value slot
+         * of a matrix requires; otherwise the copy below, into the home slot. */
+        uint32_t ninst = cvm_scope_instances(ex, in);
+        uint8_t *m0 = NULL;
+        size_t stride = t->size;
+        int ok = !(ex->flags & CVM_FLAG_REFERENCE_PATHS);
+        for (uint32_t i = 0; ok && i < ninst; i++) {
+            int c = cvm_scope_instance_check(ex, in, i);
+            if (c < 0)
+                return CVM_ERROR_DIVERGENT_COLLECTIVE;
+            if (c == 0) {
+                ok = 0;
+                break;
+            }
+            uint32_t l = cvm_scope_first_active(ex, in, i);
+            uint64_t addr;
+            memcpy(&addr, CVM_LANE(ptr, l), 8);
+            uint8_t *m = cvm_mem_access(ex, in, addr, t->size, 0, l, NULL);
+            if (!m)
+                return ex->diag ? ex->diag->result : CVM_ERROR_OUT_OF_BOUNDS;
+            if (i == 0)
+                m0 = m;
+            else if (i == 1 && m > m0)
+                stride = (size_t)(m - m0);
+            else if (i == 1 || m != m0 + (size_t)i * stride)
+                ok = 0;
+            if (i == 1 && (stride < t->size || stride > UINT32_MAX))
+                ok = 0;
+        }
+        if (ok && m0) {
+            ex->vals[in->result] = (cvm_val){m0, (uint32_t)stride};
+            return CVM_SUCCESS;
+        }
+        ex->vals[in->result] = ex->vals_home[in->result];
+    }
+    cvm_val r = ex->vals[in->result];
     for (uint32_t i = 0; i < cvm_scope_instances(ex, in); i++) {
         int c = cvm_scope_instance_check(ex, in, i);
         if (c < 0)
@@ -594,7 +633,9 @@ static cvm_result h_store_matrix(cvm_exec *ex, const cvm_insn *in)
         uint8_t *m = cvm_mem_access(ex, in, addr, t->size, 1, l, NULL);
         if (!m)
             return ex->diag ? ex->diag->result : CVM_ERROR_OUT_OF_BOUNDS;
-        memcpy(m, v.p + (size_t)i * v.stride, t->size);
+        const uint8_t *src = v.p + (size_t)i * v.stride;
+        if (src != m) /* a value that aliases this very variable (CVM_INSN_ALIAS) */
+            memmove(m, src, t->size);
     }
     return CVM_SUCCESS;
 }
@@ -720,6 +761,86 @@ static cvm_result h_ptr_compare(cvm_exec *ex, const cvm_insn *in)
     return CVM_SUCCESS;
 }
 
+/* Whether the OpLoad `in` of a whole cooperative matrix may leave its result
+ * aliasing the variable's memory instead of copying it (h_load_matrix with
+ * CVM_INSN_ALIAS).  That is safe when nothing can write the variable while
+ * the loaded value is live:
+ *   - the pointer is a Function-storage OpVariable of this function, and
+ *     every other instruction of the module that names it is an OpLoad of
+ *     it or an OpStore to it (no access chain, copy, call argument or phi
+ *     can make another pointer to it);
+ *   - every instruction naming the loaded id lies in the load's block after
+ *     the load (no phi, no use in another block or iteration);
+ *   - no OpStore to the variable lies between the load and its last use.
+ * Operands are found by scanning whole instruction words: a literal that
+ * happens to equal an id counts as a use, which can only refuse aliasing.
+ * Functions over `limit` words are not scanned (the copy stays). */
+static int load_may_alias(const cvm_program *p, const spv_inst *in)
+{
+    const spv_module *mod = p->mod;
+    uint32_t var = in->words[3], res = in->words[2];
+    if (var >= mod->bound || res >= mod->bound)
+        return 0;
+    const spv_def *vd = &mod->defs[var], *rd = &mod->defs[res];
+    if (vd->opcode != SpvOpVariable || vd->func == UINT32_MAX || vd->func != rd->func ||
+        vd->func >= mod->nfunctions)
+        return 0;
+    const size_t limit = 1u << 20;
+    uint64_t words_total = 0;
+    for (uint32_t f = 0; f < mod->nfunctions; f++)
+        words_total += mod->functions[f].end - mod->functions[f].begin;
+    if (words_total > limit)
+        return 0;
+    /* The variable: named only by loads of it and stores to it. */
+    for (uint32_t f = 0; f < mod->nfunctions; f++) {
+        size_t off = mod->functions[f].begin;
+        spv_inst it;
+        while (off < mod->functions[f].end && spv_next_inst(&mod->bin, &off, &it, NULL) == 1) {
+            if (it.offset == vd->off)
+                continue;
+            for (uint32_t k = 1; k < it.word_count; k++) {
+                if (it.words[k] != var)
+                    continue;
+                int ok = (it.opcode == SpvOpLoad && k == 3 && it.word_count >= 4) ||
+                         (it.opcode == SpvOpStore && k == 1 && it.word_count >= 3);
+                if (!ok)
+                    return 0;
+            }
+        }
+    }
+    /* The loaded value: used only later in the load's block, with no store
+     * to the variable before its last use. */
+    const spv_function *sf = &mod->functions[vd->func];
+    size_t off = sf->begin;
+    spv_inst it;
+    int in_block = 0, block_ended = 0, store_seen = 0;
+    while (off < sf->end && spv_next_inst(&mod->bin, &off, &it, NULL) == 1) {
+        if (it.offset == in->offset) {
+            in_block = 1;
+            continue;
+        }
+        int uses = 0;
+        for (uint32_t k = 1; k < it.word_count; k++)
+            uses |= it.words[k] == res;
+        if (uses && (!in_block || block_ended || store_seen))
+            return 0;
+        if (in_block && !block_ended) {
+            if (it.opcode == SpvOpStore && it.word_count >= 3 && it.words[1] == var)
+                store_seen = 1;
+            switch (it.opcode) {
+            case SpvOpBranch: case SpvOpBranchConditional: case SpvOpSwitch: case SpvOpReturn:
+            case SpvOpReturnValue: case SpvOpKill: case SpvOpUnreachable:
+            case SpvOpTerminateInvocation: case SpvOpLabel:
+                block_ended = 1;
+                break;
+            default:
+                break;
+            }
+        }
+    }
+    return in_block;
+}
+
 static int is_scope_matrix(const cvm_type *t, uint8_t *o_flags)
 {
     if (t->tclass != CVM_TC_COOPMAT)
@@ -773,8 +894,11 @@ cvm_result cvm_lower_memory(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
         out->a = w[3];
         /* the memory layout: the pointer's variant, or the value's type */
         out->type = cvm_lower_layout_of(lw, w[3]) ? cvm_lower_layout_of(lw, w[3]) : w[1];
-        if (is_scope_matrix(t, &out->flags))
+        if (is_scope_matrix(t, &out->flags)) {
             out->fn = h_load_matrix;
+            if (load_may_alias(p, in))
+                out->flags |= CVM_INSN_ALIAS;
+        }
         else if (t->tclass == CVM_TC_NONE || t->tclass == CVM_TC_OPAQUE)
             return cvm_lower_fail(lw, in, CVM_ERROR_UNSUPPORTED, "load of this type");
         else

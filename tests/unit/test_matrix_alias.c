@@ -1,0 +1,180 @@
+/* Loads of whole cooperative matrices from Function variables that alias the
+ * variable instead of copying it (CVM_INSN_ALIAS, ops/memory.c
+ * load_may_alias): which loads the lowering marks, and that the results
+ * equal the reference path's (CVM_FLAG_REFERENCE_PATHS copies every load)
+ * and the values the shader defines, at subgroup sizes with one, several
+ * and a partial last scope instance, and at workgroup scope.
+ *
+ * The shader, per scope instance, with m0 = the 16x16 f32 tile of src:
+ *   v = m0
+ *   a = v;            out0 = a        a: aliases (no store to v before its use)
+ *   b = v; v = -m0;   out1 = b        b: copies (v is stored while b is live)
+ *   s = v; v = s                      s: aliases (the store is its last use)
+ *   c = v; branch;    out2 = c        c: copies (used in another block)
+ *   x = m0; copy w <- x; d = x; out3 = d
+ *                                     d: copies (x is named by OpCopyMemory)
+ * so out0 = out1 = out3 = src and out2 = -src. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "asm_run.h"
+#include "exec/program.h"
+#include "spirv/module.h"
+
+static const char shader_fmt[] =
+    "OpCapability Shader\n"
+    "OpCapability VulkanMemoryModel\n"
+    "OpCapability CooperativeMatrixKHR\n"
+    "OpExtension \"SPV_KHR_cooperative_matrix\"\n"
+    "OpMemoryModel Logical Vulkan\n"
+    "OpEntryPoint GLCompute %%main \"main\" %%src %%out\n"
+    "OpExecutionMode %%main LocalSize %u 1 1\n"
+    "OpDecorate %%rta ArrayStride 4\n"
+    "OpMemberDecorate %%sb 0 Offset 0\n"
+    "OpDecorate %%sb Block\n"
+    "OpDecorate %%src DescriptorSet 0\n"
+    "OpDecorate %%src Binding 0\n"
+    "OpDecorate %%out DescriptorSet 0\n"
+    "OpDecorate %%out Binding 1\n"
+    "%%void = OpTypeVoid\n"
+    "%%fn = OpTypeFunction %%void\n"
+    "%%uint = OpTypeInt 32 0\n"
+    "%%float = OpTypeFloat 32\n"
+    "%%rta = OpTypeRuntimeArray %%float\n"
+    "%%sb = OpTypeStruct %%rta\n"
+    "%%psb = OpTypePointer StorageBuffer %%sb\n"
+    "%%pf = OpTypePointer StorageBuffer %%float\n"
+    "%%u0 = OpConstant %%uint 0\n"
+    "%%u16 = OpConstant %%uint 16\n"
+    "%%u256 = OpConstant %%uint 256\n"
+    "%%u512 = OpConstant %%uint 512\n"
+    "%%u768 = OpConstant %%uint 768\n"
+    "%%scope = OpConstant %%uint %u\n"
+    "%%use = OpConstant %%uint 2\n"
+    "%%mat = OpTypeCooperativeMatrixKHR %%float %%scope %%u16 %%u16 %%use\n"
+    "%%pfm = OpTypePointer Function %%mat\n"
+    "%%src = OpVariable %%psb StorageBuffer\n"
+    "%%out = OpVariable %%psb StorageBuffer\n"
+    "%%main = OpFunction %%void None %%fn\n"
+    "%%entry = OpLabel\n"
+    "%%v = OpVariable %%pfm Function\n"
+    "%%w = OpVariable %%pfm Function\n"
+    "%%x = OpVariable %%pfm Function\n"
+    "%%ps = OpAccessChain %%pf %%src %%u0 %%u0\n"
+    "%%po0 = OpAccessChain %%pf %%out %%u0 %%u0\n"
+    "%%po1 = OpAccessChain %%pf %%out %%u0 %%u256\n"
+    "%%po2 = OpAccessChain %%pf %%out %%u0 %%u512\n"
+    "%%po3 = OpAccessChain %%pf %%out %%u0 %%u768\n"
+    "%%m0 = OpCooperativeMatrixLoadKHR %%mat %%ps %%u0 %%u16\n"
+    "OpStore %%v %%m0\n"
+    "%%a = OpLoad %%mat %%v\n"
+    "OpCooperativeMatrixStoreKHR %%po0 %%a %%u0 %%u16\n"
+    "%%b = OpLoad %%mat %%v\n"
+    "%%neg = OpFNegate %%mat %%m0\n"
+    "OpStore %%v %%neg\n"
+    "OpCooperativeMatrixStoreKHR %%po1 %%b %%u0 %%u16\n"
+    "%%s = OpLoad %%mat %%v\n"
+    "OpStore %%v %%s\n"
+    "%%c = OpLoad %%mat %%v\n"
+    "OpBranch %%next\n"
+    "%%next = OpLabel\n"
+    "OpCooperativeMatrixStoreKHR %%po2 %%c %%u0 %%u16\n"
+    "OpStore %%x %%m0\n"
+    "OpCopyMemory %%w %%x\n"
+    "%%d = OpLoad %%mat %%x\n"
+    "OpCooperativeMatrixStoreKHR %%po3 %%d %%u0 %%u16\n"
+    "OpReturn\n"
+    "OpFunctionEnd\n";
+
+/* The lowering's marks on the shader's five matrix loads, in module order. */
+static void check_marks(const char *text)
+{
+    uint32_t *words = NULL;
+    size_t nw = 0;
+    cvm_diagnostic d;
+    memset(&d, 0, sizeof(d));
+    assert_int_equal(cvm_assemble(text, strlen(text), 0, NULL, &words, &nw, &d), CVM_SUCCESS);
+    spv_binary bin;
+    assert_int_equal(spv_binary_open(&bin, words, nw, &d), CVM_SUCCESS);
+    if (!bin.owned) { /* the module takes an owned copy, as cvm_module_create gives it */
+        bin.owned = words;
+        bin.words = words;
+        words = NULL;
+    }
+    spv_module mod;
+    if (spv_module_parse(&mod, &bin, &d) != CVM_SUCCESS)
+        fail_msg("module: %s", d.message);
+    cvm_program *prog = NULL;
+    if (cvm_program_build(&mod, NULL, NULL, 0, &prog, &d) != CVM_SUCCESS)
+        fail_msg("lowering: %s", d.message);
+    static const int expect[5] = {1, 0, 1, 0, 0}; /* a b s c d */
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < prog->ninsns; i++) {
+        const cvm_insn *in = &prog->insns[i];
+        if (in->spv_op != SpvOpLoad || prog->types[in->type].tclass != CVM_TC_COOPMAT)
+            continue;
+        assert_true(k < 5);
+        if (!!(in->flags & CVM_INSN_ALIAS) != expect[k])
+            fail_msg("matrix load %u: alias mark %d, expected %d", k, !!(in->flags & CVM_INSN_ALIAS),
+                     expect[k]);
+        k++;
+    }
+    assert_int_equal(k, 5);
+    cvm_program_destroy(prog);
+    spv_module_release(&mod);
+    cvm_free(words);
+}
+
+static void run_case(uint32_t local_size, uint32_t subgroup_size, int workgroup)
+{
+    char text[sizeof(shader_fmt) + 64];
+    snprintf(text, sizeof(text), shader_fmt, local_size, workgroup ? 2u : 3u);
+    check_marks(text);
+    float src[256], out[2][1024];
+    for (int i = 0; i < 256; i++)
+        src[i] = (float)(i * 7 % 61) - 30.5f;
+    for (int f = 0; f < 2; f++) {
+        memset(out[f], 0xa5, sizeof(out[f]));
+        void *bufs[2] = {src, out[f]};
+        size_t sizes[2] = {sizeof(src), sizeof(out[f])};
+        asm_params p;
+        memset(&p, 0, sizeof(p));
+        p.subgroup_size = subgroup_size;
+        p.threads = 1;
+        p.flags = f ? CVM_FLAG_REFERENCE_PATHS : 0;
+        asm_result r = asm_run(text, &p, bufs, sizes, 2);
+        if (r.create != CVM_SUCCESS || r.dispatch != CVM_SUCCESS)
+            fail_msg("local size %u, subgroup %u, %s: %s", local_size, subgroup_size,
+                     f ? "reference" : "default", r.message);
+        for (int i = 0; i < 256; i++) {
+            const float want[4] = {src[i], src[i], -src[i], src[i]};
+            for (int o = 0; o < 4; o++)
+                if (memcmp(&out[f][o * 256 + i], &want[o], 4) != 0)
+                    fail_msg("local size %u, subgroup %u, %s: out%d[%d] = %g, expected %g",
+                             local_size, subgroup_size, f ? "reference" : "default", o, i,
+                             (double)out[f][o * 256 + i], (double)want[o]);
+        }
+    }
+    assert_memory_equal(out[0], out[1], sizeof(out[0]));
+}
+
+static void test_subgroup_one_instance(void **s) { (void)s; run_case(32, 32, 0); }
+static void test_subgroup_instances(void **s) { (void)s; run_case(128, 32, 0); }
+static void test_subgroup_partial(void **s) { (void)s; run_case(40, 16, 0); }
+static void test_workgroup(void **s) { (void)s; run_case(96, 32, 1); }
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_subgroup_one_instance),
+        cmocka_unit_test(test_subgroup_instances),
+        cmocka_unit_test(test_subgroup_partial),
+        cmocka_unit_test(test_workgroup),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
