@@ -20,12 +20,9 @@
  * block (SPEC_NOTES "decode pointer"). */
 #include <string.h>
 
+#include "exec/kernels/transpose.h"
 #include "exec/ops/tensor_layout.h"
 #include "exec/program.h"
-
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 _Static_assert(sizeof(cvm_tensor_layout) <= CVM_TENSOR_VALUE_SIZE &&
                    sizeof(cvm_tensor_view) <= CVM_TENSOR_VALUE_SIZE,
@@ -611,103 +608,6 @@ static int bulk_transfer(const cvm_exec *ex, const cvm_tensor_element *plan, uin
     return 1;
 }
 
-/* ---- blocked transpose ---------------------------------------------------
- * dst[j * dst_ld + i * es] = src[i * src_ld + j * es] for i < rows and
- * j < cols (leading dimensions in bytes): element (i, j) of a rows x cols
- * array of es-byte elements goes to (j, i).  In 8 x 8 blocks, so that each
- * block reads 8 source lines and writes 8 destination runs instead of one
- * element per line; with SSE2, 16-bit blocks of 8 x 8 and 32-bit blocks of
- * 4 x 4 are transposed in registers.  The regions must not overlap. */
-#define TRANSPOSE_EDGE(SIZE)                                                                  \
-    for (uint32_t j = j0; j < j1; j++)                                                        \
-        for (uint32_t i = i0; i < i1; i++)                                                    \
-            memcpy(dst + j * dst_ld + (size_t)i * (SIZE), src + i * src_ld + (size_t)j * (SIZE), \
-                   (SIZE));
-
-static void transpose_part(uint8_t *dst, size_t dst_ld, const uint8_t *src, size_t src_ld,
-                           uint32_t i0, uint32_t i1, uint32_t j0, uint32_t j1, uint32_t es)
-{
-    switch (es) {
-    case 1: TRANSPOSE_EDGE(1) break;
-    case 2: TRANSPOSE_EDGE(2) break;
-    case 4: TRANSPOSE_EDGE(4) break;
-    case 8: TRANSPOSE_EDGE(8) break;
-    default: TRANSPOSE_EDGE(es) break;
-    }
-}
-#undef TRANSPOSE_EDGE
-
-#if defined(__SSE2__)
-static void transpose_8x8_u16(uint8_t *dst, size_t dst_ld, const uint8_t *src, size_t src_ld)
-{
-    __m128i a[8], b[8], c[8];
-    for (int k = 0; k < 8; k++)
-        a[k] = _mm_loadu_si128((const __m128i *)(const void *)(src + k * src_ld));
-    for (int k = 0; k < 4; k++) {
-        b[2 * k] = _mm_unpacklo_epi16(a[2 * k], a[2 * k + 1]);
-        b[2 * k + 1] = _mm_unpackhi_epi16(a[2 * k], a[2 * k + 1]);
-    }
-    /* c[0..3]: columns (0,1) (2,3) (4,5) (6,7) of rows 0-3; c[4..7] of rows 4-7 */
-    for (int h = 0; h < 2; h++) {
-        c[4 * h + 0] = _mm_unpacklo_epi32(b[4 * h + 0], b[4 * h + 2]);
-        c[4 * h + 1] = _mm_unpackhi_epi32(b[4 * h + 0], b[4 * h + 2]);
-        c[4 * h + 2] = _mm_unpacklo_epi32(b[4 * h + 1], b[4 * h + 3]);
-        c[4 * h + 3] = _mm_unpackhi_epi32(b[4 * h + 1], b[4 * h + 3]);
-    }
-    for (int k = 0; k < 4; k++) {
-        _mm_storeu_si128((__m128i *)(void *)(dst + (size_t)(2 * k) * dst_ld),
-                         _mm_unpacklo_epi64(c[k], c[k + 4]));
-        _mm_storeu_si128((__m128i *)(void *)(dst + (size_t)(2 * k + 1) * dst_ld),
-                         _mm_unpackhi_epi64(c[k], c[k + 4]));
-    }
-}
-
-static void transpose_4x4_u32(uint8_t *dst, size_t dst_ld, const uint8_t *src, size_t src_ld)
-{
-    __m128i a0 = _mm_loadu_si128((const __m128i *)(const void *)src);
-    __m128i a1 = _mm_loadu_si128((const __m128i *)(const void *)(src + src_ld));
-    __m128i a2 = _mm_loadu_si128((const __m128i *)(const void *)(src + 2 * src_ld));
-    __m128i a3 = _mm_loadu_si128((const __m128i *)(const void *)(src + 3 * src_ld));
-    __m128i b0 = _mm_unpacklo_epi32(a0, a1), b1 = _mm_unpackhi_epi32(a0, a1);
-    __m128i b2 = _mm_unpacklo_epi32(a2, a3), b3 = _mm_unpackhi_epi32(a2, a3);
-    _mm_storeu_si128((__m128i *)(void *)dst, _mm_unpacklo_epi64(b0, b2));
-    _mm_storeu_si128((__m128i *)(void *)(dst + dst_ld), _mm_unpackhi_epi64(b0, b2));
-    _mm_storeu_si128((__m128i *)(void *)(dst + 2 * dst_ld), _mm_unpacklo_epi64(b1, b3));
-    _mm_storeu_si128((__m128i *)(void *)(dst + 3 * dst_ld), _mm_unpackhi_epi64(b1, b3));
-}
-#endif
-
-static void transpose(uint8_t *dst, size_t dst_ld, const uint8_t *src, size_t src_ld,
-                      uint32_t rows, uint32_t cols, uint32_t es)
-{
-    uint32_t B = 8;
-#if defined(__SSE2__)
-    if (es == 4)
-        B = 4;
-#endif
-    uint32_t rf = rows - rows % B, cf = cols - cols % B; /* the full blocks */
-    for (uint32_t j0 = 0; j0 < cf; j0 += B) {
-        for (uint32_t i0 = 0; i0 < rf; i0 += B) {
-            const uint8_t *s = src + i0 * src_ld + (size_t)j0 * es;
-            uint8_t *d = dst + j0 * dst_ld + (size_t)i0 * es;
-#if defined(__SSE2__)
-            if (es == 2) {
-                transpose_8x8_u16(d, dst_ld, s, src_ld);
-                continue;
-            }
-            if (es == 4) {
-                transpose_4x4_u32(d, dst_ld, s, src_ld);
-                continue;
-            }
-#endif
-            transpose_part(dst, dst_ld, src, src_ld, i0, i0 + B, j0, j0 + B, es);
-        }
-    }
-    /* the partial blocks: the last rows (all columns), the last columns */
-    transpose_part(dst, dst_ld, src, src_ld, rf, rows, 0, cols, es);
-    transpose_part(dst, dst_ld, src, src_ld, 0, rf, cf, cols, es);
-}
-
 /* The whole-tile fast path (cvm_tensor_tile_plan): every element inside
  * the clip is a memory element at row_index[r] + c * col_step.  Copies them
  * when their index range is one accessible range (the condition of
@@ -757,9 +657,9 @@ static int tile_transfer(const cvm_exec *ex, const cvm_tensor_tile *tile,
         uint8_t *g = h + (size_t)(row_index[0] - lo) * es;
         uint8_t *m = mat + ((size_t)tile->row_first * N + tile->col_first) * es;
         if (store) /* memory column c, row r <- matrix (r, c) */
-            transpose(g, step, m, ld, tile->row_count, tile->col_count, es);
+            cvm_transpose(g, step, m, ld, tile->row_count, tile->col_count, es);
         else /* matrix (r, c) <- memory column c, row r */
-            transpose(m, ld, g, step, tile->col_count, tile->row_count, es);
+            cvm_transpose(m, ld, g, step, tile->col_count, tile->row_count, es);
         return 1;
     }
     for (uint32_t r = 0; r < tile->row_count; r++) {
