@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "exec/kernels/matmul.h"
+#include "exec/kernels/transpose.h"
 #include "exec/program.h"
 
 static uint8_t scope_flags(const cvm_type *t)
@@ -128,6 +129,45 @@ static void column_copy(uint8_t *mat, size_t mat_step, uint8_t *mem, uint32_t n,
     }
 }
 
+/* The matrix's rows (row-major) or columns (column-major) at once, when
+ * every line lies in one accessible range of one region: one range check
+ * instead of one per line, and a blocked transpose for a column-major
+ * layout.  The per-line loop of matrix_transfer is the reference: it runs
+ * instead (returns 0, nothing touched) when a line may be out of bounds,
+ * under the reference paths, and for a store whose lines overlap (there the
+ * order of the writes decides, and the transpose writes in another). */
+static int whole_transfer(cvm_exec *ex, const cvm_type *t, uint64_t base, int64_t stride,
+                          uint32_t unit, int rowmajor, uint32_t outer, uint32_t inner, uint32_t es,
+                          int store, uint8_t *mat)
+{
+    uint64_t pitch, span;
+    if ((ex->flags & CVM_FLAG_REFERENCE_PATHS) || outer == 0 || inner == 0 ||
+        __builtin_mul_overflow((uint64_t)stride, (uint64_t)unit, &pitch) ||
+        __builtin_mul_overflow(pitch, (uint64_t)(outer - 1), &span) ||
+        __builtin_add_overflow(span, (uint64_t)inner * es, &span) ||
+        span >= (UINT64_C(1) << CVM_ADDR_OFFSET_BITS) - CVM_ADDR_OFFSET(base))
+        return 0;
+    if (store && outer > 1 && pitch < (uint64_t)inner * es)
+        return 0;
+    uint8_t *mem = cvm_mem_peek(ex, base, span, store);
+    if (!mem)
+        return 0;
+    size_t line = (size_t)inner * es, mat_ld = (size_t)t->cols * es;
+    if (rowmajor) {
+        for (uint32_t o = 0; o < outer; o++) {
+            if (store)
+                memcpy(mem + (size_t)o * pitch, mat + (size_t)o * mat_ld, line);
+            else
+                memcpy(mat + (size_t)o * mat_ld, mem + (size_t)o * pitch, line);
+        }
+    } else if (store) { /* column o of the matrix to line o of memory */
+        cvm_transpose(mem, (size_t)pitch, mat, mat_ld, inner, outer, es);
+    } else {
+        cvm_transpose(mat, mat_ld, mem, (size_t)pitch, outer, inner, es);
+    }
+    return 1;
+}
+
 static cvm_result matrix_transfer(cvm_exec *ex, const cvm_insn *in, int store)
 {
     const cvm_program *p = ex->prog;
@@ -175,6 +215,8 @@ static cvm_result matrix_transfer(cvm_exec *ex, const cvm_insn *in, int store)
         int rowmajor = layout == SpvCooperativeMatrixLayoutRowMajorKHR;
         uint32_t outer = rowmajor ? t->rows : t->cols, inner = rowmajor ? t->cols : t->rows;
         uint8_t *mat = m.p + (size_t)i * m.stride;
+        if (whole_transfer(ex, t, base, stride, in->d, rowmajor, outer, inner, es, store, mat))
+            continue;
         for (uint32_t o = 0; o < outer; o++) {
             /* Pointer[row * (uint64_t)Stride]: 64-bit (Vulkan's 64-bit
              * indexing asks for it; without, the product must not wrap 32
