@@ -180,6 +180,10 @@ typedef struct cvm_insn {
 /* OpLoad of a whole cooperative matrix whose result may alias the variable's
  * memory instead of a copy (ops/memory.c load_may_alias says when) */
 #define CVM_INSN_ALIAS 0x04
+/* Computes a value equal in every lane, or stores one to memory every lane
+ * addresses alike (exec/uniform.h): runs for one active lane, its result
+ * slot has stride 0.  Ignored on the reference paths. */
+#define CVM_INSN_UNIFORM 0x08
 
 typedef struct cvm_block {
     uint32_t label;       /* SPIR-V id of the OpLabel */
@@ -241,6 +245,13 @@ typedef struct cvm_program {
      * (register layout constant -> memory layout of the variable's type) */
     uint32_t *init_vars;
     uint32_t ninit_vars;
+    /* exec/uniform.h: per id, 1 when its value is computed once
+     * (CVM_INSN_UNIFORM) into a slot of stride 0; per Function variable,
+     * the offset of its one copy for the group in the SCOPE region (the
+     * workgroup-scope part), UINT64_MAX when every lane has its own.  The
+     * reference paths use neither. */
+    uint8_t *uniform;
+    uint64_t *var_uoffset;
 } cvm_program;
 
 typedef struct cvm_descriptor {

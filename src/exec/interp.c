@@ -48,6 +48,12 @@ struct cvm_group {
     uint32_t *dbg_inv, *dbg_row, *dbg_col;
     const uint32_t *site_elems;
     uint32_t site_cols;
+    /* Uniform values (exec/uniform.h), off on the reference paths: slots of
+     * stride 0, uniform Function variables' one copy, and CVM_INSN_UNIFORM
+     * instructions run for one lane: the active mask of lane l alone is
+     * one_hot + desc.nlanes - l (desc.nlanes zeros, then a one). */
+    int uniform_on;
+    uint8_t *one_hot;
 };
 
 /* ---- helpers shared with handlers ------------------------------------------- */
@@ -324,6 +330,8 @@ static cvm_frame *frame_get(cvm_group *g, uint32_t fidx, cvm_diagnostic *diag)
         } else if (d->func == fidx && d->type && d->opcode != SpvOpFunction) {
             fr->vals[id].p = fr->regs + at;
             fr->vals[id].stride = p->types[d->type].size ? p->types[d->type].size : 1;
+            if (g->uniform_on && p->uniform[id])
+                fr->vals[id].stride = 0;
             at += frame_slot_bytes(g, d->type);
         }
     }
@@ -354,6 +362,7 @@ void cvm_group_destroy(cvm_group *g)
     cvm_mem_free(g->dbg_inv);
     cvm_mem_free(g->frames);
     cvm_mem_free(g->var_addrs);
+    cvm_mem_free(g->one_hot);
     cvm_mem_free(g->var_addr_off);
     cvm_mem_free(g->inv_mem);
     cvm_mem_free(g->wg_mem);
@@ -400,13 +409,16 @@ cvm_result cvm_group_create(const cvm_program *prog, const cvm_group_desc *desc,
     g->regions = cvm_calloc(g->nregions, sizeof(cvm_region));
     g->push = cvm_calloc(1, push_size + 16);
     g->padding = cvm_calloc(n, 8);
+    g->uniform_on = !(desc->flags & CVM_FLAG_REFERENCE_PATHS);
+    g->one_hot = cvm_calloc(n + 1, 1);
     g->ex.scratch_size = 1 << 16;
     g->ex.scratch = cvm_malloc(g->ex.scratch_size);
     if (!g->frames || !g->var_addr_off || !g->inv_mem || !g->wg_mem || !g->scope_mem ||
-        !g->alive || !g->regions || !g->push || !g->padding || !g->ex.scratch) {
+        !g->alive || !g->regions || !g->push || !g->padding || !g->ex.scratch || !g->one_hot) {
         cvm_group_destroy(g);
         return cvm_diag_set(diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
     }
+    g->one_hot[n] = 1;
     if (push_size)
         memcpy(g->push, push, push_size);
     g->regions[CVM_REGION_INVOCATION] = (cvm_region){g->inv_mem, prog->inv_size * n, 1};
@@ -435,8 +447,11 @@ cvm_result cvm_group_create(const cvm_program *prog, const cvm_group_desc *desc,
         g->var_addr_off[id] = at;
         uint64_t *a = (uint64_t *)(g->var_addrs + at);
         uint8_t reg = prog->var_region[id];
+        uint64_t uoff = g->uniform_on ? prog->var_uoffset[id] : UINT64_MAX;
         for (uint32_t l = 0; l < n; l++) {
-            if (reg == CVM_REGION_INVOCATION)
+            if (uoff != UINT64_MAX) /* a uniform Function variable: one copy */
+                a[l] = CVM_ADDR(CVM_REGION_SCOPE, uoff);
+            else if (reg == CVM_REGION_INVOCATION)
                 a[l] = CVM_ADDR(CVM_REGION_INVOCATION, (uint64_t)l * prog->inv_size + prog->var_offset[id]);
             else if (reg == CVM_REGION_SCOPE)
                 a[l] = CVM_ADDR(CVM_REGION_SCOPE, (uint64_t)(l / sg) * prog->scope_size + prog->var_offset[id]);
@@ -634,6 +649,8 @@ static size_t value_scratch(const cvm_exec *ex, uint32_t tid, uint32_t stride)
 {
     uint32_t wg;
     size_t count = is_scope_value(ex->prog, tid, &wg) ? (wg ? 1 : ex->nsub) : ex->nlanes;
+    if (stride == 0) /* a uniform value: one copy */
+        return (size_t)ex->prog->types[tid].size + 16;
     return (size_t)stride * count + 16;
 }
 
@@ -659,6 +676,29 @@ static cvm_result take_budget(cvm_group *g, const cvm_insn *in, uint32_t n)
     }
     return cvm_exec_fail(&g->ex, in, CVM_ERROR_BUDGET_EXCEEDED,
                          "the instruction budget of the dispatch ran out (a runaway loop?)");
+}
+
+/* A CVM_INSN_UNIFORM instruction: its handler runs for the first active
+ * lane alone (its operands and result have one slot, or read memory every
+ * lane addresses alike). */
+static cvm_result run_uniform(cvm_group *g, const cvm_insn *in)
+{
+    cvm_exec *ex = &g->ex;
+    uint32_t n = ex->nlanes, l0 = 0;
+    uint8_t *act = ex->active;
+    while (l0 < n && !act[l0])
+        l0++;
+    if (l0 >= n)
+        return in->fn(ex, in);
+    uint32_t na = ex->nactive;
+    ex->nlanes = l0 + 1;
+    ex->active = g->one_hot + (g->desc.nlanes - l0);
+    ex->nactive = 1;
+    cvm_result r = in->fn(ex, in);
+    ex->nlanes = n;
+    ex->active = act;
+    ex->nactive = na;
+    return r;
 }
 
 /* One block over the active lanes.  `traced` is a constant in each of the
@@ -704,6 +744,8 @@ run_block_impl(cvm_group *g, cvm_frame *fr, const cvm_function *f, uint32_t bi, 
              * block its first active lane came from (its invocations reach
              * a matrix instruction together) */
             int scope = is_scope_value(p, tid, &wg);
+            /* a uniform phi (stride 0): its lanes all came from one block */
+            int once = tmp.stride == 0;
             uint32_t inst = 0, l = 0;
             for (;;) {
                 if (scope) {
@@ -724,6 +766,8 @@ run_block_impl(cvm_group *g, cvm_frame *fr, const cvm_function *f, uint32_t bi, 
                     return cvm_exec_fail(ex, ph, CVM_ERROR_INVALID_MODULE,
                                          "OpPhi has no value for the block invocation %u came from", l);
                 copy_value_lane(p, tid, tmp, fr->vals[pairs[k]], l, ex->sg_size);
+                if (once)
+                    break;
                 l++;
             }
             at += value_scratch(ex, tid, tmp.stride);
@@ -731,7 +775,10 @@ run_block_impl(cvm_group *g, cvm_frame *fr, const cvm_function *f, uint32_t bi, 
         at = 0;
         for (const cvm_insn *ph = in; ph < phi_end; ph++) {
             cvm_val tmp = {ex->scratch + at, fr->vals[ph->result].stride};
-            copy_value_active(ex, ph->type, fr->vals[ph->result], tmp);
+            if (tmp.stride == 0)
+                memcpy(fr->vals[ph->result].p, tmp.p, p->types[ph->type].size);
+            else
+                copy_value_active(ex, ph->type, fr->vals[ph->result], tmp);
             at += value_scratch(ex, ph->type, tmp.stride);
         }
         if (traced)
@@ -742,7 +789,9 @@ run_block_impl(cvm_group *g, cvm_frame *fr, const cvm_function *f, uint32_t bi, 
 
     for (; in < end; in++) {
         if (in->fn) {
-            if ((r = in->fn(ex, in)) != CVM_SUCCESS)
+            r = CVM_UNLIKELY(in->flags & CVM_INSN_UNIFORM) && g->uniform_on ? run_uniform(g, in)
+                                                                            : in->fn(ex, in);
+            if (r != CVM_SUCCESS)
                 return r;
             if (traced)
                 cvm_trace_insn(ex, in);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "exec/program.h"
+#include "exec/uniform.h"
 
 struct cvm_lower {
     cvm_program *prog;
@@ -25,6 +26,7 @@ struct cvm_lower {
                                  out (the extension allows all or none to be) */
     uint64_t wg_block_offset; /* where the aliased Workgroup Block variables start,
                                  UINT64_MAX until the first */
+    uint8_t *umarks;          /* [bound]: cvm_uniform_analyze's marks */
 };
 
 /* ---- helpers for families ------------------------------------------------- */
@@ -1075,6 +1077,57 @@ uint32_t cvm_lower_block_index(const cvm_lower *lw, uint32_t label)
     return lw->block_of_label[label];
 }
 
+/* CVM_INSN_UNIFORM on a lowered instruction (exec/uniform.h): a value
+ * the analysis marked, or a store of a uniform value through a uniform
+ * pointer in a convergent block; a uniform Function variable gets its one
+ * copy.  *io_ok goes to 0 when a marked value was lowered to a no-op (its
+ * slot would never be written once). */
+static cvm_result mark_uniform(cvm_lower *lw, uint32_t fidx, const spv_inst *in, cvm_insn *ins,
+                               int convergent, int *io_ok)
+{
+    cvm_program *p = lw->prog;
+    const uint32_t *w = in->words;
+    if (in->opcode == SpvOpVariable && in->word_count >= 4 && w[2] < p->bound &&
+        (lw->umarks[w[2]] & CVM_UNIFORM_VAR)) {
+        const cvm_type *pt = cvm_lower_type(lw, w[1]);
+        uint64_t size = cvm_lower_type(lw, pt->elem)->mem_size;
+        p->scope_size = align_up64(p->scope_size, 16);
+        p->var_uoffset[w[2]] = p->scope_size;
+        p->scope_size += size ? size : 1;
+        return CVM_SUCCESS;
+    }
+    if (!convergent)
+        return CVM_SUCCESS;
+    if (in->opcode == SpvOpStore && in->word_count >= 3) {
+        if (ins->fn && cvm_uniform_operand(p, fidx, lw->umarks, w[1]) &&
+            cvm_uniform_operand(p, fidx, lw->umarks, w[2]))
+            ins->flags |= CVM_INSN_UNIFORM;
+        return CVM_SUCCESS;
+    }
+    uint32_t r = ins->result;
+    if (r == 0 || r >= p->bound || !(lw->umarks[r] & CVM_UNIFORM_VALUE))
+        return CVM_SUCCESS;
+    if (!ins->fn && ins->cf != CVM_CF_PHI) {
+        *io_ok = 0;
+        return CVM_SUCCESS;
+    }
+    ins->flags |= CVM_INSN_UNIFORM;
+    p->uniform[r] = 1;
+    return CVM_SUCCESS;
+}
+
+static void unmark_function(cvm_lower *lw, uint32_t fidx, uint32_t first_insn)
+{
+    cvm_program *p = lw->prog;
+    for (uint32_t k = first_insn; k < p->ninsns; k++)
+        p->insns[k].flags &= (uint8_t)~CVM_INSN_UNIFORM;
+    for (uint32_t id = 1; id < p->bound; id++)
+        if (lw->mod->defs[id].func == fidx) {
+            p->uniform[id] = 0;
+            p->var_uoffset[id] = UINT64_MAX;
+        }
+}
+
 static cvm_result lower_function(cvm_lower *lw, uint32_t fidx)
 {
     const spv_module *mod = lw->mod;
@@ -1085,6 +1138,8 @@ static cvm_result lower_function(cvm_lower *lw, uint32_t fidx)
     blockinfo *blocks = NULL;
     uint32_t nblocks = 0, cap = 0;
     uint32_t *order = NULL;
+    cvm_uniform_block *ublocks = NULL;
+    uint8_t *conv = NULL;
     f->id = sf->id;
     f->return_type = sf->result_type;
 
@@ -1202,6 +1257,22 @@ static cvm_result lower_function(cvm_lower *lw, uint32_t fidx)
         goto oom;
     f->nblocks = norder;
 
+    /* Uniformity (exec/uniform.h). */
+    ublocks = cvm_calloc(norder + 1, sizeof(cvm_uniform_block));
+    conv = cvm_calloc(norder + 1, 1);
+    if (!ublocks || !conv)
+        goto oom;
+    for (uint32_t i = 0; i < norder; i++) {
+        const blockinfo *b = &blocks[order[i]];
+        ublocks[i] = (cvm_uniform_block){b->label, b->begin, b->end, b->merge, b->cont,
+                                         b->succs, b->nsuccs};
+    }
+    if (cvm_uniform_analyze(p, fidx, ublocks, norder, lw->block_of_label, lw->umarks, conv) !=
+        CVM_SUCCESS)
+        goto oom;
+    int uniform_ok = 1;
+    uint32_t first_insn = p->ninsns;
+
     /* Pass 2: instructions, block by block in structured order. */
     for (uint32_t i = 0; i < norder; i++) {
         blockinfo *b = &blocks[order[i]];
@@ -1223,11 +1294,15 @@ static cvm_result lower_function(cvm_lower *lw, uint32_t fidx)
                 goto oom;
             if ((r = lower_inst(lw, &in, ins)) != CVM_SUCCESS)
                 goto done;
+            if ((r = mark_uniform(lw, fidx, &in, ins, conv[i], &uniform_ok)) != CVM_SUCCESS)
+                goto done;
             if (ins->fn == NULL && ins->cf == CVM_CF_NONE)
                 p->ninsns--; /* a no-op */
         }
         cb->count = p->ninsns - cb->first;
     }
+    if (!uniform_ok) /* a marked value the lowering made a no-op: no marks in the function */
+        unmark_function(lw, fidx, first_insn);
     f->lowered = 1;
     goto done;
 oom:
@@ -1237,6 +1312,8 @@ done:
         cvm_mem_free(blocks[i].succs);
     cvm_mem_free(blocks);
     cvm_mem_free(order);
+    cvm_mem_free(ublocks);
+    cvm_mem_free(conv);
     return r;
 }
 
@@ -1269,6 +1346,8 @@ void cvm_program_destroy(cvm_program *p)
     cvm_mem_free(p->func_index);
     cvm_mem_free(p->var_offset);
     cvm_mem_free(p->var_region);
+    cvm_mem_free(p->uniform);
+    cvm_mem_free(p->var_uoffset);
     cvm_mem_free(p->descs);
     cvm_mem_free(p->builtin_vars);
     cvm_mem_free(p->builtin_kinds);
@@ -1450,10 +1529,14 @@ cvm_result cvm_program_build(const spv_module *mod, const char *entry_name,
     p->func_index = cvm_malloc(mod->bound * sizeof(uint32_t));
     p->var_offset = cvm_calloc(mod->bound, sizeof(uint64_t));
     p->var_region = cvm_calloc(mod->bound, 1);
+    p->uniform = cvm_calloc(mod->bound, 1);
+    p->var_uoffset = cvm_malloc(mod->bound * sizeof(uint64_t));
+    lw.umarks = cvm_calloc(mod->bound, 1);
     lw.block_of_label = cvm_malloc(mod->bound * sizeof(uint32_t));
     p->funcs = cvm_calloc(mod->nfunctions ? mod->nfunctions : 1, sizeof(cvm_function));
     if (!p->types || !p->const_offset || !p->func_index || !p->var_offset || !p->var_region ||
-        !lw.block_of_label || !p->funcs || !lw.layout_of) {
+        !lw.block_of_label || !p->funcs || !lw.layout_of || !p->uniform || !p->var_uoffset ||
+        !lw.umarks) {
         r = cvm_diag_set(diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
         goto fail;
     }
@@ -1461,6 +1544,7 @@ cvm_result cvm_program_build(const spv_module *mod, const char *entry_name,
         p->const_offset[i] = UINT64_MAX;
         p->func_index[i] = UINT32_MAX;
         lw.block_of_label[i] = UINT32_MAX;
+        p->var_uoffset[i] = UINT64_MAX;
     }
     p->nfuncs = mod->nfunctions;
     for (uint32_t i = 0; i < mod->nfunctions; i++)
@@ -1496,11 +1580,13 @@ cvm_result cvm_program_build(const spv_module *mod, const char *entry_name,
     find_private_writers(&lw);
     cvm_mem_free(lw.block_of_label);
     cvm_mem_free(lw.layout_of);
+    cvm_mem_free(lw.umarks);
     *o_prog = p;
     return CVM_SUCCESS;
 fail:
     cvm_mem_free(lw.block_of_label);
     cvm_mem_free(lw.layout_of);
+    cvm_mem_free(lw.umarks);
     cvm_program_destroy(p);
     return r;
 }

@@ -37,3 +37,6 @@ GLSLANG_NEW=${GLSLANG_NEW:-glslangValidator}
 for s in callback_context coopmat_int_scale subgroup_partitioned subgroup_partitioned_bad amd_int16; do
   $GLSLANG_NEW -V --target-env vulkan1.3 -o $s.spv $s.comp >/dev/null
 done
+# uniform_flow: also through spirv-opt -O (test_uniform runs both)
+glslangValidator -V --target-env vulkan1.3 -o uniform_flow.spv uniform_flow.comp >/dev/null
+spirv-opt -O uniform_flow.spv -o uniform_flow.opt.spv

@@ -442,7 +442,8 @@ static uint8_t *local_variable(const cvm_exec *ex, uint32_t ptr_id, uint64_t siz
         return NULL;
     const spv_def *d = &p->mod->defs[ptr_id];
     if (d->opcode != SpvOpVariable || d->func == UINT32_MAX ||
-        p->var_region[ptr_id] != CVM_REGION_INVOCATION)
+        p->var_region[ptr_id] != CVM_REGION_INVOCATION ||
+        p->var_uoffset[ptr_id] != UINT64_MAX) /* a uniform variable's one copy */
         return NULL;
     const cvm_region *rg = &ex->regions[CVM_REGION_INVOCATION];
     uint64_t off = p->var_offset[ptr_id];
