@@ -800,24 +800,50 @@ run_block_impl(cvm_group *g, cvm_frame *fr, const cvm_function *f, uint32_t bi, 
         if (traced && in->cf != CVM_CF_CALL)
             cvm_trace_insn(ex, in);
         switch (in->cf) {
-        case CVM_CF_BRANCH:
-            CVM_FOR_ACTIVE(ex, l) {
-                fr->prev_block[l] = bi;
-                fr->cur_block[l] = in->a;
+        case CVM_CF_BRANCH: {
+            /* locals: the stores below cannot then alias the loop's reads */
+            uint32_t *pb = fr->prev_block, *cb = fr->cur_block, to = in->a;
+            const uint8_t *act = ex->active;
+            if (ex->nactive == n) {
+                for (uint32_t l = 0; l < n; l++) {
+                    pb[l] = bi;
+                    cb[l] = to;
+                }
+            } else {
+                for (uint32_t l = 0; l < n; l++)
+                    if (act[l]) {
+                        pb[l] = bi;
+                        cb[l] = to;
+                    }
             }
-            g->next_block = in->a;
+            g->next_block = to;
             return CVM_SUCCESS;
+        }
         case CVM_CF_BRANCH_COND: {
             cvm_val c = fr->vals[in->a];
+            uint32_t *pb = fr->prev_block, *cb = fr->cur_block, tb = in->b, fb = in->c;
+            const uint8_t *act = ex->active;
             uint32_t taken = 0;
-            CVM_FOR_ACTIVE(ex, l) {
+            if (c.stride == 0) { /* a uniform condition: every lane one way */
+                uint32_t to = *c.p != 0 ? tb : fb;
+                for (uint32_t l = 0; l < n; l++)
+                    if (act[l]) {
+                        pb[l] = bi;
+                        cb[l] = to;
+                    }
+                g->next_block = to;
+                return CVM_SUCCESS;
+            }
+            for (uint32_t l = 0; l < n; l++) {
+                if (!act[l])
+                    continue;
                 uint8_t t = *CVM_LANE(c, l) != 0;
-                fr->prev_block[l] = bi;
-                fr->cur_block[l] = t ? in->b : in->c;
+                pb[l] = bi;
+                cb[l] = t ? tb : fb;
                 taken += t;
             }
             if (taken == ex->nactive || taken == 0)
-                g->next_block = taken ? in->b : in->c;
+                g->next_block = taken ? tb : fb;
             return CVM_SUCCESS;
         }
         case CVM_CF_SWITCH: {
@@ -955,21 +981,22 @@ static cvm_result run_function(cvm_group *g, uint32_t fidx, const uint8_t *mask)
             b = next;
             na = ex->nactive;
         } else {
+            const uint32_t *cur = fr->cur_block;
+            uint8_t *act = fr->active;
             b = BLOCK_DONE;
             for (uint32_t l = 0; l < n; l++)
-                if (fr->cur_block[l] < b)
-                    b = fr->cur_block[l];
+                b = cur[l] < b ? cur[l] : b;
             if (b == BLOCK_DONE)
                 break;
             na = 0;
             uint32_t second = BLOCK_DONE;
             for (uint32_t l = 0; l < n; l++) {
-                uint32_t cb = fr->cur_block[l];
+                uint32_t cb = cur[l];
                 uint8_t a = cb == b;
-                fr->active[l] = a;
+                act[l] = a;
                 na += a;
-                if (!a && cb < second)
-                    second = cb;
+                uint32_t other = a ? BLOCK_DONE : cb;
+                second = other < second ? other : second;
             }
             parked = hints ? second : 0;
         }
@@ -1287,11 +1314,18 @@ static cvm_result callback_batch(cvm_group *cg, const cvm_group *caller, const c
     }
     /* The batch's own per-invocation memory holds only the Function
      * variables of the callee and its callees (module-scope ones resolve in
-     * the caller's): clear just those, lane by lane. */
-    if (f->fvar_lo < f->fvar_hi)
-        for (uint32_t l = 0; l < n; l++)
-            memset(cg->inv_mem + (size_t)l * p->inv_size + f->fvar_lo, 0,
-                   (size_t)(f->fvar_hi - f->fvar_lo));
+     * the caller's, collect_caller_vars): clear just those, lane by lane,
+     * or, when they fill most of a lane's slice, from the first lane's to
+     * the last lane's in one go (the slices' other bytes are never read
+     * here). */
+    if (f->fvar_lo < f->fvar_hi) {
+        size_t span = (size_t)(f->fvar_hi - f->fvar_lo);
+        if (span * 2 >= p->inv_size)
+            memset(cg->inv_mem + f->fvar_lo, 0, (size_t)(n - 1) * p->inv_size + span);
+        else
+            for (uint32_t l = 0; l < n; l++)
+                memset(cg->inv_mem + (size_t)l * p->inv_size + f->fvar_lo, 0, span);
+    }
     bind_caller_context(cg, caller, calls, n, ctx);
     cvm_result r = run_function(cg, func, cg->alive);
     cex->nlanes = full;

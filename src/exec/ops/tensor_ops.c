@@ -410,7 +410,9 @@ static cvm_result run_decode(cvm_exec *ex, const cvm_insn *in, tensor_work *w, u
                              uint8_t *out)
 {
     uint8_t *bc = w->coords, *cb = w->coords + (size_t)count * coord_size;
-    memset(w->coords, 0, (size_t)count * coord_size * 2);
+    /* the array parameters' entries past LDim are zero */
+    if (coord_size > 4u * dim)
+        memset(w->coords, 0, (size_t)count * coord_size * 2);
     /* cvm_element_owner's mapping with its per-instance numbers computed
      * once: element e's owner is invocation e / L of the instance (the
      * last one past the end), or the first active lane when that one is
@@ -429,8 +431,13 @@ static cvm_result run_decode(cvm_exec *ex, const cvm_insn *in, tensor_work *w, u
             /* robust mode: a pointer the callee's accesses will find out of bounds */
             w->ptrs[k] = CVM_ADDR(CVM_ADDR_REGION(base), (UINT64_C(1) << CVM_ADDR_OFFSET_BITS) - 1);
         }
-        memcpy(bc + (size_t)k * coord_size, e->blockCoord, 4u * dim);
-        memcpy(cb + (size_t)k * coord_size, e->coordInBlock, 4u * dim);
+        if (dim == 2) { /* the common case, with its size known */
+            memcpy(bc + (size_t)k * coord_size, e->blockCoord, 8);
+            memcpy(cb + (size_t)k * coord_size, e->coordInBlock, 8);
+        } else {
+            memcpy(bc + (size_t)k * coord_size, e->blockCoord, 4u * dim);
+            memcpy(cb + (size_t)k * coord_size, e->coordInBlock, 4u * dim);
+        }
         /* the call runs in the context of the element's owner (a vector
          * call: of its first element's) */
         uint32_t q = ei / L;
@@ -524,8 +531,12 @@ static cvm_result decode_load(cvm_exec *ex, const cvm_insn *in, tensor_work *w,
                        w->calls, 1, nscalar, N, w->results);
         if (r != CVM_SUCCESS)
             return r;
-        for (uint32_t k = 0; k < nscalar; k++)
-            memcpy(mat + (size_t)w->calls[k] * es, w->results + (size_t)k * es, es);
+        if (es == 2) /* f16, bf16: the common case, with its size known */
+            for (uint32_t k = 0; k < nscalar; k++)
+                memcpy(mat + (size_t)w->calls[k] * 2, w->results + (size_t)k * 2, 2);
+        else
+            for (uint32_t k = 0; k < nscalar; k++)
+                memcpy(mat + (size_t)w->calls[k] * es, w->results + (size_t)k * es, es);
     }
     if (ngroups) {
         /* in the checking mode the scalar decoder's results stand and the
