@@ -345,6 +345,44 @@ MM512_BF16_TARGET void cvm_mm_avx512_bf16(const cvm_muladd_desc *d, void *work)
 
 /* s[8][32] = sum over quads q of a[8][q] (four u8 along K in 32 bits, rows
  * lda apart) x b[q][32][4] (s8, rows ldb 32-bit words apart). */
+/* cvm_mm_int_finish_all's first case (32-bit C and R, no saturation: the
+ * low 32 bits of S + row_add + col_add + C) 16 columns at a time, the
+ * remainder as there.  0, having done nothing, for any other case. */
+MM512_TARGET static int finish_i32_wrap(const cvm_muladd_desc *d, const int32_t *s, size_t lds,
+                                        const int64_t *row_add, const int64_t *col_add)
+{
+    if (cvm_sk_size(d->c_kind) != 4 || cvm_mm_int_bits(d->r_kind) != 32 || d->saturate)
+        return 0;
+    size_t m = d->m, n = d->n;
+    for (size_t i = 0; i < m; i++) {
+        uint32_t ra = row_add ? (uint32_t)row_add[i] : 0;
+        const uint8_t *cr = (const uint8_t *)d->c + i * n * 4;
+        uint8_t *rr = (uint8_t *)d->r + i * n * 4;
+        const int32_t *sr = s + i * lds;
+        __m512i rav = _mm512_set1_epi32((int)ra);
+        size_t j = 0;
+        for (; j + 16 <= n; j += 16) {
+            __m512i t = _mm512_add_epi32(_mm512_loadu_si512((const void *)(sr + j)), rav);
+            t = _mm512_add_epi32(t, _mm512_loadu_si512((const void *)(cr + 4 * j)));
+            if (col_add) { /* the low halves of 16 int64 */
+                __m256i lo = _mm512_cvtepi64_epi32(_mm512_loadu_si512((const void *)(col_add + j)));
+                __m256i hi =
+                    _mm512_cvtepi64_epi32(_mm512_loadu_si512((const void *)(col_add + j + 8)));
+                t = _mm512_add_epi32(
+                    t, _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1));
+            }
+            _mm512_storeu_si512((void *)(rr + 4 * j), t);
+        }
+        for (; j < n; j++) {
+            uint32_t cv;
+            memcpy(&cv, cr + 4 * j, 4);
+            uint32_t t = (uint32_t)sr[j] + ra + (col_add ? (uint32_t)col_add[j] : 0u) + cv;
+            memcpy(rr + 4 * j, &t, 4);
+        }
+    }
+    return 1;
+}
+
 MM512_VNNI_TARGET static void vnni_8x32(size_t Q, const uint32_t *a, size_t lda,
                                         const uint32_t *b, size_t ldb, int32_t *s, size_t lds)
 {
@@ -454,7 +492,8 @@ MM512_VNNI_TARGET void cvm_mm_avx512_vnni_i8(const cvm_muladd_desc *d, void *wor
     for (size_t jr = 0; jr < np; jr += NR)
         for (size_t ir = 0; ir < mp; ir += MR)
             vnni_8x32(kq, ap + ir * kq, kq, bp + jr, np, s + ir * np + jr, np);
-    cvm_mm_int_finish_all(d, s, np, row_add, col_add);
+    if (!finish_i32_wrap(d, s, np, row_add, col_add))
+        cvm_mm_int_finish_all(d, s, np, row_add, col_add);
 }
 
 #endif /* CVM_MM_HAVE_X86 */

@@ -1,5 +1,5 @@
-/* The blocked transpose (transpose.h): 8 x 8 blocks of 16-bit and 4 x 4 of
- * 32-bit elements in SSE2 registers where the compiler targets SSE2, other
+/* The blocked transpose (transpose.h): 8 x 8 blocks of 8- and 16-bit and
+ * 4 x 4 of 32-bit elements in SSE2 registers where the compiler targets SSE2, other
  * sizes and the edges element by element. */
 #include <string.h>
 
@@ -53,6 +53,28 @@ static void transpose_8x8_u16(uint8_t *dst, size_t dst_ld, const uint8_t *src, s
     }
 }
 
+static void transpose_8x8_u8(uint8_t *dst, size_t dst_ld, const uint8_t *src, size_t src_ld)
+{
+    __m128i a[8];
+    for (int k = 0; k < 8; k++)
+        a[k] = _mm_loadl_epi64((const __m128i *)(const void *)(src + k * src_ld));
+    /* bytes of rows (0,1) (2,3) (4,5) (6,7) interleaved */
+    __m128i b0 = _mm_unpacklo_epi8(a[0], a[1]), b1 = _mm_unpacklo_epi8(a[2], a[3]);
+    __m128i b2 = _mm_unpacklo_epi8(a[4], a[5]), b3 = _mm_unpacklo_epi8(a[6], a[7]);
+    /* columns 0-3 and 4-7 of rows 0-3 (c0, c1) and of rows 4-7 (c2, c3),
+     * four bytes (one column) at a time */
+    __m128i c0 = _mm_unpacklo_epi16(b0, b1), c1 = _mm_unpackhi_epi16(b0, b1);
+    __m128i c2 = _mm_unpacklo_epi16(b2, b3), c3 = _mm_unpackhi_epi16(b2, b3);
+    /* two whole columns (8 bytes each) per register */
+    __m128i d[4] = {_mm_unpacklo_epi32(c0, c2), _mm_unpackhi_epi32(c0, c2),
+                    _mm_unpacklo_epi32(c1, c3), _mm_unpackhi_epi32(c1, c3)};
+    for (int k = 0; k < 4; k++) {
+        _mm_storel_epi64((__m128i *)(void *)(dst + (size_t)(2 * k) * dst_ld), d[k]);
+        _mm_storel_epi64((__m128i *)(void *)(dst + (size_t)(2 * k + 1) * dst_ld),
+                         _mm_unpackhi_epi64(d[k], d[k]));
+    }
+}
+
 static void transpose_4x4_u32(uint8_t *dst, size_t dst_ld, const uint8_t *src, size_t src_ld)
 {
     __m128i a0 = _mm_loadu_si128((const __m128i *)(const void *)src);
@@ -82,6 +104,10 @@ void cvm_transpose(uint8_t *dst, size_t dst_ld, const uint8_t *src, size_t src_l
             const uint8_t *s = src + i0 * src_ld + (size_t)j0 * es;
             uint8_t *d = dst + j0 * dst_ld + (size_t)i0 * es;
 #if defined(__SSE2__)
+            if (es == 1) {
+                transpose_8x8_u8(d, dst_ld, s, src_ld);
+                continue;
+            }
             if (es == 2) {
                 transpose_8x8_u16(d, dst_ld, s, src_ld);
                 continue;
