@@ -56,6 +56,10 @@ enum {
      * callback resolve (see cvm_callback_run). */
     CVM_REGION_CALLER_INVOCATION = 6,
     CVM_REGION_CALLER_SCOPE = 7,
+    /* Function variables kept lane by lane in one array each (exec/uniform.h
+     * CVM_UNIFORM_DENSE): variable v's copy for lane l at
+     * var_doff[v] * nlanes + l * its size */
+    CVM_REGION_LANE_VARS = 8,
     CVM_REGION_FIRST_BUFFER = 16, /* descriptor k of the pipeline is region 16 + k */
     /* Buffers of the context that no descriptor needs to name
      * (cvm_buffer_create): buffer k is region CVM_REGION_FIRST_DEVICE + k,
@@ -177,8 +181,9 @@ typedef struct cvm_insn {
 /* Flags. */
 #define CVM_INSN_PER_INSTANCE 0x01 /* operates on cooperative-matrix values per scope instance */
 #define CVM_INSN_WORKGROUP_SCOPE 0x02 /* that scope is the workgroup (else the subgroup) */
-/* OpLoad of a whole cooperative matrix whose result may alias the variable's
- * memory instead of a copy (ops/memory.c load_may_alias says when) */
+/* OpLoad whose result may alias the variable's memory instead of a copy: of
+ * a whole cooperative matrix (ops/memory.c load_may_alias says when), or of
+ * a dense Function variable (exec/uniform.h CVM_UNIFORM_ALIAS) */
 #define CVM_INSN_ALIAS 0x04
 /* Computes a value equal in every lane, or stores one to memory every lane
  * addresses alike (exec/uniform.h): runs for one active lane, its result
@@ -252,6 +257,10 @@ typedef struct cvm_program {
      * reference paths use neither. */
     uint8_t *uniform;
     uint64_t *var_uoffset;
+    /* Per Function variable kept as a dense array (CVM_REGION_LANE_VARS):
+     * its offset per lane, UINT64_MAX when not; dense_size the sum. */
+    uint64_t *var_doff;
+    uint64_t dense_size;
 } cvm_program;
 
 typedef struct cvm_descriptor {

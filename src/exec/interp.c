@@ -54,6 +54,7 @@ struct cvm_group {
      * one_hot + desc.nlanes - l (desc.nlanes zeros, then a one). */
     int uniform_on;
     uint8_t *one_hot;
+    uint8_t *lane_vars;      /* CVM_REGION_LANE_VARS: dense Function variables */
 };
 
 /* ---- helpers shared with handlers ------------------------------------------- */
@@ -363,6 +364,7 @@ void cvm_group_destroy(cvm_group *g)
     cvm_mem_free(g->frames);
     cvm_mem_free(g->var_addrs);
     cvm_mem_free(g->one_hot);
+    cvm_mem_free(g->lane_vars);
     cvm_mem_free(g->var_addr_off);
     cvm_mem_free(g->inv_mem);
     cvm_mem_free(g->wg_mem);
@@ -392,7 +394,8 @@ cvm_result cvm_group_create(const cvm_program *prog, const cvm_group_desc *desc,
     g->desc = *desc;
     uint32_t n = desc->nlanes, sg = desc->sg_size;
     uint32_t nsub = (n + sg - 1) / sg;
-    uint64_t mem = prog->inv_size * n + prog->wg_size + prog->scope_size * nsub;
+    uint64_t mem = prog->inv_size * n + prog->wg_size + prog->scope_size * nsub +
+                   prog->dense_size * n;
     if (mem > desc->memory_limit) {
         cvm_group_destroy(g);
         return cvm_diag_set(diag, CVM_ERROR_OUT_OF_MEMORY,
@@ -411,10 +414,12 @@ cvm_result cvm_group_create(const cvm_program *prog, const cvm_group_desc *desc,
     g->padding = cvm_calloc(n, 8);
     g->uniform_on = !(desc->flags & CVM_FLAG_REFERENCE_PATHS);
     g->one_hot = cvm_calloc(n + 1, 1);
+    g->lane_vars = cvm_calloc(1, prog->dense_size * n + 16);
     g->ex.scratch_size = 1 << 16;
     g->ex.scratch = cvm_malloc(g->ex.scratch_size);
     if (!g->frames || !g->var_addr_off || !g->inv_mem || !g->wg_mem || !g->scope_mem ||
-        !g->alive || !g->regions || !g->push || !g->padding || !g->ex.scratch || !g->one_hot) {
+        !g->alive || !g->regions || !g->push || !g->padding || !g->ex.scratch || !g->one_hot ||
+        !g->lane_vars) {
         cvm_group_destroy(g);
         return cvm_diag_set(diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
     }
@@ -426,6 +431,7 @@ cvm_result cvm_group_create(const cvm_program *prog, const cvm_group_desc *desc,
     g->regions[CVM_REGION_SCOPE] = (cvm_region){g->scope_mem, prog->scope_size * nsub, 1};
     g->regions[CVM_REGION_PUSH] = (cvm_region){g->push, push_size, 0};
     g->regions[CVM_REGION_PADDING] = (cvm_region){g->padding, (uint64_t)n * 8, 1};
+    g->regions[CVM_REGION_LANE_VARS] = (cvm_region){g->lane_vars, prog->dense_size * n, 1};
     for (uint32_t i = 0; i < nbuffer_regions; i++)
         g->regions[CVM_REGION_FIRST_BUFFER + i] = buffer_regions[i];
 
@@ -448,9 +454,14 @@ cvm_result cvm_group_create(const cvm_program *prog, const cvm_group_desc *desc,
         uint64_t *a = (uint64_t *)(g->var_addrs + at);
         uint8_t reg = prog->var_region[id];
         uint64_t uoff = g->uniform_on ? prog->var_uoffset[id] : UINT64_MAX;
+        uint64_t doff = g->uniform_on ? prog->var_doff[id] : UINT64_MAX;
+        uint64_t dsize =
+            doff != UINT64_MAX ? prog->types[prog->types[prog->mod->defs[id].type].elem].size : 0;
         for (uint32_t l = 0; l < n; l++) {
             if (uoff != UINT64_MAX) /* a uniform Function variable: one copy */
                 a[l] = CVM_ADDR(CVM_REGION_SCOPE, uoff);
+            else if (doff != UINT64_MAX) /* a dense one: an array of lanes */
+                a[l] = CVM_ADDR(CVM_REGION_LANE_VARS, doff * n + (uint64_t)l * dsize);
             else if (reg == CVM_REGION_INVOCATION)
                 a[l] = CVM_ADDR(CVM_REGION_INVOCATION, (uint64_t)l * prog->inv_size + prog->var_offset[id]);
             else if (reg == CVM_REGION_SCOPE)

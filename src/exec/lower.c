@@ -1096,6 +1096,21 @@ static cvm_result mark_uniform(cvm_lower *lw, uint32_t fidx, const spv_inst *in,
         p->scope_size += size ? size : 1;
         return CVM_SUCCESS;
     }
+    if (in->opcode == SpvOpVariable && in->word_count >= 4 && w[2] < p->bound &&
+        (lw->umarks[w[2]] & CVM_UNIFORM_DENSE)) {
+        /* lane by lane in one array, at the value slot's stride */
+        const cvm_type *vt = cvm_lower_type(lw, cvm_lower_type(lw, w[1])->elem);
+        if (vt->size && vt->size == vt->mem_size && !vt->has_layout) {
+            p->var_doff[w[2]] = p->dense_size;
+            p->dense_size += align_up64(vt->size, 16);
+        }
+        return CVM_SUCCESS;
+    }
+    if (in->opcode == SpvOpLoad && in->word_count >= 4 && w[2] < p->bound &&
+        (lw->umarks[w[2]] & CVM_UNIFORM_ALIAS) && w[3] < p->bound &&
+        p->var_doff[w[3]] != UINT64_MAX && ins->fn &&
+        !(lw->umarks[w[2]] & CVM_UNIFORM_VALUE))
+        ins->flags |= CVM_INSN_ALIAS;
     if (!convergent)
         return CVM_SUCCESS;
     if (in->opcode == SpvOpStore && in->word_count >= 3) {
@@ -1348,6 +1363,7 @@ void cvm_program_destroy(cvm_program *p)
     cvm_mem_free(p->var_region);
     cvm_mem_free(p->uniform);
     cvm_mem_free(p->var_uoffset);
+    cvm_mem_free(p->var_doff);
     cvm_mem_free(p->descs);
     cvm_mem_free(p->builtin_vars);
     cvm_mem_free(p->builtin_kinds);
@@ -1531,11 +1547,12 @@ cvm_result cvm_program_build(const spv_module *mod, const char *entry_name,
     p->var_region = cvm_calloc(mod->bound, 1);
     p->uniform = cvm_calloc(mod->bound, 1);
     p->var_uoffset = cvm_malloc(mod->bound * sizeof(uint64_t));
+    p->var_doff = cvm_malloc(mod->bound * sizeof(uint64_t));
     lw.umarks = cvm_calloc(mod->bound, 1);
     lw.block_of_label = cvm_malloc(mod->bound * sizeof(uint32_t));
     p->funcs = cvm_calloc(mod->nfunctions ? mod->nfunctions : 1, sizeof(cvm_function));
     if (!p->types || !p->const_offset || !p->func_index || !p->var_offset || !p->var_region ||
-        !lw.block_of_label || !p->funcs || !lw.layout_of || !p->uniform || !p->var_uoffset ||
+        !lw.block_of_label || !p->funcs || !lw.layout_of || !p->uniform || !p->var_uoffset || !p->var_doff ||
         !lw.umarks) {
         r = cvm_diag_set(diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
         goto fail;
@@ -1545,6 +1562,7 @@ cvm_result cvm_program_build(const spv_module *mod, const char *entry_name,
         p->func_index[i] = UINT32_MAX;
         lw.block_of_label[i] = UINT32_MAX;
         p->var_uoffset[i] = UINT64_MAX;
+        p->var_doff[i] = UINT64_MAX;
     }
     p->nfuncs = mod->nfunctions;
     for (uint32_t i = 0; i < mod->nfunctions; i++)

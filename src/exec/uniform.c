@@ -1,5 +1,6 @@
 /* Uniformity analysis: see uniform.h for what it proves and why that is
  * enough for one value slot per group. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "exec/uniform.h"
@@ -419,6 +420,75 @@ static int build_dominators(ua *a)
 
 /* ---- the analysis --------------------------------------------------------- */
 
+/* `in` has a result, words[2] (its definition). */
+static int defines(const ua *a, const spv_inst *in)
+{
+    return in->word_count >= 3 && in->words[2] < a->mod->bound &&
+           a->mod->defs[in->words[2]].off == in->offset &&
+           a->mod->defs[in->words[2]].func == a->fidx;
+}
+
+typedef struct ua_alias {
+    uint32_t res, block, off, next_store; /* next_store: offset, UINT32_MAX none */
+} ua_alias;
+
+static int alias_cmp(const void *x, const void *y)
+{
+    uint32_t a = ((const ua_alias *)x)->res, b = ((const ua_alias *)y)->res;
+    return a < b ? -1 : a > b;
+}
+
+/* CVM_UNIFORM_ALIAS on the loads of dense, not uniform, variables whose
+ * value is named only later in the load's block and before the next store
+ * to the variable in it (acc: the candidates' accesses in block order, and
+ * in each block in order).  -1 when out of memory. */
+static int mark_aliases(ua *a, const ua_access *acc, uint32_t nacc)
+{
+    const spv_module *mod = a->mod;
+    ua_alias *rec = cvm_malloc((size_t)(nacc + 1) * sizeof(ua_alias));
+    if (!rec)
+        return -1;
+    uint32_t n = 0;
+    for (uint32_t x = 0; x < nacc; x++) {
+        uint8_t vm = a->U[acc[x].var];
+        if (acc[x].value || !(vm & CVM_UNIFORM_DENSE) || (vm & CVM_UNIFORM_VAR))
+            continue;
+        spv_inst in;
+        if (!spv_module_inst_at(mod, acc[x].off, &in) || !defines(a, &in))
+            continue;
+        uint32_t next = UINT32_MAX;
+        for (uint32_t y = x + 1; y < nacc && acc[y].block == acc[x].block; y++)
+            if (acc[y].value && acc[y].var == acc[x].var) {
+                next = acc[y].off;
+                break;
+            }
+        rec[n++] = (ua_alias){in.words[2], acc[x].block, acc[x].off, next};
+        a->U[in.words[2]] |= CVM_UNIFORM_ALIAS;
+    }
+    if (n) {
+        qsort(rec, n, sizeof rec[0], alias_cmp);
+        for (uint32_t k = 0; k < a->ninsts; k++) {
+            spv_inst in;
+            if (!spv_module_inst_at(mod, a->insts[k].off, &in))
+                continue;
+            for (uint32_t w = 1; w < in.word_count; w++) {
+                uint32_t id = in.words[w];
+                if (id >= mod->bound || !(a->U[id] & CVM_UNIFORM_ALIAS))
+                    continue;
+                ua_alias key = {id, 0, 0, 0};
+                const ua_alias *r = bsearch(&key, rec, n, sizeof rec[0], alias_cmp);
+                if (!r || in.offset == r->off)
+                    continue;
+                if (a->insts[k].block != r->block || in.offset < r->off ||
+                    in.offset >= r->next_store)
+                    a->U[id] &= (uint8_t)~CVM_UNIFORM_ALIAS;
+            }
+        }
+    }
+    cvm_mem_free(rec);
+    return 0;
+}
+
 /* Clears CVM_UNIFORM_VAR from the candidates some load of which may run
  * before any store to them (its value would be whatever a lane's own copy
  * held), or with over MAX_STORES_PER_VAR stores.  Returns -1 when out of
@@ -520,14 +590,6 @@ static int stored_before_loads(ua *a, const ua_access *acc, uint32_t nacc)
     cvm_mem_free(gen);
     cvm_mem_free(in);
     return 0;
-}
-
-/* `in` has a result, words[2] (its definition). */
-static int defines(const ua *a, const spv_inst *in)
-{
-    return in->word_count >= 3 && in->words[2] < a->mod->bound &&
-           a->mod->defs[in->words[2]].off == in->offset &&
-           a->mod->defs[in->words[2]].func == a->fidx;
 }
 
 static int var_candidate(const ua *a, const spv_inst *in)
@@ -657,12 +719,24 @@ static int analyze(ua *a)
         return -1;
     }
 
+    /* the candidates left are dense variables, uniform or not */
+    for (uint32_t x = 0; x < nacc; x++)
+        if (a->U[acc[x].var] & CVM_UNIFORM_VAR)
+            a->U[acc[x].var] |= CVM_UNIFORM_DENSE;
+
     /* the fixpoint: marks only ever go from set to clear */
-    for (int changed = 1; changed;) {
+    int gave_up = 0;
+    for (int changed = 1; changed && !gave_up;) {
         changed = 0;
-        if (!compute_conv(a)) {
-            cvm_mem_free(acc);
-            return 0;
+        if (!compute_conv(a)) { /* no uniform value or variable */
+            gave_up = 1;
+            for (uint32_t k = 0; k < a->ninsts; k++) {
+                spv_inst in;
+                if (spv_module_inst_at(mod, a->insts[k].off, &in) && defines(a, &in))
+                    a->U[in.words[2]] &= (uint8_t)~(CVM_UNIFORM_VALUE | CVM_UNIFORM_VAR);
+            }
+            memset(a->conv, 0, a->nb);
+            break;
         }
         a->work += a->ninsts;
         for (uint32_t k = 0; k < a->ninsts; k++) {
@@ -686,8 +760,11 @@ static int analyze(ua *a)
             }
         }
     }
+    r = mark_aliases(a, acc, nacc);
     cvm_mem_free(acc);
-    return 1;
+    if (r < 0)
+        return -1;
+    return gave_up ? 2 : 1;
 }
 
 cvm_result cvm_uniform_analyze(const cvm_program *p, uint32_t fidx,
@@ -707,6 +784,8 @@ cvm_result cvm_uniform_analyze(const cvm_program *p, uint32_t fidx,
     a.conv = o_convergent;
     memset(o_convergent, 0, nblocks);
     int ok = nblocks > 0 && nblocks <= MAX_BLOCKS ? analyze(&a) : 0;
+    if (ok == 2) /* given up on convergence: dense variables only */
+        memset(o_convergent, 0, nblocks);
     if (ok <= 0) { /* given up, or out of memory: no marks at all */
         for (uint32_t k = 0; k < a.ninsts; k++) {
             spv_inst in;

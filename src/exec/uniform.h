@@ -42,6 +42,8 @@
  * serves the group (cvm_program.var_uoffset).
  *
  * Function parameters, call results and everything else are not uniform.
+ * Function variables that meet every condition but convergence and uniform
+ * stores are marked dense instead (CVM_UNIFORM_DENSE below).
  * The reference paths (CVM_FLAG_REFERENCE_PATHS) ignore every mark: one slot
  * and one copy per lane, every instruction per lane. */
 #ifndef CVM_EXEC_UNIFORM_H
@@ -61,6 +63,15 @@ typedef struct cvm_uniform_block {
 /* Bits of o_marks[id]. */
 #define CVM_UNIFORM_VALUE 0x01 /* the value is uniform: computed once */
 #define CVM_UNIFORM_VAR 0x02   /* a uniform Function variable */
+/* A Function variable with the uniform variable's conditions other than
+ * convergence and uniform stores (type, direct loads and stores only, a
+ * store before every load): it can live lane by lane in one dense array
+ * (CVM_REGION_LANE_VARS), never read before written, so never cleared. */
+#define CVM_UNIFORM_DENSE 0x04
+/* An OpLoad of such a variable (not uniform) whose value is used only later
+ * in the load's block, with no store to the variable before its last use:
+ * the value slot may be the variable's array itself (CVM_INSN_ALIAS). */
+#define CVM_UNIFORM_ALIAS 0x08
 
 /* Analyses function `fidx` of p->mod, whose reachable blocks are
  * blocks[0..nblocks) (`block_of_label[label]` their indices).  Sets the bits

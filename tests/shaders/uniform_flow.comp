@@ -60,7 +60,8 @@ void main()
     uint u = base;
     if (lane < 5u)
         u = 3u;
-    r3 = u;
+    uint u2 = u++;                        // the loaded value used after the store
+    r3 = u + u2 * 1000u;
 
     // 5: a uniform branch storing in both arms, a uniform loop, a switch on
     // a uniform value and one on a divergent value

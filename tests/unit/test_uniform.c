@@ -6,7 +6,8 @@
  * - The marks: which of the shader's Function variables the analysis makes
  *   uniform (those equal in every lane at every point) and which it must
  *   not (stored under a divergent branch, in a loop lanes leave at
- *   different iterations, after a divergent break or continue).
+ *   different iterations, after a divergent break or continue): those are
+ *   dense (one array of lanes), and some of their loads alias the array.
  * - The outputs: every lane's ten results against a C model of the
  *   shader, on the fast paths (uniform values computed once) and the
  *   reference paths (CVM_FLAG_REFERENCE_PATHS: every value per lane), at
@@ -14,7 +15,9 @@
  *   lanes past `n` take the early return), and push constants m = 0..5
  *   (uniform loop trip counts and switch selectors).
  * - A phi of two uniform values after a divergent branch (written in SPIR-V:
- *   spirv-opt turns the GLSL form into a select), which is not uniform. */
+ *   spirv-opt turns the GLSL form into a select), which is not uniform; a
+ *   load of a dense variable used in the next block after a store to it
+ *   (glslang reloads in every block), which must not alias the variable. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -68,7 +71,8 @@ static void model(uint32_t g, uint32_t lane, uint32_t n, uint32_t m, uint32_t *o
         s2 += q * base + 1u;
     }
     r[2] = s2;
-    r[3] = lane < 5u ? 3u : base;
+    uint32_t u = lane < 5u ? 3u : base, u2 = u++;
+    r[3] = u + u2 * 1000u;
     uint32_t v = m > 2u ? base + 1u : base + 2u, acc = 0;
     for (uint32_t j = 0; j < m; j++)
         acc += v * j;
@@ -184,7 +188,7 @@ static void check_outputs(const char *spv)
 
 static const char *const uniform_vars[] = {"g", "base", "v", "acc", "a", "outer",
                                            "c", "steps", "late", "r7", "q"};
-static const char *const divergent_vars[] = {"lane", "idx", "w", "k", "s", "i", "s2", "u",
+static const char *const divergent_vars[] = {"lane", "idx", "w", "k", "s", "i", "s2", "u", "u2",
                                              "z", "tot", "b", "r0", "r1", "r2", "r3",
                                              "r4", "r5", "r6", "t"};
 
@@ -226,6 +230,9 @@ static void test_marks(void **state)
         if (!name)
             continue;
         int uni = prog->var_uoffset[id] != UINT64_MAX;
+        int dense = prog->var_doff[id] != UINT64_MAX;
+        if (uni && dense)
+            fail_msg("variable %s (%%%u): both uniform and dense", name, id);
         if (listed(name, uniform_vars, sizeof uniform_vars / sizeof uniform_vars[0])) {
             if (!uni)
                 fail_msg("variable %s (%%%u): not uniform, expected uniform", name, id);
@@ -234,6 +241,9 @@ static void test_marks(void **state)
                           sizeof divergent_vars / sizeof divergent_vars[0])) {
             if (uni)
                 fail_msg("variable %s (%%%u): uniform, but its lanes differ", name, id);
+            /* every one is stored before it is loaded: a dense array */
+            if (!dense)
+                fail_msg("variable %s (%%%u): not dense", name, id);
             seen_divergent++;
         }
     }
@@ -241,11 +251,22 @@ static void test_marks(void **state)
      * counters are not listed: some are uniform, one is not) */
     assert_int_equal(seen_uniform, sizeof uniform_vars / sizeof uniform_vars[0]);
     assert_int_equal(seen_divergent, sizeof divergent_vars / sizeof divergent_vars[0] + 1);
-    /* a uniform value's instruction runs once: some do */
-    uint32_t flagged = 0;
-    for (uint32_t i = 0; i < prog->ninsns; i++)
-        flagged += (prog->insns[i].flags & CVM_INSN_UNIFORM) != 0;
+    /* a uniform value's instruction runs once: some do; some loads of
+     * dense variables alias them, not all (a value used in another block,
+     * or after a store to its variable, must be a copy) */
+    uint32_t flagged = 0, loads = 0, aliased = 0;
+    for (uint32_t i = 0; i < prog->ninsns; i++) {
+        const cvm_insn *in = &prog->insns[i];
+        flagged += (in->flags & CVM_INSN_UNIFORM) != 0;
+        if (in->spv_op == SpvOpLoad && in->a < prog->bound &&
+            prog->var_doff[in->a] != UINT64_MAX) {
+            loads++;
+            aliased += (in->flags & CVM_INSN_ALIAS) != 0;
+        }
+    }
     assert_true(flagged > 20);
+    if (!(aliased > 10 && aliased < loads))
+        fail_msg("%u of %u loads of dense variables alias them", aliased, loads);
     cvm_program_destroy(prog);
     spv_module_release(&mod);
     free(w);
@@ -312,6 +333,73 @@ static const char phi_shader[] =
     "OpReturn\n"
     "OpFunctionEnd\n";
 
+/* %v, loaded from the dense variable %x, is used in the next block after
+ * a store to %x: it must be a copy (out = lid + 1, not 8). */
+static const char cross_block_shader[] =
+    "OpCapability Shader\n"
+    "OpMemoryModel Logical GLSL450\n"
+    "OpEntryPoint GLCompute %main \"main\" %lidv %out\n"
+    "OpExecutionMode %main LocalSize 32 1 1\n"
+    "OpDecorate %lidv BuiltIn LocalInvocationId\n"
+    "OpDecorate %rta ArrayStride 4\n"
+    "OpMemberDecorate %sb 0 Offset 0\n"
+    "OpDecorate %sb Block\n"
+    "OpDecorate %out DescriptorSet 0\n"
+    "OpDecorate %out Binding 0\n"
+    "%void = OpTypeVoid\n"
+    "%fn = OpTypeFunction %void\n"
+    "%uint = OpTypeInt 32 0\n"
+    "%v3 = OpTypeVector %uint 3\n"
+    "%pv3 = OpTypePointer Input %v3\n"
+    "%pu_in = OpTypePointer Input %uint\n"
+    "%pu_fn = OpTypePointer Function %uint\n"
+    "%rta = OpTypeRuntimeArray %uint\n"
+    "%sb = OpTypeStruct %rta\n"
+    "%psb = OpTypePointer StorageBuffer %sb\n"
+    "%pu = OpTypePointer StorageBuffer %uint\n"
+    "%u0 = OpConstant %uint 0\n"
+    "%u1 = OpConstant %uint 1\n"
+    "%u7 = OpConstant %uint 7\n"
+    "%lidv = OpVariable %pv3 Input\n"
+    "%out = OpVariable %psb StorageBuffer\n"
+    "%main = OpFunction %void None %fn\n"
+    "%entry = OpLabel\n"
+    "%x = OpVariable %pu_fn Function\n"
+    "%lp = OpAccessChain %pu_in %lidv %u0\n"
+    "%lid = OpLoad %uint %lp\n"
+    "OpStore %x %lid\n"
+    "%v = OpLoad %uint %x\n"
+    "OpBranch %next\n"
+    "%next = OpLabel\n"
+    "OpStore %x %u7\n"
+    "%w = OpIAdd %uint %v %u1\n"
+    "%po = OpAccessChain %pu %out %u0 %lid\n"
+    "OpStore %po %w\n"
+    "OpReturn\n"
+    "OpFunctionEnd\n";
+
+static void test_load_used_in_another_block(void **state)
+{
+    (void)state;
+    for (int ref = 0; ref < 2; ref++) {
+        uint32_t out[32];
+        memset(out, 0, sizeof out);
+        void *bufs[1] = {out};
+        size_t sizes[1] = {sizeof out};
+        asm_params p;
+        memset(&p, 0, sizeof p);
+        p.subgroup_size = 8;
+        p.threads = 1;
+        p.flags = ref ? CVM_FLAG_REFERENCE_PATHS : 0;
+        asm_result rr = asm_run(cross_block_shader, &p, bufs, sizes, 1);
+        ASM_OK(rr, "cross-block shader");
+        for (uint32_t l = 0; l < 32; l++)
+            if (out[l] != l + 1)
+                fail_msg("%s paths: invocation %u wrote %u, expected %u", ref ? "reference" : "fast",
+                         l, out[l], l + 1);
+    }
+}
+
 static void test_phi_after_divergent_branch(void **state)
 {
     (void)state;
@@ -341,6 +429,7 @@ int main(void)
         cmocka_unit_test(test_outputs_unoptimised),
         cmocka_unit_test(test_outputs_optimised),
         cmocka_unit_test(test_phi_after_divergent_branch),
+        cmocka_unit_test(test_load_used_in_another_block),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -443,7 +443,8 @@ static uint8_t *local_variable(const cvm_exec *ex, uint32_t ptr_id, uint64_t siz
     const spv_def *d = &p->mod->defs[ptr_id];
     if (d->opcode != SpvOpVariable || d->func == UINT32_MAX ||
         p->var_region[ptr_id] != CVM_REGION_INVOCATION ||
-        p->var_uoffset[ptr_id] != UINT64_MAX) /* a uniform variable's one copy */
+        p->var_uoffset[ptr_id] != UINT64_MAX || /* a uniform variable's one copy */
+        p->var_doff[ptr_id] != UINT64_MAX)      /* a dense one */
         return NULL;
     const cvm_region *rg = &ex->regions[CVM_REGION_INVOCATION];
     uint64_t off = p->var_offset[ptr_id];
@@ -489,6 +490,57 @@ static void local_copy(const cvm_exec *ex, uint8_t *base, cvm_val v, uint32_t si
     }
 }
 
+/* A dense Function variable named directly (exec/uniform.h
+ * CVM_UNIFORM_DENSE): the host address of lane 0's copy, the others
+ * following at its size; NULL when `ptr_id` is not one (or on the reference
+ * paths, where every variable lives in each lane's own slice). */
+static uint8_t *dense_variable(const cvm_exec *ex, uint32_t ptr_id, uint64_t size)
+{
+    const cvm_program *p = ex->prog;
+    if ((ex->flags & CVM_FLAG_REFERENCE_PATHS) || ptr_id >= p->bound ||
+        p->var_doff[ptr_id] == UINT64_MAX)
+        return NULL;
+    const cvm_region *rg = &ex->regions[CVM_REGION_LANE_VARS];
+    uint64_t a0;
+    memcpy(&a0, ex->vals[ptr_id].p, 8); /* lane 0's address (cvm_group_create) */
+    uint64_t off = CVM_ADDR_OFFSET(a0);
+    if (CVM_ADDR_REGION(a0) != CVM_REGION_LANE_VARS || !rg->base || off > rg->size ||
+        (uint64_t)ex->nlanes * size > rg->size - off)
+        return NULL;
+    return rg->base + off;
+}
+
+/* Copies between a dense variable's lanes and a value slot, the active
+ * lanes only. */
+static void dense_copy(const cvm_exec *ex, uint8_t *base, cvm_val v, uint32_t size, int to_reg)
+{
+    uint32_t n = ex->nlanes;
+    const uint8_t *act = ex->active;
+    if (v.stride == size && ex->nactive == n) {
+        if (to_reg)
+            memcpy(v.p, base, (size_t)n * size);
+        else
+            memcpy(base, v.p, (size_t)n * size);
+        return;
+    }
+#define DENSE_LOOP(SIZE)                                                                    \
+    for (uint32_t l = 0; l < n; l++) {                                                      \
+        if (!act[l])                                                                        \
+            continue;                                                                       \
+        if (to_reg)                                                                         \
+            memcpy(CVM_LANE(v, l), base + (size_t)l * (SIZE), (SIZE));                      \
+        else                                                                                \
+            memcpy(base + (size_t)l * (SIZE), CVM_LANE(v, l), (SIZE));                      \
+    }
+    switch (size) {
+    case 1: DENSE_LOOP(1) break;
+    case 4: DENSE_LOOP(4) break;
+    case 8: DENSE_LOOP(8) break;
+    default: DENSE_LOOP(size) break;
+    }
+#undef DENSE_LOOP
+}
+
 static cvm_result h_load(cvm_exec *ex, const cvm_insn *in)
 {
     const cvm_program *p = ex->prog;
@@ -496,6 +548,18 @@ static cvm_result h_load(cvm_exec *ex, const cvm_insn *in)
     cvm_val r = ex->vals[in->result], ptr = ex->vals[in->a];
     lane_span sp;
     uint8_t *lv;
+    if ((lv = dense_variable(ex, in->a, t->size)) != NULL) {
+        if ((in->flags & CVM_INSN_ALIAS) && ex->vals_home) {
+            /* the value is the variable's array itself: nothing stores to
+             * it while the value is live (CVM_UNIFORM_ALIAS) */
+            ex->vals[in->result] = (cvm_val){lv, t->size};
+            return CVM_SUCCESS;
+        }
+        if (ex->vals_home)
+            r = ex->vals[in->result] = ex->vals_home[in->result];
+        dense_copy(ex, lv, r, t->size, 1);
+        return CVM_SUCCESS;
+    }
     if (!t->has_layout && t->size == t->mem_size && (lv = local_variable(ex, in->a, t->size))) {
         local_copy(ex, lv, r, t->size, 1);
         return CVM_SUCCESS;
@@ -530,6 +594,10 @@ static cvm_result h_store(cvm_exec *ex, const cvm_insn *in)
     cvm_val v = ex->vals[in->b], ptr = ex->vals[in->a];
     lane_span sp;
     uint8_t *lv;
+    if ((lv = dense_variable(ex, in->a, t->size)) != NULL) {
+        dense_copy(ex, lv, v, t->size, 0);
+        return CVM_SUCCESS;
+    }
     if (!t->has_layout && t->size == t->mem_size && (lv = local_variable(ex, in->a, t->size))) {
         local_copy(ex, lv, v, t->size, 0);
         return CVM_SUCCESS;
