@@ -48,7 +48,7 @@
 
 /* Lanes per batch when callbacks run over matrix elements. */
 #ifndef CVM_CALLBACK_BATCH
-#define CVM_CALLBACK_BATCH 256
+#define CVM_CALLBACK_BATCH 1024
 #endif
 
 /* DebugPrintf messages delivered per dispatch (cvm_debug_desc.printf_limit),
