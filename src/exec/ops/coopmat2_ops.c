@@ -338,10 +338,11 @@ static cvm_result h_per_element(cvm_exec *ex, const cvm_insn *in)
     if (!args)
         return cvm_exec_fail(ex, in, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
     uint32_t *rows = (uint32_t *)(args + nargs), *cols = rows + count, *lanes = cols + count;
-    for (uint32_t e = 0; e < count; e++) {
-        rows[e] = e / tm->cols;
-        cols[e] = e % tm->cols;
-    }
+    for (uint32_t rw = 0, e = 0; rw < tm->rows; rw++)
+        for (uint32_t c = 0; c < tm->cols; c++, e++) {
+            rows[e] = rw;
+            cols[e] = c;
+        }
     args[0] = (cvm_val){(uint8_t *)rows, 4};
     args[1] = (cvm_val){(uint8_t *)cols, 4};
     cvm_result r = CVM_SUCCESS;
@@ -354,8 +355,24 @@ static cvm_result h_per_element(cvm_exec *ex, const cvm_insn *in)
         if (chk == 0)
             continue;
         uint32_t fl = cvm_scope_first_active(ex, in, i);
-        for (uint32_t e = 0; e < count; e++) /* each element's call runs in its owner's context */
-            lanes[e] = cvm_element_owner(ex, in, i, count, e);
+        /* each element's call runs in its owner's context: cvm_element_owner
+         * of every element, a run of L elements per lane (the reference
+         * paths call it element by element) */
+        if (ex->flags & CVM_FLAG_REFERENCE_PATHS) {
+            for (uint32_t e = 0; e < count; e++)
+                lanes[e] = cvm_element_owner(ex, in, i, count, e);
+        } else {
+            uint32_t first = cvm_scope_first_lane(ex, in, i), nl = cvm_scope_lane_count(ex, in, i);
+            uint32_t L = count ? (count + nl - 1) / nl : 1;
+            for (uint32_t e = 0, k = 0; e < count; k++) {
+                uint32_t lane = first + (k < nl ? k : nl - 1);
+                if (!ex->active[lane] && fl != UINT32_MAX)
+                    lane = fl;
+                uint32_t end = CVM_MIN(count, e + L);
+                while (e < end)
+                    lanes[e++] = lane;
+            }
+        }
         args[2] = (cvm_val){vm.p + (size_t)i * vm.stride, es};
         for (uint32_t k = 0; k < in->nextra; k++) {
             cvm_val v = ex->vals[ops[k]];
