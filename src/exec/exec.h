@@ -210,6 +210,13 @@ typedef struct cvm_function {
      * functions it calls: [fvar_lo, fvar_hi) of a lane's slice (empty when
      * lo >= hi).  A callback batch clears only that. */
     uint64_t fvar_lo, fvar_hi;
+    /* A leaf: one block of element-wise arithmetic, comparison and
+     * GLSL.std.450 instructions on its parameters, constants and earlier
+     * results, ending in OpReturnValue (a CombineFunc such as max or +, a
+     * per-element function such as x / l).  Its calls need no context, so a
+     * callback runs each instruction's handler over a whole batch with the
+     * arguments and results in place (cvm_callback_run). */
+    uint32_t leaf;
 } cvm_function;
 
 /* A pipeline's program: everything the interpreter needs, nothing of SPIR-V

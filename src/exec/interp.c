@@ -1419,6 +1419,60 @@ static void shuffle(uint32_t *order, uint32_t count, uint64_t *seed)
     }
 }
 
+/* The calls of a leaf function (cvm_function.leaf), in batches: each
+ * instruction's handler runs over the batch's lanes, the parameters' slots
+ * pointing at the arguments and the returned value's at the results (as the
+ * interpreted calls, the same handlers and kernels on the same values, but
+ * without gathering, scattering or binding a context no leaf can read).
+ * Takes the instruction budget a batch of the block takes. */
+static cvm_result leaf_calls(cvm_group *cg, const cvm_function *f, uint32_t func, uint32_t count,
+                             const cvm_val *args, uint32_t nargs, uint8_t *results,
+                             uint32_t rsize)
+{
+    const cvm_program *p = cg->prog;
+    cvm_exec *cex = &cg->ex;
+    cvm_frame *fr = frame_get(cg, func, cex->diag);
+    if (!fr)
+        return cex->diag ? cex->diag->result : CVM_ERROR_OUT_OF_MEMORY;
+    const cvm_block *b = &f->blocks[0];
+    const cvm_insn *first = p->insns + b->first, *ret = first + b->count - 1;
+    uint32_t full = cg->desc.nlanes, rid = ret->a;
+    /* the returned value: written in place when an instruction computes it */
+    int in_place = 0;
+    for (const cvm_insn *in = first; in < ret; in++)
+        in_place |= in->result == rid;
+    cvm_val saved_ret = fr->vals[rid];
+    cvm_result r = CVM_SUCCESS;
+    memset(cg->alive, 1, full);
+    cex->vals = fr->vals;
+    cex->vals_home = fr->vals + p->bound;
+    cex->active = cg->alive;
+    for (uint32_t s = 0; s < count && r == CVM_SUCCESS; s += full) {
+        uint32_t n = CVM_MIN(full, count - s);
+        if ((r = take_budget(cg, first, b->count)) != CVM_SUCCESS)
+            break;
+        for (uint32_t k = 0; k < nargs && k < f->nparams; k++)
+            fr->vals[f->params[k]] =
+                (cvm_val){args[k].p + (size_t)s * args[k].stride, args[k].stride};
+        if (in_place)
+            fr->vals[rid] = (cvm_val){results + (size_t)s * rsize, rsize};
+        cex->nlanes = n;
+        cex->nactive = n;
+        for (const cvm_insn *in = first; in < ret && r == CVM_SUCCESS; in++)
+            r = in->fn(cex, in);
+        if (r == CVM_SUCCESS && !in_place) /* a parameter or a constant */
+            for (uint32_t l = 0; l < n; l++)
+                memcpy(results + (size_t)(s + l) * rsize, CVM_LANE(fr->vals[rid], l), rsize);
+    }
+    /* the slots as frame_get laid them out */
+    for (uint32_t k = 0; k < f->nparams; k++)
+        fr->vals[f->params[k]] = fr->vals[p->bound + f->params[k]];
+    fr->vals[rid] = saved_ret;
+    cex->nlanes = full;
+    cex->nsub = (full + cex->sg_size - 1) / cex->sg_size;
+    return r;
+}
+
 cvm_result cvm_callback_run(cvm_exec *ex, const cvm_insn *in, uint32_t func, uint32_t count,
                             const cvm_val *args, uint32_t nargs, uint8_t *results,
                             const uint32_t *lanes)
@@ -1494,6 +1548,9 @@ cvm_result cvm_callback_run_elements(cvm_exec *ex, const cvm_insn *in, uint32_t 
     uint32_t rt = f->return_type;
     uint32_t rsize = rt && p->types[rt].tclass != CVM_TC_NONE ? p->types[rt].size : 0;
     int check = (ex->flags & CVM_FLAG_CHECK_CALLBACKS) != 0;
+    if (f->leaf && rsize && results && !check && !cex->trace &&
+        !(cex->flags & CVM_FLAG_REFERENCE_PATHS))
+        return leaf_calls(cg, f, func, count, args, nargs, results, rsize);
     uint32_t *order = cvm_malloc((size_t)count * sizeof(uint32_t) * (check ? 2 : 1));
     if (!order)
         return cvm_exec_fail(ex, in, CVM_ERROR_OUT_OF_MEMORY, "out of memory");

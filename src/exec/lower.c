@@ -1143,6 +1143,73 @@ static void unmark_function(cvm_lower *lw, uint32_t fidx, uint32_t first_insn)
         }
 }
 
+/* cvm_function.leaf: see exec.h.  The instructions whose operand ids are
+ * a, b and c (zero when absent) and nothing else. */
+static int leaf_insn(const cvm_insn *in)
+{
+    uint32_t op = in->spv_op;
+    if (!in->fn || in->cf != CVM_CF_NONE || in->nextra || (in->flags & CVM_INSN_PER_INSTANCE))
+        return 0;
+    if ((op >= SpvOpSNegate && op <= SpvOpFMod) || /* 126..141 */
+        (op >= SpvOpLogicalEqual && op <= SpvOpFUnordGreaterThanEqual && op != SpvOpSelect) ||
+        (op >= SpvOpShiftRightLogical && op <= SpvOpNot))
+        return 1;
+    if (op != SpvOpExtInst)
+        return 0;
+    switch (in->d) { /* GLSL.std.450 element-wise operations (glsl.c) */
+    case SpvGLSLstd450Round: case SpvGLSLstd450RoundEven: case SpvGLSLstd450Trunc:
+    case SpvGLSLstd450FAbs: case SpvGLSLstd450FSign: case SpvGLSLstd450Floor:
+    case SpvGLSLstd450Ceil: case SpvGLSLstd450Fract: case SpvGLSLstd450Radians:
+    case SpvGLSLstd450Degrees: case SpvGLSLstd450Sin: case SpvGLSLstd450Cos:
+    case SpvGLSLstd450Tan: case SpvGLSLstd450Asin: case SpvGLSLstd450Acos:
+    case SpvGLSLstd450Atan: case SpvGLSLstd450Sinh: case SpvGLSLstd450Cosh:
+    case SpvGLSLstd450Tanh: case SpvGLSLstd450Asinh: case SpvGLSLstd450Acosh:
+    case SpvGLSLstd450Atanh: case SpvGLSLstd450Exp: case SpvGLSLstd450Log:
+    case SpvGLSLstd450Exp2: case SpvGLSLstd450Log2: case SpvGLSLstd450Sqrt:
+    case SpvGLSLstd450InverseSqrt: case SpvGLSLstd450Atan2: case SpvGLSLstd450Pow:
+    case SpvGLSLstd450FMin: case SpvGLSLstd450FMax: case SpvGLSLstd450NMin:
+    case SpvGLSLstd450NMax: case SpvGLSLstd450FClamp: case SpvGLSLstd450NClamp:
+    case SpvGLSLstd450FMix: case SpvGLSLstd450Step: case SpvGLSLstd450SmoothStep:
+    case SpvGLSLstd450Fma: case SpvGLSLstd450SAbs: case SpvGLSLstd450SSign:
+    case SpvGLSLstd450UMin: case SpvGLSLstd450SMin: case SpvGLSLstd450UMax:
+    case SpvGLSLstd450SMax: case SpvGLSLstd450UClamp: case SpvGLSLstd450SClamp:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+static int leaf_function(const cvm_program *p, uint32_t fidx)
+{
+    const cvm_function *f = &p->funcs[fidx];
+    if (f->nblocks != 1 || f->blocks[0].count == 0 || !f->return_type ||
+        p->types[f->return_type].tclass == CVM_TC_NONE)
+        return 0;
+    const cvm_insn *first = p->insns + f->blocks[0].first;
+    const cvm_insn *ret = first + f->blocks[0].count - 1;
+    if (ret->cf != CVM_CF_RETURN_VALUE)
+        return 0;
+    /* operands: parameters, constants, or results of earlier instructions */
+    for (const cvm_insn *in = first; in <= ret; in++) {
+        if (in < ret && !leaf_insn(in))
+            return 0;
+        uint32_t ops[3] = {in->a, in < ret ? in->b : 0, in < ret ? in->c : 0};
+        for (int k = 0; k < 3; k++) {
+            uint32_t id = ops[k];
+            if (!id)
+                continue;
+            int ok = id < p->bound && p->const_offset[id] != UINT64_MAX;
+            for (uint32_t q = 0; !ok && q < f->nparams; q++)
+                ok = f->params[q] == id;
+            for (const cvm_insn *e = first; !ok && e < in; e++)
+                ok = e->result == id;
+            if (!ok)
+                return 0;
+        }
+    }
+    return 1;
+}
+
 static cvm_result lower_function(cvm_lower *lw, uint32_t fidx)
 {
     const spv_module *mod = lw->mod;
@@ -1319,6 +1386,7 @@ static cvm_result lower_function(cvm_lower *lw, uint32_t fidx)
     if (!uniform_ok) /* a marked value the lowering made a no-op: no marks in the function */
         unmark_function(lw, fidx, first_insn);
     f->lowered = 1;
+    f->leaf = (uint32_t)leaf_function(p, fidx);
     goto done;
 oom:
     r = cvm_diag_set(lw->diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");

@@ -34,7 +34,7 @@ for s in *.spv; do spirv-val --target-env vulkan1.3 $s; done
 # Shaders that need a current glslang (cooperative matrix 2): built with
 # glslang from KhronosGroup/glslang main (16.x), outside this repository.
 GLSLANG_NEW=${GLSLANG_NEW:-glslangValidator}
-for s in callback_context coopmat_int_scale subgroup_partitioned subgroup_partitioned_bad amd_int16; do
+for s in callback_context coopmat_int_scale subgroup_partitioned subgroup_partitioned_bad amd_int16 leaf_calls; do
   $GLSLANG_NEW -V --target-env vulkan1.3 -o $s.spv $s.comp >/dev/null
 done
 # uniform_flow: also through spirv-opt -O (test_uniform runs both)
