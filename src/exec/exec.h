@@ -329,6 +329,11 @@ typedef struct cvm_exec {
     uint32_t cb_op;
 } cvm_exec;
 
+/* Test hook: nonzero makes callbacks of leaf functions (cvm_function.leaf)
+ * run interpreted, as on the paths that are not leaves, so a test can
+ * compare the two with the same kernels; 0 (the default) restores. */
+void cvm_test_interpret_leaf_calls(int on);
+
 /* Iterate the lanes that execute the current instruction. */
 #define CVM_FOR_ACTIVE(ex, l)                          \
     for (uint32_t l = 0; l < (ex)->nlanes; l++)        \

@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1419,6 +1420,13 @@ static void shuffle(uint32_t *order, uint32_t count, uint64_t *seed)
     }
 }
 
+static _Atomic int interpret_leaves; /* cvm_test_interpret_leaf_calls */
+
+void cvm_test_interpret_leaf_calls(int on)
+{
+    atomic_store(&interpret_leaves, on);
+}
+
 /* The calls of a leaf function (cvm_function.leaf), in batches: each
  * instruction's handler runs over the batch's lanes, the parameters' slots
  * pointing at the arguments and the returned value's at the results (as the
@@ -1549,7 +1557,7 @@ cvm_result cvm_callback_run_elements(cvm_exec *ex, const cvm_insn *in, uint32_t 
     uint32_t rsize = rt && p->types[rt].tclass != CVM_TC_NONE ? p->types[rt].size : 0;
     int check = (ex->flags & CVM_FLAG_CHECK_CALLBACKS) != 0;
     if (f->leaf && rsize && results && !check && !cex->trace &&
-        !(cex->flags & CVM_FLAG_REFERENCE_PATHS))
+        !(cex->flags & CVM_FLAG_REFERENCE_PATHS) && !atomic_load(&interpret_leaves))
         return leaf_calls(cg, f, func, count, args, nargs, results, rsize);
     uint32_t *order = cvm_malloc((size_t)count * sizeof(uint32_t) * (check ? 2 : 1));
     if (!order)
