@@ -333,6 +333,9 @@ typedef struct cvm_exec {
  * run interpreted, as on the paths that are not leaves, so a test can
  * compare the two with the same kernels; 0 (the default) restores. */
 void cvm_test_interpret_leaf_calls(int on);
+/* Test hook: the leaf batches run so far (all threads), to show that a
+ * test took the leaf path. */
+uint64_t cvm_test_leaf_batches(void);
 
 /* Iterate the lanes that execute the current instruction. */
 #define CVM_FOR_ACTIVE(ex, l)                          \

@@ -1422,9 +1422,35 @@ static void shuffle(uint32_t *order, uint32_t count, uint64_t *seed)
 
 static _Atomic int interpret_leaves; /* cvm_test_interpret_leaf_calls */
 
+/* The results' bytes meet an argument's: a leaf writing its results in
+ * place could then change an argument a later instruction reads (the
+ * interpreted calls gather the arguments first).  No caller does that
+ * today; the check keeps it so. */
+static int results_overlap(const cvm_program *p, const cvm_function *f, const cvm_val *args,
+                           uint32_t nargs, uint32_t count, const uint8_t *results,
+                           uint32_t rsize)
+{
+    uintptr_t r0 = (uintptr_t)results, r1 = r0 + (uintptr_t)count * rsize;
+    for (uint32_t k = 0; k < nargs && k < f->nparams; k++) {
+        uint32_t size = p->types[p->mod->defs[f->params[k]].type].size;
+        uintptr_t a0 = (uintptr_t)args[k].p;
+        uintptr_t a1 = a0 + (uintptr_t)(count ? count - 1 : 0) * args[k].stride + size;
+        if (a0 < r1 && r0 < a1)
+            return 1;
+    }
+    return 0;
+}
+
+static _Atomic uint64_t leaf_batches; /* cvm_test_leaf_batches */
+
 void cvm_test_interpret_leaf_calls(int on)
 {
     atomic_store(&interpret_leaves, on);
+}
+
+uint64_t cvm_test_leaf_batches(void)
+{
+    return atomic_load_explicit(&leaf_batches, memory_order_relaxed);
 }
 
 /* The calls of a leaf function (cvm_function.leaf), in batches: each
@@ -1459,6 +1485,7 @@ static cvm_result leaf_calls(cvm_group *cg, const cvm_function *f, uint32_t func
         uint32_t n = CVM_MIN(full, count - s);
         if ((r = take_budget(cg, first, b->count)) != CVM_SUCCESS)
             break;
+        atomic_fetch_add_explicit(&leaf_batches, 1, memory_order_relaxed);
         for (uint32_t k = 0; k < nargs && k < f->nparams; k++)
             fr->vals[f->params[k]] =
                 (cvm_val){args[k].p + (size_t)s * args[k].stride, args[k].stride};
@@ -1557,7 +1584,8 @@ cvm_result cvm_callback_run_elements(cvm_exec *ex, const cvm_insn *in, uint32_t 
     uint32_t rsize = rt && p->types[rt].tclass != CVM_TC_NONE ? p->types[rt].size : 0;
     int check = (ex->flags & CVM_FLAG_CHECK_CALLBACKS) != 0;
     if (f->leaf && rsize && results && !check && !cex->trace &&
-        !(cex->flags & CVM_FLAG_REFERENCE_PATHS) && !atomic_load(&interpret_leaves))
+        !(cex->flags & CVM_FLAG_REFERENCE_PATHS) && !atomic_load(&interpret_leaves) &&
+        !results_overlap(p, f, args, nargs, count, results, rsize))
         return leaf_calls(cg, f, func, count, args, nargs, results, rsize);
     uint32_t *order = cvm_malloc((size_t)count * sizeof(uint32_t) * (check ? 2 : 1));
     if (!order)

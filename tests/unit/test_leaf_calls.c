@@ -165,7 +165,10 @@ static void compare_outputs(int against_reference)
     for (uint64_t seed = 1; seed <= 3; seed++) {
         fill(x, xi, seed * 7919, !against_reference);
         for (size_t k = 0; k < sizeof sgs / sizeof sgs[0]; k++) {
+            /* the fast run takes the leaf path, the other never */
+            uint64_t b0 = cvm_test_leaf_batches();
             run(sgs[k], 0, x, xi, &fast);
+            uint64_t b1 = cvm_test_leaf_batches();
             if (against_reference) {
                 run(sgs[k], CVM_FLAG_REFERENCE_PATHS, x, xi, &ref);
             } else {
@@ -173,6 +176,10 @@ static void compare_outputs(int against_reference)
                 run(sgs[k], 0, x, xi, &ref);
                 cvm_test_interpret_leaf_calls(0);
             }
+            if (b1 <= b0 || cvm_test_leaf_batches() != b1)
+                fail_msg("subgroup %u: %llu leaf batches in the fast run, %llu in the other",
+                         sgs[k], (unsigned long long)(b1 - b0),
+                         (unsigned long long)(cvm_test_leaf_batches() - b1));
             for (uint32_t i = 0; i < NO; i++)
                 if (fast.o[i] != ref.o[i])
                     fail_msg("seed %u, subgroup %u: o[%u] is 0x%08x, the %s give 0x%08x",
