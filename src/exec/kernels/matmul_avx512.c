@@ -224,7 +224,17 @@ MM512_TARGET void cvm_mm_avx512_f32(const cvm_muladd_desc *d, void *work)
         row_to_f32(d->b_kind, b + k * n * bs, n, bp + k * np);
         memset(bp + k * np + n, 0, (np - n) * sizeof(float));
     }
-    acc_from_c(d, acc, mp, np);
+    /* f32 C and R in whole tiles: R itself is the accumulator (C copied in
+     * unless R is C), then its NaNs made canonical, as finish_row does with
+     * the separate accumulators (which cover every column then) */
+    int direct = d->c_kind == CVM_SK_F32 && d->r_kind == CVM_SK_F32 && mp == m && np == n;
+    if (direct) {
+        acc = d->r;
+        if (d->r != d->c)
+            memmove(acc, d->c, m * n * sizeof(float));
+    } else {
+        acc_from_c(d, acc, mp, np);
+    }
 
     size_t jr = 0;
     for (; jr + NR <= np; jr += NR)
@@ -234,6 +244,16 @@ MM512_TARGET void cvm_mm_avx512_f32(const cvm_muladd_desc *d, void *work)
         for (size_t ir = 0; ir < mp; ir += MR)
             f32_8x16(kk, ap + ir * kk, kk, bp + jr, np, acc + ir * np + jr, np);
 
+    if (direct) {
+        const __m512 canon = _mm512_castsi512_ps(_mm512_set1_epi32(0x7fc00000));
+        for (size_t j = 0; j < m * n; j += 16) {
+            __m512 v = _mm512_loadu_ps(acc + j);
+            __mmask16 nan = _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
+            if (nan)
+                _mm512_storeu_ps(acc + j, _mm512_mask_blend_ps(nan, v, canon));
+        }
+        return;
+    }
     r_from_acc(d, acc, np);
 }
 
