@@ -183,7 +183,10 @@ typedef struct cvm_insn {
 #define CVM_INSN_WORKGROUP_SCOPE 0x02 /* that scope is the workgroup (else the subgroup) */
 /* OpLoad whose result may alias the variable's memory instead of a copy: of
  * a whole cooperative matrix (ops/memory.c load_may_alias says when), or of
- * a dense Function variable (exec/uniform.h CVM_UNIFORM_ALIAS) */
+ * a dense Function variable (exec/uniform.h CVM_UNIFORM_ALIAS).  On a
+ * MulAdd: its result may be written straight into the variable the next
+ * instruction stores it to (cvm_lower_result_to_variable; the variable's id
+ * is its one extra operand). */
 #define CVM_INSN_ALIAS 0x04
 /* Computes a value equal in every lane, or stores one to memory every lane
  * addresses alike (exec/uniform.h): runs for one active lane, its result
@@ -328,6 +331,20 @@ typedef struct cvm_exec {
     const uint32_t *cb_inv, *cb_row, *cb_col;
     uint32_t cb_op;
 } cvm_exec;
+
+/* ops/memory.c: the value slot that is the variable `ptr` points to, for a
+ * cooperative-matrix instruction `in` (one copy per scope instance at one
+ * stride), when every scope instance takes part and the variables are so
+ * laid out: 1 with *o_slot set; else 0, with *o_err a failure to report
+ * (a divergent collective, an access out of bounds) or CVM_SUCCESS.
+ * Always 0 on the reference paths. */
+int cvm_matrix_variable_slot(cvm_exec *ex, const cvm_insn *in, cvm_val ptr, uint32_t size,
+                             cvm_val *o_slot, cvm_result *o_err);
+/* Lowering (ops/memory.c): 1, with *o_var, when the result of `in` is named
+ * only by the next instruction, an OpStore of it to Function variable
+ * *o_var that only loads and stores name: `in` may then write its result
+ * straight into the variable (CVM_INSN_ALIAS on a MulAdd). */
+int cvm_lower_result_to_variable(const cvm_program *p, const spv_inst *in, uint32_t *o_var);
 
 /* Test hook: nonzero makes callbacks of leaf functions (cvm_function.leaf)
  * run interpreted, as on the paths that are not leaves, so a test can

@@ -273,6 +273,19 @@ static cvm_result h_muladd(cvm_exec *ex, const cvm_insn *in)
     const cvm_type *tb = &p->types[p->mod->defs[in->b].type];
     const cvm_type *tc = &p->types[p->mod->defs[in->c].type];
     const cvm_type *tr = &p->types[in->type];
+    if ((in->flags & CVM_INSN_ALIAS) && in->nextra == 1 && ex->vals_home) {
+        /* the result straight into the variable the next instruction
+         * stores it to (its store then copies nothing), or the home slot */
+        uint32_t var = p->extra[in->extra];
+        cvm_val slot;
+        cvm_result err;
+        if (cvm_matrix_variable_slot(ex, in, ex->vals[var], tr->size, &slot, &err))
+            ex->vals[in->result] = slot;
+        else if (err != CVM_SUCCESS)
+            return err;
+        else
+            ex->vals[in->result] = ex->vals_home[in->result];
+    }
     cvm_val va = ex->vals[in->a], vb = ex->vals[in->b], vc = ex->vals[in->c], vr = ex->vals[in->result];
     uint32_t ops = in->d;
     cvm_muladd_mode mode = (ex->flags & CVM_FLAG_PRECISE)      ? CVM_MULADD_PRECISE
@@ -473,6 +486,13 @@ cvm_result cvm_lower_coopmat(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
         out->type = w[1];
         out->flags = scope_flags(tr);
         out->fn = h_muladd;
+        uint32_t var, at;
+        if (cvm_lower_result_to_variable(cvm_lower_program(lw), in, &var) &&
+            (at = cvm_lower_extra(lw, &var, 1)) != UINT32_MAX) {
+            out->flags |= CVM_INSN_ALIAS;
+            out->extra = at;
+            out->nextra = 1;
+        }
         return CVM_SUCCESS;
     }
     default:

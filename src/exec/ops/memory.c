@@ -626,6 +626,46 @@ static cvm_result h_store(cvm_exec *ex, const cvm_insn *in)
 
 /* Whole cooperative matrices through pointers (variables holding them): once
  * per scope instance, from the first active lane's pointer. */
+int cvm_matrix_variable_slot(cvm_exec *ex, const cvm_insn *in, cvm_val ptr, uint32_t size,
+                             cvm_val *o_slot, cvm_result *o_err)
+{
+    uint32_t ninst = cvm_scope_instances(ex, in);
+    uint8_t *m0 = NULL;
+    size_t stride = size;
+    *o_err = CVM_SUCCESS;
+    if (ex->flags & CVM_FLAG_REFERENCE_PATHS)
+        return 0;
+    for (uint32_t i = 0; i < ninst; i++) {
+        int c = cvm_scope_instance_check(ex, in, i);
+        if (c < 0) {
+            *o_err = CVM_ERROR_DIVERGENT_COLLECTIVE;
+            return 0;
+        }
+        if (c == 0)
+            return 0;
+        uint32_t l = cvm_scope_first_active(ex, in, i);
+        uint64_t addr;
+        memcpy(&addr, CVM_LANE(ptr, l), 8);
+        uint8_t *m = cvm_mem_access(ex, in, addr, size, 0, l, NULL);
+        if (!m) {
+            *o_err = ex->diag ? ex->diag->result : CVM_ERROR_OUT_OF_BOUNDS;
+            return 0;
+        }
+        if (i == 0)
+            m0 = m;
+        else if (i == 1 && m > m0)
+            stride = (size_t)(m - m0);
+        else if (i == 1 || m != m0 + (size_t)i * stride)
+            return 0;
+        if (i == 1 && (stride < size || stride > UINT32_MAX))
+            return 0;
+    }
+    if (!m0)
+        return 0;
+    *o_slot = (cvm_val){m0, (uint32_t)stride};
+    return 1;
+}
+
 static cvm_result h_load_matrix(cvm_exec *ex, const cvm_insn *in)
 {
     const cvm_type *t = &ex->prog->types[in->type];
@@ -635,37 +675,14 @@ static cvm_result h_load_matrix(cvm_exec *ex, const cvm_insn *in)
          * it while the value is live) when every scope instance takes part
          * and the instances' variables lie at one stride, as the value slot
          * of a matrix requires; otherwise the copy below, into the home slot. */
-        uint32_t ninst = cvm_scope_instances(ex, in);
-        uint8_t *m0 = NULL;
-        size_t stride = t->size;
-        int ok = !(ex->flags & CVM_FLAG_REFERENCE_PATHS);
-        for (uint32_t i = 0; ok && i < ninst; i++) {
-            int c = cvm_scope_instance_check(ex, in, i);
-            if (c < 0)
-                return CVM_ERROR_DIVERGENT_COLLECTIVE;
-            if (c == 0) {
-                ok = 0;
-                break;
-            }
-            uint32_t l = cvm_scope_first_active(ex, in, i);
-            uint64_t addr;
-            memcpy(&addr, CVM_LANE(ptr, l), 8);
-            uint8_t *m = cvm_mem_access(ex, in, addr, t->size, 0, l, NULL);
-            if (!m)
-                return ex->diag ? ex->diag->result : CVM_ERROR_OUT_OF_BOUNDS;
-            if (i == 0)
-                m0 = m;
-            else if (i == 1 && m > m0)
-                stride = (size_t)(m - m0);
-            else if (i == 1 || m != m0 + (size_t)i * stride)
-                ok = 0;
-            if (i == 1 && (stride < t->size || stride > UINT32_MAX))
-                ok = 0;
-        }
-        if (ok && m0) {
-            ex->vals[in->result] = (cvm_val){m0, (uint32_t)stride};
+        cvm_val slot;
+        cvm_result err;
+        if (cvm_matrix_variable_slot(ex, in, ptr, t->size, &slot, &err)) {
+            ex->vals[in->result] = slot;
             return CVM_SUCCESS;
         }
+        if (err != CVM_SUCCESS)
+            return err;
         ex->vals[in->result] = ex->vals_home[in->result];
     }
     cvm_val r = ex->vals[in->result];
@@ -844,10 +861,11 @@ static cvm_result h_ptr_compare(cvm_exec *ex, const cvm_insn *in)
  * Operands are found by scanning whole instruction words: a literal that
  * happens to equal an id counts as a use, which can only refuse aliasing.
  * Functions over `limit` words are not scanned (the copy stays). */
-static int load_may_alias(const cvm_program *p, const spv_inst *in)
+/* Function variable `var` of the function defining `res`, named only by
+ * loads of it and stores to it in the whole module (modules over `limit`
+ * words of functions are not scanned: 0). */
+static int loads_and_stores_only(const spv_module *mod, uint32_t var, uint32_t res)
 {
-    const spv_module *mod = p->mod;
-    uint32_t var = in->words[3], res = in->words[2];
     if (var >= mod->bound || res >= mod->bound)
         return 0;
     const spv_def *vd = &mod->defs[var], *rd = &mod->defs[res];
@@ -860,7 +878,6 @@ static int load_may_alias(const cvm_program *p, const spv_inst *in)
         words_total += mod->functions[f].end - mod->functions[f].begin;
     if (words_total > limit)
         return 0;
-    /* The variable: named only by loads of it and stores to it. */
     for (uint32_t f = 0; f < mod->nfunctions; f++) {
         size_t off = mod->functions[f].begin;
         spv_inst it;
@@ -877,6 +894,45 @@ static int load_may_alias(const cvm_program *p, const spv_inst *in)
             }
         }
     }
+    return 1;
+}
+
+int cvm_lower_result_to_variable(const cvm_program *p, const spv_inst *in, uint32_t *o_var)
+{
+    const spv_module *mod = p->mod;
+    if (in->word_count < 3)
+        return 0;
+    uint32_t res = in->words[2];
+    spv_inst st;
+    if (!spv_module_inst_at(mod, in->offset + in->word_count, &st) || st.opcode != SpvOpStore ||
+        st.word_count != 3 || st.words[2] != res)
+        return 0;
+    uint32_t var = st.words[1];
+    if (!loads_and_stores_only(mod, var, res))
+        return 0;
+    /* the result: named by that store alone */
+    const spv_function *sf = &mod->functions[mod->defs[var].func];
+    size_t off = sf->begin;
+    spv_inst it;
+    while (off < sf->end && spv_next_inst(&mod->bin, &off, &it, NULL) == 1) {
+        if (it.offset == in->offset || it.offset == st.offset)
+            continue;
+        for (uint32_t k = 1; k < it.word_count; k++)
+            if (it.words[k] == res)
+                return 0;
+    }
+    *o_var = var;
+    return 1;
+}
+
+static int load_may_alias(const cvm_program *p, const spv_inst *in)
+{
+    const spv_module *mod = p->mod;
+    uint32_t var = in->words[3], res = in->words[2];
+    /* The variable: named only by loads of it and stores to it. */
+    if (!loads_and_stores_only(mod, var, res))
+        return 0;
+    const spv_def *vd = &mod->defs[var];
     /* The loaded value: used only later in the load's block, with no store
      * to the variable before its last use. */
     const spv_function *sf = &mod->functions[vd->func];
