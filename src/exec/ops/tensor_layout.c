@@ -843,11 +843,14 @@ bool cvm_tensor_tile_plan(const cvm_tensor_layout *t, const cvm_tensor_view *v, 
         uint64_t index = r, sum = col_base;
         for (int32_t k = (int32_t)L - 2; k >= 0; --k) {
             uint32_t d = v != NULL ? v->permutation[k] : (uint32_t)k;
-            int64_t c = (int64_t)(index % t->span[d]) + t->offset[d];
-            index /= t->span[d];
+            /* the divisions only where they change something: a digit below
+             * its span is itself, a block size of 1 divides nothing */
+            uint64_t digit = index < t->span[d] ? index : index % t->span[d];
+            index = index < t->span[d] ? 0 : index / t->span[d];
+            int64_t c = (int64_t)digit + t->offset[d];
             if (c < 0 || c >= (int64_t)t->layoutDimension[d])
                 return false;
-            sum += (uint64_t)(c / t->blockSize[d]) * t->stride[d];
+            sum += (uint64_t)(t->blockSize[d] == 1 ? c : c / t->blockSize[d]) * t->stride[d];
         }
         o_row_index[r] = sum;
     }
