@@ -90,19 +90,21 @@ static void transpose_4x4_u32(uint8_t *dst, size_t dst_ld, const uint8_t *src, s
 }
 #endif
 
-void cvm_transpose(uint8_t *dst, size_t dst_ld, const uint8_t *src, size_t src_ld, uint32_t rows,
-                   uint32_t cols, uint32_t es)
+/* The rectangle [i0, i1) x [j0, j1) of the source: register blocks where
+ * they fit whole, the rest element by element. */
+static void transpose_rect(uint8_t *dst, size_t dst_ld, const uint8_t *src, size_t src_ld,
+                           uint32_t i0, uint32_t i1, uint32_t j0, uint32_t j1, uint32_t es)
 {
     uint32_t B = 8;
 #if defined(__SSE2__)
     if (es == 4)
         B = 4;
 #endif
-    uint32_t rf = rows - rows % B, cf = cols - cols % B; /* the full blocks */
-    for (uint32_t j0 = 0; j0 < cf; j0 += B) {
-        for (uint32_t i0 = 0; i0 < rf; i0 += B) {
-            const uint8_t *s = src + i0 * src_ld + (size_t)j0 * es;
-            uint8_t *d = dst + j0 * dst_ld + (size_t)i0 * es;
+    uint32_t rf = i0 + (i1 - i0) / B * B, cf = j0 + (j1 - j0) / B * B; /* the full blocks */
+    for (uint32_t jb = j0; jb < cf; jb += B) {
+        for (uint32_t ib = i0; ib < rf; ib += B) {
+            const uint8_t *s = src + ib * src_ld + (size_t)jb * es;
+            uint8_t *d = dst + jb * dst_ld + (size_t)ib * es;
 #if defined(__SSE2__)
             if (es == 1) {
                 transpose_8x8_u8(d, dst_ld, s, src_ld);
@@ -117,10 +119,69 @@ void cvm_transpose(uint8_t *dst, size_t dst_ld, const uint8_t *src, size_t src_l
                 continue;
             }
 #endif
-            transpose_part(dst, dst_ld, src, src_ld, i0, i0 + B, j0, j0 + B, es);
+            transpose_part(dst, dst_ld, src, src_ld, ib, ib + B, jb, jb + B, es);
         }
     }
     /* the partial blocks: the last rows (all columns), the last columns */
-    transpose_part(dst, dst_ld, src, src_ld, rf, rows, 0, cols, es);
-    transpose_part(dst, dst_ld, src, src_ld, 0, rf, cf, cols, es);
+    transpose_part(dst, dst_ld, src, src_ld, rf, i1, j0, j1, es);
+    transpose_part(dst, dst_ld, src, src_ld, i0, rf, cf, j1, es);
+}
+
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#define CVM_TRANSPOSE_AVX2 1
+#include <immintrin.h>
+
+/* 16 x 16 16-bit elements in AVX2 registers: 16-, 32- and 64-bit
+ * interleaves within each 128-bit half, then the halves recombined. */
+__attribute__((target("avx2"))) static void transpose_16x16_u16(uint8_t *dst, size_t dst_ld,
+                                                                const uint8_t *src,
+                                                                size_t src_ld)
+{
+    __m256i r[16], t[16], u[16], v[16];
+    for (int k = 0; k < 16; k++)
+        r[k] = _mm256_loadu_si256((const __m256i *)(const void *)(src + k * src_ld));
+    /* rows (2k, 2k+1) word by word: columns 0-3 | 8-11 and 4-7 | 12-15 */
+    for (int k = 0; k < 8; k++) {
+        t[2 * k] = _mm256_unpacklo_epi16(r[2 * k], r[2 * k + 1]);
+        t[2 * k + 1] = _mm256_unpackhi_epi16(r[2 * k], r[2 * k + 1]);
+    }
+    /* rows 4g .. 4g+3: columns (0,1) (2,3) (4,5) (6,7) | the same plus 8 */
+    for (int g = 0; g < 4; g++) {
+        u[4 * g + 0] = _mm256_unpacklo_epi32(t[4 * g + 0], t[4 * g + 2]);
+        u[4 * g + 1] = _mm256_unpackhi_epi32(t[4 * g + 0], t[4 * g + 2]);
+        u[4 * g + 2] = _mm256_unpacklo_epi32(t[4 * g + 1], t[4 * g + 3]);
+        u[4 * g + 3] = _mm256_unpackhi_epi32(t[4 * g + 1], t[4 * g + 3]);
+    }
+    /* rows 8h .. 8h+7: v[8h + c] is column c | column 8 + c */
+    for (int h = 0; h < 2; h++)
+        for (int j = 0; j < 4; j++) {
+            v[8 * h + 2 * j] = _mm256_unpacklo_epi64(u[8 * h + j], u[8 * h + 4 + j]);
+            v[8 * h + 2 * j + 1] = _mm256_unpackhi_epi64(u[8 * h + j], u[8 * h + 4 + j]);
+        }
+    for (int c = 0; c < 8; c++) {
+        _mm256_storeu_si256((__m256i *)(void *)(dst + (size_t)c * dst_ld),
+                            _mm256_permute2x128_si256(v[c], v[8 + c], 0x20));
+        _mm256_storeu_si256((__m256i *)(void *)(dst + (size_t)(c + 8) * dst_ld),
+                            _mm256_permute2x128_si256(v[c], v[8 + c], 0x31));
+    }
+}
+#endif
+
+void cvm_transpose(uint8_t *dst, size_t dst_ld, const uint8_t *src, size_t src_ld, uint32_t rows,
+                   uint32_t cols, uint32_t es)
+{
+#if defined(CVM_TRANSPOSE_AVX2)
+    if (es == 2 && rows >= 16 && cols >= 16 && __builtin_cpu_supports("avx2")) {
+        /* 16 x 16 blocks, then the strips left over as below */
+        uint32_t rf = rows - rows % 16, cf = cols - cols % 16;
+        for (uint32_t j0 = 0; j0 < cf; j0 += 16)
+            for (uint32_t i0 = 0; i0 < rf; i0 += 16)
+                transpose_16x16_u16(dst + j0 * dst_ld + (size_t)i0 * 2, dst_ld,
+                                    src + i0 * src_ld + (size_t)j0 * 2, src_ld);
+        transpose_rect(dst, dst_ld, src, src_ld, rf, rows, 0, cols, es);
+        transpose_rect(dst, dst_ld, src, src_ld, 0, rf, cf, cols, es);
+        return;
+    }
+#endif
+    transpose_rect(dst, dst_ld, src, src_ld, 0, rows, 0, cols, es);
 }
