@@ -447,6 +447,11 @@ cvm_result cvm_lower_convert(cvm_lower *lw, const spv_inst *inst, cvm_insn *out)
 cvm_result cvm_lower_composite(cvm_lower *lw, const spv_inst *inst, cvm_insn *out); /* ops/composite.c */
 cvm_result cvm_lower_memory(cvm_lower *lw, const spv_inst *inst, cvm_insn *out);    /* ops/memory.c */
 cvm_result cvm_lower_glsl(cvm_lower *lw, const spv_inst *inst, cvm_insn *out);      /* ops/glsl.c */
+/* ops/glsl.c: the operand count (1 to 3) of GLSL.std.450 instruction `g`
+ * when it is element-wise (its operands and result scalars or vectors of one
+ * shape, lowered with the operands in a, b and c), *o_int (may be NULL) 1
+ * for the integer ones; 0 for every other instruction. */
+uint32_t cvm_glsl_elementwise(uint32_t g, int *o_int);
 cvm_result cvm_lower_subgroup(cvm_lower *lw, const spv_inst *inst, cvm_insn *out);  /* ops/subgroup.c */
 cvm_result cvm_lower_atomic(cvm_lower *lw, const spv_inst *inst, cvm_insn *out);    /* ops/atomic.c */
 cvm_result cvm_lower_coopmat(cvm_lower *lw, const spv_inst *inst, cvm_insn *out);   /* ops/coopmat.c */

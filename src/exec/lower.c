@@ -1145,7 +1145,7 @@ static void unmark_function(cvm_lower *lw, uint32_t fidx, uint32_t first_insn)
 
 /* cvm_function.leaf: see exec.h.  The instructions whose operand ids are
  * a, b and c (zero when absent) and nothing else. */
-static int leaf_insn(const cvm_insn *in)
+static int leaf_insn(const cvm_program *p, const cvm_insn *in)
 {
     uint32_t op = in->spv_op;
     if (!in->fn || in->cf != CVM_CF_NONE || in->nextra || (in->flags & CVM_INSN_PER_INSTANCE))
@@ -1154,29 +1154,12 @@ static int leaf_insn(const cvm_insn *in)
         (op >= SpvOpLogicalEqual && op <= SpvOpFUnordGreaterThanEqual && op != SpvOpSelect) ||
         (op >= SpvOpShiftRightLogical && op <= SpvOpNot))
         return 1;
-    if (op != SpvOpExtInst)
+    /* an instruction of GLSL.std.450 (not of DebugPrintf or another set) */
+    spv_inst si;
+    if (op != SpvOpExtInst || !spv_module_inst_at(p->mod, in->word_off, &si) ||
+        si.word_count < 5 || si.words[3] != p->glsl_ext || !p->glsl_ext)
         return 0;
-    switch (in->d) { /* GLSL.std.450 element-wise operations (glsl.c) */
-    case SpvGLSLstd450Round: case SpvGLSLstd450RoundEven: case SpvGLSLstd450Trunc:
-    case SpvGLSLstd450FAbs: case SpvGLSLstd450FSign: case SpvGLSLstd450Floor:
-    case SpvGLSLstd450Ceil: case SpvGLSLstd450Fract: case SpvGLSLstd450Radians:
-    case SpvGLSLstd450Degrees: case SpvGLSLstd450Sin: case SpvGLSLstd450Cos:
-    case SpvGLSLstd450Tan: case SpvGLSLstd450Asin: case SpvGLSLstd450Acos:
-    case SpvGLSLstd450Atan: case SpvGLSLstd450Sinh: case SpvGLSLstd450Cosh:
-    case SpvGLSLstd450Tanh: case SpvGLSLstd450Asinh: case SpvGLSLstd450Acosh:
-    case SpvGLSLstd450Atanh: case SpvGLSLstd450Exp: case SpvGLSLstd450Log:
-    case SpvGLSLstd450Exp2: case SpvGLSLstd450Log2: case SpvGLSLstd450Sqrt:
-    case SpvGLSLstd450InverseSqrt: case SpvGLSLstd450Atan2: case SpvGLSLstd450Pow:
-    case SpvGLSLstd450FMin: case SpvGLSLstd450FMax: case SpvGLSLstd450NMin:
-    case SpvGLSLstd450NMax: case SpvGLSLstd450FClamp: case SpvGLSLstd450NClamp:
-    case SpvGLSLstd450FMix: case SpvGLSLstd450Step: case SpvGLSLstd450SmoothStep:
-    case SpvGLSLstd450Fma: case SpvGLSLstd450SAbs: case SpvGLSLstd450SSign:
-    case SpvGLSLstd450UMin: case SpvGLSLstd450SMin: case SpvGLSLstd450UMax:
-    case SpvGLSLstd450SMax: case SpvGLSLstd450UClamp: case SpvGLSLstd450SClamp:
-        return 1;
-    default:
-        return 0;
-    }
+    return cvm_glsl_elementwise(in->d, NULL) != 0; /* a, b and c its operands */
 }
 
 static int leaf_function(const cvm_program *p, uint32_t fidx)
@@ -1191,7 +1174,7 @@ static int leaf_function(const cvm_program *p, uint32_t fidx)
         return 0;
     /* operands: parameters, constants, or results of earlier instructions */
     for (const cvm_insn *in = first; in <= ret; in++) {
-        if (in < ret && !leaf_insn(in))
+        if (in < ret && !leaf_insn(p, in))
             return 0;
         uint32_t ops[3] = {in->a, in < ret ? in->b : 0, in < ret ? in->c : 0};
         for (int k = 0; k < 3; k++) {

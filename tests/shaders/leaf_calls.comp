@@ -11,6 +11,7 @@
 #extension GL_NV_cooperative_matrix2 : enable
 #extension GL_EXT_shader_explicit_arithmetic_types : enable
 #extension GL_KHR_shader_subgroup_basic : enable
+#extension GL_EXT_debug_printf : enable
 layout(local_size_x = 32) in;
 layout(std430, binding = 0) readonly buffer In { float x[]; };   // 16x16 per subgroup; 64x32
 layout(std430, binding = 1) readonly buffer InI { uint xi[]; };  // 16x16 per subgroup
@@ -43,6 +44,12 @@ float affine(const in uint32_t r, const in uint32_t c, const in float v, const i
 }
 // not leaves: a conversion of a coordinate, and a branch
 float withCol(const in uint32_t r, const in uint32_t c, const in float v) { return v + float(c); }
+// not a leaf either: its DebugPrintf is an OpExtInst of another set
+float printedSum(const in float a, const in float b)
+{
+    debugPrintfEXT("%f", a);
+    return a + b;
+}
 float clampNeg(const in float a, const in float b)
 {
     if (a < 0.0)
@@ -75,6 +82,7 @@ void main()
     coopMatStore(r, o, ob + 1280u, 16u, gl_CooperativeMatrixLayoutRowMajor);
     coopMatReduceNV(r, m, gl_CooperativeMatrixReduceRowNV, clampNeg);
     coopMatStore(r, o, ob + 1536u, 16u, gl_CooperativeMatrixLayoutRowMajor);
+    coopMatReduceNV(r, m, gl_CooperativeMatrixReduceRowNV, printedSum); // not stored
 
     coopmat<float, gl_ScopeSubgroup, 16, 16, gl_MatrixUseAccumulator> mx, p;
     coopMatReduceNV(mx, m, gl_CooperativeMatrixReduceRowNV, maxOf);

@@ -4,7 +4,8 @@
  * interpreting its calls.  tests/shaders/leaf_calls.comp reduces a 16x16 f32
  * and a 16x16 u32 matrix per subgroup in every reduction mode (Row, Column,
  * Row|Column, 2x2) with leaves (max, min, +, a*b - a, the first argument, a
- * constant; u32 +, max, xor) and one non-leaf (a branch), and applies
+ * constant; u32 +, max, xor) and two non-leaves (a branch; a DebugPrintf,
+ * an OpExtInst of another set than GLSL.std.450), and applies
  * per-element leaves (exp(v - m) * s, v / l) and one non-leaf (a
  * coordinate converted to float); and a workgroup-scope 64x32 matrix, whose
  * per-element operation is 2048 calls (more than one batch of
@@ -31,8 +32,7 @@
 
 #include "engine_util.h"
 #include "exec/exec.h"
-#include "exec/program.h"
-#include "spirv/module.h"
+#include "program_util.h"
 
 #define MAX_SG 4u /* subgroups of the 32 invocations at subgroup size 8 */
 #define NX 2048u                  /* 4 x 256 per subgroup; 64x32 */
@@ -113,25 +113,14 @@ static void test_leaf_marks(void **state)
                                          "usum(u1;u1;", "umaxOf(u1;u1;", "uxor(u1;u1;",
                                          "expScaled(u1;u1;f1;f1;f1;", "divide(u1;u1;f1;f1;",
                                          "affine(u1;u1;f1;f1;"};
-    static const char *const others[] = {"withCol(u1;u1;f1;", "clampNeg(f1;f1;", "main"};
+    static const char *const others[] = {"withCol(u1;u1;f1;", "clampNeg(f1;f1;", "printedSum(f1;f1;",
+                                         "main"};
     size_t size = 0;
     uint32_t *w = tu_read("shaders/leaf_calls.spv", &size);
     assert_non_null(w);
-    cvm_diagnostic d;
-    memset(&d, 0, sizeof(d));
-    spv_binary bin;
-    assert_int_equal(spv_binary_open(&bin, w, size / 4, &d), CVM_SUCCESS);
-    if (!bin.owned) {
-        bin.owned = w;
-        bin.words = w;
-        w = NULL;
-    }
     spv_module mod;
-    if (spv_module_parse(&mod, &bin, &d) != CVM_SUCCESS)
-        fail_msg("module: %s", d.message);
-    cvm_program *prog = NULL;
-    if (cvm_program_build(&mod, NULL, NULL, 0, &prog, &d) != CVM_SUCCESS)
-        fail_msg("lowering: %s", d.message);
+    cvm_program *prog;
+    tu_program(&w, size / 4, &mod, &prog);
     uint32_t found = 0;
     for (uint32_t f = 0; f < prog->nfuncs; f++) {
         const char *name = spv_module_name(&mod, prog->funcs[f].id);
@@ -150,8 +139,7 @@ static void test_leaf_marks(void **state)
         found++;
     }
     assert_int_equal(found, sizeof leaves / sizeof leaves[0] + sizeof others / sizeof others[0]);
-    cvm_program_destroy(prog);
-    spv_module_release(&mod);
+    tu_program_release(&mod, prog);
     free(w);
 }
 

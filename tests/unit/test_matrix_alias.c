@@ -23,8 +23,7 @@
 #include <cmocka.h>
 
 #include "asm_run.h"
-#include "exec/program.h"
-#include "spirv/module.h"
+#include "program_util.h"
 
 static const char shader_fmt[] =
     "OpCapability Shader\n"
@@ -99,19 +98,9 @@ static void check_marks(const char *text)
     cvm_diagnostic d;
     memset(&d, 0, sizeof(d));
     assert_int_equal(cvm_assemble(text, strlen(text), 0, NULL, &words, &nw, &d), CVM_SUCCESS);
-    spv_binary bin;
-    assert_int_equal(spv_binary_open(&bin, words, nw, &d), CVM_SUCCESS);
-    if (!bin.owned) { /* the module takes an owned copy, as cvm_module_create gives it */
-        bin.owned = words;
-        bin.words = words;
-        words = NULL;
-    }
     spv_module mod;
-    if (spv_module_parse(&mod, &bin, &d) != CVM_SUCCESS)
-        fail_msg("module: %s", d.message);
-    cvm_program *prog = NULL;
-    if (cvm_program_build(&mod, NULL, NULL, 0, &prog, &d) != CVM_SUCCESS)
-        fail_msg("lowering: %s", d.message);
+    cvm_program *prog;
+    tu_program(&words, nw, &mod, &prog);
     static const int expect[5] = {1, 0, 1, 0, 0}; /* a b s c d */
     uint32_t k = 0;
     for (uint32_t i = 0; i < prog->ninsns; i++) {
@@ -125,8 +114,7 @@ static void check_marks(const char *text)
         k++;
     }
     assert_int_equal(k, 5);
-    cvm_program_destroy(prog);
-    spv_module_release(&mod);
+    tu_program_release(&mod, prog);
     cvm_free(words);
 }
 
@@ -247,19 +235,9 @@ static void check_muladd_marks(const char *text)
     cvm_diagnostic d;
     memset(&d, 0, sizeof(d));
     assert_int_equal(cvm_assemble(text, strlen(text), 0, NULL, &words, &nw, &d), CVM_SUCCESS);
-    spv_binary bin;
-    assert_int_equal(spv_binary_open(&bin, words, nw, &d), CVM_SUCCESS);
-    if (!bin.owned) {
-        bin.owned = words;
-        bin.words = words;
-        words = NULL;
-    }
     spv_module mod;
-    if (spv_module_parse(&mod, &bin, &d) != CVM_SUCCESS)
-        fail_msg("module: %s", d.message);
-    cvm_program *prog = NULL;
-    if (cvm_program_build(&mod, NULL, NULL, 0, &prog, &d) != CVM_SUCCESS)
-        fail_msg("lowering: %s", d.message);
+    cvm_program *prog;
+    tu_program(&words, nw, &mod, &prog);
     static const int expect[3] = {1, 1, 0};
     uint32_t k = 0;
     for (uint32_t i = 0; i < prog->ninsns; i++) {
@@ -273,8 +251,7 @@ static void check_muladd_marks(const char *text)
         k++;
     }
     assert_int_equal(k, 3);
-    cvm_program_destroy(prog);
-    spv_module_release(&mod);
+    tu_program_release(&mod, prog);
     cvm_free(words);
 }
 

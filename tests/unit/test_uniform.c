@@ -28,8 +28,7 @@
 
 #include "asm_run.h"
 #include "engine_util.h"
-#include "exec/program.h"
-#include "spirv/module.h"
+#include "program_util.h"
 
 #define LOCAL 48u
 #define GROUPS 3u
@@ -206,21 +205,9 @@ static void test_marks(void **state)
     size_t size = 0;
     uint32_t *w = tu_read("shaders/uniform_flow.spv", &size);
     assert_non_null(w);
-    cvm_diagnostic d;
-    memset(&d, 0, sizeof(d));
-    spv_binary bin;
-    assert_int_equal(spv_binary_open(&bin, w, size / 4, &d), CVM_SUCCESS);
-    if (!bin.owned) { /* the module takes an owned copy, as cvm_module_create gives it */
-        bin.owned = w;
-        bin.words = w;
-        w = NULL;
-    }
     spv_module mod;
-    if (spv_module_parse(&mod, &bin, &d) != CVM_SUCCESS)
-        fail_msg("module: %s", d.message);
-    cvm_program *prog = NULL;
-    if (cvm_program_build(&mod, NULL, NULL, 0, &prog, &d) != CVM_SUCCESS)
-        fail_msg("lowering: %s", d.message);
+    cvm_program *prog;
+    tu_program(&w, size / 4, &mod, &prog);
     uint32_t seen_uniform = 0, seen_divergent = 0;
     for (uint32_t id = 1; id < prog->bound; id++) {
         const spv_def *def = &mod.defs[id];
@@ -267,8 +254,7 @@ static void test_marks(void **state)
     assert_true(flagged > 20);
     if (!(aliased > 10 && aliased < loads))
         fail_msg("%u of %u loads of dense variables alias them", aliased, loads);
-    cvm_program_destroy(prog);
-    spv_module_release(&mod);
+    tu_program_release(&mod, prog);
     free(w);
 }
 
@@ -378,9 +364,10 @@ static const char cross_block_shader[] =
     "OpReturn\n"
     "OpFunctionEnd\n";
 
-static void test_load_used_in_another_block(void **state)
+/* Runs a 32-invocation SPIR-V shader writing out[invocation] on the fast and
+ * reference paths; every invocation l must write want(l). */
+static void run_lanes(const char *what, const char *text, uint32_t (*want)(uint32_t))
 {
-    (void)state;
     for (int ref = 0; ref < 2; ref++) {
         uint32_t out[32];
         memset(out, 0, sizeof out);
@@ -391,35 +378,28 @@ static void test_load_used_in_another_block(void **state)
         p.subgroup_size = 8;
         p.threads = 1;
         p.flags = ref ? CVM_FLAG_REFERENCE_PATHS : 0;
-        asm_result rr = asm_run(cross_block_shader, &p, bufs, sizes, 1);
-        ASM_OK(rr, "cross-block shader");
+        asm_result rr = asm_run(text, &p, bufs, sizes, 1);
+        ASM_OK(rr, what);
         for (uint32_t l = 0; l < 32; l++)
-            if (out[l] != l + 1)
-                fail_msg("%s paths: invocation %u wrote %u, expected %u", ref ? "reference" : "fast",
-                         l, out[l], l + 1);
+            if (out[l] != want(l))
+                fail_msg("%s, %s paths: invocation %u wrote %u, expected %u", what,
+                         ref ? "reference" : "fast", l, out[l], want(l));
     }
+}
+
+static uint32_t lid_plus_one(uint32_t l) { return l + 1; }
+static uint32_t odd_35_even_10(uint32_t l) { return (l & 1) ? 35u : 10u; }
+
+static void test_load_used_in_another_block(void **state)
+{
+    (void)state;
+    run_lanes("cross-block shader", cross_block_shader, lid_plus_one);
 }
 
 static void test_phi_after_divergent_branch(void **state)
 {
     (void)state;
-    for (int ref = 0; ref < 2; ref++) {
-        uint32_t out[32];
-        memset(out, 0, sizeof out);
-        void *bufs[1] = {out};
-        size_t sizes[1] = {sizeof out};
-        asm_params p;
-        memset(&p, 0, sizeof p);
-        p.subgroup_size = 8;
-        p.threads = 1;
-        p.flags = ref ? CVM_FLAG_REFERENCE_PATHS : 0;
-        asm_result rr = asm_run(phi_shader, &p, bufs, sizes, 1);
-        ASM_OK(rr, "phi shader");
-        for (uint32_t l = 0; l < 32; l++)
-            if (out[l] != ((l & 1) ? 35u : 10u))
-                fail_msg("%s paths: invocation %u wrote %u, expected %u", ref ? "reference" : "fast",
-                         l, out[l], (l & 1) ? 35u : 10u);
-    }
+    run_lanes("phi shader", phi_shader, odd_35_even_10);
 }
 
 int main(void)

@@ -647,6 +647,47 @@ static int is_scalar_or_vector(const cvm_type *t)
     return t->tclass == CVM_TC_INT || t->tclass == CVM_TC_FLOAT || t->tclass == CVM_TC_VECTOR;
 }
 
+uint32_t cvm_glsl_elementwise(uint32_t g, int *o_int)
+{
+    int dummy;
+    if (!o_int)
+        o_int = &dummy;
+    *o_int = 0;
+    switch (g) {
+    case SpvGLSLstd450Round: case SpvGLSLstd450RoundEven: case SpvGLSLstd450Trunc:
+    case SpvGLSLstd450FAbs: case SpvGLSLstd450FSign: case SpvGLSLstd450Floor:
+    case SpvGLSLstd450Ceil: case SpvGLSLstd450Fract: case SpvGLSLstd450Radians:
+    case SpvGLSLstd450Degrees: case SpvGLSLstd450Sin: case SpvGLSLstd450Cos:
+    case SpvGLSLstd450Tan: case SpvGLSLstd450Asin: case SpvGLSLstd450Acos:
+    case SpvGLSLstd450Atan: case SpvGLSLstd450Sinh: case SpvGLSLstd450Cosh:
+    case SpvGLSLstd450Tanh: case SpvGLSLstd450Asinh: case SpvGLSLstd450Acosh:
+    case SpvGLSLstd450Atanh: case SpvGLSLstd450Exp: case SpvGLSLstd450Log:
+    case SpvGLSLstd450Exp2: case SpvGLSLstd450Log2: case SpvGLSLstd450Sqrt:
+    case SpvGLSLstd450InverseSqrt:
+        return 1;
+    case SpvGLSLstd450Atan2: case SpvGLSLstd450Pow: case SpvGLSLstd450FMin:
+    case SpvGLSLstd450FMax: case SpvGLSLstd450Step: case SpvGLSLstd450NMin:
+    case SpvGLSLstd450NMax: case SpvGLSLstd450Ldexp:
+        return 2;
+    case SpvGLSLstd450FClamp: case SpvGLSLstd450FMix: case SpvGLSLstd450SmoothStep:
+    case SpvGLSLstd450Fma: case SpvGLSLstd450NClamp:
+        return 3;
+    case SpvGLSLstd450SAbs: case SpvGLSLstd450SSign: case SpvGLSLstd450FindILsb:
+    case SpvGLSLstd450FindSMsb: case SpvGLSLstd450FindUMsb:
+        *o_int = 1;
+        return 1;
+    case SpvGLSLstd450UMin: case SpvGLSLstd450SMin: case SpvGLSLstd450UMax:
+    case SpvGLSLstd450SMax:
+        *o_int = 1;
+        return 2;
+    case SpvGLSLstd450UClamp: case SpvGLSLstd450SClamp:
+        *o_int = 1;
+        return 3;
+    default:
+        return 0;
+    }
+}
+
 cvm_result cvm_lower_glsl(cvm_lower *lw, const spv_inst *inst, cvm_insn *out)
 {
     if (inst->opcode != SpvOpExtInst)
@@ -671,47 +712,8 @@ cvm_result cvm_lower_glsl(cvm_lower *lw, const spv_inst *inst, cvm_insn *out)
         return cvm_lower_fail(lw, inst, CVM_ERROR_INVALID_MODULE,
                               "GLSL.std.450 instructions take scalars and vectors, not "
                               "cooperative matrices");
-    uint32_t want = 0; /* operand count of the element-wise ones */
     int is_int = 0;
-    switch (g) {
-    case SpvGLSLstd450Round: case SpvGLSLstd450RoundEven: case SpvGLSLstd450Trunc:
-    case SpvGLSLstd450FAbs: case SpvGLSLstd450FSign: case SpvGLSLstd450Floor:
-    case SpvGLSLstd450Ceil: case SpvGLSLstd450Fract: case SpvGLSLstd450Radians:
-    case SpvGLSLstd450Degrees: case SpvGLSLstd450Sin: case SpvGLSLstd450Cos:
-    case SpvGLSLstd450Tan: case SpvGLSLstd450Asin: case SpvGLSLstd450Acos:
-    case SpvGLSLstd450Atan: case SpvGLSLstd450Sinh: case SpvGLSLstd450Cosh:
-    case SpvGLSLstd450Tanh: case SpvGLSLstd450Asinh: case SpvGLSLstd450Acosh:
-    case SpvGLSLstd450Atanh: case SpvGLSLstd450Exp: case SpvGLSLstd450Log:
-    case SpvGLSLstd450Exp2: case SpvGLSLstd450Log2: case SpvGLSLstd450Sqrt:
-    case SpvGLSLstd450InverseSqrt:
-        want = 1;
-        break;
-    case SpvGLSLstd450Atan2: case SpvGLSLstd450Pow: case SpvGLSLstd450FMin:
-    case SpvGLSLstd450FMax: case SpvGLSLstd450Step: case SpvGLSLstd450NMin:
-    case SpvGLSLstd450NMax: case SpvGLSLstd450Ldexp:
-        want = 2;
-        break;
-    case SpvGLSLstd450FClamp: case SpvGLSLstd450FMix: case SpvGLSLstd450SmoothStep:
-    case SpvGLSLstd450Fma: case SpvGLSLstd450NClamp:
-        want = 3;
-        break;
-    case SpvGLSLstd450SAbs: case SpvGLSLstd450SSign: case SpvGLSLstd450FindILsb:
-    case SpvGLSLstd450FindSMsb: case SpvGLSLstd450FindUMsb:
-        want = 1;
-        is_int = 1;
-        break;
-    case SpvGLSLstd450UMin: case SpvGLSLstd450SMin: case SpvGLSLstd450UMax:
-    case SpvGLSLstd450SMax:
-        want = 2;
-        is_int = 1;
-        break;
-    case SpvGLSLstd450UClamp: case SpvGLSLstd450SClamp:
-        want = 3;
-        is_int = 1;
-        break;
-    default:
-        break;
-    }
+    uint32_t want = cvm_glsl_elementwise(g, &is_int); /* 0: not element-wise */
     if (want) {
         if (nops != want)
             return cvm_lower_fail(lw, inst, CVM_ERROR_INVALID_MODULE,
