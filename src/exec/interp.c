@@ -1477,7 +1477,7 @@ static cvm_result leaf_calls(cvm_group *cg, const cvm_function *f, uint32_t func
         in_place |= in->result == rid;
     cvm_val saved_ret = fr->vals[rid];
     cvm_result r = CVM_SUCCESS;
-    memset(cg->alive, 1, full);
+    memset(cg->alive, 1, CVM_MIN(full, count)); /* the lanes any batch here runs */
     cex->vals = fr->vals;
     cex->vals_home = fr->vals + p->bound;
     cex->active = cg->alive;
