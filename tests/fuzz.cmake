@@ -58,6 +58,9 @@ cvm_fuzz_regression(module_unvalidated segv_elementwise.spv "instruction at word
 cvm_fuzz_regression(module_unvalidated null_slot_load.spv "operand 'Object' of OpStore at word 633 is %52 .OpTypeCooperativeMatrixKHR., where a value is needed")
 cvm_fuzz_regression(module_unvalidated global_load_no_slot.spv "operand 'Pointer' of OpLoad at word 71 is %10 .OpAccessChain., where a value .a constant or a variable outside functions. is needed")
 cvm_fuzz_regression(module global_load_no_slot.spv "OpAccessChain must be inside a function")
+# a function typed to return %18 (no type) returning an int: the return slot
+# did not exist (a null-pointer copy under UBSan, found by fuzz_module_unvalidated)
+cvm_fuzz_regression(module_unvalidated return_value_wrong_type.spv "OpReturnValue of a value of type 9 in a function returning 18")
 cvm_fuzz_regression(module_unvalidated specop_operand_no_value.spv "operand 'Unsigned Value' of OpUConvert at word 391 is %23, a result of a function, used outside functions")
 cvm_fuzz_regression(module specop_operand_no_value.spv "OpSpecConstantOp names opc")
 cvm_fuzz_regression(module_unvalidated ewise_width_mismatch.spv "OpIAdd .word 80.: %13 has 8-byte components where 4-byte ones are needed")

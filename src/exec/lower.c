@@ -1368,6 +1368,25 @@ static cvm_result lower_function(cvm_lower *lw, uint32_t fidx)
     }
     if (!uniform_ok) /* a marked value the lowering made a no-op: no marks in the function */
         unmark_function(lw, fidx, first_insn);
+    /* OpReturnValue copies its value into the return slot, which has the
+     * size of the function's return type: a module that skipped validation
+     * may return a value of another size, or from a function returning no
+     * value (no slot at all) */
+    for (uint32_t k = first_insn; k < p->ninsns; k++) {
+        const cvm_insn *ri = &p->insns[k];
+        if (ri->cf != CVM_CF_RETURN_VALUE)
+            continue;
+        uint32_t rt = f->return_type, vt = ri->a < p->bound ? mod->defs[ri->a].type : 0;
+        if (rt >= p->ntypes || vt >= p->ntypes || p->types[rt].tclass == CVM_TC_NONE ||
+            p->types[vt].size != p->types[rt].size) {
+            spv_inst ri_in;
+            spv_module_inst_at(mod, ri->word_off, &ri_in);
+            r = cvm_lower_fail(lw, &ri_in, CVM_ERROR_INVALID_MODULE,
+                               "OpReturnValue of a value of type %u in a function returning %u",
+                               vt, rt);
+            goto done;
+        }
+    }
     f->lowered = 1;
     f->leaf = (uint32_t)leaf_function(p, fidx);
     goto done;
