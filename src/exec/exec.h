@@ -213,12 +213,18 @@ typedef struct cvm_function {
      * functions it calls: [fvar_lo, fvar_hi) of a lane's slice (empty when
      * lo >= hi).  A callback batch clears only that. */
     uint64_t fvar_lo, fvar_hi;
-    /* A leaf: one block of element-wise arithmetic, comparison and
-     * GLSL.std.450 instructions on its parameters, constants and earlier
-     * results, ending in OpReturnValue (a CombineFunc such as max or +, a
-     * per-element function such as x / l).  Its calls need no context, so a
-     * callback runs each instruction's handler over a whole batch with the
-     * arguments and results in place (cvm_callback_run). */
+    /* A leaf: one block ending in OpReturnValue of pure instructions
+     * (arithmetic, logic, conversions, composites, access chains,
+     * GLSL.std.450: exec/uniform.h cvm_uniform_pure_operands), loads, and
+     * stores to its own dense or uniform Function variables, naming only its
+     * parameters, constants, earlier results, those variables and
+     * module-scope variables every lane addresses alike (a CombineFunc such
+     * as max or +, a per-element function such as x / l, a DecodeFunc that
+     * reads its block through the pointer it is given).  Its calls need no
+     * caller context and its variables no clearing (each is written before
+     * it is read), so a callback runs each instruction's handler over a
+     * whole batch with the arguments and results in place
+     * (cvm_callback_run). */
     uint32_t leaf;
 } cvm_function;
 

@@ -1471,10 +1471,12 @@ static cvm_result leaf_calls(cvm_group *cg, const cvm_function *f, uint32_t func
     const cvm_block *b = &f->blocks[0];
     const cvm_insn *first = p->insns + b->first, *ret = first + b->count - 1;
     uint32_t full = cg->desc.nlanes, rid = ret->a;
-    /* the returned value: written in place when an instruction computes it */
+    /* the returned value: written in place when an instruction computes it
+     * into its slot (not when a load makes the slot a dense variable's
+     * array, CVM_INSN_ALIAS, or the value has one slot for all lanes) */
     int in_place = 0;
     for (const cvm_insn *in = first; in < ret; in++)
-        in_place |= in->result == rid;
+        in_place |= in->result == rid && !(in->flags & CVM_INSN_UNIFORM);
     cvm_val saved_ret = fr->vals[rid];
     cvm_result r = CVM_SUCCESS;
     memset(cg->alive, 1, CVM_MIN(full, count)); /* the lanes any batch here runs */
@@ -1494,10 +1496,11 @@ static cvm_result leaf_calls(cvm_group *cg, const cvm_function *f, uint32_t func
         cex->nlanes = n;
         cex->nactive = n;
         for (const cvm_insn *in = first; in < ret && r == CVM_SUCCESS; in++)
-            r = in->fn(cex, in);
-        if (r == CVM_SUCCESS && !in_place) /* a parameter or a constant */
+            r = CVM_UNLIKELY(in->flags & CVM_INSN_UNIFORM) ? run_uniform(cg, in) : in->fn(cex, in);
+        cvm_val rv = fr->vals[rid];
+        if (r == CVM_SUCCESS && rv.p != results + (size_t)s * rsize) /* not in place */
             for (uint32_t l = 0; l < n; l++)
-                memcpy(results + (size_t)(s + l) * rsize, CVM_LANE(fr->vals[rid], l), rsize);
+                memcpy(results + (size_t)(s + l) * rsize, CVM_LANE(rv, l), rsize);
     }
     /* the slots as frame_get laid them out */
     for (uint32_t k = 0; k < f->nparams; k++)

@@ -1143,23 +1143,59 @@ static void unmark_function(cvm_lower *lw, uint32_t fidx, uint32_t first_insn)
         }
 }
 
-/* cvm_function.leaf: see exec.h.  The instructions whose operand ids are
- * a, b and c (zero when absent) and nothing else. */
-static int leaf_insn(const cvm_program *p, const cvm_insn *in)
+/* cvm_function.leaf: see exec.h.  An operand `id` of instruction `in` of
+ * function `fidx` that a leaf may name: a constant, a parameter, an
+ * earlier result of the block, a module-scope variable every lane
+ * addresses alike (not per-invocation: no caller context is bound for a
+ * leaf), or, as the pointer of a load or store
+ * (`as_var`), a dense or uniform Function variable of the function (never
+ * read before written, so never cleared: exec/uniform.h). */
+static int leaf_operand(const cvm_program *p, uint32_t fidx, const cvm_insn *in, uint32_t id,
+                        int as_var)
 {
-    uint32_t op = in->spv_op;
-    if (!in->fn || in->cf != CVM_CF_NONE || in->nextra || (in->flags & CVM_INSN_PER_INSTANCE))
+    const cvm_function *f = &p->funcs[fidx];
+    if (id == 0 || id >= p->bound)
         return 0;
-    if ((op >= SpvOpSNegate && op <= SpvOpFMod) || /* 126..141 */
-        (op >= SpvOpLogicalEqual && op <= SpvOpFUnordGreaterThanEqual && op != SpvOpSelect) ||
-        (op >= SpvOpShiftRightLogical && op <= SpvOpNot))
+    if (p->const_offset[id] != UINT64_MAX)
         return 1;
-    /* an instruction of GLSL.std.450 (not of DebugPrintf or another set) */
-    spv_inst si;
-    if (op != SpvOpExtInst || !spv_module_inst_at(p->mod, in->word_off, &si) ||
-        si.word_count < 5 || si.words[3] != p->glsl_ext || !p->glsl_ext)
+    for (uint32_t q = 0; q < f->nparams; q++)
+        if (f->params[q] == id)
+            return 1;
+    const spv_def *d = &p->mod->defs[id];
+    if (d->opcode != SpvOpVariable) /* defined in the one block, before `in` */
+        return d->func == fidx && d->type && d->opcode != SpvOpFunction &&
+               d->opcode != SpvOpFunctionParameter && d->off < in->word_off;
+    if (d->func == fidx)
+        return as_var && (p->var_doff[id] != UINT64_MAX || p->var_uoffset[id] != UINT64_MAX);
+    if (d->func != UINT32_MAX)
         return 0;
-    return cvm_glsl_elementwise(in->d, NULL) != 0; /* a, b and c its operands */
+    uint32_t reg = p->var_region[id] & 0x7fu;
+    return reg != CVM_REGION_INVOCATION && reg != CVM_REGION_SCOPE;
+}
+
+/* An instruction a leaf may hold: a pure one (cvm_uniform_pure_operands),
+ * a load, or a store to a Function variable of its own (above). */
+static int leaf_insn(const cvm_program *p, uint32_t fidx, const cvm_insn *in)
+{
+    spv_inst si;
+    uint32_t lo, hi;
+    if (!in->fn || in->cf != CVM_CF_NONE || (in->flags & CVM_INSN_PER_INSTANCE) ||
+        !spv_module_inst_at(p->mod, in->word_off, &si))
+        return 0;
+    if (si.opcode == SpvOpLoad)
+        return si.word_count >= 4 && leaf_operand(p, fidx, in, si.words[3], 1);
+    if (si.opcode == SpvOpStore) {
+        uint32_t v = si.word_count >= 3 ? si.words[1] : 0;
+        return v && v < p->bound && p->mod->defs[v].opcode == SpvOpVariable &&
+               p->mod->defs[v].func == fidx && leaf_operand(p, fidx, in, v, 1) &&
+               leaf_operand(p, fidx, in, si.words[2], 0);
+    }
+    if (!cvm_uniform_pure_operands(p, &si, &lo, &hi))
+        return 0;
+    for (uint32_t k = lo; k < hi; k++)
+        if (!leaf_operand(p, fidx, in, si.words[k], 0))
+            return 0;
+    return 1;
 }
 
 static int leaf_function(const cvm_program *p, uint32_t fidx)
@@ -1170,26 +1206,11 @@ static int leaf_function(const cvm_program *p, uint32_t fidx)
         return 0;
     const cvm_insn *first = p->insns + f->blocks[0].first;
     const cvm_insn *ret = first + f->blocks[0].count - 1;
-    if (ret->cf != CVM_CF_RETURN_VALUE)
+    if (ret->cf != CVM_CF_RETURN_VALUE || !leaf_operand(p, fidx, ret, ret->a, 0))
         return 0;
-    /* operands: parameters, constants, or results of earlier instructions */
-    for (const cvm_insn *in = first; in <= ret; in++) {
-        if (in < ret && !leaf_insn(p, in))
+    for (const cvm_insn *in = first; in < ret; in++)
+        if (!leaf_insn(p, fidx, in))
             return 0;
-        uint32_t ops[3] = {in->a, in < ret ? in->b : 0, in < ret ? in->c : 0};
-        for (int k = 0; k < 3; k++) {
-            uint32_t id = ops[k];
-            if (!id)
-                continue;
-            int ok = id < p->bound && p->const_offset[id] != UINT64_MAX;
-            for (uint32_t q = 0; !ok && q < f->nparams; q++)
-                ok = f->params[q] == id;
-            for (const cvm_insn *e = first; !ok && e < in; e++)
-                ok = e->result == id;
-            if (!ok)
-                return 0;
-        }
-    }
     return 1;
 }
 

@@ -139,9 +139,7 @@ static int builtin_ptr(const ua *a, uint32_t id)
     return 1;
 }
 
-/* The id operands of an instruction whose result is a pure function of
- * them: words [*o_lo, *o_hi).  0 when the opcode is not one. */
-static int pure_operands(const cvm_program *p, const spv_inst *in, uint32_t *o_lo, uint32_t *o_hi)
+int cvm_uniform_pure_operands(const cvm_program *p, const spv_inst *in, uint32_t *o_lo, uint32_t *o_hi)
 {
     uint32_t op = in->opcode, wc = in->word_count;
     if (wc < 3)
@@ -609,7 +607,7 @@ static int value_candidate(const ua *a, const spv_inst *in)
     uint32_t lo, hi;
     if (in->word_count < 3 || !type_ok(a->p, in->words[1]))
         return 0;
-    return in->opcode == SpvOpLoad || in->opcode == SpvOpPhi || pure_operands(a->p, in, &lo, &hi);
+    return in->opcode == SpvOpLoad || in->opcode == SpvOpPhi || cvm_uniform_pure_operands(a->p, in, &lo, &hi);
 }
 
 /* The value rule for instruction `in` in block bi. */
@@ -628,7 +626,7 @@ static int value_rule(const ua *a, const spv_inst *in, uint32_t bi)
         return in->word_count >= 5;
     }
     uint32_t lo, hi;
-    if (!pure_operands(a->p, in, &lo, &hi))
+    if (!cvm_uniform_pure_operands(a->p, in, &lo, &hi))
         return 0;
     for (uint32_t k = lo; k < hi; k++)
         if (!is_uni(a, in->words[k]))

@@ -94,4 +94,12 @@ cvm_result cvm_uniform_analyze(const cvm_program *p, uint32_t fidx,
  * function marked CVM_UNIFORM_VALUE (a variable: CVM_UNIFORM_VAR). */
 int cvm_uniform_operand(const cvm_program *p, uint32_t fidx, const uint8_t *marks, uint32_t id);
 
+/* The id operands of `in`, when its result is a pure function of them (the
+ * arithmetic, logic, conversion, composite, access-chain, GLSL.std.450
+ * other than Modf, Frexp and InterpolateAt*, and tensor layout/view
+ * instructions): words [*o_lo, *o_hi) of in->words.  Returns 0 when the
+ * opcode is not one of those. */
+int cvm_uniform_pure_operands(const cvm_program *p, const spv_inst *in, uint32_t *o_lo,
+                              uint32_t *o_hi);
+
 #endif /* CVM_EXEC_UNIFORM_H */

@@ -1,17 +1,23 @@
-/* Leaf callbacks (cvm_function.leaf): a CombineFunc or per-element function
- * of one block of element-wise instructions runs each instruction's handler
- * over a whole batch, arguments and results in place, instead of
- * interpreting its calls.  tests/shaders/leaf_calls.comp reduces a 16x16 f32
- * and a 16x16 u32 matrix per subgroup in every reduction mode (Row, Column,
- * Row|Column, 2x2) with leaves (max, min, +, a*b - a, the first argument, a
- * constant; u32 +, max, xor) and two non-leaves (a branch; a DebugPrintf,
- * an OpExtInst of another set than GLSL.std.450), and applies
- * per-element leaves (exp(v - m) * s, v / l) and one non-leaf (a
- * coordinate converted to float); and a workgroup-scope 64x32 matrix, whose
- * per-element operation is 2048 calls (more than one batch of
- * CVM_CALLBACK_BATCH), and whose row sums fold 32 elements in 64 calls.
+/* Leaf callbacks (cvm_function.leaf): a callback of one block of pure
+ * instructions, loads and stores to its own dense variables runs each
+ * instruction's handler over a whole batch, arguments and results in place,
+ * instead of interpreting its calls.  tests/shaders/leaf_calls.comp reduces
+ * a 16x16 f32 and a 16x16 u32 matrix per subgroup in every reduction mode
+ * (Row, Column, Row|Column, 2x2) with leaves (max, min, +, a*b - a, the
+ * first argument, a constant; u32 +, max, xor) and two non-leaves (a
+ * branch; a DebugPrintf, an OpExtInst of another set than GLSL.std.450), and
+ * applies per-element leaves (exp(v - m) * s, v / l, v + float(c)); and a
+ * workgroup-scope 64x32 matrix, whose per-element operation is 2048 calls
+ * (more than one batch of CVM_CALLBACK_BATCH), and whose row sums fold 32
+ * elements in 64 calls.  It decodes 32x64 4-bit block-quantized weights
+ * (2048 calls a load) with three leaf DecodeFuncs (loads through the block
+ * pointer into dense variables; the block coordinates too; a push constant,
+ * a value computed once for all lanes) and two non-leaves (a local array
+ * indexed by a value; a Private variable of the caller), and a 16x48 window
+ * of them starting inside a block.
  *
  * - The lowering marks exactly the leaves.
+ * - dequantQ4's and dequantConst's outputs equal a model computed here.
  * - Every output equals the interpreted calls' (cvm_test_interpret_leaf_calls:
  *   the same fast kernels) bit for bit, for inputs with NaNs of several
  *   payloads, infinities, signed zeros, subnormals and large values, at
@@ -38,6 +44,8 @@
 #define NX 2048u                  /* 4 x 256 per subgroup; 64x32 */
 #define NO (MAX_SG * 2560u + 4096u) /* then 2 x 2048 of the 64x32 */
 #define NOI (MAX_SG * 768u)
+#define NQ (32u * 2u * 18u) /* 32x64 weights: 2 blocks of 18 bytes a row */
+#define NOH (5u * 2048u + 16u * 48u)
 
 static uint64_t next(uint64_t *s)
 {
@@ -47,7 +55,7 @@ static uint64_t next(uint64_t *s)
     return z ^ (z >> 31);
 }
 
-static void fill(uint32_t *x, uint32_t *xi, uint64_t seed, int nans)
+static void fill(uint32_t *x, uint32_t *xi, uint8_t *q, uint64_t seed, int nans)
 {
     static const uint32_t special[] = {
         0x7f800000u, 0xff800000u, 0x80000000u, 0x00000000u, /* infinities, zeros */
@@ -65,13 +73,21 @@ static void fill(uint32_t *x, uint32_t *xi, uint64_t seed, int nans)
         }
         xi[i] = (uint32_t)(r >> 32);
     }
+    /* blocks: random codes, scales any f16 (without NaNs: finite) */
+    for (uint32_t i = 0; i < NQ; i++)
+        q[i] = (uint8_t)next(&seed);
+    for (uint32_t b = 0; b < NQ / 18u; b++)
+        if (!nans && (q[b * 18u + 1] & 0x7c) == 0x7c)
+            q[b * 18u + 1] &= 0xbf;
 }
 
 typedef struct outs {
     uint32_t o[NO], oi[NOI];
+    uint16_t oh[NOH];
 } outs;
 
-static void run(uint32_t sg, uint32_t flags, const uint32_t *x, const uint32_t *xi, outs *out)
+static void run(uint32_t sg, uint32_t flags, const uint32_t *x, const uint32_t *xi,
+                const uint8_t *q, outs *out)
 {
     cvm_context_desc d;
     memset(&d, 0, sizeof(d));
@@ -97,6 +113,8 @@ static void run(uint32_t sg, uint32_t flags, const uint32_t *x, const uint32_t *
         cvm_pipeline_bind_buffer(pipe, 0, 1, 0, (void *)xi, NX * 4, &diag) != CVM_SUCCESS ||
         cvm_pipeline_bind_buffer(pipe, 0, 2, 0, out->o, sizeof out->o, &diag) != CVM_SUCCESS ||
         cvm_pipeline_bind_buffer(pipe, 0, 3, 0, out->oi, sizeof out->oi, &diag) != CVM_SUCCESS ||
+        cvm_pipeline_bind_buffer(pipe, 0, 4, 0, (void *)q, NQ, &diag) != CVM_SUCCESS ||
+        cvm_pipeline_bind_buffer(pipe, 0, 5, 0, out->oh, sizeof out->oh, &diag) != CVM_SUCCESS ||
         cvm_pipeline_set_push_constants(pipe, &s, sizeof s, &diag) != CVM_SUCCESS ||
         cvm_pipeline_dispatch(pipe, 1, 1, 1, &diag) != CVM_SUCCESS)
         fail_msg("subgroup size %u, flags 0x%x: %s", sg, flags, diag.message);
@@ -112,9 +130,13 @@ static void test_leaf_marks(void **state)
                                          "mulSub(f1;f1;", "firstOf(f1;f1;", "halfOf(f1;f1;",
                                          "usum(u1;u1;", "umaxOf(u1;u1;", "uxor(u1;u1;",
                                          "expScaled(u1;u1;f1;f1;f1;", "divide(u1;u1;f1;f1;",
-                                         "affine(u1;u1;f1;f1;"};
-    static const char *const others[] = {"withCol(u1;u1;f1;", "clampNeg(f1;f1;", "printedSum(f1;f1;",
-                                         "main"};
+                                         "affine(u1;u1;f1;f1;", "withCol(u1;u1;f1;",
+                                         "dequantQ4(1;u1[2];u1[2];",
+                                         "dequantCoords(1;u1[2];u1[2];",
+                                         "dequantConst(1;u1[2];u1[2];"};
+    static const char *const others[] = {"clampNeg(f1;f1;", "printedSum(f1;f1;",
+                                         "dequantArray(1;u1[2];u1[2];",
+                                         "dequantPrivate(1;u1[2];u1[2];", "main"};
     size_t size = 0;
     uint32_t *w = tu_read("shaders/leaf_calls.spv", &size);
     assert_non_null(w);
@@ -143,25 +165,84 @@ static void test_leaf_marks(void **state)
     free(w);
 }
 
+/* f16 bits to float (exact), and float to f16 bits rounding to nearest
+ * even: the test's own, so that the model below does not use the engine's */
+static float h2f(uint16_t h)
+{
+    uint32_t e = (h >> 10) & 31u, m = h & 1023u;
+    float v = e == 0 ? (float)m * (1.0f / 16777216.0f)
+              : e == 31 ? (m ? __builtin_nanf("") : __builtin_inff())
+                        : (float)(1024u + m) * ((float)(1u << e) / 33554432.0f);
+    return (h & 0x8000u) ? -v : v;
+}
+
+static uint16_t f2h(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    uint16_t sign = (uint16_t)((u >> 16) & 0x8000u);
+    float a = f < 0 ? -f : f;
+    if (a != a)
+        return (uint16_t)(sign | 0x7e00u);
+    if (a >= 65520.0f) /* rounds to infinity */
+        return (uint16_t)(sign | 0x7c00u);
+    /* a multiple of the f16 ulp at a's binade, rounded to nearest even */
+    int e;
+    (void)__builtin_frexpf(a, &e); /* a = m * 2^e, m in [0.5, 1) */
+    int q = e - 11 < -24 ? -24 : e - 11; /* the ulp is 2^q */
+    float scaled = __builtin_ldexpf(a, -q);
+    float fl = __builtin_floorf(scaled), rem = scaled - fl;
+    uint32_t n = (uint32_t)fl + (rem > 0.5f || (rem == 0.5f && ((uint32_t)fl & 1u)));
+    /* n * 2^q: n < 2048; a normal when n >= 1024 (q + 10 + 15 its exponent) */
+    if (n >= 2048u) {
+        n >>= 1;
+        q++;
+    }
+    if (n < 1024u)
+        return (uint16_t)(sign | n);
+    return (uint16_t)(sign | (uint16_t)((uint32_t)(q + 25) << 10) | (n - 1024u));
+}
+
+/* dequantQ4's weights and dequantConst's value, computed here: weight
+ * (r, c) is (code - 8) * d of block (r, c / 32), the product rounded once to
+ * f16 */
+static void check_model(const uint8_t *q, const uint16_t *oh)
+{
+    for (uint32_t r = 0; r < 32; r++) {
+        for (uint32_t c = 0; c < 64; c++) {
+            const uint8_t *blk = q + (r * 2u + c / 32u) * 18u;
+            uint32_t j = c % 32u;
+            int code = (int)((blk[2 + (j & 15u)] >> ((j >> 4) * 4u)) & 15u);
+            float d = h2f((uint16_t)(blk[0] | blk[1] << 8));
+            uint16_t want = f2h((float)(code - 8) * d), got = oh[r * 64u + c];
+            if (d != d ? (got & 0x7c00u) != 0x7c00u || !(got & 0x3ffu) : got != want)
+                fail_msg("dequantQ4 (%u, %u): 0x%04x, the model gives 0x%04x", r, c, got, want);
+            if (oh[4096u + r * 64u + c] != 0x3a00u) /* 0.75 */
+                fail_msg("dequantConst (%u, %u): 0x%04x", r, c, oh[4096u + r * 64u + c]);
+        }
+    }
+}
+
 /* Leaves against interpreted calls (against_reference 0: the same kernels,
  * inputs with NaNs) or against the reference paths (1: no NaN inputs). */
 static void compare_outputs(int against_reference)
 {
     static const uint32_t sgs[] = {8, 16, 32};
     static uint32_t x[NX], xi[NX];
+    static uint8_t q[NQ];
     static outs fast, ref;
     for (uint64_t seed = 1; seed <= 3; seed++) {
-        fill(x, xi, seed * 7919, !against_reference);
+        fill(x, xi, q, seed * 7919, !against_reference);
         for (size_t k = 0; k < sizeof sgs / sizeof sgs[0]; k++) {
             /* the fast run takes the leaf path, the other never */
             uint64_t b0 = cvm_test_leaf_batches();
-            run(sgs[k], 0, x, xi, &fast);
+            run(sgs[k], 0, x, xi, q, &fast);
             uint64_t b1 = cvm_test_leaf_batches();
             if (against_reference) {
-                run(sgs[k], CVM_FLAG_REFERENCE_PATHS, x, xi, &ref);
+                run(sgs[k], CVM_FLAG_REFERENCE_PATHS, x, xi, q, &ref);
             } else {
                 cvm_test_interpret_leaf_calls(1);
-                run(sgs[k], 0, x, xi, &ref);
+                run(sgs[k], 0, x, xi, q, &ref);
                 cvm_test_interpret_leaf_calls(0);
             }
             if (b1 <= b0 || cvm_test_leaf_batches() != b1)
@@ -180,10 +261,18 @@ static void compare_outputs(int against_reference)
                              (unsigned)seed, sgs[k], i, fast.oi[i],
                              against_reference ? "reference paths" : "interpreted calls",
                              ref.oi[i]);
+            check_model(q, fast.oh);
+            for (uint32_t i = 0; i < NOH; i++)
+                if (fast.oh[i] != ref.oh[i])
+                    fail_msg("seed %u, subgroup %u: oh[%u] is 0x%04x, the %s give 0x%04x",
+                             (unsigned)seed, sgs[k], i, fast.oh[i],
+                             against_reference ? "reference paths" : "interpreted calls",
+                             ref.oh[i]);
             /* the subgroups present wrote their results */
             uint32_t nsub = 32 / sgs[k];
             assert_int_not_equal(fast.o[(nsub - 1) * 2560 + 2559], 0x5a5a5a5au);
             assert_int_not_equal(fast.o[NO - 1], 0x5a5a5a5au);
+            assert_int_not_equal(fast.oh[NOH - 1], 0x5a5au);
         }
     }
 }
