@@ -767,14 +767,17 @@ static cvm_result plan_separable(const cvm_tensor_layout *t, const cvm_tensor_vi
             if (CVM_LIKELY(cp->kind == CVM_TENSOR_ELEMENT_MEMORY)) {
                 if (CVM_LIKELY(post.kind == CVM_TENSOR_ELEMENT_MEMORY)) {
                     /* Written in place field by field (cp may be out[col]
-                     * in row 0, so it is read first): assembling the entry
-                     * on the stack and copying it stalls on store
-                     * forwarding. */
+                     * in row 0, so it is read first), the coordinate arrays
+                     * from rp, which the loop never writes: assembling the
+                     * entry on the stack and copying it, or copying rp
+                     * whole, stalls on store forwarding. */
                     uint32_t bc = cp->blockCoord[p], cb = cp->coordInBlock[p];
                     uint8_t cu = cp->undefined;
                     int64_t ci = cp->index;
                     cvm_tensor_element *o = &out[col];
-                    *o = rp;
+                    memcpy(o->blockCoord, rp.blockCoord, sizeof rp.blockCoord);
+                    memcpy(o->coordInBlock, rp.coordInBlock, sizeof rp.coordInBlock);
+                    o->kind = CVM_TENSOR_ELEMENT_MEMORY;
                     o->blockCoord[p] = bc;
                     o->coordInBlock[p] = cb;
                     o->undefined = (uint8_t)(rp.undefined | cu);

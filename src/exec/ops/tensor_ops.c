@@ -421,15 +421,28 @@ static cvm_result run_decode(cvm_exec *ex, const cvm_insn *in, tensor_work *w, u
     uint32_t nl = cvm_scope_lane_count(ex, in, w->inst);
     uint32_t L = w->nelems ? (w->nelems + nl - 1) / nl : 1;
     uint32_t first_active = cvm_scope_first_active(ex, in, w->inst);
+    int reference = (ex->flags & CVM_FLAG_REFERENCE_PATHS) != 0;
+    /* element_address's condition, its division done once: index in
+     * [0, max_index] */
+    const uint64_t limit = UINT64_C(1) << CVM_ADDR_OFFSET_BITS;
+    uint64_t off = CVM_ADDR_OFFSET(base);
+    uint64_t max_index = psize ? (limit - 1 - off) / psize : (uint64_t)INT64_MAX;
+    /* the owner's number q = ei / L, kept while ei stays in [q0, q0 + L) */
+    uint32_t q = 0, q0 = 0;
     for (uint32_t k = 0; k < count; k++) {
         uint32_t ei = elems[(size_t)k * step];
         const cvm_tensor_element *e = &w->plan[ei];
-        int skip;
-        if (!element_address(ex, in, base, e->index, psize, ei / N, ei % N, &w->ptrs[k], &skip)) {
-            if (!skip)
-                return fail_result(ex);
-            /* robust mode: a pointer the callee's accesses will find out of bounds */
-            w->ptrs[k] = CVM_ADDR(CVM_ADDR_REGION(base), (UINT64_C(1) << CVM_ADDR_OFFSET_BITS) - 1);
+        if (CVM_LIKELY((uint64_t)e->index <= max_index)) {
+            w->ptrs[k] = base + (uint64_t)e->index * psize;
+        } else {
+            int skip;
+            if (!element_address(ex, in, base, e->index, psize, ei / N, ei % N, &w->ptrs[k],
+                                 &skip)) {
+                if (!skip)
+                    return fail_result(ex);
+                /* robust mode: a pointer the callee's accesses will find out of bounds */
+                w->ptrs[k] = CVM_ADDR(CVM_ADDR_REGION(base), limit - 1);
+            }
         }
         if (dim == 2) { /* the common case, with its size known */
             memcpy(bc + (size_t)k * coord_size, e->blockCoord, 8);
@@ -440,13 +453,14 @@ static cvm_result run_decode(cvm_exec *ex, const cvm_insn *in, tensor_work *w, u
         }
         /* the call runs in the context of the element's owner (a vector
          * call: of its first element's) */
-        uint32_t q = ei / L;
+        if (ei - q0 >= L) { /* (unsigned: also when ei < q0) */
+            q = ei / L;
+            q0 = q * L;
+        }
         uint32_t lane = first_lane + (q < nl ? q : nl - 1);
         if (!ex->active[lane] && first_active != UINT32_MAX)
             lane = first_active;
-        w->lanes[k] = (ex->flags & CVM_FLAG_REFERENCE_PATHS)
-                          ? cvm_element_owner(ex, in, w->inst, w->nelems, ei)
-                          : lane;
+        w->lanes[k] = reference ? cvm_element_owner(ex, in, w->inst, w->nelems, ei) : lane;
     }
     cvm_val args[3] = {{(uint8_t *)w->ptrs, 8}, {bc, coord_size}, {cb, coord_size}};
     /* DebugPrintf messages name each call's element (a vector call: its first) */
