@@ -226,14 +226,23 @@ static void k_generic(const cvm_insn *in, uint8_t *r, const uint8_t *a, const ui
 /* Fast paths for the hot 32-bit cases: the same results as k_generic, one
  * loop per operation (the operation chosen once per call, not per
  * element). */
-#define K32_LOOP(T, EXPR)                                                          \
+#define K32_BODY(T, EXPR, SA, SB)                                                  \
     for (uint32_t i = 0; i < n; i++) {                                             \
         T x, y, v;                                                                 \
-        memcpy(&x, a + (size_t)i * sa, 4);                                         \
-        memcpy(&y, b + (size_t)i * sb, 4);                                         \
+        memcpy(&x, a + (size_t)i * (SA), 4);                                       \
+        memcpy(&y, b + (size_t)i * (SB), 4);                                       \
         v = (EXPR);                                                                \
         memcpy(r + (size_t)i * 4, &v, 4);                                          \
     }
+/* the common steps as constants, so that the loops vectorize: both operands
+ * per element, or the second one for all (a constant) */
+#define K32_LOOP(T, EXPR)                                                          \
+    if (sa == 4 && sb == 4)                                                        \
+        K32_BODY(T, EXPR, 4, 4)                                                    \
+    else if (sa == 4 && sb == 0)                                                   \
+        K32_BODY(T, EXPR, 4, 0)                                                    \
+    else                                                                           \
+        K32_BODY(T, EXPR, sa, sb)
 
 static void k_fadd_f32(const cvm_insn *in, uint8_t *r, const uint8_t *a, const uint8_t *b,
                        const uint8_t *c, uint32_t n)
@@ -275,13 +284,20 @@ static void k_int32(const cvm_insn *in, uint8_t *r, const uint8_t *a, const uint
 /* Relational operations on 32-bit integers and f32: a bool (one byte) per
  * element.  f32 compares as k_generic's double does (the conversion is
  * exact). */
-#define CMP32_LOOP(T, EXPR)                                                        \
+#define CMP32_BODY(T, EXPR, SA, SB)                                                \
     for (uint32_t i = 0; i < n; i++) {                                             \
         T x, y;                                                                    \
-        memcpy(&x, a + (size_t)i * sa, 4);                                         \
-        memcpy(&y, b + (size_t)i * sb, 4);                                         \
+        memcpy(&x, a + (size_t)i * (SA), 4);                                       \
+        memcpy(&y, b + (size_t)i * (SB), 4);                                       \
         r[i] = (uint8_t)(EXPR);                                                    \
     }
+#define CMP32_LOOP(T, EXPR)                                                        \
+    if (sa == 4 && sb == 4)                                                        \
+        CMP32_BODY(T, EXPR, 4, 4)                                                  \
+    else if (sa == 4 && sb == 0)                                                   \
+        CMP32_BODY(T, EXPR, 4, 0)                                                  \
+    else                                                                           \
+        CMP32_BODY(T, EXPR, sa, sb)
 
 static void k_cmp32(const cvm_insn *in, uint8_t *r, const uint8_t *a, const uint8_t *b,
                     const uint8_t *c, uint32_t n)
