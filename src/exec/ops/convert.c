@@ -68,28 +68,48 @@ static void k_convert_fast(const cvm_insn *in, uint8_t *r, const uint8_t *a, con
     if (int_kind(dk) && int_kind(sk)) {
         unsigned ss = cvm_sk_size(sk), ds = cvm_sk_size(dk);
         int sgn = cvm_sk_is_signed_int(sk);
+        /* one loop per pair of sizes and signedness, so that each
+         * vectorizes: C's conversion of an ST to the unsigned DT is the
+         * value sign- or zero-extended by ST's signedness, then reduced
+         * modulo 2^width, i.e. cut to DT's low bytes */
+#define CONV_LOOP(ST, DT)                                                                      \
+    for (uint32_t i = 0; i < n; i++) {                                                         \
+        ST x;                                                                                  \
+        memcpy(&x, a + sizeof(ST) * (size_t)i, sizeof(ST));                                    \
+        DT y = (DT)x;                                                                          \
+        memcpy(r + sizeof(DT) * (size_t)i, &y, sizeof(DT));                                    \
+    }
+#define CONV_TO(ST)                                                                            \
+    switch (ds) {                                                                              \
+    case 1: CONV_LOOP(ST, uint8_t) break;                                                      \
+    case 2: CONV_LOOP(ST, uint16_t) break;                                                     \
+    case 4: CONV_LOOP(ST, uint32_t) break;                                                     \
+    default: CONV_LOOP(ST, uint64_t) break;                                                    \
+    }
+        switch (ss) {
+        case 1: if (sgn) { CONV_TO(int8_t) } else { CONV_TO(uint8_t) } break;
+        case 2: if (sgn) { CONV_TO(int16_t) } else { CONV_TO(uint16_t) } break;
+        case 4: if (sgn) { CONV_TO(int32_t) } else { CONV_TO(uint32_t) } break;
+        default: CONV_TO(uint64_t) break;
+        }
+#undef CONV_TO
+#undef CONV_LOOP
+        return;
+    }
+    if (dk == CVM_SK_F32 && sk == CVM_SK_S32) {
         for (uint32_t i = 0; i < n; i++) {
-            uint64_t v = 0;
-            switch (ss) {
-            case 1: v = sgn ? (uint64_t)(int64_t)(int8_t)a[i] : a[i]; break;
-            case 2: { uint16_t x; memcpy(&x, a + 2 * (size_t)i, 2); v = sgn ? (uint64_t)(int64_t)(int16_t)x : x; break; }
-            case 4: { uint32_t x; memcpy(&x, a + 4 * (size_t)i, 4); v = sgn ? (uint64_t)(int64_t)(int32_t)x : x; break; }
-            default: memcpy(&v, a + 8 * (size_t)i, 8); break;
-            }
-            switch (ds) { /* the low ds bytes */
-            case 1: r[i] = (uint8_t)v; break;
-            case 2: { uint16_t y = (uint16_t)v; memcpy(r + 2 * (size_t)i, &y, 2); break; }
-            case 4: { uint32_t y = (uint32_t)v; memcpy(r + 4 * (size_t)i, &y, 4); break; }
-            default: memcpy(r + 8 * (size_t)i, &v, 8); break;
-            }
+            int32_t x;
+            memcpy(&x, a + 4 * (size_t)i, 4);
+            float f = (float)x;
+            memcpy(r + 4 * (size_t)i, &f, 4);
         }
         return;
     }
-    if (dk == CVM_SK_F32 && (sk == CVM_SK_S32 || sk == CVM_SK_U32)) {
+    if (dk == CVM_SK_F32 && sk == CVM_SK_U32) {
         for (uint32_t i = 0; i < n; i++) {
             uint32_t x;
             memcpy(&x, a + 4 * (size_t)i, 4);
-            float f = sk == CVM_SK_S32 ? (float)(int32_t)x : (float)x;
+            float f = (float)x;
             memcpy(r + 4 * (size_t)i, &f, 4);
         }
         return;
