@@ -49,16 +49,33 @@ static cvm_result ew_run(cvm_exec *ex, const cvm_insn *in, cvm_ew_kernel k, int 
                 k(&flat, tmp, a.p, b.p, c.p, in->ncomp * ex->nlanes);
                 const uint8_t *act = ex->active;
                 uint32_t n = ex->nlanes;
+                /* blended without branches (an inactive lane's slot is
+                 * written its own value): which lanes are active follows
+                 * the data, and a branch per lane mispredicts */
                 switch (rsize) {
                 case 1:
-                    for (uint32_t l = 0; l < n; l++)
-                        if (act[l])
-                            r.p[l] = tmp[l];
+                    for (uint32_t l = 0; l < n; l++) {
+                        uint8_t m = (uint8_t)-(act[l] != 0);
+                        r.p[l] = (uint8_t)((tmp[l] & m) | (r.p[l] & (uint8_t)~m));
+                    }
                     break;
                 case 4:
-                    for (uint32_t l = 0; l < n; l++)
-                        if (act[l])
-                            memcpy(r.p + (size_t)l * 4, tmp + (size_t)l * 4, 4);
+                    for (uint32_t l = 0; l < n; l++) {
+                        uint32_t m = -(uint32_t)(act[l] != 0), x, y;
+                        memcpy(&x, tmp + (size_t)l * 4, 4);
+                        memcpy(&y, r.p + (size_t)l * 4, 4);
+                        y = (x & m) | (y & ~m);
+                        memcpy(r.p + (size_t)l * 4, &y, 4);
+                    }
+                    break;
+                case 8:
+                    for (uint32_t l = 0; l < n; l++) {
+                        uint64_t m = -(uint64_t)(act[l] != 0), x, y;
+                        memcpy(&x, tmp + (size_t)l * 8, 8);
+                        memcpy(&y, r.p + (size_t)l * 8, 8);
+                        y = (x & m) | (y & ~m);
+                        memcpy(r.p + (size_t)l * 8, &y, 8);
+                    }
                     break;
                 default:
                     for (uint32_t l = 0; l < n; l++)
