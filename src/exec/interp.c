@@ -821,12 +821,12 @@ run_block_impl(cvm_group *g, cvm_frame *fr, const cvm_function *f, uint32_t bi, 
                     pb[l] = bi;
                     cb[l] = to;
                 }
-            } else {
-                for (uint32_t l = 0; l < n; l++)
-                    if (act[l]) {
-                        pb[l] = bi;
-                        cb[l] = to;
-                    }
+            } else { /* without a branch per lane: the mask follows the data */
+                for (uint32_t l = 0; l < n; l++) {
+                    uint32_t m = -(uint32_t)(act[l] != 0);
+                    pb[l] = (bi & m) | (pb[l] & ~m);
+                    cb[l] = (to & m) | (cb[l] & ~m);
+                }
             }
             g->next_block = to;
             return CVM_SUCCESS;
@@ -838,21 +838,22 @@ run_block_impl(cvm_group *g, cvm_frame *fr, const cvm_function *f, uint32_t bi, 
             uint32_t taken = 0;
             if (c.stride == 0) { /* a uniform condition: every lane one way */
                 uint32_t to = *c.p != 0 ? tb : fb;
-                for (uint32_t l = 0; l < n; l++)
-                    if (act[l]) {
-                        pb[l] = bi;
-                        cb[l] = to;
-                    }
+                for (uint32_t l = 0; l < n; l++) {
+                    uint32_t m = -(uint32_t)(act[l] != 0);
+                    pb[l] = (bi & m) | (pb[l] & ~m);
+                    cb[l] = (to & m) | (cb[l] & ~m);
+                }
                 g->next_block = to;
                 return CVM_SUCCESS;
             }
+            /* without branches per lane (an inactive lane keeps its blocks) */
             for (uint32_t l = 0; l < n; l++) {
-                if (!act[l])
-                    continue;
-                uint8_t t = *CVM_LANE(c, l) != 0;
-                pb[l] = bi;
-                cb[l] = t ? tb : fb;
-                taken += t;
+                uint32_t m = -(uint32_t)(act[l] != 0);
+                uint32_t t = *CVM_LANE(c, l) != 0;
+                uint32_t to = fb ^ ((tb ^ fb) & -t);
+                pb[l] = (bi & m) | (pb[l] & ~m);
+                cb[l] = (to & m) | (cb[l] & ~m);
+                taken += t & m;
             }
             if (taken == ex->nactive || taken == 0)
                 g->next_block = taken ? tb : fb;
