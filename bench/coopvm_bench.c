@@ -20,9 +20,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "amber/amber.h"
 #include "coopvm.h"
@@ -32,6 +34,70 @@
 #endif
 #if CVM_BENCH_HAVE_OPENBLAS
 #include <cblas.h>
+#endif
+
+/* The GEMM anchor's kernel ---------------------------------------------------
+ * OpenBLAS built with DYNAMIC_ARCH (Debian's) picks its kernels from the
+ * CPU's family and model, and falls back to the SSE3 "Prescott" kernels for
+ * a model it does not know: on a virtual Intel CPU with AVX-512 that 0.3.21
+ * does not recognise, sgemm ran 5 times slower than its SkylakeX kernel, and
+ * every GEMM ratio read 5 times too flattering.  So the anchor is checked
+ * against the CPU's features (CPUID): where OpenBLAS chose a kernel below
+ * them and OPENBLAS_CORETYPE is unset, coopvm-bench runs itself again with
+ * OPENBLAS_CORETYPE naming the kernel the features allow (the variable is
+ * read when the library loads, before main).  A set OPENBLAS_CORETYPE is
+ * left as the user gave it.  The header names the kernel in use. */
+#if CVM_BENCH_HAVE_OPENBLAS
+static const char *anchor_note = "";
+
+static const char *anchor_best_core(void)
+{
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+        return "SkylakeX";
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+        return "Haswell";
+#endif
+    return NULL;
+}
+
+/* Whether core (OpenBLAS's name) uses at least the vector width of want. */
+static int anchor_core_enough(const char *core, const char *want)
+{
+    static const char *const avx512[] = {"SkylakeX", "Cooperlake", "SapphireRapids"};
+    static const char *const avx2[] = {"Haswell", "Zen", "SkylakeX", "Cooperlake",
+                                       "SapphireRapids"};
+    const char *const *list = !strcmp(want, "SkylakeX") ? avx512 : avx2;
+    size_t n = !strcmp(want, "SkylakeX") ? 3 : 5;
+    for (size_t i = 0; i < n; i++)
+        if (!strcasecmp(core, list[i]))
+            return 1;
+    return 0;
+}
+
+/* Returns only if the process goes on as it is. */
+static void anchor_check_core(char **argv)
+{
+    const char *core = openblas_get_corename();
+    const char *want = anchor_best_core();
+    if (!core || !want || anchor_core_enough(core, want))
+        return;
+    if (getenv("OPENBLAS_CORETYPE")) {
+        anchor_note = " (OPENBLAS_CORETYPE as set; the CPU allows more)";
+        return;
+    }
+    if (getenv("CVM_BENCH_CORE_RETRY")) { /* the variable did not take */
+        anchor_note = " (OpenBLAS kept it; the CPU allows more)";
+        return;
+    }
+    setenv("OPENBLAS_CORETYPE", want, 1);
+    setenv("CVM_BENCH_CORE_RETRY", core, 1);
+    fflush(NULL);
+    execv("/proc/self/exe", argv);
+    anchor_note = " (could not run again with a better kernel)";
+}
 #endif
 
 /* Helpers ---------------------------------------------------------------- */
@@ -729,7 +795,13 @@ static void print_json(const row *rows, size_t nrows, int reps, const cvm_contex
     json_string(cases_dir);
     printf(",\n  \"shared_dir\": ");
     json_string(shared_dir);
-    printf(",\n  \"openblas\": %s,\n  \"cases\": [", CVM_BENCH_HAVE_OPENBLAS ? "true" : "false");
+    printf(",\n  \"openblas\": %s,\n  \"openblas_core\": ", CVM_BENCH_HAVE_OPENBLAS ? "true" : "false");
+#if CVM_BENCH_HAVE_OPENBLAS
+    json_string(openblas_get_corename());
+#else
+    printf("null");
+#endif
+    printf(",\n  \"cases\": [");
     for (size_t i = 0; i < nrows; i++) {
         const row *R = &rows[i];
         printf("%s\n    {\"name\": ", i ? "," : "");
@@ -810,6 +882,9 @@ static void usage(FILE *f)
             "  --json         one JSON document on stdout instead of the table (times in\n"
             "                 ms, null where not measured; threads 0 = all cores; the\n"
             "                 process's peak resident memory in peak_rss_kib)\n"
+            "OPENBLAS_CORETYPE, where set, picks the GEMM anchor's kernels; unset, and\n"
+            "OpenBLAS's own choice below what the CPU supports, coopvm-bench sets it\n"
+            "(SkylakeX with AVX-512, Haswell with AVX2) and runs itself again\n"
             "cases:",
             CVM_BENCH_CASES_DIR, CVM_BENCH_SHARED_DIR);
     for (size_t i = 0; i < NCASES; i++)
@@ -869,6 +944,7 @@ int main(int argc, char **argv)
     }
     init_half_table();
 #if CVM_BENCH_HAVE_OPENBLAS
+    anchor_check_core(argv);
     if (desc.threads)
         openblas_set_num_threads((int)desc.threads);
 #endif
@@ -882,6 +958,13 @@ int main(int argc, char **argv)
                (desc.flags & CVM_FLAG_PRECISE) ? "; precise numerics" : "");
 #if !CVM_BENCH_HAVE_OPENBLAS
         printf("coopvm-bench: built without OpenBLAS: the GEMM cases have no anchor\n");
+#else
+        const char *retry = getenv("CVM_BENCH_CORE_RETRY");
+        printf("coopvm-bench: GEMM anchor: OpenBLAS, %s kernels%s", openblas_get_corename(),
+               anchor_note);
+        if (retry && !*anchor_note)
+            printf(" (set through OPENBLAS_CORETYPE: its own choice was %s)", retry);
+        printf("\n");
 #endif
         print_row_header();
     }
