@@ -487,6 +487,130 @@ static void test_memory_paths_robust(void **state)
     compare_paths(5, 4, CVM_FLAG_ROBUST_ACCESS, 12);
 }
 
+/* Access chains with every lane active run one pass per step without a
+ * bounds branch per lane (exec/ops/memory.c access_chain_all_lanes); an
+ * offset that leaves its region, through a constant index (one offset for
+ * all lanes) or a per-lane index, must still end in the reference path's
+ * status, message and buffers, with and without robust access.  src is an
+ * array of uint[4]; per invocation g, with q = int(g >> 2):
+ *   out[g] = src[q][CIDX] + src[q + BIAS][1]
+ * (the constant index is a step after a per-lane one, so that its base
+ * differs per lane and the chain is not computed once for all lanes). */
+static const char chain_fmt[] =
+    "OpCapability Shader\n"
+    "OpMemoryModel Logical GLSL450\n"
+    "OpEntryPoint GLCompute %%main \"main\" %%gid %%src %%out\n"
+    "OpExecutionMode %%main LocalSize 8 1 1\n"
+    "OpDecorate %%gid BuiltIn GlobalInvocationId\n"
+    "OpDecorate %%rta ArrayStride 4\n"
+    "OpDecorate %%arr4 ArrayStride 4\n"
+    "OpDecorate %%rta4 ArrayStride 16\n"
+    "OpMemberDecorate %%sb 0 Offset 0\n"
+    "OpDecorate %%sb Block\n"
+    "OpMemberDecorate %%sb4 0 Offset 0\n"
+    "OpDecorate %%sb4 Block\n"
+    "OpDecorate %%src DescriptorSet 0\n"
+    "OpDecorate %%src Binding 0\n"
+    "OpDecorate %%out DescriptorSet 0\n"
+    "OpDecorate %%out Binding 1\n"
+    "%%void = OpTypeVoid\n"
+    "%%fn = OpTypeFunction %%void\n"
+    "%%uint = OpTypeInt 32 0\n"
+    "%%int = OpTypeInt 32 1\n"
+    "%%v3 = OpTypeVector %%uint 3\n"
+    "%%rta = OpTypeRuntimeArray %%uint\n"
+    "%%sb = OpTypeStruct %%rta\n"
+    "%%c4 = OpConstant %%uint 4\n"
+    "%%arr4 = OpTypeArray %%uint %%c4\n"
+    "%%rta4 = OpTypeRuntimeArray %%arr4\n"
+    "%%sb4 = OpTypeStruct %%rta4\n"
+    "%%psb4 = OpTypePointer StorageBuffer %%sb4\n"
+    "%%psb = OpTypePointer StorageBuffer %%sb\n"
+    "%%pu = OpTypePointer StorageBuffer %%uint\n"
+    "%%pin = OpTypePointer Input %%v3\n"
+    "%%pinu = OpTypePointer Input %%uint\n"
+    "%%gid = OpVariable %%pin Input\n"
+    "%%src = OpVariable %%psb4 StorageBuffer\n"
+    "%%out = OpVariable %%psb StorageBuffer\n"
+    "%%c0 = OpConstant %%int 0\n"
+    "%%c1 = OpConstant %%int 1\n"
+    "%%c2 = OpConstant %%int 2\n"
+    "%%cidx = OpConstant %%int %d\n"
+    "%%cbias = OpConstant %%int %d\n"
+    "%%main = OpFunction %%void None %%fn\n"
+    "%%e = OpLabel\n"
+    "%%gp = OpAccessChain %%pinu %%gid %%c0\n"
+    "%%g = OpLoad %%uint %%gp\n"
+    "%%gi = OpBitcast %%int %%g\n"
+    "%%q = OpShiftRightLogical %%int %%gi %%c2\n"
+    "%%li = OpIAdd %%int %%q %%cbias\n"
+    "%%p1 = OpAccessChain %%pu %%src %%c0 %%q %%cidx\n"
+    "%%v1 = OpLoad %%uint %%p1\n"
+    "%%p2 = OpAccessChain %%pu %%src %%c0 %%li %%c1\n"
+    "%%v2 = OpLoad %%uint %%p2\n"
+    "%%s = OpIAdd %%uint %%v1 %%v2\n"
+    "%%po = OpAccessChain %%pu %%out %%c0 %%g\n"
+    "OpStore %%po %%s\n"
+    "OpReturn\n"
+    "OpFunctionEnd\n";
+
+static void test_chain_offsets_outside(void **state)
+{
+    (void)state;
+    static const struct {
+        int32_t cidx, bias;
+        int in_bounds;
+    } cases[] = {
+        {3, 0, 1},          /* both in bounds */
+        {-1, 0, 0},         /* a constant offset below the region's start */
+        {-(1 << 30), 0, 0}, /* far below */
+        {-5, 0, 0},         /* below for the first lanes only */
+        {3, -1000, 0},      /* every lane's index negative */
+        {3, -2, 0},         /* some lanes' */
+        {1 << 30, 0, 0},    /* a constant offset far past the end */
+        {3, 1 << 29, 0},    /* every lane's index past the end */
+    };
+    enum { NSRCW = 16, NOUT = 16 };
+    for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++)
+        for (int robust = 0; robust < 2; robust++) {
+            char text[sizeof(chain_fmt) + 64];
+            snprintf(text, sizeof(text), chain_fmt, cases[c].cidx, cases[c].bias);
+            uint32_t src[NSRCW], out_fast[NOUT], out_ref[NOUT];
+            for (uint32_t i = 0; i < NSRCW; i++)
+                src[i] = 1000u * (i + 1);
+            memset(out_fast, 0xab, sizeof(out_fast));
+            memset(out_ref, 0xab, sizeof(out_ref));
+            uint32_t src_ref[NSRCW];
+            memcpy(src_ref, src, sizeof(src));
+            size_t sizes[2] = {sizeof(src), sizeof(out_fast)};
+            void *bf[2] = {src, out_fast}, *br[2] = {src_ref, out_ref};
+            asm_params p;
+            memset(&p, 0, sizeof(p));
+            p.subgroup_size = 4;
+            p.threads = 1;
+            p.groups[0] = 2;
+            p.flags = robust ? CVM_FLAG_ROBUST_ACCESS : 0;
+            asm_result rf = asm_run(text, &p, bf, sizes, 2);
+            p.flags |= CVM_FLAG_REFERENCE_PATHS;
+            asm_result rr = asm_run(text, &p, br, sizes, 2);
+            if (rf.create != CVM_SUCCESS)
+                fail_msg("case %zu: %s", c, rf.message);
+            if (rf.dispatch != rr.dispatch || strcmp(rf.message, rr.message))
+                fail_msg("case %zu robust %d: fast %s '%s', reference %s '%s'", c, robust,
+                         cvm_result_string(rf.dispatch), rf.message,
+                         cvm_result_string(rr.dispatch), rr.message);
+            cvm_result want = robust || cases[c].in_bounds ? CVM_SUCCESS : CVM_ERROR_OUT_OF_BOUNDS;
+            if (rf.dispatch != want)
+                fail_msg("case %zu robust %d: %s '%s'", c, robust, cvm_result_string(rf.dispatch),
+                         rf.message);
+            if (memcmp(out_fast, out_ref, sizeof(out_fast)))
+                fail_msg("case %zu robust %d: outputs differ", c, robust);
+            if (cases[c].in_bounds)
+                for (uint32_t g = 0; g < NOUT; g++)
+                    assert_int_equal(out_fast[g], src[(g >> 2) * 4 + 3] + src[(g >> 2) * 4 + 1]);
+        }
+}
+
 static uint32_t rnd_special(void)
 {
     switch (rnd() % 8) {
@@ -561,6 +685,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_memory_paths),
         cmocka_unit_test(test_memory_paths_robust),
+        cmocka_unit_test(test_chain_offsets_outside),
         cmocka_unit_test(test_arith_paths),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -219,6 +219,69 @@ static uint64_t offset_add(uint64_t addr, int64_t idx, uint64_t stride, int *io_
         memcpy(CVM_LANE(r, l), &a, 8);                                                 \
     }
 
+/* Every lane active, every step a constant offset within +-2^41 or a
+ * 32-bit index with a stride below 2^31: no lane's arithmetic can overflow
+ * 64 bits (an offset below 2^40 plus at most 2^62 in magnitude), so each
+ * step is one pass without a branch per lane, and lanes whose offset leaves
+ * the region are only counted (the caller then falls back, as above).
+ * Returns 0 when the chain has other steps. */
+#define CVM_OFF_MASK ((UINT64_C(1) << CVM_ADDR_OFFSET_BITS) - 1)
+static int access_chain_all_lanes(cvm_exec *ex, const cvm_insn *in, int *o_bad)
+{
+    cvm_val r = ex->vals[in->result], base = ex->vals[in->a];
+    const uint32_t *steps = ex->prog->extra + in->extra;
+    uint32_t n = ex->nlanes;
+    for (uint32_t s = 0; s < in->nextra; s += 4) {
+        const uint32_t *st = steps + s;
+        int64_t delta = (int64_t)(st[2] | ((uint64_t)st[3] << 32));
+        if (!(st[0] == STEP_CONST && delta > -((int64_t)1 << 41) && delta < ((int64_t)1 << 41)) &&
+            !(st[0] == STEP_INDEX && st[2] == 4 && st[3] <= (uint32_t)INT32_MAX))
+            return 0;
+    }
+    if (r.stride != 8)
+        return 0;
+    uint64_t *ra = (uint64_t *)(void *)r.p;
+    if (base.stride == 8) {
+        memcpy(ra, base.p, (size_t)n * 8);
+    } else {
+        for (uint32_t l = 0; l < n; l++)
+            memcpy(&ra[l], CVM_LANE(base, l), 8);
+    }
+    uint64_t bad = 0;
+    for (uint32_t s = 0; s < in->nextra; s += 4) {
+        const uint32_t *st = steps + s;
+        if (st[0] == STEP_CONST) {
+            int64_t delta = (int64_t)(st[2] | ((uint64_t)st[3] << 32));
+            for (uint32_t l = 0; l < n; l++) {
+                uint64_t a = ra[l], off = (a & CVM_OFF_MASK) + (uint64_t)delta;
+                bad |= off >> CVM_ADDR_OFFSET_BITS; /* negative or past 2^40 */
+                ra[l] = (a & ~CVM_OFF_MASK) | (off & CVM_OFF_MASK);
+            }
+            continue;
+        }
+        cvm_val iv = ex->vals[st[1]];
+        int64_t stride = (int64_t)st[3];
+        if (iv.stride == 4) {
+            const int32_t *ix = (const int32_t *)(const void *)iv.p;
+            for (uint32_t l = 0; l < n; l++) {
+                uint64_t a = ra[l], off = (a & CVM_OFF_MASK) + (uint64_t)((int64_t)ix[l] * stride);
+                bad |= off >> CVM_ADDR_OFFSET_BITS;
+                ra[l] = (a & ~CVM_OFF_MASK) | (off & CVM_OFF_MASK);
+            }
+        } else {
+            for (uint32_t l = 0; l < n; l++) {
+                int32_t x;
+                memcpy(&x, CVM_LANE(iv, l), 4);
+                uint64_t a = ra[l], off = (a & CVM_OFF_MASK) + (uint64_t)((int64_t)x * stride);
+                bad |= off >> CVM_ADDR_OFFSET_BITS;
+                ra[l] = (a & ~CVM_OFF_MASK) | (off & CVM_OFF_MASK);
+            }
+        }
+    }
+    *o_bad = bad != 0;
+    return 1;
+}
+
 static int access_chain_fast(cvm_exec *ex, const cvm_insn *in)
 {
     cvm_val r = ex->vals[in->result], base = ex->vals[in->a];
@@ -227,6 +290,9 @@ static int access_chain_fast(cvm_exec *ex, const cvm_insn *in)
     uint32_t n = ex->nlanes;
     if (ex->flags & CVM_FLAG_REFERENCE_PATHS)
         return 0;
+    int bad = 0;
+    if (ex->nactive == n && n > 0 && access_chain_all_lanes(ex, in, &bad))
+        return !bad;
     for (uint32_t s = 0; s < in->nextra; s += 4) {
         const uint32_t *st = steps + s;
         if (st[0] != STEP_CONST &&
@@ -353,6 +419,32 @@ static int span_of(const cvm_exec *ex, cvm_val ptr, uint64_t size, int write, la
     uint64_t lo = off0, hi = off0, expect = a0;
     uint32_t l1 = l0, count = 0;
     int consecutive = 1;
+    if (ex->nactive == n && ptr.stride == 8) {
+        /* every lane active: one pass without a branch per lane, in
+         * operations SSE2 has for 64-bit lanes (no compares): d = a - the
+         * region's address 0 is below 2^40 exactly when a lies in lane 0's
+         * region, and then limit - d is negative exactly when d > limit */
+        const cvm_region *rg = cvm_region_of(ex, (uint32_t)reg);
+        if (!rg || !rg->base || size > rg->size || (write && !rg->writable))
+            return 0;
+        const uint64_t *pa = (const uint64_t *)(const void *)ptr.p;
+        uint64_t origin = a0 & ~CVM_OFF_MASK, limit = rg->size - size, expect_l = a0;
+        uint64_t other = 0, over = 0, apart = 0;
+        for (uint32_t l = 0; l < n; l++, expect_l += size) {
+            uint64_t d = pa[l] - origin;
+            other |= d >> CVM_ADDR_OFFSET_BITS;
+            over |= (limit - (d & CVM_OFF_MASK)) >> 63;
+            apart |= pa[l] ^ expect_l;
+        }
+        if (other | over)
+            return 0;
+        o->base = rg->base;
+        o->l0 = 0;
+        o->l1 = n - 1;
+        o->off0 = off0;
+        o->block = apart == 0;
+        return 1;
+    }
     for (uint32_t l = l0; l < n; l++) {
         if (!act[l])
             continue;
@@ -384,7 +476,7 @@ static int span_of(const cvm_exec *ex, cvm_val ptr, uint64_t size, int write, la
  * span_of) and a value slot, for one access size. */
 #define SPAN_COPY_LOOP(SIZE, TO_REG)                                                   \
     for (uint32_t l = sp->l0; l <= sp->l1; l++) {                                      \
-        if (!act[l])                                                                   \
+        if (!all && !act[l])                                                           \
             continue;                                                                  \
         uint64_t a;                                                                    \
         memcpy(&a, CVM_LANE(ptr, l), 8);                                               \
@@ -399,6 +491,7 @@ static void span_copy(const cvm_exec *ex, const lane_span *sp, cvm_val ptr, cvm_
                       uint32_t size, int to_reg)
 {
     const uint8_t *act = ex->active;
+    int all = ex->nactive == ex->nlanes; /* no test per lane */
     if (sp->block && v.stride == size) {
         uint8_t *m = sp->base + sp->off0, *rv = CVM_LANE(v, sp->l0);
         size_t bytes = (size_t)(sp->l1 - sp->l0 + 1) * size;
