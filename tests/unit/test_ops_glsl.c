@@ -39,6 +39,19 @@ static float pick_float(uint32_t i)
     }
 }
 
+/* FMin/NMin and FMax/NMax by the text's comparisons ("y if y < x,
+ * otherwise x"; "y if x < y, otherwise x"): of two equal zeros the first
+ * operand; a NaN operand gives the other one (NaN results compare as NaN) */
+static double min_text(double x, double y)
+{
+    return isnan(x) ? y : isnan(y) ? x : y < x ? y : x;
+}
+
+static double max_text(double x, double y)
+{
+    return isnan(x) ? y : isnan(y) ? x : x < y ? y : x;
+}
+
 static int same_f32(float got, float want)
 {
     return (isnan(got) && isnan(want)) || ops_f2u(got) == ops_f2u(want);
@@ -86,6 +99,12 @@ static void test_glsl_f32(void **state)
         z[i] = pick_float(200 + i);
         u[i] = (uint32_t)ops_rng();
     }
+    /* equal zeros of both signs in each order (x[0] is +0, x[1] -0): which
+     * one min, max and clamp give is the operands' order */
+    y[0] = -0.0f;
+    y[1] = 0.0f;
+    z[0] = 0.0f;
+    z[1] = -0.0f;
     ops_buf bufs[] = {{0, x, n * 4}, {1, y, n * 4}, {2, z, n * 4}, {3, u, n * 4},
                       {4, o, 73 * n * 4}, {5, ou, 5 * n * 4}};
     assert_int_equal(ops_run("glsl_f32", 32, 4, 0, bufs, 6, &n, 4, (n + 63) / 64, NULL, 0),
@@ -94,7 +113,7 @@ static void test_glsl_f32(void **state)
     for (uint32_t i = 0; i < n; i++) {
         float a = x[i], b = y[i], c = z[i];
         double da = (double)a, db = (double)b, dc = (double)c;
-        float lo = fminf(b, c), hi = fmaxf(b, c);
+        float lo = (float)min_text(db, dc), hi = (float)max_text(db, dc);
         float e[73];
         int ex;
         float w;
@@ -114,9 +133,9 @@ static void test_glsl_f32(void **state)
         e[22] = atan2f(a, b); e[23] = powf(a, b); e[24] = expf(a); e[25] = logf(a);
         e[26] = exp2f(a); e[27] = log2f(a); e[28] = sqrtf(a);
         e[29] = rd1(1.0 / sqrt(da));
-        e[30] = fminf(a, b);
-        e[31] = fmaxf(a, b);
-        e[32] = fminf(fmaxf(a, lo), hi);
+        e[30] = (float)min_text(da, db);
+        e[31] = (float)max_text(da, db);
+        e[32] = (float)min_text(max_text(da, (double)lo), (double)hi);
         e[33] = rd1(da * (1.0 - dc) + db * dc);
         e[34] = b < a ? 0.0f : 1.0f;
         {
@@ -249,7 +268,7 @@ static void test_glsl_f16(void **state)
         e[10] = atan(a); e[11] = sinh(a); e[12] = cosh(a); e[13] = tanh(a); e[14] = asinh(a);
         e[15] = acosh(a); e[16] = atanh(a); e[17] = atan2(a, b); e[18] = pow(a, b);
         e[19] = exp(a); e[20] = log(a); e[21] = exp2(a); e[22] = log2(a); e[23] = sqrt(a);
-        e[24] = 1.0 / sqrt(a); e[25] = fmin(a, b); e[26] = fmax(a, b);
+        e[24] = 1.0 / sqrt(a); e[25] = min_text(a, b); e[26] = max_text(a, b);
         e[27] = a * (1.0 - c) + b * c;
         e[28] = fma(a, b, c);
         double len = sqrt(a * a + b * b + c * c);

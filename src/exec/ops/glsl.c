@@ -5,10 +5,18 @@
  *
  * Precision (the texts leave it to the client API; coopvm picks):
  *   - f32: the elementary functions (Round, Trunc, FAbs, Floor, Ceil, Fract,
- *     Sin ... Atanh, Atan2, Pow, Exp, Log, Exp2, Log2, Sqrt, FMin/FMax/
- *     NMin/NMax/FClamp/NClamp, Fma, Frexp, Ldexp, Modf) are the C library's
- *     float functions (sinf, powf, fmaf ...), bit for bit.  Everything built
- *     from several operations (Radians, Degrees, InverseSqrt, FMix, SmoothStep,
+ *     Sin ... Atanh, Atan2, Pow, Exp, Log, Exp2, Log2, Sqrt, Fma, Frexp,
+ *     Ldexp, Modf) are the C library's float functions (sinf, powf, fmaf
+ *     ...), bit for bit.
+ *   - FMin/NMin, FMax/NMax and FClamp/NClamp, every type: the text's
+ *     comparisons ("y if y < x, otherwise x"; max: "y if x < y, otherwise
+ *     x"; clamp: min(max(x, minVal), maxVal)), so that of two equal zeros
+ *     the first operand is the result.  C's fmin/fmax leave that open, and
+ *     gcc may swap their operands (it takes them as commutative): the
+ *     result changed with the code around the call.  A NaN operand gives
+ *     the other operand (NMin/NMax's rule; FMin/FMax leave it open), two
+ *     NaNs the first one, quieted.
+ *   - f32, everything built from several operations (Radians, Degrees, InverseSqrt, FMix, SmoothStep,
  *     Length, Distance, Cross, Normalize, FaceForward, Reflect, Refract,
  *     the Unpack*norm) is computed in double and rounded once to f32.  Dot products add their products in component
  *     order (products of two f32 are exact in double; only the sums round).
@@ -57,6 +65,32 @@ static double fsign(double x)
     return x > 0 ? 1.0 : x < 0 ? -1.0 : x;
 }
 
+/* NaN with its quiet bit set (a signalling NaN's payload otherwise kept). */
+static double quiet_f64(double x)
+{
+    uint64_t u;
+    memcpy(&u, &x, 8);
+    u |= UINT64_C(1) << 51;
+    memcpy(&x, &u, 8);
+    return x;
+}
+
+/* FMin/NMin and FMax/NMax as the header says (exact for f32 values in
+ * double: the result is one of the operands). */
+static double min_text(double x, double y)
+{
+    if (isnan(x) || isnan(y))
+        return isnan(x) ? (isnan(y) ? quiet_f64(x) : y) : x;
+    return y < x ? y : x;
+}
+
+static double max_text(double x, double y)
+{
+    if (isnan(x) || isnan(y))
+        return isnan(x) ? (isnan(y) ? quiet_f64(x) : y) : x;
+    return x < y ? y : x;
+}
+
 /* Float element-wise operations. With f32 set, x, y, z hold f32 values and
  * the libm float functions are used. */
 static double f_eval(uint32_t g, int f32, double x, double y, double z)
@@ -94,12 +128,11 @@ static double f_eval(uint32_t g, int f32, double x, double y, double z)
     case SpvGLSLstd450Sqrt: return f32 ? (double)sqrtf(fx) : sqrt(x);
     case SpvGLSLstd450InverseSqrt: return 1.0 / sqrt(x);
     case SpvGLSLstd450FMin:
-    case SpvGLSLstd450NMin: return f32 ? (double)fminf(fx, fy) : fmin(x, y);
+    case SpvGLSLstd450NMin: return min_text(x, y);
     case SpvGLSLstd450FMax:
-    case SpvGLSLstd450NMax: return f32 ? (double)fmaxf(fx, fy) : fmax(x, y);
+    case SpvGLSLstd450NMax: return max_text(x, y);
     case SpvGLSLstd450FClamp:
-    case SpvGLSLstd450NClamp:
-        return f32 ? (double)fminf(fmaxf(fx, fy), fz) : fmin(fmax(x, y), z);
+    case SpvGLSLstd450NClamp: return min_text(max_text(x, y), z);
     case SpvGLSLstd450FMix: return x * (1.0 - z) + y * z;
     case SpvGLSLstd450Step: return y < x ? 0.0 : 1.0;
     case SpvGLSLstd450SmoothStep: {
