@@ -182,6 +182,125 @@ static void k_float(const cvm_insn *in, uint8_t *r, const uint8_t *a, const uint
     }
 }
 
+/* k_float for f32 operands and the functions that are the C library's
+ * float functions (and FAbs, FMin ... NClamp), one loop per function without the double
+ * round trip: the same calls on the same values, so the same bits.  The
+ * round trip through double quiets a signalling NaN before the call (x86's
+ * conversions set the quiet bit), so the operands are quieted here too: a
+ * quiet NaN can give another result than a signalling one (powf(x, 0)).
+ * Returns 0 for the functions it does not have (k_float runs them). */
+static inline float quiet_f32(float x)
+{
+    uint32_t u;
+    memcpy(&u, &x, 4);
+    u |= (uint32_t)((u & 0x7f800000u) == 0x7f800000u && (u & 0x7fffffu)) << 22;
+    memcpy(&x, &u, 4);
+    return x;
+}
+
+#define F32_LOOP1(EXPR)                                                                     \
+    for (uint32_t i = 0; i < n; i++) {                                                      \
+        float x, v;                                                                         \
+        memcpy(&x, a + (size_t)i * sa, 4);                                                  \
+        x = quiet_f32(x);                                                                   \
+        v = (EXPR);                                                                         \
+        memcpy(r + (size_t)i * 4, &v, 4);                                                   \
+    }                                                                                       \
+    return 1
+#define F32_LOOP2(EXPR)                                                                     \
+    for (uint32_t i = 0; i < n; i++) {                                                      \
+        float x, y, v;                                                                      \
+        memcpy(&x, a + (size_t)i * sa, 4);                                                  \
+        memcpy(&y, b + (size_t)i * sb, 4);                                                  \
+        x = quiet_f32(x);                                                                   \
+        y = quiet_f32(y);                                                                   \
+        v = (EXPR);                                                                         \
+        memcpy(r + (size_t)i * 4, &v, 4);                                                   \
+    }                                                                                       \
+    return 1
+#define F32_LOOP3(EXPR)                                                                     \
+    for (uint32_t i = 0; i < n; i++) {                                                      \
+        float x, y, z, v;                                                                   \
+        memcpy(&x, a + (size_t)i * sa, 4);                                                  \
+        memcpy(&y, b + (size_t)i * sb, 4);                                                  \
+        memcpy(&z, c + (size_t)i * sc, 4);                                                  \
+        x = quiet_f32(x);                                                                   \
+        y = quiet_f32(y);                                                                   \
+        z = quiet_f32(z);                                                                   \
+        v = (EXPR);                                                                         \
+        memcpy(r + (size_t)i * 4, &v, 4);                                                   \
+    }                                                                                       \
+    return 1
+
+/* min_text and max_text in f32 (operands already quiet) */
+static inline float min_text_f(float x, float y)
+{
+    if (isnan(x) || isnan(y))
+        return isnan(x) ? y == y ? y : x : x;
+    return y < x ? y : x;
+}
+
+static inline float max_text_f(float x, float y)
+{
+    if (isnan(x) || isnan(y))
+        return isnan(x) ? y == y ? y : x : x;
+    return x < y ? y : x;
+}
+
+static int k_float_f32(const cvm_insn *in, uint8_t *r, const uint8_t *a, const uint8_t *b,
+                       const uint8_t *c, uint32_t n)
+{
+    unsigned sa = step_of(in, CVM_EW_A_BCAST, 4), sb = step_of(in, CVM_EW_B_BCAST, 4);
+    unsigned sc = step_of(in, CVM_EW_C_BCAST, 4);
+    switch (in->d) {
+    case SpvGLSLstd450Round: F32_LOOP1(roundf(x));
+    case SpvGLSLstd450Trunc: F32_LOOP1(truncf(x));
+    case SpvGLSLstd450FAbs: F32_LOOP1(fabsf(x));
+    case SpvGLSLstd450Floor: F32_LOOP1(floorf(x));
+    case SpvGLSLstd450Ceil: F32_LOOP1(ceilf(x));
+    case SpvGLSLstd450Fract: F32_LOOP1(x - floorf(x));
+    case SpvGLSLstd450Sin: F32_LOOP1(sinf(x));
+    case SpvGLSLstd450Cos: F32_LOOP1(cosf(x));
+    case SpvGLSLstd450Tan: F32_LOOP1(tanf(x));
+    case SpvGLSLstd450Asin: F32_LOOP1(asinf(x));
+    case SpvGLSLstd450Acos: F32_LOOP1(acosf(x));
+    case SpvGLSLstd450Atan: F32_LOOP1(atanf(x));
+    case SpvGLSLstd450Sinh: F32_LOOP1(sinhf(x));
+    case SpvGLSLstd450Cosh: F32_LOOP1(coshf(x));
+    case SpvGLSLstd450Tanh: F32_LOOP1(tanhf(x));
+    case SpvGLSLstd450Asinh: F32_LOOP1(asinhf(x));
+    case SpvGLSLstd450Acosh: F32_LOOP1(acoshf(x));
+    case SpvGLSLstd450Atanh: F32_LOOP1(atanhf(x));
+    case SpvGLSLstd450Exp: F32_LOOP1(expf(x));
+    case SpvGLSLstd450Log: F32_LOOP1(logf(x));
+    case SpvGLSLstd450Exp2: F32_LOOP1(exp2f(x));
+    case SpvGLSLstd450Log2: F32_LOOP1(log2f(x));
+    case SpvGLSLstd450Sqrt: F32_LOOP1(sqrtf(x));
+    case SpvGLSLstd450Atan2: F32_LOOP2(atan2f(x, y));
+    case SpvGLSLstd450Pow: F32_LOOP2(powf(x, y));
+    case SpvGLSLstd450FMin:
+    case SpvGLSLstd450NMin: F32_LOOP2(min_text_f(x, y));
+    case SpvGLSLstd450FMax:
+    case SpvGLSLstd450NMax: F32_LOOP2(max_text_f(x, y));
+    case SpvGLSLstd450FClamp:
+    case SpvGLSLstd450NClamp: F32_LOOP3(min_text_f(max_text_f(x, y), z));
+    case SpvGLSLstd450Fma: F32_LOOP3(fmaf(x, y, z));
+    default: return 0;
+    }
+}
+#undef F32_LOOP1
+#undef F32_LOOP2
+#undef F32_LOOP3
+
+/* k_float, with k_float_f32 where it applies (not on the reference paths) */
+static void k_float_fast(const cvm_insn *in, uint8_t *r, const uint8_t *a, const uint8_t *b,
+                         const uint8_t *c, uint32_t n)
+{
+    if (in->sk == CVM_SK_F32 && k_float_f32(in, r, a, b, c, n))
+        return;
+    k_float(in, r, a, b, c, n);
+}
+
 /* k_float for f16 operands: the same values (f16 is exact in f32 and in
  * double) converted in bulk; f_eval in double and one rounding per element,
  * as k_float.  FMin/FMax/NMin/NMax/FClamp/NClamp return one of their
@@ -311,7 +430,7 @@ static void k_int(const cvm_insn *in, uint8_t *r, const uint8_t *a, const uint8_
 static cvm_result h_float(cvm_exec *ex, const cvm_insn *in)
 {
     return (ex->flags & CVM_FLAG_REFERENCE_PATHS) ? cvm_ew_run(ex, in, k_float)
-                                                  : cvm_ew_run_elementwise(ex, in, k_float);
+                                                  : cvm_ew_run_elementwise(ex, in, k_float_fast);
 }
 static cvm_result h_float_f16(cvm_exec *ex, const cvm_insn *in) { return cvm_ew_run_elementwise(ex, in, k_float_f16); }
 static cvm_result h_int(cvm_exec *ex, const cvm_insn *in)
