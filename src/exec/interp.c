@@ -994,24 +994,33 @@ static cvm_result run_function(cvm_group *g, uint32_t fidx, const uint8_t *mask)
             b = next;
             na = ex->nactive;
         } else {
+            /* the minima in signed arithmetic on the indexes with their top
+             * bit flipped (the same order): SSE2 compares signed 32-bit
+             * lanes only, and then both loops vectorize */
             const uint32_t *cur = fr->cur_block;
             uint8_t *act = fr->active;
-            b = BLOCK_DONE;
-            for (uint32_t l = 0; l < n; l++)
-                b = cur[l] < b ? cur[l] : b;
+            int32_t bs = INT32_MAX; /* BLOCK_DONE, flipped */
+            for (uint32_t l = 0; l < n; l++) {
+                int32_t c = (int32_t)(cur[l] ^ 0x80000000u);
+                bs = c < bs ? c : bs;
+            }
+            b = (uint32_t)bs ^ 0x80000000u;
             if (b == BLOCK_DONE)
                 break;
             na = 0;
-            uint32_t second = BLOCK_DONE;
+            int32_t second = INT32_MAX; /* the least above bs */
             for (uint32_t l = 0; l < n; l++) {
-                uint32_t cb = cur[l];
-                uint8_t a = cb == b;
-                act[l] = a;
-                na += a;
-                uint32_t other = a ? BLOCK_DONE : cb;
+                int32_t c = (int32_t)(cur[l] ^ 0x80000000u);
+                int32_t m = -(int32_t)(c <= bs);
+                int32_t other = (c & ~m) | (INT32_MAX & m);
                 second = other < second ? other : second;
             }
-            parked = hints ? second : 0;
+            for (uint32_t l = 0; l < n; l++) {
+                uint8_t a = cur[l] == b;
+                act[l] = a;
+                na += a;
+            }
+            parked = hints ? (uint32_t)second ^ 0x80000000u : 0;
         }
         ex->vals = fr->vals;
         ex->vals_home = fr->vals + g->prog->bound;
