@@ -46,7 +46,15 @@
  * them and OPENBLAS_CORETYPE is unset, coopvm-bench runs itself again with
  * OPENBLAS_CORETYPE naming the kernel the features allow (the variable is
  * read when the library loads, before main).  A set OPENBLAS_CORETYPE is
- * left as the user gave it.  The header names the kernel in use. */
+ * left as the user gave it.  The header names the kernel in use.
+ *
+ * Its idle threads, too: after a call OpenBLAS's worker threads spin
+ * (sched_yield) for 2^28 cycles by default before they sleep, and the
+ * engine's repetition runs right after the anchor's, so they took cores
+ * from the engine's workers: with two threads on a 2-core machine,
+ * bench_gemm_nv2_workgroup's engine time went from 46 ms to 24 ms with
+ * OPENBLAS_THREAD_TIMEOUT=4 (2^4 cycles, the least it takes), the
+ * anchor's stayed at 8 ms.  Where unset, it is set to 4 the same way. */
 #if CVM_BENCH_HAVE_OPENBLAS
 static const char *anchor_note = "";
 
@@ -82,21 +90,32 @@ static void anchor_check_core(char **argv)
 {
     const char *core = openblas_get_corename();
     const char *want = anchor_best_core();
-    if (!core || !want || anchor_core_enough(core, want))
-        return;
-    if (getenv("OPENBLAS_CORETYPE")) {
-        anchor_note = " (OPENBLAS_CORETYPE as set; the CPU allows more)";
-        return;
-    }
-    if (getenv("CVM_BENCH_CORE_RETRY")) { /* the variable did not take */
-        anchor_note = " (OpenBLAS kept it; the CPU allows more)";
+    int again = 0, set_core = 0;
+    const char *retry = getenv("CVM_BENCH_CORE_RETRY"); /* "": the core was as set */
+    if (retry) { /* run again already */
+        if (core && want && !anchor_core_enough(core, want))
+            anchor_note = *retry ? " (OpenBLAS kept it; the CPU allows more)"
+                                 : " (OPENBLAS_CORETYPE as set; the CPU allows more)";
         return;
     }
-    setenv("OPENBLAS_CORETYPE", want, 1);
-    setenv("CVM_BENCH_CORE_RETRY", core, 1);
+    if (core && want && !anchor_core_enough(core, want)) {
+        if (getenv("OPENBLAS_CORETYPE")) {
+            anchor_note = " (OPENBLAS_CORETYPE as set; the CPU allows more)";
+        } else {
+            setenv("OPENBLAS_CORETYPE", want, 1);
+            again = set_core = 1;
+        }
+    }
+    if (!getenv("OPENBLAS_THREAD_TIMEOUT")) {
+        setenv("OPENBLAS_THREAD_TIMEOUT", "4", 1);
+        again = 1;
+    }
+    if (!again)
+        return;
+    setenv("CVM_BENCH_CORE_RETRY", set_core ? core : "", 1);
     fflush(NULL);
     execv("/proc/self/exe", argv);
-    anchor_note = " (could not run again with a better kernel)";
+    anchor_note = " (could not run again with the settings above)";
 }
 #endif
 
@@ -798,6 +817,8 @@ static void print_json(const row *rows, size_t nrows, int reps, const cvm_contex
     printf(",\n  \"openblas\": %s,\n  \"openblas_core\": ", CVM_BENCH_HAVE_OPENBLAS ? "true" : "false");
 #if CVM_BENCH_HAVE_OPENBLAS
     json_string(openblas_get_corename());
+    printf(",\n  \"openblas_thread_timeout\": ");
+    json_string(getenv("OPENBLAS_THREAD_TIMEOUT") ? getenv("OPENBLAS_THREAD_TIMEOUT") : "28");
 #else
     printf("null");
 #endif
@@ -884,7 +905,9 @@ static void usage(FILE *f)
             "                 process's peak resident memory in peak_rss_kib)\n"
             "OPENBLAS_CORETYPE, where set, picks the GEMM anchor's kernels; unset, and\n"
             "OpenBLAS's own choice below what the CPU supports, coopvm-bench sets it\n"
-            "(SkylakeX with AVX-512, Haswell with AVX2) and runs itself again\n"
+            "(SkylakeX with AVX-512, Haswell with AVX2) and runs itself again; so it\n"
+            "does for OPENBLAS_THREAD_TIMEOUT (4: idle OpenBLAS threads stop spinning\n"
+            "soon, not taking cores from the engine)\n"
             "cases:",
             CVM_BENCH_CASES_DIR, CVM_BENCH_SHARED_DIR);
     for (size_t i = 0; i < NCASES; i++)
@@ -960,11 +983,13 @@ int main(int argc, char **argv)
         printf("coopvm-bench: built without OpenBLAS: the GEMM cases have no anchor\n");
 #else
         const char *retry = getenv("CVM_BENCH_CORE_RETRY");
+        const char *timeout = getenv("OPENBLAS_THREAD_TIMEOUT");
         printf("coopvm-bench: GEMM anchor: OpenBLAS, %s kernels%s", openblas_get_corename(),
                anchor_note);
-        if (retry && !*anchor_note)
+        if (retry && *retry && !*anchor_note)
             printf(" (set through OPENBLAS_CORETYPE: its own choice was %s)", retry);
-        printf("\n");
+        printf("; idle threads sleep after 2^%s cycles (OPENBLAS_THREAD_TIMEOUT)\n",
+               timeout ? timeout : "28");
 #endif
         print_row_header();
     }
