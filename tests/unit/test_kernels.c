@@ -379,6 +379,35 @@ static void test_alias_r_c(void **state)
     memcpy(both, ch, sizeof ch);
     cvm_muladd(&d);
     assert_memory_equal(both, want, sizeof want);
+
+    /* 8-bit integers with 32-bit C and R in whole tiles (the VNNI variant
+     * then starts R from C), every pair of signednesses */
+    enum { IM = 16, IN = 32, IK = 40 };
+    static uint8_t ia[IM * IK], ib[IK * IN];
+    static int32_t ic[IM * IN], iwant[IM * IN], ibuf[IM * IN];
+    for (int i = 0; i < IM * IK; i++)
+        ia[i] = (uint8_t)(i * 37 + 11);
+    for (int i = 0; i < IK * IN; i++)
+        ib[i] = (uint8_t)(i * 53 + 7);
+    for (int i = 0; i < IM * IN; i++)
+        ic[i] = (int32_t)((uint32_t)i * 2654435761u);
+    for (int sa = 0; sa < 2; sa++)
+        for (int sb = 0; sb < 2; sb++) {
+            cvm_muladd_desc e = desc(IM, IN, IK, sa ? CVM_SK_S8 : CVM_SK_U8,
+                                     sb ? CVM_SK_S8 : CVM_SK_U8, CVM_SK_S32, CVM_SK_S32);
+            e.a_signed = sa;
+            e.b_signed = sb;
+            e.c_signed = e.r_signed = 1;
+            e.a = ia;
+            e.b = ib;
+            e.c = ic;
+            e.r = iwant;
+            cvm_muladd_reference(&e);
+            memcpy(ibuf, ic, sizeof ic);
+            e.c = e.r = ibuf;
+            cvm_muladd(&e);
+            assert_memory_equal(ibuf, iwant, sizeof iwant);
+        }
 }
 
 /* Fast variants against the reference ---------------------------------------- */

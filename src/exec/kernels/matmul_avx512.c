@@ -350,7 +350,13 @@ MM512_BF16_TARGET void cvm_mm_avx512_bf16(const cvm_muladd_desc *d, void *work)
 /* Int8 variant through VNNI ----------------------------------------------- */
 
 #define I_LOAD2(i)                                                                             \
-    __m512i c##i##0 = _mm512_setzero_si512(), c##i##1 = _mm512_setzero_si512()
+    __m512i c##i##0 = _mm512_setzero_si512(), c##i##1 = _mm512_setzero_si512();                \
+    if (c0) {                                                                                  \
+        __m512i rv = _mm512_set1_epi32(rowadd[i]);                                             \
+        c##i##0 = _mm512_add_epi32(_mm512_add_epi32(_mm512_loadu_si512(c0 + (i)*ldc), col0), rv); \
+        c##i##1 = _mm512_add_epi32(_mm512_add_epi32(_mm512_loadu_si512(c0 + (i)*ldc + 16), col1), \
+                                   rv);                                                        \
+    }
 #define I_STEP2(i)                                                                             \
     do {                                                                                       \
         __m512i x = _mm512_set1_epi32((int)a[(i)*lda + q]);                                    \
@@ -364,7 +370,9 @@ MM512_BF16_TARGET void cvm_mm_avx512_bf16(const cvm_muladd_desc *d, void *work)
     } while (0)
 
 /* s[8][32] = sum over quads q of a[8][q] (four u8 along K in 32 bits, rows
- * lda apart) x b[q][32][4] (s8, rows ldb 32-bit words apart). */
+ * lda apart) x b[q][32][4] (s8, rows ldb 32-bit words apart), from zero;
+ * or, with c0, from c0[8][32] (rows ldc apart) + rowadd[8] + coladd[32]
+ * (everything modulo 2^32, as vpdpbusd wraps). */
 /* cvm_mm_int_finish_all's first case (32-bit C and R, no saturation: the
  * low 32 bits of S + row_add + col_add + C) 16 columns at a time, the
  * remainder as there.  0, having done nothing, for any other case. */
@@ -404,8 +412,15 @@ MM512_TARGET static int finish_i32_wrap(const cvm_muladd_desc *d, const int32_t 
 }
 
 MM512_VNNI_TARGET static void vnni_8x32(size_t Q, const uint32_t *a, size_t lda,
-                                        const uint32_t *b, size_t ldb, int32_t *s, size_t lds)
+                                        const uint32_t *b, size_t ldb, int32_t *s, size_t lds,
+                                        const int32_t *c0, size_t ldc, const int32_t *rowadd,
+                                        const int32_t *coladd)
 {
+    __m512i col0 = _mm512_setzero_si512(), col1 = _mm512_setzero_si512();
+    if (c0) {
+        col0 = _mm512_loadu_si512(coladd);
+        col1 = _mm512_loadu_si512(coladd + 16);
+    }
     I_LOAD2(0);
     I_LOAD2(1);
     I_LOAD2(2);
@@ -457,17 +472,24 @@ MM512_VNNI_TARGET void cvm_mm_avx512_vnni_i8(const cvm_muladd_desc *d, void *wor
     int64_t oa = d->a_signed ? 128 : 0, ob = d->b_signed ? 0 : 128;
 
     memset(ap, 0, mp * kq * 4);
+    /* A' rows 64 bytes at a time (a masked load and store for the rest),
+     * the row sums through vpsadbw against zero (eight 64-bit sums of
+     * eight bytes each) */
+    const __m512i flip_a = _mm512_set1_epi8((char)fa), zero512 = _mm512_setzero_si512();
     for (size_t i = 0; i < m; i++) {
         uint8_t *dst = (uint8_t *)(ap + i * kq);
         const uint8_t *row = a + i * kk;
-        uint32_t sum = 0; /* < 32768 * 256 */
-        for (size_t k = 0; k < kk; k++) {
-            uint8_t v = (uint8_t)(row[k] ^ fa);
-            dst[k] = v;
-            sum += v;
+        __m512i sums = zero512;
+        for (size_t k = 0; k < kk; k += 64) {
+            __mmask64 in = kk - k >= 64 ? ~(__mmask64)0 : ((__mmask64)1 << (kk - k)) - 1;
+            __m512i v = _mm512_maskz_mov_epi8(
+                in, _mm512_xor_si512(_mm512_maskz_loadu_epi8(in, row + k), flip_a));
+            _mm512_mask_storeu_epi8(dst + k, in, v);
+            sums = _mm512_add_epi64(sums, _mm512_sad_epu8(v, zero512));
         }
+        int64_t sum = _mm512_reduce_add_epi64(sums); /* < 32768 * 256 */
         /* + ob * rowsum(a') - K * oa * ob */
-        row_add[i] = ob * (int64_t)sum - (int64_t)kk * oa * ob;
+        row_add[i] = ob * sum - (int64_t)kk * oa * ob;
     }
     /* B' in quads along K: bytes (k, j) for k = 4q .. 4q+3 side by side,
      * sixteen columns at a time by a byte transpose; colsum(b') beside. */
@@ -482,13 +504,13 @@ MM512_VNNI_TARGET void cvm_mm_avx512_vnni_i8(const cvm_muladd_desc *d, void *wor
         size_t j = 0;
         for (; j + 16 <= n; j += 16) {
             __m128i x[4];
+            __m512i w = _mm512_loadu_si512(colsum + j);
             for (int t = 0; t < 4; t++) {
                 x[t] = r[t] ? _mm_xor_si128(_mm_loadu_si128((const __m128i *)(r[t] + j)), flip)
                             : zero;
-                __m512i w = _mm512_cvtepi8_epi32(x[t]);
-                _mm512_storeu_si512(colsum + j,
-                                    _mm512_add_epi32(_mm512_loadu_si512(colsum + j), w));
+                w = _mm512_add_epi32(w, _mm512_cvtepi8_epi32(x[t]));
             }
+            _mm512_storeu_si512(colsum + j, w);
             __m128i lo01 = _mm_unpacklo_epi8(x[0], x[1]), hi01 = _mm_unpackhi_epi8(x[0], x[1]);
             __m128i lo23 = _mm_unpacklo_epi8(x[2], x[3]), hi23 = _mm_unpackhi_epi8(x[2], x[3]);
             _mm_storeu_si128((__m128i *)(dst + 4 * j), _mm_unpacklo_epi16(lo01, lo23));
@@ -509,9 +531,28 @@ MM512_VNNI_TARGET void cvm_mm_avx512_vnni_i8(const cvm_muladd_desc *d, void *wor
      * the last column down, so no sum is overwritten before it is read */
     for (size_t j = n; j-- > 0;)
         col_add[j] = -oa * (int64_t)colsum[j];
+    if (cvm_sk_size(d->c_kind) == 4 && cvm_mm_int_bits(d->r_kind) == 32 && !d->saturate &&
+        mp == m && np == n) {
+        /* finish_i32_wrap's case in whole tiles: each register tile starts
+         * from C + the corrections (their low 32 bits: modulo 2^32) and is
+         * stored to R (R may be C: a tile reads its C before it stores),
+         * instead of S going through its own array and a pass */
+        int32_t *r = d->r, *row32 = s, *col32 = s + m; /* s is not needed */
+        const int32_t *c = d->c;
+        for (size_t i = 0; i < m; i++)
+            row32[i] = (int32_t)(uint32_t)row_add[i];
+        for (size_t j = 0; j < n; j++)
+            col32[j] = (int32_t)(uint32_t)col_add[j];
+        for (size_t jr = 0; jr < np; jr += NR)
+            for (size_t ir = 0; ir < mp; ir += MR)
+                vnni_8x32(kq, ap + ir * kq, kq, bp + jr, np, r + ir * n + jr, n,
+                          c + ir * n + jr, n, row32 + ir, col32 + jr);
+        return;
+    }
     for (size_t jr = 0; jr < np; jr += NR)
         for (size_t ir = 0; ir < mp; ir += MR)
-            vnni_8x32(kq, ap + ir * kq, kq, bp + jr, np, s + ir * np + jr, np);
+            vnni_8x32(kq, ap + ir * kq, kq, bp + jr, np, s + ir * np + jr, np, NULL, 0, NULL,
+                      NULL);
     if (!finish_i32_wrap(d, s, np, row_add, col_add))
         cvm_mm_int_finish_all(d, s, np, row_add, col_add);
 }
