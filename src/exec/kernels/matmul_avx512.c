@@ -212,17 +212,22 @@ MM512_TARGET void cvm_mm_avx512_f32(const cvm_muladd_desc *d, void *work)
 {
     size_t m = d->m, n = d->n, kk = d->k;
     size_t mp = cvm_mm_round_up(m, MR), np = cvm_mm_round_up(n, 16);
-    size_t as = cvm_sk_size(d->a_kind), bs = cvm_sk_size(d->b_kind);
+    size_t bs = cvm_sk_size(d->b_kind);
     /* A as f32 [mp][K], B as f32 [K][np], accumulators [mp][np]; padding
      * rows and columns are zero. */
     float *ap = work, *bp = ap + mp * kk, *acc = bp + kk * np;
     const uint8_t *a = d->a, *b = d->b;
-    for (size_t i = 0; i < m; i++)
-        row_to_f32(d->a_kind, a + i * kk * as, kk, ap + i * kk);
+    /* A's rows are contiguous here as in d->a: one conversion; B's too
+     * when its rows need no padding */
+    row_to_f32(d->a_kind, a, m * kk, ap);
     memset(ap + m * kk, 0, (mp - m) * kk * sizeof(float));
-    for (size_t k = 0; k < kk; k++) {
-        row_to_f32(d->b_kind, b + k * n * bs, n, bp + k * np);
-        memset(bp + k * np + n, 0, (np - n) * sizeof(float));
+    if (np == n) {
+        row_to_f32(d->b_kind, b, kk * n, bp);
+    } else {
+        for (size_t k = 0; k < kk; k++) {
+            row_to_f32(d->b_kind, b + k * n * bs, n, bp + k * np);
+            memset(bp + k * np + n, 0, (np - n) * sizeof(float));
+        }
     }
     /* f32 C and R in whole tiles: R itself is the accumulator (C copied in
      * unless R is C), then its NaNs made canonical, as finish_row does with
