@@ -109,7 +109,10 @@ if [ -n "$MEM_THREADS" ]; then
 fi
 
 {
-    echo "coopvm bench scaling: $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD 2>/dev/null || echo '?')"
+    # the commit, and how many tracked files the tree that ran differs in
+    # from it (a copied tree can come with an older .git)
+    changed=$(git status --porcelain --untracked-files=no 2>/dev/null | wc -l | tr -d ' ')
+    echo "coopvm bench scaling: $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD 2>/dev/null || echo '?')$( [ "${changed:-0}" != 0 ] && echo " with $changed tracked files changed in the working tree")"
     echo "machine: $(nproc 2>/dev/null) CPUs, $(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1)"
     echo "reps $REPS; threads $THREADS; speed-up and efficiency over $first thread(s); $(($(date +%s) - start)) s in all"
     echo
