@@ -59,24 +59,17 @@ static cvm_result ew_run(cvm_exec *ex, const cvm_insn *in, cvm_ew_kernel k, int 
                         r.p[l] = (uint8_t)((tmp[l] & m) | (r.p[l] & (uint8_t)~m));
                     }
                     break;
-                case 4:
-                    for (uint32_t l = 0; l < n; l++) {
-                        uint32_t m = -(uint32_t)(act[l] != 0), x, y;
-                        memcpy(&x, tmp + (size_t)l * 4, 4);
-                        memcpy(&y, r.p + (size_t)l * 4, 4);
-                        y = (x & m) | (y & ~m);
-                        memcpy(r.p + (size_t)l * 4, &y, 4);
-                    }
-                    break;
-                case 8:
-                    for (uint32_t l = 0; l < n; l++) {
-                        uint64_t m = -(uint64_t)(act[l] != 0), x, y;
-                        memcpy(&x, tmp + (size_t)l * 8, 8);
-                        memcpy(&y, r.p + (size_t)l * 8, 8);
-                        y = (x & m) | (y & ~m);
-                        memcpy(r.p + (size_t)l * 8, &y, 8);
-                    }
-                    break;
+#define BLEND_LOOP(T)                                                                      \
+    for (uint32_t l = 0; l < n; l++) {                                                     \
+        T m = -(T)(act[l] != 0), x, y;                                                     \
+        memcpy(&x, tmp + (size_t)l * sizeof(T), sizeof(T));                               \
+        memcpy(&y, r.p + (size_t)l * sizeof(T), sizeof(T));                               \
+        y = (x & m) | (y & ~m);                                                            \
+        memcpy(r.p + (size_t)l * sizeof(T), &y, sizeof(T));                               \
+    }
+                case 4: BLEND_LOOP(uint32_t) break;
+                case 8: BLEND_LOOP(uint64_t) break;
+#undef BLEND_LOOP
                 default:
                     for (uint32_t l = 0; l < n; l++)
                         if (act[l])
