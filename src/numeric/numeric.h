@@ -116,4 +116,14 @@ double cvm_f64_add_round_to_odd(double a, double b);
 void cvm_convert_array(cvm_scalar_kind dst_k, void *dst, cvm_scalar_kind src_k, const void *src,
                        uint64_t count, int saturate);
 
+/* Minimum and maximum by GLSL.std.450's comparisons (FMin: "y if y < x,
+ * otherwise x"; FMax: "y if x < y, otherwise x"), so that of two equal
+ * values, +0 and -0 included, the first operand is the result; C's
+ * fmin/fmax leave that open (glibc's return the second, and gcc may swap
+ * their operands).  A NaN operand gives the other operand (NMin/NMax's
+ * rule, and what OpGroupNonUniformFMin/FMax ask for), two NaNs the first,
+ * quieted.  Exact for values of any narrower format held in double. */
+double cvm_fmin_text(double x, double y);
+double cvm_fmax_text(double x, double y);
+
 #endif /* CVM_NUMERIC_H */

@@ -114,8 +114,11 @@ static uint32_t float_op(int op, int mode, const sg *s, uint32_t id)
         switch (op) {
         case O_ADD: acc = acc + v; break;
         case O_MUL: acc = acc * v; break;
-        case O_SMIN: acc = fminf(acc, v); break;
-        default: acc = fmaxf(acc, v); break;
+        /* FMin/FMax keep the earlier lane's value on a tie (coopvm's
+         * choice, GLSL.std.450's rule; the texts leave it open): of +0 and
+         * -0 the first */
+        case O_SMIN: acc = v < acc ? v : acc; break;
+        default: acc = acc < v ? v : acc; break;
         }
     }
     if (!have)
@@ -285,6 +288,8 @@ static void run_case(uint32_t S, int pattern)
             u[i] = (uint32_t)(ops_rng() % 5); /* small values: products and minima vary */
         float mag = 0.5f + (float)(ops_rng() % 1000) / 1000.0f;
         f[i] = (ops_rng() & 1) ? -mag : mag;
+        if (ops_rng() % 3 == 0) /* zeros of both signs: ties for min and max */
+            f[i] = (ops_rng() & 1) ? -0.0f : 0.0f;
         src[i] = ops_rng() % 8 == 0 ? (uint32_t)ops_rng() : (uint32_t)(ops_rng() % (S + 6));
         switch (pattern) {
         case P_ALL: act[i] = 1; break;

@@ -120,12 +120,18 @@ static uint64_t combine(uint32_t op, cvm_scalar_kind k, uint64_t old, uint64_t v
         float x, y, z;
         memcpy(&x, bo, 4);
         memcpy(&y, bv, 4);
-        z = op == SpvOpAtomicFAddEXT ? x + y : op == SpvOpAtomicFMinEXT ? fminf(x, y) : fmaxf(x, y);
+        z = op == SpvOpAtomicFAddEXT ? x + y
+            : op == SpvOpAtomicFMinEXT ? (float)cvm_fmin_text((double)x, (double)y)
+                                       : (float)cvm_fmax_text((double)x, (double)y);
         memcpy(&res, &z, 4);
         return res;
     }
     double x = cvm_load_as_f64(k, bo), y = cvm_load_as_f64(k, bv);
-    double z = op == SpvOpAtomicFAddEXT ? x + y : op == SpvOpAtomicFMinEXT ? fmin(x, y) : fmax(x, y);
+    /* the memory's value on a tie (+0 and -0 included), as GLSL.std.450's
+     * FMin and FMax give their first operand */
+    double z = op == SpvOpAtomicFAddEXT    ? x + y
+               : op == SpvOpAtomicFMinEXT ? cvm_fmin_text(x, y)
+                                          : cvm_fmax_text(x, y);
     if (k == CVM_SK_F64) {
         memcpy(&res, &z, 8);
         return res;

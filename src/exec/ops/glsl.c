@@ -65,32 +65,6 @@ static double fsign(double x)
     return x > 0 ? 1.0 : x < 0 ? -1.0 : x;
 }
 
-/* NaN with its quiet bit set (a signalling NaN's payload otherwise kept). */
-static double quiet_f64(double x)
-{
-    uint64_t u;
-    memcpy(&u, &x, 8);
-    u |= UINT64_C(1) << 51;
-    memcpy(&x, &u, 8);
-    return x;
-}
-
-/* FMin/NMin and FMax/NMax as the header says (exact for f32 values in
- * double: the result is one of the operands). */
-static double min_text(double x, double y)
-{
-    if (isnan(x) || isnan(y))
-        return isnan(x) ? (isnan(y) ? quiet_f64(x) : y) : x;
-    return y < x ? y : x;
-}
-
-static double max_text(double x, double y)
-{
-    if (isnan(x) || isnan(y))
-        return isnan(x) ? (isnan(y) ? quiet_f64(x) : y) : x;
-    return x < y ? y : x;
-}
-
 /* Float element-wise operations. With f32 set, x, y, z hold f32 values and
  * the libm float functions are used. */
 static double f_eval(uint32_t g, int f32, double x, double y, double z)
@@ -128,11 +102,11 @@ static double f_eval(uint32_t g, int f32, double x, double y, double z)
     case SpvGLSLstd450Sqrt: return f32 ? (double)sqrtf(fx) : sqrt(x);
     case SpvGLSLstd450InverseSqrt: return 1.0 / sqrt(x);
     case SpvGLSLstd450FMin:
-    case SpvGLSLstd450NMin: return min_text(x, y);
+    case SpvGLSLstd450NMin: return cvm_fmin_text(x, y);
     case SpvGLSLstd450FMax:
-    case SpvGLSLstd450NMax: return max_text(x, y);
+    case SpvGLSLstd450NMax: return cvm_fmax_text(x, y);
     case SpvGLSLstd450FClamp:
-    case SpvGLSLstd450NClamp: return min_text(max_text(x, y), z);
+    case SpvGLSLstd450NClamp: return cvm_fmin_text(cvm_fmax_text(x, y), z);
     case SpvGLSLstd450FMix: return x * (1.0 - z) + y * z;
     case SpvGLSLstd450Step: return y < x ? 0.0 : 1.0;
     case SpvGLSLstd450SmoothStep: {
@@ -232,7 +206,7 @@ static inline float quiet_f32(float x)
     }                                                                                       \
     return 1
 
-/* min_text and max_text in f32 (operands already quiet) */
+/* cvm_fmin_text and cvm_fmax_text in f32 (operands already quiet) */
 static inline float min_text_f(float x, float y)
 {
     if (isnan(x) || isnan(y))

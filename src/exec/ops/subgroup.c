@@ -363,8 +363,9 @@ static void acc_add(uint32_t op, cvm_scalar_kind k, acc *s, const uint8_t *p)
             switch (op) {
             case SpvOpGroupNonUniformFAdd: s->f = round_to(k, s->f + x); break;
             case SpvOpGroupNonUniformFMul: s->f = round_to(k, s->f * x); break;
-            case SpvOpGroupNonUniformFMin: s->f = fmin(s->f, x); break;
-            default: s->f = fmax(s->f, x); break;
+            /* the earlier lane's value on a tie (+0 and -0 included) */
+            case SpvOpGroupNonUniformFMin: s->f = cvm_fmin_text(s->f, x); break;
+            default: s->f = cvm_fmax_text(s->f, x); break;
             }
         }
         s->have = 1;
