@@ -15,9 +15,11 @@
  * value each gets back is the one its own operation replaced.
  *
  * Floats: FAdd of f32/f64 is the native operation; f16/bf16 add in double
- * and round once (exact before rounding).  FMin/FMax return the other
- * operand when one is NaN (C fmin/fmax).  Addresses must be aligned to the
- * value size (the texts require it); a misaligned one fails the dispatch. */
+ * and round once (exact before rounding).  FMin/FMax follow GLSL.std.450's
+ * comparisons (cvm_fmin_text: the memory's value on a tie, +0 and -0
+ * included) and return the other operand when one is NaN.  Addresses must
+ * be aligned to the value size (the texts require it); a misaligned one
+ * fails the dispatch. */
 #include <math.h>
 #include <string.h>
 
