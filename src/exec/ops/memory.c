@@ -225,7 +225,13 @@ static uint64_t offset_add(uint64_t addr, int64_t idx, uint64_t stride, int *io_
  * step is one pass without a branch per lane, and lanes whose offset leaves
  * the region are only counted (the caller then falls back, as above).
  * Returns 0 when the chain has other steps. */
-#define CVM_OFF_MASK ((UINT64_C(1) << CVM_ADDR_OFFSET_BITS) - 1)
+static inline uint64_t chain_step(uint64_t a, int64_t delta, uint64_t *io_bad)
+{
+    uint64_t off = CVM_ADDR_OFFSET(a) + (uint64_t)delta;
+    *io_bad |= off >> CVM_ADDR_OFFSET_BITS; /* negative or past 2^40 */
+    return (a - CVM_ADDR_OFFSET(a)) | CVM_ADDR_OFFSET(off);
+}
+
 static int access_chain_all_lanes(cvm_exec *ex, const cvm_insn *in, int *o_bad)
 {
     cvm_val r = ex->vals[in->result], base = ex->vals[in->a];
@@ -252,29 +258,21 @@ static int access_chain_all_lanes(cvm_exec *ex, const cvm_insn *in, int *o_bad)
         const uint32_t *st = steps + s;
         if (st[0] == STEP_CONST) {
             int64_t delta = (int64_t)(st[2] | ((uint64_t)st[3] << 32));
-            for (uint32_t l = 0; l < n; l++) {
-                uint64_t a = ra[l], off = (a & CVM_OFF_MASK) + (uint64_t)delta;
-                bad |= off >> CVM_ADDR_OFFSET_BITS; /* negative or past 2^40 */
-                ra[l] = (a & ~CVM_OFF_MASK) | (off & CVM_OFF_MASK);
-            }
+            for (uint32_t l = 0; l < n; l++)
+                ra[l] = chain_step(ra[l], delta, &bad);
             continue;
         }
         cvm_val iv = ex->vals[st[1]];
         int64_t stride = (int64_t)st[3];
         if (iv.stride == 4) {
             const int32_t *ix = (const int32_t *)(const void *)iv.p;
-            for (uint32_t l = 0; l < n; l++) {
-                uint64_t a = ra[l], off = (a & CVM_OFF_MASK) + (uint64_t)((int64_t)ix[l] * stride);
-                bad |= off >> CVM_ADDR_OFFSET_BITS;
-                ra[l] = (a & ~CVM_OFF_MASK) | (off & CVM_OFF_MASK);
-            }
+            for (uint32_t l = 0; l < n; l++) /* dense: vectorizes */
+                ra[l] = chain_step(ra[l], (int64_t)ix[l] * stride, &bad);
         } else {
             for (uint32_t l = 0; l < n; l++) {
                 int32_t x;
                 memcpy(&x, CVM_LANE(iv, l), 4);
-                uint64_t a = ra[l], off = (a & CVM_OFF_MASK) + (uint64_t)((int64_t)x * stride);
-                bad |= off >> CVM_ADDR_OFFSET_BITS;
-                ra[l] = (a & ~CVM_OFF_MASK) | (off & CVM_OFF_MASK);
+                ra[l] = chain_step(ra[l], (int64_t)x * stride, &bad);
             }
         }
     }
@@ -428,12 +426,12 @@ static int span_of(const cvm_exec *ex, cvm_val ptr, uint64_t size, int write, la
         if (!rg || !rg->base || size > rg->size || (write && !rg->writable))
             return 0;
         const uint64_t *pa = (const uint64_t *)(const void *)ptr.p;
-        uint64_t origin = a0 & ~CVM_OFF_MASK, limit = rg->size - size, expect_l = a0;
+        uint64_t origin = a0 - CVM_ADDR_OFFSET(a0), limit = rg->size - size, expect_l = a0;
         uint64_t other = 0, over = 0, apart = 0;
         for (uint32_t l = 0; l < n; l++, expect_l += size) {
             uint64_t d = pa[l] - origin;
             other |= d >> CVM_ADDR_OFFSET_BITS;
-            over |= (limit - (d & CVM_OFF_MASK)) >> 63;
+            over |= (limit - CVM_ADDR_OFFSET(d)) >> 63;
             apart |= pa[l] ^ expect_l;
         }
         if (other | over)
