@@ -807,26 +807,3 @@ void cvm_convert_array(cvm_scalar_kind dst_k, void *dst, cvm_scalar_kind src_k, 
         }
     }
 }
-
-static double quiet_f64(double x)
-{
-    uint64_t u;
-    memcpy(&u, &x, 8);
-    u |= UINT64_C(1) << 51;
-    memcpy(&x, &u, 8);
-    return x;
-}
-
-double cvm_fmin_text(double x, double y)
-{
-    if (isnan(x) || isnan(y))
-        return isnan(x) ? (isnan(y) ? quiet_f64(x) : y) : x;
-    return y < x ? y : x;
-}
-
-double cvm_fmax_text(double x, double y)
-{
-    if (isnan(x) || isnan(y))
-        return isnan(x) ? (isnan(y) ? quiet_f64(x) : y) : x;
-    return x < y ? y : x;
-}

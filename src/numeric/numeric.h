@@ -6,7 +6,9 @@
 #ifndef CVM_NUMERIC_H
 #define CVM_NUMERIC_H
 
+#include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 /* The component types the engine handles. */
 typedef enum cvm_scalar_kind {
@@ -123,7 +125,21 @@ void cvm_convert_array(cvm_scalar_kind dst_k, void *dst, cvm_scalar_kind src_k, 
  * their operands).  A NaN operand gives the other operand (NMin/NMax's
  * rule, and what OpGroupNonUniformFMin/FMax ask for), two NaNs the first,
  * quieted.  Exact for values of any narrower format held in double. */
-double cvm_fmin_text(double x, double y);
-double cvm_fmax_text(double x, double y);
+static inline double cvm_fmin_text(double x, double y)
+{
+    if (isnan(x) || isnan(y)) {
+        uint64_t u;
+        memcpy(&u, &x, 8);
+        u |= UINT64_C(1) << 51; /* two NaNs: the first, quieted */
+        memcpy(&x, &u, 8);
+        return isnan(y) ? x : y;
+    }
+    return y < x ? y : x;
+}
+
+static inline double cvm_fmax_text(double x, double y)
+{
+    return isnan(x) || isnan(y) ? cvm_fmin_text(x, y) : x < y ? y : x;
+}
 
 #endif /* CVM_NUMERIC_H */

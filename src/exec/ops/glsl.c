@@ -206,21 +206,6 @@ static inline float quiet_f32(float x)
     }                                                                                       \
     return 1
 
-/* cvm_fmin_text and cvm_fmax_text in f32 (operands already quiet) */
-static inline float min_text_f(float x, float y)
-{
-    if (isnan(x) || isnan(y))
-        return isnan(x) ? y == y ? y : x : x;
-    return y < x ? y : x;
-}
-
-static inline float max_text_f(float x, float y)
-{
-    if (isnan(x) || isnan(y))
-        return isnan(x) ? y == y ? y : x : x;
-    return x < y ? y : x;
-}
-
 static int k_float_f32(const cvm_insn *in, uint8_t *r, const uint8_t *a, const uint8_t *b,
                        const uint8_t *c, uint32_t n)
 {
@@ -253,11 +238,11 @@ static int k_float_f32(const cvm_insn *in, uint8_t *r, const uint8_t *a, const u
     case SpvGLSLstd450Atan2: F32_LOOP2(atan2f(x, y));
     case SpvGLSLstd450Pow: F32_LOOP2(powf(x, y));
     case SpvGLSLstd450FMin:
-    case SpvGLSLstd450NMin: F32_LOOP2(min_text_f(x, y));
+    case SpvGLSLstd450NMin: F32_LOOP2((float)cvm_fmin_text((double)x, (double)y));
     case SpvGLSLstd450FMax:
-    case SpvGLSLstd450NMax: F32_LOOP2(max_text_f(x, y));
+    case SpvGLSLstd450NMax: F32_LOOP2((float)cvm_fmax_text((double)x, (double)y));
     case SpvGLSLstd450FClamp:
-    case SpvGLSLstd450NClamp: F32_LOOP3(min_text_f(max_text_f(x, y), z));
+    case SpvGLSLstd450NClamp: F32_LOOP3((float)cvm_fmin_text(cvm_fmax_text((double)x, (double)y), (double)z));
     case SpvGLSLstd450Fma: F32_LOOP3(fmaf(x, y, z));
     default: return 0;
     }
