@@ -377,6 +377,18 @@ static cvm_result h_int32(cvm_exec *ex, const cvm_insn *in) { return run_kernel(
 static cvm_result h_cmp32(cvm_exec *ex, const cvm_insn *in) { return run_kernel(ex, in, k_cmp32); }
 
 /* OpSelect: any type; a scalar condition picks whole objects. */
+/* ewise.h: k_generic is the kernel the specialised ones agree with bit for
+ * bit. */
+int cvm_arith_eval_lane(const cvm_insn *in, uint8_t *r, const uint8_t *a, const uint8_t *b,
+                        const uint8_t *c)
+{
+    if (in->fn != h_generic && in->fn != h_fadd_f32 && in->fn != h_int32 && in->fn != h_cmp32)
+        return 0;
+    if (r)
+        k_generic(in, r, a, b, c, in->ncomp);
+    return 1;
+}
+
 static cvm_result h_select(cvm_exec *ex, const cvm_insn *in)
 {
     cvm_val r = ex->vals[in->result], cnd = ex->vals[in->a], x = ex->vals[in->b], y = ex->vals[in->c];

@@ -124,6 +124,17 @@ static cvm_result h_convert(cvm_exec *ex, const cvm_insn *in)
 }
 static cvm_result h_quantize(cvm_exec *ex, const cvm_insn *in) { return cvm_ew_run_elementwise(ex, in, k_quantize); }
 
+/* ewise.h; k_convert_fast is the fast paths' kernel, with k_convert's
+ * results. */
+int cvm_convert_eval_lane(const cvm_insn *in, uint8_t *r, const uint8_t *a)
+{
+    if (in->fn != h_convert && in->fn != h_quantize)
+        return 0;
+    if (r)
+        (in->fn == h_convert ? k_convert_fast : k_quantize)(in, r, a, a, a, in->ncomp);
+    return 1;
+}
+
 /* A matrix conversion decorated CooperativeMatrixTransposeEXT
  * (SPV_EXT_cooperative_matrix_maintenance1): "element (r,c) of the source
  * is converted and stored in result element (c,r)".  in->type is the result

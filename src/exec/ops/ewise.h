@@ -33,4 +33,22 @@ cvm_result cvm_ew_run_elementwise(cvm_exec *ex, const cvm_insn *in, cvm_ew_kerne
 cvm_result cvm_ew_shape(cvm_lower *lw, const spv_inst *inst, cvm_insn *out, uint32_t result_type,
                         const uint32_t *operand_ids, uint32_t noperands);
 
+/* One lane of element-wise instruction `in` for the compiled tier
+ * (exec/jit), computed by the kernel its handler runs on the fast paths:
+ * operands and result in register layout, in->ncomp components (a scalar
+ * operand of a vector instruction is one value, as CVM_EW_*_BCAST says).
+ * Each returns 0, computing nothing, when `in`'s handler is not one of its
+ * family's element-wise ones; with r NULL it only says which. */
+int cvm_arith_eval_lane(const cvm_insn *in, uint8_t *r, const uint8_t *a, const uint8_t *b,
+                        const uint8_t *c);                        /* ops/arith.c */
+int cvm_convert_eval_lane(const cvm_insn *in, uint8_t *r, const uint8_t *a); /* ops/convert.c */
+int cvm_glsl_eval_lane(const cvm_insn *in, uint8_t *r, const uint8_t *a, const uint8_t *b,
+                       const uint8_t *c);                         /* ops/glsl.c */
+/* ops/glsl.c: for an f32 GLSL.std.450 instruction that the fast paths
+ * compute as one C library call per component on operands whose signalling
+ * NaNs are quieted first (sinf, powf, fmaf ...; k_float_f32), that function
+ * (float (*)(float), (float, float) or (float, float, float) as *o_nops
+ * says); else NULL.  The compiled tier calls it directly. */
+void *cvm_glsl_f32_libm(const cvm_insn *in, int *o_nops);
+
 #endif

@@ -402,6 +402,58 @@ static cvm_result h_int(cvm_exec *ex, const cvm_insn *in)
 
 /* in->a x; in->b the pointer (0 for the struct forms); in->c register offset
  * of the struct's second member; sk x's kind; sk2 the second part's kind. */
+/* ewise.h: the functions of k_float_f32 that are one C library call on the
+ * quieted operands (the others are expressions, or cvm_fmin_text). */
+void *cvm_glsl_f32_libm(const cvm_insn *in, int *o_nops)
+{
+    if (in->fn != h_float || in->sk != CVM_SK_F32)
+        return NULL;
+    *o_nops = 1;
+    switch (in->d) {
+    case SpvGLSLstd450Round: return (void *)roundf;
+    case SpvGLSLstd450Trunc: return (void *)truncf;
+    case SpvGLSLstd450FAbs: return (void *)fabsf;
+    case SpvGLSLstd450Floor: return (void *)floorf;
+    case SpvGLSLstd450Ceil: return (void *)ceilf;
+    case SpvGLSLstd450Sin: return (void *)sinf;
+    case SpvGLSLstd450Cos: return (void *)cosf;
+    case SpvGLSLstd450Tan: return (void *)tanf;
+    case SpvGLSLstd450Asin: return (void *)asinf;
+    case SpvGLSLstd450Acos: return (void *)acosf;
+    case SpvGLSLstd450Atan: return (void *)atanf;
+    case SpvGLSLstd450Sinh: return (void *)sinhf;
+    case SpvGLSLstd450Cosh: return (void *)coshf;
+    case SpvGLSLstd450Tanh: return (void *)tanhf;
+    case SpvGLSLstd450Asinh: return (void *)asinhf;
+    case SpvGLSLstd450Acosh: return (void *)acoshf;
+    case SpvGLSLstd450Atanh: return (void *)atanhf;
+    case SpvGLSLstd450Exp: return (void *)expf;
+    case SpvGLSLstd450Log: return (void *)logf;
+    case SpvGLSLstd450Exp2: return (void *)exp2f;
+    case SpvGLSLstd450Log2: return (void *)log2f;
+    case SpvGLSLstd450Sqrt: return (void *)sqrtf;
+    case SpvGLSLstd450Atan2: *o_nops = 2; return (void *)atan2f;
+    case SpvGLSLstd450Pow: *o_nops = 2; return (void *)powf;
+    case SpvGLSLstd450Fma: *o_nops = 3; return (void *)fmaf;
+    default: return NULL;
+    }
+}
+
+/* ewise.h: the kernels of h_float, h_float_f16 and h_int. */
+int cvm_glsl_eval_lane(const cvm_insn *in, uint8_t *r, const uint8_t *a, const uint8_t *b,
+                       const uint8_t *c)
+{
+    cvm_ew_kernel k = in->fn == h_float     ? k_float_fast
+                      : in->fn == h_float_f16 ? k_float_f16
+                      : in->fn == h_int       ? k_int
+                                              : NULL;
+    if (!k)
+        return 0;
+    if (r)
+        k(in, r, a, b, c, in->ncomp);
+    return 1;
+}
+
 static cvm_result h_modf_frexp(cvm_exec *ex, const cvm_insn *in)
 {
     cvm_val r = ex->vals[in->result], a = ex->vals[in->a];
