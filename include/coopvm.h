@@ -131,7 +131,19 @@ typedef enum cvm_context_flags {
      * and compute all lanes in one pass (src/exec/ops/memory.c, ewise.c).
      * Results and errors are the same either way; the tests compare the
      * two (tests/unit/test_fast_paths.c). */
-    CVM_FLAG_REFERENCE_PATHS = 1u << 6
+    CVM_FLAG_REFERENCE_PATHS = 1u << 6,
+    /* The compiled tier (src/exec/jit/jit.h, in builds with LLVM): a shader
+     * whose invocations never wait for one another (no barrier, subgroup,
+     * atomic or cooperative instruction, no call; the header lists what it
+     * takes) is compiled to native code at its first dispatch of at least
+     * CVM_JIT_MIN_INVOCATIONS invocations, and its invocations run one after
+     * the other.  Results are the interpreter's, bit for bit; a failing
+     * dispatch may stop at another invocation.  CVM_FLAG_JIT compiles at
+     * every dispatch size (the tests compare the tiers with it);
+     * CVM_FLAG_NO_JIT never compiles.  CVM_FLAG_REFERENCE_PATHS, a trace or
+     * DebugPrintf messages (cvm_pipeline_set_debug) keep the interpreter. */
+    CVM_FLAG_JIT = 1u << 7,
+    CVM_FLAG_NO_JIT = 1u << 8
 } cvm_context_flags;
 
 typedef struct cvm_context_desc {

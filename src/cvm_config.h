@@ -20,6 +20,13 @@
 /* Instructions one dispatch may execute (counted per instruction of a
  * workgroup, whatever its active lanes) before it ends with
  * CVM_ERROR_BUDGET_EXCEEDED. */
+/* Dispatches this large (invocations) run a shader the compiled tier takes
+ * compiled (coopvm.h CVM_FLAG_JIT): compiling costs tens of milliseconds,
+ * which a smaller dispatch does not win back. */
+#ifndef CVM_JIT_MIN_INVOCATIONS
+#define CVM_JIT_MIN_INVOCATIONS (UINT64_C(1) << 16)
+#endif
+
 #ifndef CVM_DEFAULT_BUDGET
 #define CVM_DEFAULT_BUDGET (UINT64_C(1) << 40)
 #endif

@@ -7,6 +7,7 @@
 
 #include "exec/debug.h"
 #include "exec/program.h"
+#include "exec/jit/jit.h"
 
 /* Address-only buffers (cvm_buffer_create): slot k is region
  * CVM_REGION_FIRST_DEVICE + k.  A dispatch copies the table under the lock,
@@ -50,6 +51,11 @@ struct cvm_pipeline {
     uint8_t *push;
     uint32_t push_size;
     cvm_debug_desc debug; /* sinks of cvm_pipeline_set_debug; all zero when off */
+    /* The compiled tier (exec/jit/jit.h), tried at the first dispatch that
+     * wants it: jit_state 0 untried, 1 compiled (jit), -1 not taken. */
+    pthread_mutex_t jit_lock;
+    int jit_state;
+    cvm_jit *jit;
 };
 
 /* ---- context ---------------------------------------------------------------- */
@@ -260,6 +266,7 @@ cvm_result cvm_pipeline_create(cvm_module *module, const char *entry_point,
         cvm_mem_free(p);
         return r;
     }
+    pthread_mutex_init(&p->jit_lock, NULL);
     *o_pipeline = p;
     return CVM_SUCCESS;
 }
@@ -268,6 +275,8 @@ void cvm_pipeline_destroy(cvm_pipeline *pipeline)
 {
     if (!pipeline)
         return;
+    cvm_jit_destroy(pipeline->jit);
+    pthread_mutex_destroy(&pipeline->jit_lock);
     cvm_program_destroy(pipeline->prog);
     cvm_mem_free(pipeline->bindings);
     cvm_mem_free(pipeline->push);
@@ -445,6 +454,7 @@ typedef struct dispatch_job {
     uint32_t nregions;
     cvm_region *device_regions; /* the context's address-only buffers, copied */
     uint32_t ndevice_regions;
+    const cvm_jit *jit;     /* compiled code the workgroups run, or NULL */
     uint32_t groups[3];
     uint32_t base[3];       /* WorkgroupId of the first workgroup (vkCmdDispatchBase) */
     uint64_t total;
@@ -588,6 +598,31 @@ static void deliver_messages(dispatch_job *job)
     job->nmsgs = 0;
 }
 
+/* The compiled code a dispatch of `groups` workgroups runs, or NULL for the
+ * interpreter (coopvm.h CVM_FLAG_JIT says when).  Compiled once per
+ * pipeline; a shader the tier does not take is not tried again. */
+static const cvm_jit *dispatch_jit(cvm_pipeline *pipe, uint64_t groups)
+{
+    uint32_t flags = pipe->module->ctx->desc.flags;
+    const cvm_program *prog = pipe->prog;
+    uint64_t inv = groups * prog->local_size[0] * prog->local_size[1] * prog->local_size[2];
+    /* (a shader with DebugPrintf is not one the tier takes) */
+    if ((flags & (CVM_FLAG_NO_JIT | CVM_FLAG_REFERENCE_PATHS)) || pipe->debug.trace_fn ||
+        !cvm_jit_available())
+        return NULL;
+    if (!(flags & CVM_FLAG_JIT) && inv < CVM_JIT_MIN_INVOCATIONS)
+        return NULL;
+    pthread_mutex_lock(&pipe->jit_lock);
+    if (pipe->jit_state == 0) {
+        cvm_diagnostic why;
+        cvm_diag_clear(&why);
+        pipe->jit_state = cvm_jit_compile(prog, &pipe->jit, &why) == CVM_SUCCESS ? 1 : -1;
+    }
+    const cvm_jit *j = pipe->jit_state == 1 ? pipe->jit : NULL;
+    pthread_mutex_unlock(&pipe->jit_lock);
+    return j;
+}
+
 static void *worker(void *arg)
 {
     dispatch_job *job = arg;
@@ -597,7 +632,8 @@ static void *worker(void *arg)
     const cvm_program *prog = job->pipe->prog;
     cvm_group_desc gd = {prog->local_size[0] * prog->local_size[1] * prog->local_size[2],
                          job->desc.subgroup_size, job->desc.flags, job->desc.max_call_depth,
-                         job->desc.memory_limit, job->device_regions, job->ndevice_regions};
+                         job->desc.memory_limit, job->device_regions, job->ndevice_regions,
+                         job->jit};
     cvm_result r = cvm_group_create(prog, &gd, job->regions, job->nregions, job->pipe->push,
                                     job->pipe->push_size, &g, &diag);
     const cvm_debug_desc *dbg = &job->pipe->debug;
@@ -767,6 +803,7 @@ cvm_result cvm_pipeline_dispatch_base(cvm_pipeline *pipeline, const uint32_t bas
         cvm_mem_free(job.regions);
         return cvm_diag_set(o_diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
     }
+    job.jit = dispatch_jit(pipeline, job.total);
     pthread_mutex_init(&job.lock, NULL);
     if (pipeline->debug.trace_fn) {
         if (cvm_trace_init(&job.trace, pipeline->debug.trace_fn, pipeline->debug.trace_user,

@@ -64,6 +64,11 @@ static void usage(FILE *f)
             "  --no-validate        skip the validator (coopvm val) before the module is read\n"
             "  --reference-paths    the engine's per-lane reference paths only, without its\n"
             "                       fast paths (same results, slower; for comparisons)\n"
+            "  --jit                compile every shader the compiled tier takes (no\n"
+            "                       barrier, subgroup or cooperative instruction), whatever\n"
+            "                       the dispatch's size (default: dispatches of 65536\n"
+            "                       invocations or more; same results)\n"
+            "  --no-jit             interpret every shader\n"
             "  --budget N           instructions per dispatch before it is stopped\n"
             "\n"
             "Debugging (both forms):\n"
@@ -435,6 +440,10 @@ static int parse_args(int argc, char **argv, run_opts *o)
             o->desc.flags |= CVM_FLAG_BF16_PAIRS;
         } else if (!strcmp(a, "--reference-paths")) {
             o->desc.flags |= CVM_FLAG_REFERENCE_PATHS;
+        } else if (!strcmp(a, "--jit")) {
+            o->desc.flags = (o->desc.flags & ~(uint32_t)CVM_FLAG_NO_JIT) | CVM_FLAG_JIT;
+        } else if (!strcmp(a, "--no-jit")) {
+            o->desc.flags = (o->desc.flags & ~(uint32_t)CVM_FLAG_JIT) | CVM_FLAG_NO_JIT;
         } else if (!strcmp(a, "--printf")) {
             NEED_VALUE();
             o->printf_path = v;

@@ -15,6 +15,7 @@
 
 #include "exec/debug.h"
 #include "exec/program.h"
+#include "exec/jit/jit.h"
 
 #define BLOCK_DONE UINT32_MAX
 /* cvm_group.next_block after a block whose lanes all left the function */
@@ -1068,6 +1069,14 @@ cvm_result cvm_group_run(cvm_group *g, const uint32_t group_id[3], const uint32_
     ex->budget = budget;
     ex->diag = diag;
     ex->depth = 0;
+    if (g->desc.jit) {
+        cvm_result jr = cvm_jit_run_group(g->desc.jit, ex, &g->budget_local);
+        if (g->budget_local) {
+            __atomic_fetch_add(budget, g->budget_local, __ATOMIC_RELAXED);
+            g->budget_local = 0;
+        }
+        return jr;
+    }
     memset(g->alive, 1, ex->nlanes);
     memset(g->wg_mem, 0, p->wg_size);
     memset(g->inv_mem, 0, p->inv_size * ex->nlanes);
@@ -1550,6 +1559,7 @@ cvm_result cvm_callback_run_elements(cvm_exec *ex, const cvm_insn *in, uint32_t 
             return cvm_exec_fail(ex, in, CVM_ERROR_INTERNAL, "callback context lane %u", lanes[i]);
     if (!g->callback) {
         cvm_group_desc d = g->desc;
+        d.jit = NULL; /* callbacks are interpreted */
         d.nlanes = CVM_CALLBACK_BATCH;
         d.sg_size = CVM_CALLBACK_BATCH < g->desc.sg_size ? CVM_CALLBACK_BATCH : g->desc.sg_size;
         cvm_result r = cvm_group_create(p, &d, g->regions + CVM_REGION_FIRST_BUFFER,

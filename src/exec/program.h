@@ -40,6 +40,9 @@ typedef struct cvm_group_desc {
      * owned by the caller and alive while the group runs. */
     const cvm_region *device_regions;
     uint32_t ndevice_regions;
+    /* Non-NULL: cvm_group_run runs the workgroup's invocations through this
+     * compiled code (exec/jit/jit.h) instead of interpreting them. */
+    const struct cvm_jit *jit;
 } cvm_group_desc;
 
 cvm_result cvm_group_create(const cvm_program *prog, const cvm_group_desc *desc,

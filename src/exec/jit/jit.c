@@ -1,0 +1,1734 @@
+/* The compiled tier (jit.h): SPIR-V function -> LLVM IR -> native code.
+ *
+ * The generated function, run once per workgroup:
+ *
+ *   int32_t run(cvm_jit_env *env)
+ *     for lane in 0 .. env->nlanes - 1:       LocalInvocationIndex
+ *       Function variables zeroed (or set to their initializer)
+ *       the entry point's blocks, each charging its instruction count
+ *       OpReturn, OpKill ... go to the next lane
+ *     return 0; a failure returns 1 with env->ex->diag set
+ *
+ * Values are LLVM SSA values (booleans i1, integers iN, f32 float, f64
+ * double, vectors of them); pointers are not LLVM values but descriptions
+ * kept here (jptr): a Function variable (an alloca, promoted to registers
+ * by LLVM), a built-in, or a region and a byte offset computed in i64.
+ * Instructions whose edge cases ops/ define (integer division, shifts,
+ * conversions, GLSL.std.450) either follow k_generic's rules inline or call
+ * the interpreter's own kernel for one lane (the *_eval_lane functions). */
+#include "exec/jit/jit.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+
+#include "exec/ops/ewise.h"
+
+static uint64_t jit_groups_run;
+
+uint64_t cvm_test_jit_groups(void)
+{
+    return __atomic_load_n(&jit_groups_run, __ATOMIC_RELAXED);
+}
+
+#ifndef CVM_HAVE_LLVM
+
+int cvm_jit_available(void)
+{
+    return 0;
+}
+
+cvm_result cvm_jit_compile(const cvm_program *prog, cvm_jit **o_jit, cvm_diagnostic *diag)
+{
+    (void)prog;
+    *o_jit = NULL;
+    return cvm_diag_set(diag, CVM_ERROR_UNSUPPORTED, "this build has no compiled tier (LLVM)");
+}
+
+void cvm_jit_destroy(cvm_jit *j)
+{
+    (void)j;
+}
+
+cvm_result cvm_jit_run_group(const cvm_jit *j, cvm_exec *ex, uint64_t *budget_local)
+{
+    (void)j;
+    (void)budget_local;
+    return cvm_exec_fail(ex, NULL, CVM_ERROR_UNSUPPORTED, "no compiled tier");
+}
+
+#else /* CVM_HAVE_LLVM */
+
+#include <llvm-c/Analysis.h>
+#include <llvm-c/Core.h>
+#include <llvm-c/LLJIT.h>
+#include <llvm-c/Orc.h>
+#include <llvm-c/Target.h>
+#include <llvm-c/Transforms/PassManagerBuilder.h>
+
+/* What the generated code reads; its LLVM twin is env_type(). */
+typedef struct cvm_jit_env {
+    const cvm_region *regions; /* ex->regions */
+    cvm_exec *ex;
+    uint32_t nlanes, sg_size;
+    uint32_t group_id[3], num_groups[3];
+    int64_t budget;            /* invocation instructions left (sg_size per subgroup one) */
+    uint64_t *budget_local;    /* the group's, in subgroup instructions */
+    uint8_t *zero;             /* robust loads out of bounds read here */
+    uint8_t *sink;             /* robust stores out of bounds land here */
+} cvm_jit_env;
+
+enum { ENV_REGIONS, ENV_EX, ENV_NLANES, ENV_SG, ENV_GID, ENV_NGROUPS, ENV_BUDGET };
+
+/* Largest value one load or store moves (a 4-component 64-bit vector). */
+#define JIT_MAX_ACCESS 32
+
+typedef int32_t (*jit_fn)(cvm_jit_env *env);
+
+struct cvm_jit {
+    LLVMOrcLLJITRef lljit;
+    jit_fn fn;
+    const cvm_program *prog;
+    uint32_t max_region; /* regions the code reads: 0 .. max_region */
+};
+
+/* ---- run-time helpers the generated code calls -------------------------- */
+
+/* Out of bounds (or not writable): the interpreter's report, or in robust
+ * mode the zero page / the sink.  NULL after a failure. */
+static uint8_t *jit_access_slow(cvm_jit_env *env, uint32_t insn, uint32_t lane, uint32_t region,
+                                uint64_t off, uint32_t size, uint32_t write)
+{
+    cvm_exec *ex = env->ex;
+    const cvm_insn *in = &ex->prog->insns[insn];
+    if (off >> CVM_ADDR_OFFSET_BITS) {
+        if (ex->flags & CVM_FLAG_ROBUST_ACCESS)
+            return write ? env->sink : (memset(env->zero, 0, JIT_MAX_ACCESS), env->zero);
+        cvm_exec_fail(ex, in, CVM_ERROR_OUT_OF_BOUNDS,
+                      "invocation %u %s %u bytes at byte offset %lld of region %u, outside it",
+                      lane, write ? "stores" : "loads", size, (long long)off, region);
+        return NULL;
+    }
+    int skip = 0;
+    uint8_t *h = cvm_mem_access(ex, in, CVM_ADDR(region, off), size, (int)write, lane, &skip);
+    if (h)
+        return h;
+    if (skip)
+        return write ? env->sink : (memset(env->zero, 0, JIT_MAX_ACCESS), env->zero);
+    return NULL;
+}
+
+/* The local budget ran below zero (by -cur): take more from the dispatch's,
+ * as take_budget does.  Returns the new local budget, or -1 after the
+ * interpreter's failure. */
+static int64_t jit_refill(cvm_jit_env *env, uint32_t insn, int64_t cur)
+{
+    cvm_exec *ex = env->ex;
+    uint64_t sg = env->sg_size ? env->sg_size : 1;
+    while (cur < 0) {
+        if (*env->budget_local) {
+            /* what is needed, and a stock so that this runs seldom */
+            uint64_t need = ((uint64_t)(-cur) + sg - 1) / sg + (UINT64_C(1) << 12);
+            uint64_t take = need < *env->budget_local ? need : *env->budget_local;
+            *env->budget_local -= take;
+            cur += (int64_t)(take * sg);
+            continue;
+        }
+        uint64_t have = __atomic_load_n(ex->budget, __ATOMIC_RELAXED), got = 0;
+        while (have > 0) {
+            uint64_t take = have < (UINT64_C(1) << 16) ? have : (UINT64_C(1) << 16);
+            if (__atomic_compare_exchange_n(ex->budget, &have, have - take, 0, __ATOMIC_RELAXED,
+                                            __ATOMIC_RELAXED)) {
+                got = take;
+                break;
+            }
+        }
+        if (!got) {
+            cvm_exec_fail(ex, &ex->prog->insns[insn], CVM_ERROR_BUDGET_EXCEEDED,
+                          "the instruction budget of the dispatch ran out (a runaway loop?)");
+            return -1;
+        }
+        *env->budget_local += got;
+    }
+    return cur;
+}
+
+static void jit_arith(const cvm_insn *in, uint8_t *r, const uint8_t *a, const uint8_t *b,
+                      const uint8_t *c)
+{
+    cvm_arith_eval_lane(in, r, a, b, c);
+}
+
+static void jit_convert(const cvm_insn *in, uint8_t *r, const uint8_t *a)
+{
+    cvm_convert_eval_lane(in, r, a);
+}
+
+static void jit_glsl(const cvm_insn *in, uint8_t *r, const uint8_t *a, const uint8_t *b,
+                     const uint8_t *c)
+{
+    cvm_glsl_eval_lane(in, r, a, b, c);
+}
+
+/* ---- translation --------------------------------------------------------- */
+
+enum { JP_NONE = 0, JP_VAR, JP_BUILTIN, JP_MEM };
+
+typedef struct jptr {
+    uint8_t kind;
+    uint32_t type;       /* pointee type id */
+    /* JP_VAR: the alloca and, below a vector, the component (or UINT32_MAX) */
+    LLVMValueRef alloca;
+    uint32_t var_type;
+    uint32_t comp;
+    /* JP_BUILTIN: SpvBuiltIn and component (UINT32_MAX: the whole value) */
+    uint32_t builtin;
+    /* JP_MEM: region and byte offset (i64) */
+    uint32_t region;
+    LLVMValueRef off;
+} jptr;
+
+typedef struct region_info {
+    LLVMValueRef base, size, writable;
+} region_info;
+
+typedef struct jctx {
+    const cvm_program *p;
+    const spv_module *mod;
+    const cvm_function *f;
+    cvm_diagnostic *diag;
+    LLVMContextRef C;
+    LLVMModuleRef M;
+    LLVMBuilderRef B;
+    LLVMValueRef fn, env;
+    LLVMTypeRef i1, i8, i16, i32, i64, f32, f64, vd, ptr8, env_t, region_t;
+    LLVMValueRef *vals;   /* per id */
+    jptr *ptrs;           /* per id */
+    LLVMBasicBlockRef *bbs; /* per block index */
+    LLVMBasicBlockRef lane_next, fail_bb;
+    LLVMValueRef lane, budget_var, builtin_vals[64];
+    region_info *regions;
+    uint32_t nregions;
+    uint32_t cur_insn;
+    uint32_t max_region;
+    LLVMValueRef *var_allocas; uint32_t *var_ids, *var_inits; uint32_t nvars;
+} jctx;
+
+static cvm_result unsupported(jctx *j, uint32_t insn, const char *what)
+{
+    const cvm_insn *in = insn < j->p->ninsns ? &j->p->insns[insn] : NULL;
+    cvm_diag_set(j->diag, CVM_ERROR_UNSUPPORTED, "the compiled tier does not take %s%s%u", what,
+                 in ? " (instruction at word " : "", in ? in->word_off : 0);
+    if (j->diag && in) {
+        size_t n = strlen(j->diag->message);
+        if (n + 1 < sizeof(j->diag->message))
+            strcat(j->diag->message, ")");
+        j->diag->word_offset = in->word_off;
+        j->diag->opcode = in->spv_op;
+    }
+    return CVM_ERROR_UNSUPPORTED;
+}
+
+static int sk_llvm_ok(uint8_t sk)
+{
+    switch (sk) {
+    case CVM_SK_BOOL: case CVM_SK_S8: case CVM_SK_S16: case CVM_SK_S32: case CVM_SK_S64:
+    case CVM_SK_U8: case CVM_SK_U16: case CVM_SK_U32: case CVM_SK_U64: case CVM_SK_F32:
+    case CVM_SK_F64:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+static LLVMTypeRef scalar_type(jctx *j, uint8_t sk)
+{
+    switch (sk) {
+    case CVM_SK_BOOL: return j->i1;
+    case CVM_SK_S8: case CVM_SK_U8: return j->i8;
+    case CVM_SK_S16: case CVM_SK_U16: return j->i16;
+    case CVM_SK_S32: case CVM_SK_U32: return j->i32;
+    case CVM_SK_S64: case CVM_SK_U64: return j->i64;
+    case CVM_SK_F32: return j->f32;
+    default: return j->f64;
+    }
+}
+
+/* The LLVM type of a value of type `tid`, or NULL when the tier has none. */
+static LLVMTypeRef value_type(jctx *j, uint32_t tid)
+{
+    if (tid >= j->p->ntypes)
+        return NULL;
+    const cvm_type *t = &j->p->types[tid];
+    if (t->coopvec)
+        return NULL;
+    switch (t->tclass) {
+    case CVM_TC_BOOL: case CVM_TC_INT: case CVM_TC_FLOAT:
+        return sk_llvm_ok(t->sk) ? scalar_type(j, t->sk) : NULL;
+    case CVM_TC_VECTOR: {
+        const cvm_type *e = t->elem < j->p->ntypes ? &j->p->types[t->elem] : NULL;
+        if (!e || e->tclass == CVM_TC_NONE || e->tclass > CVM_TC_FLOAT || !sk_llvm_ok(e->sk) ||
+            t->count < 2 || t->count > 16 || t->comp_stride)
+            return NULL;
+        return LLVMVectorType(scalar_type(j, e->sk), t->count);
+    }
+    default:
+        return NULL;
+    }
+}
+
+static const cvm_type *type_of(jctx *j, uint32_t tid)
+{
+    return &j->p->types[tid];
+}
+
+/* Scalar kind of a value's components. */
+static uint8_t comp_sk(jctx *j, uint32_t tid)
+{
+    const cvm_type *t = type_of(j, tid);
+    return t->tclass == CVM_TC_VECTOR ? type_of(j, t->elem)->sk : t->sk;
+}
+
+static uint32_t ncomp_of(jctx *j, uint32_t tid)
+{
+    const cvm_type *t = type_of(j, tid);
+    return t->tclass == CVM_TC_VECTOR ? t->count : 1;
+}
+
+static LLVMValueRef c_i32(jctx *j, uint64_t v) { return LLVMConstInt(j->i32, v, 0); }
+static LLVMValueRef c_i64(jctx *j, uint64_t v) { return LLVMConstInt(j->i64, v, 0); }
+
+/* A constant of type tid from the program's constant data (register
+ * layout). */
+static LLVMValueRef const_value(jctx *j, uint32_t id)
+{
+    const cvm_program *p = j->p;
+    if (id >= p->bound || p->const_offset[id] == UINT64_MAX)
+        return NULL;
+    uint32_t tid = p->mod->defs[id].type;
+    LLVMTypeRef ty = value_type(j, tid);
+    if (!ty)
+        return NULL;
+    const uint8_t *d = p->const_data + p->const_offset[id];
+    uint8_t sk = comp_sk(j, tid);
+    uint32_t n = ncomp_of(j, tid), es = cvm_sk_size((cvm_scalar_kind)sk);
+    LLVMValueRef comps[16];
+    for (uint32_t i = 0; i < n; i++) {
+        const uint8_t *e = d + (size_t)i * es;
+        uint64_t bits = 0;
+        memcpy(&bits, e, es);
+        LLVMTypeRef st = scalar_type(j, sk);
+        if (sk == CVM_SK_BOOL)
+            comps[i] = LLVMConstInt(j->i1, bits & 1, 0);
+        else if (sk == CVM_SK_F32)
+            comps[i] = LLVMConstBitCast(LLVMConstInt(j->i32, bits, 0), j->f32);
+        else if (sk == CVM_SK_F64)
+            comps[i] = LLVMConstBitCast(LLVMConstInt(j->i64, bits, 0), j->f64);
+        else
+            comps[i] = LLVMConstInt(st, bits, 0);
+    }
+    return n == 1 ? comps[0] : LLVMConstVector(comps, n);
+}
+
+static LLVMValueRef get_val(jctx *j, uint32_t id)
+{
+    if (id >= j->p->bound)
+        return NULL;
+    if (j->vals[id])
+        return j->vals[id];
+    LLVMValueRef c = const_value(j, id);
+    if (c)
+        j->vals[id] = c;
+    return c;
+}
+
+static LLVMValueRef env_field(jctx *j, unsigned field, unsigned sub)
+{
+    LLVMValueRef idx[3] = {c_i32(j, 0), c_i32(j, field), c_i32(j, sub)};
+    return LLVMBuildInBoundsGEP2(j->B, j->env_t, j->env, idx,
+                                 (field == ENV_GID || field == ENV_NGROUPS) ? 3 : 2, "");
+}
+
+static LLVMValueRef fn_const(jctx *j, void *addr, LLVMTypeRef fty)
+{
+    return LLVMConstIntToPtr(c_i64(j, (uint64_t)(uintptr_t)addr), LLVMPointerType(fty, 0));
+}
+
+/* Register-layout spill of an LLVM value to a stack slot (bools one byte
+ * each), for the lane kernels. */
+static LLVMValueRef spill(jctx *j, LLVMValueRef v, uint32_t tid)
+{
+    uint32_t n = ncomp_of(j, tid);
+    int is_bool = comp_sk(j, tid) == CVM_SK_BOOL;
+    if (is_bool)
+        v = LLVMBuildZExt(j->B, v, n > 1 ? LLVMVectorType(j->i8, n) : j->i8, "");
+    LLVMTypeRef ty = LLVMTypeOf(v);
+    /* allocas in the entry block so that LLVM keeps them in the frame */
+    LLVMBasicBlockRef cur = LLVMGetInsertBlock(j->B);
+    LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(j->fn);
+    LLVMValueRef first = LLVMGetFirstInstruction(entry);
+    LLVMPositionBuilderBefore(j->B, first);
+    LLVMValueRef slot = LLVMBuildAlloca(j->B, LLVMArrayType(j->i8, JIT_MAX_ACCESS * 2), "");
+    LLVMPositionBuilderAtEnd(j->B, cur);
+    LLVMValueRef typed = LLVMBuildBitCast(j->B, slot, LLVMPointerType(ty, 0), "");
+    LLVMSetAlignment(LLVMBuildStore(j->B, v, typed), 1);
+    return LLVMBuildBitCast(j->B, slot, j->ptr8, "");
+}
+
+static LLVMValueRef new_slot(jctx *j)
+{
+    LLVMBasicBlockRef cur = LLVMGetInsertBlock(j->B);
+    LLVMValueRef first = LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(j->fn));
+    LLVMPositionBuilderBefore(j->B, first);
+    LLVMValueRef slot = LLVMBuildAlloca(j->B, LLVMArrayType(j->i8, JIT_MAX_ACCESS * 2), "");
+    LLVMPositionBuilderAtEnd(j->B, cur);
+    return LLVMBuildBitCast(j->B, slot, j->ptr8, "");
+}
+
+static LLVMValueRef unspill(jctx *j, LLVMValueRef slot8, uint32_t tid)
+{
+    uint32_t n = ncomp_of(j, tid);
+    int is_bool = comp_sk(j, tid) == CVM_SK_BOOL;
+    LLVMTypeRef ty = is_bool ? (n > 1 ? LLVMVectorType(j->i8, n) : j->i8) : value_type(j, tid);
+    LLVMValueRef typed = LLVMBuildBitCast(j->B, slot8, LLVMPointerType(ty, 0), "");
+    LLVMValueRef v = LLVMBuildLoad2(j->B, ty, typed, "");
+    LLVMSetAlignment(v, 1);
+    if (is_bool)
+        v = LLVMBuildICmp(j->B, LLVMIntNE, v, LLVMConstNull(ty), "");
+    return v;
+}
+
+/* Calls a lane kernel: kernel(in, r, a, b, c) or kernel(in, r, a). */
+static LLVMValueRef call_lane_kernel(jctx *j, void *kernel, int nargs, uint32_t insn,
+                                     uint32_t rtype, const uint32_t *ids, const uint32_t *tids,
+                                     int nops)
+{
+    LLVMTypeRef params[5] = {j->ptr8, j->ptr8, j->ptr8, j->ptr8, j->ptr8};
+    LLVMTypeRef fty = LLVMFunctionType(j->vd, params, (unsigned)nargs, 0);
+    LLVMValueRef args[5];
+    args[0] = LLVMConstIntToPtr(c_i64(j, (uint64_t)(uintptr_t)&j->p->insns[insn]), j->ptr8);
+    LLVMValueRef r = new_slot(j);
+    args[1] = r;
+    LLVMValueRef first = NULL;
+    for (int k = 0; k < nargs - 2; k++) {
+        if (k < nops && ids[k]) {
+            LLVMValueRef v = get_val(j, ids[k]);
+            if (!v)
+                return NULL;
+            args[2 + k] = spill(j, v, tids[k]);
+            if (!first)
+                first = args[2 + k];
+        } else {
+            args[2 + k] = first ? first : r;
+        }
+    }
+    LLVMBuildCall2(j->B, fty, fn_const(j, kernel, fty), args, (unsigned)nargs, "");
+    return unspill(j, r, rtype);
+}
+
+/* ---- memory --------------------------------------------------------------- */
+
+static region_info *region(jctx *j, uint32_t reg)
+{
+    if (reg >= j->nregions)
+        return NULL;
+    return &j->regions[reg];
+}
+
+/* A host pointer to `size` bytes at p's offset, checked (branching to the
+ * slow path), or NULL when the tier cannot (reported). */
+static LLVMValueRef mem_address(jctx *j, const jptr *pt, uint32_t size, int write)
+{
+    region_info *ri = region(j, pt->region);
+    if (!ri)
+        return NULL;
+    LLVMValueRef off = pt->off;
+    LLVMValueRef in1 = LLVMBuildICmp(j->B, LLVMIntULE, off, ri->size, "");
+    LLVMValueRef room = LLVMBuildSub(j->B, ri->size, off, "");
+    LLVMValueRef in2 = LLVMBuildICmp(j->B, LLVMIntUGE, room, c_i64(j, size), "");
+    LLVMValueRef ok = LLVMBuildAnd(j->B, in1, in2, "");
+    if (write)
+        ok = LLVMBuildAnd(j->B, ok, ri->writable, "");
+    LLVMBasicBlockRef fast = LLVMAppendBasicBlockInContext(j->C, j->fn, "fast");
+    LLVMBasicBlockRef slow = LLVMAppendBasicBlockInContext(j->C, j->fn, "slow");
+    LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(j->C, j->fn, "mem");
+    LLVMValueRef br = LLVMBuildCondBr(j->B, ok, fast, slow);
+    (void)br;
+    LLVMPositionBuilderAtEnd(j->B, fast);
+    LLVMValueRef hp = LLVMBuildGEP2(j->B, j->i8, ri->base, &off, 1, "");
+    LLVMBuildBr(j->B, join);
+    LLVMPositionBuilderAtEnd(j->B, slow);
+    LLVMTypeRef params[7] = {LLVMPointerType(j->env_t, 0), j->i32, j->i32, j->i32, j->i64,
+                             j->i32, j->i32};
+    LLVMTypeRef fty = LLVMFunctionType(j->ptr8, params, 7, 0);
+    LLVMValueRef args[7] = {j->env, c_i32(j, j->cur_insn), j->lane, c_i32(j, pt->region), off,
+                            c_i32(j, size), c_i32(j, (uint64_t)write)};
+    LLVMValueRef sp = LLVMBuildCall2(j->B, fty, fn_const(j, (void *)jit_access_slow, fty), args, 7,
+                                     "");
+    LLVMValueRef isnull = LLVMBuildIsNull(j->B, sp, "");
+    LLVMBasicBlockRef slow_ok = LLVMAppendBasicBlockInContext(j->C, j->fn, "slowok");
+    LLVMBuildCondBr(j->B, isnull, j->fail_bb, slow_ok);
+    LLVMPositionBuilderAtEnd(j->B, slow_ok);
+    LLVMBuildBr(j->B, join);
+    LLVMPositionBuilderAtEnd(j->B, join);
+    LLVMValueRef phi = LLVMBuildPhi(j->B, j->ptr8, "");
+    LLVMValueRef inv[2] = {hp, sp};
+    LLVMBasicBlockRef inb[2] = {fast, slow_ok};
+    LLVMAddIncoming(phi, inv, inb, 2);
+    return phi;
+}
+
+/* Memory and register layouts agree for the types the tier loads (scalars
+ * and packed vectors of 8- to 64-bit components; booleans are not in
+ * memory). */
+static int mem_type_ok(jctx *j, uint32_t tid)
+{
+    if (!value_type(j, tid) || comp_sk(j, tid) == CVM_SK_BOOL)
+        return 0;
+    const cvm_type *t = type_of(j, tid);
+    return t->size <= JIT_MAX_ACCESS && t->mem_size == t->size;
+}
+
+static cvm_result emit_load(jctx *j, uint32_t result, uint32_t tid, uint32_t ptr_id)
+{
+    const jptr *pt = ptr_id < j->p->bound ? &j->ptrs[ptr_id] : NULL;
+    LLVMTypeRef ty = value_type(j, tid);
+    if (!pt || !ty)
+        return unsupported(j, j->cur_insn, "this load");
+    switch (pt->kind) {
+    case JP_VAR: {
+        if (pt->comp == UINT32_MAX) {
+            j->vals[result] = LLVMBuildLoad2(j->B, ty, pt->alloca, "");
+        } else {
+            LLVMTypeRef vt = value_type(j, pt->var_type);
+            LLVMValueRef v = LLVMBuildLoad2(j->B, vt, pt->alloca, "");
+            j->vals[result] = LLVMBuildExtractElement(j->B, v, c_i32(j, pt->comp), "");
+        }
+        return CVM_SUCCESS;
+    }
+    case JP_BUILTIN: {
+        LLVMValueRef v = j->builtin_vals[pt->builtin & 63];
+        if (!v)
+            return unsupported(j, j->cur_insn, "this built-in");
+        if (pt->comp != UINT32_MAX)
+            v = LLVMBuildExtractElement(j->B, v, c_i32(j, pt->comp), "");
+        if (LLVMTypeOf(v) != ty)
+            return unsupported(j, j->cur_insn, "this built-in's type");
+        j->vals[result] = v;
+        return CVM_SUCCESS;
+    }
+    case JP_MEM: {
+        if (!mem_type_ok(j, tid))
+            return unsupported(j, j->cur_insn, "a load of this type from memory");
+        LLVMValueRef hp = mem_address(j, pt, type_of(j, tid)->size, 0);
+        if (!hp)
+            return unsupported(j, j->cur_insn, "this region");
+        LLVMValueRef typed = LLVMBuildBitCast(j->B, hp, LLVMPointerType(ty, 0), "");
+        LLVMValueRef v = LLVMBuildLoad2(j->B, ty, typed, "");
+        LLVMSetAlignment(v, 1);
+        j->vals[result] = v;
+        return CVM_SUCCESS;
+    }
+    default:
+        return unsupported(j, j->cur_insn, "a load through this pointer");
+    }
+}
+
+static cvm_result emit_store(jctx *j, uint32_t ptr_id, uint32_t val_id)
+{
+    const jptr *pt = ptr_id < j->p->bound ? &j->ptrs[ptr_id] : NULL;
+    LLVMValueRef v = get_val(j, val_id);
+    if (!pt || !v)
+        return unsupported(j, j->cur_insn, "this store");
+    uint32_t tid = j->mod->defs[val_id].type;
+    if (tid != pt->type && !(tid < j->p->ntypes && pt->type < j->p->ntypes &&
+                             LLVMTypeOf(v) == value_type(j, pt->type)))
+        return unsupported(j, j->cur_insn, "a store of another type");
+    switch (pt->kind) {
+    case JP_VAR:
+        if (pt->comp == UINT32_MAX) {
+            LLVMBuildStore(j->B, v, pt->alloca);
+        } else {
+            LLVMTypeRef vt = value_type(j, pt->var_type);
+            LLVMValueRef whole = LLVMBuildLoad2(j->B, vt, pt->alloca, "");
+            whole = LLVMBuildInsertElement(j->B, whole, v, c_i32(j, pt->comp), "");
+            LLVMBuildStore(j->B, whole, pt->alloca);
+        }
+        return CVM_SUCCESS;
+    case JP_MEM: {
+        if (!mem_type_ok(j, tid))
+            return unsupported(j, j->cur_insn, "a store of this type to memory");
+        LLVMValueRef hp = mem_address(j, pt, type_of(j, tid)->size, 1);
+        if (!hp)
+            return unsupported(j, j->cur_insn, "this region");
+        LLVMValueRef typed = LLVMBuildBitCast(j->B, hp, LLVMPointerType(LLVMTypeOf(v), 0), "");
+        LLVMSetAlignment(LLVMBuildStore(j->B, v, typed), 1);
+        return CVM_SUCCESS;
+    }
+    default:
+        return unsupported(j, j->cur_insn, "a store through this pointer");
+    }
+}
+
+/* Index operand as a signed i64 (the texts read indices as signed). */
+static LLVMValueRef index_i64(jctx *j, uint32_t id)
+{
+    LLVMValueRef v = get_val(j, id);
+    if (!v || LLVMGetTypeKind(LLVMTypeOf(v)) != LLVMIntegerTypeKind)
+        return NULL;
+    unsigned w = LLVMGetIntTypeWidth(LLVMTypeOf(v));
+    if (w == 64)
+        return v;
+    if (w == 1)
+        return NULL;
+    uint8_t sk = comp_sk(j, j->mod->defs[id].type);
+    return (sk >= CVM_SK_U8 && sk <= CVM_SK_U64) ? LLVMBuildZExt(j->B, v, j->i64, "")
+                                                 : LLVMBuildSExt(j->B, v, j->i64, "");
+}
+
+static int const_index(jctx *j, uint32_t id, uint64_t *o)
+{
+    LLVMValueRef v = get_val(j, id);
+    if (!v || !LLVMIsAConstantInt(v))
+        return 0;
+    *o = LLVMConstIntGetZExtValue(v);
+    return 1;
+}
+
+static cvm_result emit_access_chain(jctx *j, const spv_inst *si)
+{
+    const uint32_t *w = si->words;
+    uint32_t result = w[2], base = w[3];
+    if (si->word_count < 4 || base >= j->p->bound || j->ptrs[base].kind == JP_NONE)
+        return unsupported(j, j->cur_insn, "this access chain's base");
+    jptr pt = j->ptrs[base];
+    for (uint32_t k = 4; k < si->word_count; k++) {
+        const cvm_type *t = type_of(j, pt.type);
+        uint32_t idx_id = w[k];
+        uint64_t ci;
+        int is_const = const_index(j, idx_id, &ci);
+        if (pt.kind == JP_VAR || pt.kind == JP_BUILTIN) {
+            /* a component of a vector variable or built-in */
+            if (t->tclass != CVM_TC_VECTOR || !is_const || ci >= t->count ||
+                (pt.kind == JP_VAR ? pt.comp : pt.comp) != UINT32_MAX)
+                return unsupported(j, j->cur_insn, "this access chain into a variable");
+            pt.comp = (uint32_t)ci;
+            pt.type = t->elem;
+            continue;
+        }
+        switch (t->tclass) {
+        case CVM_TC_STRUCT:
+            if (!is_const || ci >= t->nmembers)
+                return unsupported(j, j->cur_insn, "this struct index");
+            pt.off = LLVMBuildAdd(j->B, pt.off, c_i64(j, t->member_mem_offsets[ci]), "");
+            pt.type = t->member_types[ci];
+            break;
+        case CVM_TC_ARRAY:
+        case CVM_TC_VECTOR: {
+            uint64_t stride = t->tclass == CVM_TC_ARRAY ? t->array_stride
+                                                        : type_of(j, t->elem)->mem_size;
+            if (t->tclass == CVM_TC_VECTOR && t->comp_stride)
+                return unsupported(j, j->cur_insn, "a strided vector");
+            if (t->tclass == CVM_TC_ARRAY && !t->has_layout && t->array_stride == 0)
+                return unsupported(j, j->cur_insn, "an array without a stride");
+            LLVMValueRef ix = index_i64(j, idx_id);
+            if (!ix)
+                return unsupported(j, j->cur_insn, "this index");
+            pt.off = LLVMBuildAdd(j->B, pt.off, LLVMBuildMul(j->B, ix, c_i64(j, stride), ""), "");
+            pt.type = t->elem;
+            break;
+        }
+        default:
+            return unsupported(j, j->cur_insn, "an access chain through this type");
+        }
+    }
+    j->ptrs[result] = pt;
+    return CVM_SUCCESS;
+}
+
+/* ---- arithmetic ------------------------------------------------------------ */
+
+static LLVMValueRef splat(jctx *j, LLVMValueRef s, LLVMTypeRef like)
+{
+    if (LLVMGetTypeKind(like) != LLVMVectorTypeKind)
+        return s;
+    unsigned n = LLVMGetVectorSize(like);
+    LLVMValueRef undef = LLVMGetUndef(LLVMVectorType(LLVMTypeOf(s), n));
+    LLVMValueRef one = LLVMBuildInsertElement(j->B, undef, s, c_i32(j, 0), "");
+    LLVMValueRef zeros = LLVMConstNull(LLVMVectorType(j->i32, n));
+    return LLVMBuildShuffleVector(j->B, one, undef, zeros, "");
+}
+
+static LLVMValueRef const_like(jctx *j, LLVMTypeRef ty, uint64_t v)
+{
+    if (LLVMGetTypeKind(ty) == LLVMVectorTypeKind) {
+        LLVMTypeRef et = LLVMGetElementType(ty);
+        unsigned n = LLVMGetVectorSize(ty);
+        LLVMValueRef c[16];
+        for (unsigned i = 0; i < n; i++)
+            c[i] = LLVMConstInt(et, v, 0);
+        return LLVMConstVector(c, n);
+    }
+    return LLVMConstInt(ty, v, 0);
+}
+
+/* k_generic's integer division family (arith.c): by zero 0, by -1 the
+ * negation (SDiv) or 0 (SRem, SMod). */
+static LLVMValueRef emit_int_div(jctx *j, uint32_t op, LLVMValueRef x, LLVMValueRef y)
+{
+    LLVMTypeRef ty = LLVMTypeOf(x);
+    LLVMValueRef zero = LLVMConstNull(ty), one = const_like(j, ty, 1);
+    LLVMValueRef yz = LLVMBuildICmp(j->B, LLVMIntEQ, y, zero, "");
+    if (op == SpvOpUDiv || op == SpvOpUMod) {
+        LLVMValueRef ys = LLVMBuildSelect(j->B, yz, one, y, "");
+        LLVMValueRef q = op == SpvOpUDiv ? LLVMBuildUDiv(j->B, x, ys, "")
+                                          : LLVMBuildURem(j->B, x, ys, "");
+        return LLVMBuildSelect(j->B, yz, zero, q, "");
+    }
+    LLVMValueRef allones = LLVMConstAllOnes(ty);
+    LLVMValueRef ym1 = LLVMBuildICmp(j->B, LLVMIntEQ, y, allones, "");
+    LLVMValueRef bad = LLVMBuildOr(j->B, yz, ym1, "");
+    LLVMValueRef ys = LLVMBuildSelect(j->B, bad, one, y, "");
+    LLVMValueRef q;
+    if (op == SpvOpSDiv) {
+        q = LLVMBuildSDiv(j->B, x, ys, "");
+        LLVMValueRef neg = LLVMBuildSub(j->B, zero, x, "");
+        q = LLVMBuildSelect(j->B, ym1, neg, q, "");
+        return LLVMBuildSelect(j->B, yz, zero, q, "");
+    }
+    q = LLVMBuildSRem(j->B, x, ys, "");
+    if (op == SpvOpSMod) {
+        /* q != 0 and sign(q) != sign(y): q + y */
+        LLVMValueRef qnz = LLVMBuildICmp(j->B, LLVMIntNE, q, zero, "");
+        LLVMValueRef qneg = LLVMBuildICmp(j->B, LLVMIntSLT, q, zero, "");
+        LLVMValueRef yneg = LLVMBuildICmp(j->B, LLVMIntSLT, y, zero, "");
+        LLVMValueRef fix = LLVMBuildAnd(j->B, qnz, LLVMBuildXor(j->B, qneg, yneg, ""), "");
+        q = LLVMBuildSelect(j->B, fix, LLVMBuildAdd(j->B, q, y, ""), q, "");
+    }
+    return LLVMBuildSelect(j->B, bad, zero, q, "");
+}
+
+/* Shifts: the shift count at its own width, unsigned; past the width 0, or
+ * the sign for the arithmetic one. */
+static LLVMValueRef emit_shift(jctx *j, uint32_t op, LLVMValueRef x, LLVMValueRef y)
+{
+    LLVMTypeRef ty = LLVMTypeOf(x);
+    unsigned bits = LLVMGetIntTypeWidth(LLVMGetTypeKind(ty) == LLVMVectorTypeKind
+                                            ? LLVMGetElementType(ty)
+                                            : ty);
+    LLVMTypeRef yt = LLVMTypeOf(y);
+    unsigned ybits = LLVMGetIntTypeWidth(LLVMGetTypeKind(yt) == LLVMVectorTypeKind
+                                             ? LLVMGetElementType(yt)
+                                             : yt);
+    if (LLVMGetTypeKind(yt) != LLVMGetTypeKind(ty) && LLVMGetTypeKind(ty) == LLVMVectorTypeKind)
+        y = splat(j, y, ty), yt = LLVMTypeOf(y);
+    /* the count compared at the wider of the two widths */
+    LLVMTypeRef wide = ybits > bits ? yt : ty;
+    LLVMValueRef yw = ybits > bits ? y : ybits < bits ? LLVMBuildZExt(j->B, y, ty, "") : y;
+    LLVMValueRef big = LLVMBuildICmp(j->B, LLVMIntUGE, yw, const_like(j, wide, bits), "");
+    LLVMValueRef yc = ybits > bits ? LLVMBuildTrunc(j->B, y, ty, "") : yw;
+    yc = LLVMBuildSelect(j->B, big, LLVMConstNull(ty), yc, "");
+    switch (op) {
+    case SpvOpShiftLeftLogical:
+        return LLVMBuildSelect(j->B, big, LLVMConstNull(ty), LLVMBuildShl(j->B, x, yc, ""), "");
+    case SpvOpShiftRightLogical:
+        return LLVMBuildSelect(j->B, big, LLVMConstNull(ty), LLVMBuildLShr(j->B, x, yc, ""), "");
+    default: {
+        LLVMValueRef sign = LLVMBuildAShr(j->B, x, const_like(j, ty, bits - 1), "");
+        return LLVMBuildSelect(j->B, big, sign, LLVMBuildAShr(j->B, x, yc, ""), "");
+    }
+    }
+}
+
+/* f32 operands go through double in k_generic, which quiets a signalling
+ * NaN: FNegate of one is the quieted NaN, negated. */
+static LLVMValueRef emit_fnegate(jctx *j, LLVMValueRef x, uint8_t sk)
+{
+    LLVMValueRef r = LLVMBuildFNeg(j->B, x, "");
+    if (sk != CVM_SK_F32)
+        return r;
+    LLVMTypeRef ty = LLVMTypeOf(x);
+    int vec = LLVMGetTypeKind(ty) == LLVMVectorTypeKind;
+    LLVMTypeRef it = vec ? LLVMVectorType(j->i32, LLVMGetVectorSize(ty)) : j->i32;
+    LLVMValueRef isnan = LLVMBuildFCmp(j->B, LLVMRealUNO, x, x, "");
+    LLVMValueRef bits = LLVMBuildBitCast(j->B, r, it, "");
+    LLVMValueRef q = LLVMBuildOr(j->B, bits, const_like(j, it, 0x400000), "");
+    return LLVMBuildSelect(j->B, isnan, LLVMBuildBitCast(j->B, q, ty, ""), r, "");
+}
+
+static int fcmp_pred(uint32_t op, LLVMRealPredicate *o)
+{
+    switch (op) {
+    case SpvOpFOrdEqual: *o = LLVMRealOEQ; return 1;
+    case SpvOpFUnordEqual: *o = LLVMRealUEQ; return 1;
+    case SpvOpFOrdNotEqual: *o = LLVMRealONE; return 1;
+    case SpvOpFUnordNotEqual: *o = LLVMRealUNE; return 1;
+    case SpvOpFOrdLessThan: *o = LLVMRealOLT; return 1;
+    case SpvOpFUnordLessThan: *o = LLVMRealULT; return 1;
+    case SpvOpFOrdGreaterThan: *o = LLVMRealOGT; return 1;
+    case SpvOpFUnordGreaterThan: *o = LLVMRealUGT; return 1;
+    case SpvOpFOrdLessThanEqual: *o = LLVMRealOLE; return 1;
+    case SpvOpFUnordLessThanEqual: *o = LLVMRealULE; return 1;
+    case SpvOpFOrdGreaterThanEqual: *o = LLVMRealOGE; return 1;
+    case SpvOpFUnordGreaterThanEqual: *o = LLVMRealUGE; return 1;
+    case SpvOpIsNan: *o = LLVMRealUNO; return 1;
+    default: return 0;
+    }
+}
+
+static int icmp_pred(uint32_t op, LLVMIntPredicate *o)
+{
+    switch (op) {
+    case SpvOpIEqual: case SpvOpLogicalEqual: *o = LLVMIntEQ; return 1;
+    case SpvOpINotEqual: case SpvOpLogicalNotEqual: *o = LLVMIntNE; return 1;
+    case SpvOpUGreaterThan: *o = LLVMIntUGT; return 1;
+    case SpvOpSGreaterThan: *o = LLVMIntSGT; return 1;
+    case SpvOpUGreaterThanEqual: *o = LLVMIntUGE; return 1;
+    case SpvOpSGreaterThanEqual: *o = LLVMIntSGE; return 1;
+    case SpvOpULessThan: *o = LLVMIntULT; return 1;
+    case SpvOpSLessThan: *o = LLVMIntSLT; return 1;
+    case SpvOpULessThanEqual: *o = LLVMIntULE; return 1;
+    case SpvOpSLessThanEqual: *o = LLVMIntSLE; return 1;
+    default: return 0;
+    }
+}
+
+/* Operands of an element-wise instruction, a scalar one broadcast to the
+ * result's vector shape as cvm_ew_shape does. */
+static int ew_operands(jctx *j, const spv_inst *si, uint32_t first, uint32_t n,
+                       LLVMTypeRef shape_like, LLVMValueRef *o)
+{
+    for (uint32_t k = 0; k < n; k++) {
+        if (first + k >= si->word_count)
+            return 0;
+        LLVMValueRef v = get_val(j, si->words[first + k]);
+        if (!v)
+            return 0;
+        if (shape_like && LLVMGetTypeKind(shape_like) == LLVMVectorTypeKind &&
+            LLVMGetTypeKind(LLVMTypeOf(v)) != LLVMVectorTypeKind)
+            v = splat(j, v, shape_like);
+        o[k] = v;
+    }
+    return 1;
+}
+
+static cvm_result emit_arith(jctx *j, const spv_inst *si, const cvm_insn *in)
+{
+    const uint32_t *w = si->words;
+    uint32_t op = si->opcode, rtype = w[1], result = w[2];
+    LLVMTypeRef rty = value_type(j, rtype);
+    if (!rty)
+        return unsupported(j, j->cur_insn, "this result type");
+    uint8_t rsk = comp_sk(j, rtype);
+    LLVMValueRef x[3];
+    LLVMValueRef r = NULL;
+    LLVMIntPredicate ip;
+    LLVMRealPredicate fp;
+    switch (op) {
+    case SpvOpIAdd: case SpvOpISub: case SpvOpIMul: case SpvOpBitwiseAnd: case SpvOpBitwiseOr:
+    case SpvOpBitwiseXor: case SpvOpUDiv: case SpvOpSDiv: case SpvOpUMod: case SpvOpSRem:
+    case SpvOpSMod: case SpvOpLogicalAnd: case SpvOpLogicalOr: {
+        if (!ew_operands(j, si, 3, 2, rty, x) || LLVMTypeOf(x[0]) != rty || LLVMTypeOf(x[1]) != rty)
+            return unsupported(j, j->cur_insn, "these operands");
+        switch (op) {
+        case SpvOpIAdd: r = LLVMBuildAdd(j->B, x[0], x[1], ""); break;
+        case SpvOpISub: r = LLVMBuildSub(j->B, x[0], x[1], ""); break;
+        case SpvOpIMul: r = LLVMBuildMul(j->B, x[0], x[1], ""); break;
+        case SpvOpBitwiseAnd: case SpvOpLogicalAnd: r = LLVMBuildAnd(j->B, x[0], x[1], ""); break;
+        case SpvOpBitwiseOr: case SpvOpLogicalOr: r = LLVMBuildOr(j->B, x[0], x[1], ""); break;
+        case SpvOpBitwiseXor: r = LLVMBuildXor(j->B, x[0], x[1], ""); break;
+        default: r = emit_int_div(j, op, x[0], x[1]); break;
+        }
+        break;
+    }
+    case SpvOpShiftLeftLogical: case SpvOpShiftRightLogical: case SpvOpShiftRightArithmetic:
+        if (!ew_operands(j, si, 3, 2, NULL, x) || LLVMTypeOf(x[0]) != rty)
+            return unsupported(j, j->cur_insn, "these operands");
+        r = emit_shift(j, op, x[0], x[1]);
+        break;
+    case SpvOpNot: case SpvOpSNegate: case SpvOpLogicalNot:
+        if (!ew_operands(j, si, 3, 1, rty, x) || LLVMTypeOf(x[0]) != rty)
+            return unsupported(j, j->cur_insn, "this operand");
+        r = op == SpvOpSNegate ? LLVMBuildSub(j->B, LLVMConstNull(rty), x[0], "")
+                               : LLVMBuildNot(j->B, x[0], "");
+        break;
+    case SpvOpFAdd: case SpvOpFSub: case SpvOpFMul: case SpvOpFDiv: case SpvOpVectorTimesScalar:
+        if (rsk != CVM_SK_F32 && rsk != CVM_SK_F64)
+            return unsupported(j, j->cur_insn, "this float kind");
+        if (!ew_operands(j, si, 3, 2, rty, x) || LLVMTypeOf(x[0]) != rty || LLVMTypeOf(x[1]) != rty)
+            return unsupported(j, j->cur_insn, "these operands");
+        switch (op) {
+        case SpvOpFAdd: r = LLVMBuildFAdd(j->B, x[0], x[1], ""); break;
+        case SpvOpFSub: r = LLVMBuildFSub(j->B, x[0], x[1], ""); break;
+        case SpvOpFDiv: r = LLVMBuildFDiv(j->B, x[0], x[1], ""); break;
+        default: r = LLVMBuildFMul(j->B, x[0], x[1], ""); break;
+        }
+        break;
+    case SpvOpFNegate:
+        if ((rsk != CVM_SK_F32 && rsk != CVM_SK_F64) || !ew_operands(j, si, 3, 1, rty, x) ||
+            LLVMTypeOf(x[0]) != rty)
+            return unsupported(j, j->cur_insn, "this operand");
+        r = emit_fnegate(j, x[0], rsk);
+        break;
+    case SpvOpSelect: {
+        if (!ew_operands(j, si, 3, 3, NULL, x) || LLVMTypeOf(x[1]) != rty ||
+            LLVMTypeOf(x[2]) != rty)
+            return unsupported(j, j->cur_insn, "these operands");
+        r = LLVMBuildSelect(j->B, x[0], x[1], x[2], "");
+        break;
+    }
+    default:
+        if (icmp_pred(op, &ip)) {
+            if (!ew_operands(j, si, 3, 2, NULL, x) || LLVMTypeOf(x[0]) != LLVMTypeOf(x[1]))
+                return unsupported(j, j->cur_insn, "these operands");
+            r = LLVMBuildICmp(j->B, ip, x[0], x[1], "");
+        } else if (fcmp_pred(op, &fp)) {
+            uint32_t n = op == SpvOpIsNan ? 1 : 2;
+            if (!ew_operands(j, si, 3, n, NULL, x) || (n == 2 && LLVMTypeOf(x[0]) != LLVMTypeOf(x[1])))
+                return unsupported(j, j->cur_insn, "these operands");
+            r = LLVMBuildFCmp(j->B, fp, x[0], n == 2 ? x[1] : x[0], "");
+        } else {
+            /* the rest of the family: the interpreter's kernel for one lane */
+            uint32_t ids[3] = {in->a, in->b, in->c}, tids[3];
+            for (int k = 0; k < 3; k++) {
+                tids[k] = ids[k] < j->p->bound ? j->mod->defs[ids[k]].type : 0;
+                if (ids[k] && !value_type(j, tids[k]))
+                    return unsupported(j, j->cur_insn, "this operand type");
+            }
+            if (!in->fn || type_of(j, rtype)->size > JIT_MAX_ACCESS)
+                return unsupported(j, j->cur_insn, "this instruction");
+            if (!cvm_arith_eval_lane(in, NULL, NULL, NULL, NULL))
+                return unsupported(j, j->cur_insn, "this instruction");
+            r = call_lane_kernel(j, (void *)jit_arith, 5, j->cur_insn, rtype, ids, tids, 3);
+        }
+        break;
+    }
+    if (!r || LLVMTypeOf(r) != rty)
+        return unsupported(j, j->cur_insn, "this instruction's result");
+    j->vals[result] = r;
+    return CVM_SUCCESS;
+}
+
+static cvm_result emit_convert(jctx *j, const spv_inst *si, const cvm_insn *in)
+{
+    const uint32_t *w = si->words;
+    uint32_t rtype = w[1], result = w[2], src = si->word_count > 3 ? w[3] : 0;
+    LLVMTypeRef rty = value_type(j, rtype);
+    LLVMValueRef x = get_val(j, src);
+    if (!rty || !x || comp_sk(j, rtype) == CVM_SK_BOOL)
+        return unsupported(j, j->cur_insn, "this conversion");
+    uint32_t stype = j->mod->defs[src].type;
+    uint8_t ssk = comp_sk(j, stype), rsk = comp_sk(j, rtype);
+    if (ssk == CVM_SK_BOOL || ncomp_of(j, stype) != ncomp_of(j, rtype))
+        return unsupported(j, j->cur_insn, "this conversion");
+    LLVMValueRef r = NULL;
+    int sint = !cvm_sk_is_float((cvm_scalar_kind)ssk), rint = !cvm_sk_is_float((cvm_scalar_kind)rsk);
+    if (si->opcode == SpvOpBitcast) {
+        if (type_of(j, stype)->size != type_of(j, rtype)->size)
+            return unsupported(j, j->cur_insn, "this bitcast");
+        r = LLVMBuildBitCast(j->B, x, rty, "");
+    } else if (sint && rint && (si->opcode == SpvOpUConvert || si->opcode == SpvOpSConvert)) {
+        unsigned sb = cvm_sk_size((cvm_scalar_kind)ssk), rb = cvm_sk_size((cvm_scalar_kind)rsk);
+        r = rb < sb   ? LLVMBuildTrunc(j->B, x, rty, "")
+            : rb == sb ? x
+            : si->opcode == SpvOpSConvert ? LLVMBuildSExt(j->B, x, rty, "")
+                                          : LLVMBuildZExt(j->B, x, rty, "");
+    } else if (sint && rsk == CVM_SK_F32 && cvm_sk_size((cvm_scalar_kind)ssk) == 4 &&
+               (si->opcode == SpvOpConvertSToF || si->opcode == SpvOpConvertUToF)) {
+        /* one rounding to nearest, as k_convert_fast's C conversion */
+        r = si->opcode == SpvOpConvertSToF ? LLVMBuildSIToFP(j->B, x, rty, "")
+                                           : LLVMBuildUIToFP(j->B, x, rty, "");
+    } else {
+        uint32_t ids[1] = {src}, tids[1] = {stype};
+        if (!in->fn || type_of(j, rtype)->size > JIT_MAX_ACCESS ||
+            type_of(j, stype)->size > JIT_MAX_ACCESS || !cvm_convert_eval_lane(in, NULL, NULL))
+            return unsupported(j, j->cur_insn, "this conversion");
+        r = call_lane_kernel(j, (void *)jit_convert, 3, j->cur_insn, rtype, ids, tids, 1);
+    }
+    if (!r || LLVMTypeOf(r) != rty)
+        return unsupported(j, j->cur_insn, "this conversion's result");
+    j->vals[result] = r;
+    return CVM_SUCCESS;
+}
+
+/* x with a signalling NaN quieted (k_float_f32's quiet_f32). */
+static LLVMValueRef quiet_f32(jctx *j, LLVMValueRef x)
+{
+    LLVMValueRef isnan = LLVMBuildFCmp(j->B, LLVMRealUNO, x, x, "");
+    LLVMValueRef bits = LLVMBuildBitCast(j->B, x, j->i32, "");
+    LLVMValueRef q = LLVMBuildBitCast(j->B, LLVMBuildOr(j->B, bits, c_i32(j, 0x400000), ""),
+                                      j->f32, "");
+    return LLVMBuildSelect(j->B, isnan, q, x, "");
+}
+
+/* The f32 functions that are one C library call (cvm_glsl_f32_libm), called
+ * per component. */
+static LLVMValueRef emit_glsl_libm(jctx *j, const cvm_insn *in, uint32_t rtype)
+{
+    int nops = 0;
+    void *fnp = cvm_glsl_f32_libm(in, &nops);
+    if (!fnp || comp_sk(j, rtype) != CVM_SK_F32)
+        return NULL;
+    uint32_t ids[3] = {in->a, in->b, in->c};
+    LLVMValueRef ops[3];
+    for (int k = 0; k < nops; k++) {
+        ops[k] = get_val(j, ids[k]);
+        if (!ops[k] || comp_sk(j, j->mod->defs[ids[k]].type) != CVM_SK_F32)
+            return NULL;
+    }
+    LLVMTypeRef params[3] = {j->f32, j->f32, j->f32};
+    LLVMTypeRef fty = LLVMFunctionType(j->f32, params, (unsigned)nops, 0);
+    LLVMValueRef callee = fn_const(j, fnp, fty);
+    uint32_t n = ncomp_of(j, rtype);
+    LLVMValueRef r = n > 1 ? LLVMGetUndef(value_type(j, rtype)) : NULL;
+    for (uint32_t c = 0; c < n; c++) {
+        LLVMValueRef args[3];
+        for (int k = 0; k < nops; k++) {
+            LLVMValueRef v = ops[k];
+            if (LLVMGetTypeKind(LLVMTypeOf(v)) == LLVMVectorTypeKind)
+                v = LLVMBuildExtractElement(j->B, v, c_i32(j, c), "");
+            args[k] = quiet_f32(j, v);
+        }
+        LLVMValueRef e = LLVMBuildCall2(j->B, fty, callee, args, (unsigned)nops, "");
+        r = n > 1 ? LLVMBuildInsertElement(j->B, r, e, c_i32(j, c), "") : e;
+    }
+    return r;
+}
+
+static cvm_result emit_glsl(jctx *j, const spv_inst *si, const cvm_insn *in)
+{
+    uint32_t rtype = si->words[1], result = si->words[2];
+    if (value_type(j, rtype) && in->fn) {
+        LLVMValueRef d = emit_glsl_libm(j, in, rtype);
+        if (d && LLVMTypeOf(d) == value_type(j, rtype)) {
+            j->vals[result] = d;
+            return CVM_SUCCESS;
+        }
+    }
+    if (!value_type(j, rtype) || comp_sk(j, rtype) == CVM_SK_BOOL || !in->fn ||
+        type_of(j, rtype)->size > JIT_MAX_ACCESS)
+        return unsupported(j, j->cur_insn, "this GLSL.std.450 instruction");
+    uint32_t ids[3] = {in->a, in->b, in->c}, tids[3] = {0, 0, 0};
+    for (int k = 0; k < 3; k++) {
+        if (!ids[k])
+            continue;
+        tids[k] = ids[k] < j->p->bound ? j->mod->defs[ids[k]].type : 0;
+        if (!value_type(j, tids[k]) || type_of(j, tids[k])->size > JIT_MAX_ACCESS)
+            return unsupported(j, j->cur_insn, "this GLSL.std.450 operand");
+    }
+    if (!cvm_glsl_eval_lane(in, NULL, NULL, NULL, NULL))
+        return unsupported(j, j->cur_insn, "this GLSL.std.450 instruction");
+    LLVMValueRef r = call_lane_kernel(j, (void *)jit_glsl, 5, j->cur_insn, rtype, ids, tids, 3);
+    if (!r)
+        return unsupported(j, j->cur_insn, "this GLSL.std.450 operand");
+    j->vals[result] = r;
+    return CVM_SUCCESS;
+}
+
+static cvm_result emit_composite(jctx *j, const spv_inst *si)
+{
+    const uint32_t *w = si->words;
+    uint32_t rtype = w[1], result = w[2];
+    LLVMTypeRef rty = value_type(j, rtype);
+    if (!rty)
+        return unsupported(j, j->cur_insn, "this composite");
+    LLVMValueRef r = NULL;
+    switch (si->opcode) {
+    case SpvOpCompositeExtract: {
+        LLVMValueRef v = si->word_count == 5 ? get_val(j, w[3]) : NULL;
+        if (!v || LLVMGetTypeKind(LLVMTypeOf(v)) != LLVMVectorTypeKind ||
+            w[4] >= LLVMGetVectorSize(LLVMTypeOf(v)))
+            return unsupported(j, j->cur_insn, "this extract");
+        r = LLVMBuildExtractElement(j->B, v, c_i32(j, w[4]), "");
+        break;
+    }
+    case SpvOpCompositeInsert: {
+        LLVMValueRef o = si->word_count == 6 ? get_val(j, w[3]) : NULL;
+        LLVMValueRef v = si->word_count == 6 ? get_val(j, w[4]) : NULL;
+        if (!o || !v || LLVMTypeOf(v) != rty || LLVMGetTypeKind(rty) != LLVMVectorTypeKind ||
+            w[5] >= LLVMGetVectorSize(rty))
+            return unsupported(j, j->cur_insn, "this insert");
+        r = LLVMBuildInsertElement(j->B, v, o, c_i32(j, w[5]), "");
+        break;
+    }
+    case SpvOpCompositeConstruct: {
+        if (LLVMGetTypeKind(rty) != LLVMVectorTypeKind)
+            return unsupported(j, j->cur_insn, "this construct");
+        unsigned n = LLVMGetVectorSize(rty), at = 0;
+        r = LLVMGetUndef(rty);
+        for (uint32_t k = 3; k < si->word_count; k++) {
+            LLVMValueRef v = get_val(j, w[k]);
+            if (!v)
+                return unsupported(j, j->cur_insn, "this constituent");
+            if (LLVMGetTypeKind(LLVMTypeOf(v)) == LLVMVectorTypeKind) {
+                unsigned m = LLVMGetVectorSize(LLVMTypeOf(v));
+                for (unsigned c = 0; c < m && at < n; c++, at++)
+                    r = LLVMBuildInsertElement(
+                        j->B, r, LLVMBuildExtractElement(j->B, v, c_i32(j, c), ""), c_i32(j, at), "");
+            } else if (at < n) {
+                r = LLVMBuildInsertElement(j->B, r, v, c_i32(j, at++), "");
+            }
+        }
+        if (at != n)
+            return unsupported(j, j->cur_insn, "this construct's size");
+        break;
+    }
+    case SpvOpVectorShuffle: {
+        LLVMValueRef a = si->word_count >= 5 ? get_val(j, w[3]) : NULL;
+        LLVMValueRef b = si->word_count >= 5 ? get_val(j, w[4]) : NULL;
+        if (!a || !b || LLVMGetTypeKind(LLVMTypeOf(a)) != LLVMVectorTypeKind ||
+            LLVMGetTypeKind(rty) != LLVMVectorTypeKind)
+            return unsupported(j, j->cur_insn, "this shuffle");
+        unsigned na = LLVMGetVectorSize(LLVMTypeOf(a)), nb = LLVMGetVectorSize(LLVMTypeOf(b));
+        unsigned n = si->word_count - 5;
+        if (n != LLVMGetVectorSize(rty))
+            return unsupported(j, j->cur_insn, "this shuffle");
+        r = LLVMGetUndef(rty);
+        for (unsigned k = 0; k < n; k++) {
+            uint32_t s = w[5 + k];
+            if (s >= na + nb)
+                return unsupported(j, j->cur_insn, "an undefined shuffle component");
+            LLVMValueRef e = s < na ? LLVMBuildExtractElement(j->B, a, c_i32(j, s), "")
+                                    : LLVMBuildExtractElement(j->B, b, c_i32(j, s - na), "");
+            r = LLVMBuildInsertElement(j->B, r, e, c_i32(j, k), "");
+        }
+        break;
+    }
+    default: /* OpCopyObject */
+        r = si->word_count == 4 ? get_val(j, w[3]) : NULL;
+        if (!r && si->word_count == 4 && w[3] < j->p->bound && j->ptrs[w[3]].kind) {
+            j->ptrs[result] = j->ptrs[w[3]];
+            return CVM_SUCCESS;
+        }
+        break;
+    }
+    if (!r || LLVMTypeOf(r) != rty)
+        return unsupported(j, j->cur_insn, "this composite's result");
+    j->vals[result] = r;
+    return CVM_SUCCESS;
+}
+
+/* ---- blocks and control flow ------------------------------------------------ */
+
+static int is_arith_op(uint32_t op)
+{
+    switch (op) {
+    case SpvOpSNegate: case SpvOpFNegate: case SpvOpIAdd: case SpvOpFAdd: case SpvOpISub:
+    case SpvOpFSub: case SpvOpIMul: case SpvOpFMul: case SpvOpUDiv: case SpvOpSDiv:
+    case SpvOpFDiv: case SpvOpUMod: case SpvOpSRem: case SpvOpSMod: case SpvOpFRem:
+    case SpvOpFMod: case SpvOpVectorTimesScalar: case SpvOpShiftRightLogical:
+    case SpvOpShiftRightArithmetic: case SpvOpShiftLeftLogical: case SpvOpBitwiseOr:
+    case SpvOpBitwiseXor: case SpvOpBitwiseAnd: case SpvOpNot: case SpvOpBitReverse:
+    case SpvOpBitCount: case SpvOpLogicalOr: case SpvOpLogicalAnd: case SpvOpLogicalNot:
+    case SpvOpLogicalEqual: case SpvOpLogicalNotEqual: case SpvOpSelect: case SpvOpIEqual:
+    case SpvOpINotEqual: case SpvOpUGreaterThan: case SpvOpSGreaterThan:
+    case SpvOpUGreaterThanEqual: case SpvOpSGreaterThanEqual: case SpvOpULessThan:
+    case SpvOpSLessThan: case SpvOpULessThanEqual: case SpvOpSLessThanEqual:
+    case SpvOpFOrdEqual: case SpvOpFUnordEqual: case SpvOpFOrdNotEqual:
+    case SpvOpFUnordNotEqual: case SpvOpFOrdLessThan: case SpvOpFUnordLessThan:
+    case SpvOpFOrdGreaterThan: case SpvOpFUnordGreaterThan: case SpvOpFOrdLessThanEqual:
+    case SpvOpFUnordLessThanEqual: case SpvOpFOrdGreaterThanEqual:
+    case SpvOpFUnordGreaterThanEqual: case SpvOpIsNan: case SpvOpIsInf:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+static cvm_result emit_insn(jctx *j, uint32_t ii)
+{
+    const cvm_insn *in = &j->p->insns[ii];
+    spv_inst si;
+    j->cur_insn = ii;
+    if (!spv_module_inst_at(j->mod, in->word_off, &si))
+        return unsupported(j, ii, "this instruction");
+    if (in->flags & CVM_INSN_PER_INSTANCE)
+        return unsupported(j, ii, "a cooperative-matrix instruction");
+    uint32_t op = si.opcode;
+    switch (op) {
+    case SpvOpLoad:
+        if (si.word_count < 4)
+            return unsupported(j, ii, "this load");
+        return emit_load(j, si.words[2], si.words[1], si.words[3]);
+    case SpvOpStore:
+        if (si.word_count < 3)
+            return unsupported(j, ii, "this store");
+        return emit_store(j, si.words[1], si.words[2]);
+    case SpvOpAccessChain:
+    case SpvOpInBoundsAccessChain:
+        return emit_access_chain(j, &si);
+    case SpvOpCompositeExtract: case SpvOpCompositeInsert: case SpvOpCompositeConstruct:
+    case SpvOpVectorShuffle: case SpvOpCopyObject:
+        return emit_composite(j, &si);
+    case SpvOpConvertFToU: case SpvOpConvertFToS: case SpvOpConvertSToF: case SpvOpConvertUToF:
+    case SpvOpUConvert: case SpvOpSConvert: case SpvOpFConvert: case SpvOpBitcast:
+        return emit_convert(j, &si, in);
+    case SpvOpExtInst:
+        if (si.word_count >= 5 && si.words[3] == j->p->glsl_ext && j->p->glsl_ext)
+            return emit_glsl(j, &si, in);
+        if (in->fn == NULL && in->cf == CVM_CF_NONE)
+            return CVM_SUCCESS;
+        return unsupported(j, ii, "this extended instruction");
+    default:
+        if (is_arith_op(op))
+            return emit_arith(j, &si, in);
+        return unsupported(j, ii, "this instruction");
+    }
+}
+
+/* Charges `count` instructions to the budget at the start of a block. */
+static void emit_budget(jctx *j, uint32_t count, uint32_t insn)
+{
+    if (!count)
+        return;
+    LLVMValueRef b = LLVMBuildLoad2(j->B, j->i64, j->budget_var, "");
+    LLVMValueRef nb = LLVMBuildSub(j->B, b, c_i64(j, count), "");
+    LLVMBuildStore(j->B, nb, j->budget_var);
+    LLVMValueRef low = LLVMBuildICmp(j->B, LLVMIntSLT, nb, c_i64(j, 0), "");
+    LLVMBasicBlockRef refill = LLVMAppendBasicBlockInContext(j->C, j->fn, "refill");
+    LLVMBasicBlockRef go = LLVMAppendBasicBlockInContext(j->C, j->fn, "go");
+    LLVMBuildCondBr(j->B, low, refill, go);
+    LLVMPositionBuilderAtEnd(j->B, refill);
+    LLVMTypeRef params[3] = {LLVMPointerType(j->env_t, 0), j->i32, j->i64};
+    LLVMTypeRef fty = LLVMFunctionType(j->i64, params, 3, 0);
+    LLVMValueRef args[3] = {j->env, c_i32(j, insn), nb};
+    LLVMValueRef got = LLVMBuildCall2(j->B, fty, fn_const(j, (void *)jit_refill, fty), args, 3, "");
+    LLVMBuildStore(j->B, got, j->budget_var);
+    LLVMValueRef failed = LLVMBuildICmp(j->B, LLVMIntSLT, got, c_i64(j, 0), "");
+    LLVMBuildCondBr(j->B, failed, j->fail_bb, go);
+    LLVMPositionBuilderAtEnd(j->B, go);
+}
+
+static cvm_result emit_terminator(jctx *j, uint32_t ii, uint32_t bi, LLVMBasicBlockRef *o_end)
+{
+    const cvm_insn *in = &j->p->insns[ii];
+    const cvm_function *f = j->f;
+    j->cur_insn = ii;
+    (void)bi;
+    switch (in->cf) {
+    case CVM_CF_BRANCH:
+        if (in->a >= f->nblocks)
+            return unsupported(j, ii, "this branch");
+        LLVMBuildBr(j->B, j->bbs[in->a]);
+        break;
+    case CVM_CF_BRANCH_COND: {
+        LLVMValueRef c = get_val(j, in->a);
+        if (!c || LLVMTypeOf(c) != j->i1 || in->b >= f->nblocks || in->c >= f->nblocks)
+            return unsupported(j, ii, "this branch");
+        LLVMBuildCondBr(j->B, c, j->bbs[in->b], j->bbs[in->c]);
+        break;
+    }
+    case CVM_CF_SWITCH: {
+        LLVMValueRef s = get_val(j, in->a);
+        if (!s || LLVMGetTypeKind(LLVMTypeOf(s)) != LLVMIntegerTypeKind || in->b >= f->nblocks)
+            return unsupported(j, ii, "this switch");
+        /* (low word, high word, block) triples (cvm_lower_control); the
+         * first of equal literals wins there, and LLVM refuses equal ones */
+        LLVMValueRef sw = LLVMBuildSwitch(j->B, s, j->bbs[in->b], in->nextra / 3);
+        const uint32_t *e = j->p->extra + in->extra;
+        for (uint32_t k = 0; k + 2 < in->nextra; k += 3) {
+            if (e[k + 2] >= f->nblocks)
+                return unsupported(j, ii, "this switch target");
+            uint64_t lit = e[k] | ((uint64_t)e[k + 1] << 32);
+            LLVMAddCase(sw, LLVMConstInt(LLVMTypeOf(s), lit, 0), j->bbs[e[k + 2]]);
+        }
+        break;
+    }
+    case CVM_CF_RETURN:
+    case CVM_CF_KILL:
+        LLVMBuildBr(j->B, j->lane_next);
+        break;
+    default:
+        return unsupported(j, ii, "this control flow");
+    }
+    *o_end = LLVMGetInsertBlock(j->B);
+    return CVM_SUCCESS;
+}
+
+/* ---- the function ----------------------------------------------------------- */
+
+static LLVMValueRef u32v(jctx *j, LLVMValueRef a, LLVMValueRef b, LLVMValueRef c)
+{
+    LLVMTypeRef vt = LLVMVectorType(j->i32, 3);
+    LLVMValueRef v = LLVMGetUndef(vt);
+    v = LLVMBuildInsertElement(j->B, v, a, c_i32(j, 0), "");
+    v = LLVMBuildInsertElement(j->B, v, b, c_i32(j, 1), "");
+    return LLVMBuildInsertElement(j->B, v, c, c_i32(j, 2), "");
+}
+
+/* Built-in values of the lane (fill_builtins' definitions). */
+static cvm_result emit_builtins(jctx *j, LLVMValueRef nlanes, LLVMValueRef sg)
+{
+    const cvm_program *p = j->p;
+    const uint32_t *ls = p->local_size;
+    LLVMValueRef l = j->lane;
+    LLVMValueRef lx = LLVMBuildURem(j->B, l, c_i32(j, ls[0]), "");
+    LLVMValueRef ly = LLVMBuildURem(j->B, LLVMBuildUDiv(j->B, l, c_i32(j, ls[0]), ""),
+                                    c_i32(j, ls[1]), "");
+    LLVMValueRef lz = LLVMBuildUDiv(j->B, l, c_i32(j, (uint64_t)ls[0] * ls[1]), "");
+    LLVMValueRef g[3], ng[3];
+    for (unsigned k = 0; k < 3; k++) {
+        g[k] = LLVMBuildLoad2(j->B, j->i32, env_field(j, ENV_GID, k), "");
+        ng[k] = LLVMBuildLoad2(j->B, j->i32, env_field(j, ENV_NGROUPS, k), "");
+    }
+    LLVMValueRef lid = u32v(j, lx, ly, lz);
+    LLVMValueRef gid = u32v(j, g[0], g[1], g[2]);
+    LLVMValueRef lsv = u32v(j, c_i32(j, ls[0]), c_i32(j, ls[1]), c_i32(j, ls[2]));
+    memset(j->builtin_vals, 0, sizeof(j->builtin_vals));
+    j->builtin_vals[SpvBuiltInGlobalInvocationId] =
+        LLVMBuildAdd(j->B, LLVMBuildMul(j->B, gid, lsv, ""), lid, "");
+    j->builtin_vals[SpvBuiltInLocalInvocationId] = lid;
+    j->builtin_vals[SpvBuiltInLocalInvocationIndex] = l;
+    j->builtin_vals[SpvBuiltInWorkgroupId] = gid;
+    j->builtin_vals[SpvBuiltInNumWorkgroups] = u32v(j, ng[0], ng[1], ng[2]);
+    j->builtin_vals[SpvBuiltInWorkgroupSize] = lsv;
+    j->builtin_vals[SpvBuiltInSubgroupId] = LLVMBuildUDiv(j->B, l, sg, "");
+    j->builtin_vals[SpvBuiltInSubgroupLocalInvocationId] = LLVMBuildURem(j->B, l, sg, "");
+    j->builtin_vals[SpvBuiltInSubgroupSize] = sg;
+    j->builtin_vals[SpvBuiltInNumSubgroups] =
+        LLVMBuildUDiv(j->B, LLVMBuildAdd(j->B, nlanes, LLVMBuildSub(j->B, sg, c_i32(j, 1), ""), ""),
+                      sg, "");
+    for (uint32_t b = 0; b < p->nbuiltins; b++)
+        if (p->builtin_kinds[b] >= 64 || !j->builtin_vals[p->builtin_kinds[b]])
+            return unsupported(j, UINT32_MAX, "this built-in");
+    return CVM_SUCCESS;
+}
+
+/* Pointer descriptions of the module-scope variables the tier takes. */
+static cvm_result setup_globals(jctx *j)
+{
+    const cvm_program *p = j->p;
+    const spv_module *mod = j->mod;
+    for (uint32_t b = 0; b < p->nbuiltins; b++) {
+        uint32_t var = p->builtin_vars[b];
+        jptr *pt = &j->ptrs[var];
+        pt->kind = JP_BUILTIN;
+        pt->builtin = p->builtin_kinds[b];
+        pt->type = p->types[mod->defs[var].type].elem;
+        pt->comp = UINT32_MAX;
+    }
+    for (uint32_t d = 0; d < p->ndescs; d++) {
+        const cvm_descriptor *ds = &p->descs[d];
+        if (ds->array_size != 1)
+            return unsupported(j, UINT32_MAX, "descriptor arrays");
+        jptr *pt = &j->ptrs[ds->var];
+        pt->kind = JP_MEM;
+        pt->region = ds->first_region;
+        pt->off = c_i64(j, 0);
+        pt->type = p->types[mod->defs[ds->var].type].elem;
+        if (ds->first_region > j->max_region)
+            j->max_region = ds->first_region;
+    }
+    for (uint32_t id = 0; id < p->bound; id++) {
+        const spv_def *d = &mod->defs[id];
+        if (d->opcode != SpvOpVariable || d->func != UINT32_MAX || j->ptrs[id].kind)
+            continue;
+        if (p->var_region[id] == CVM_REGION_PUSH) {
+            jptr *pt = &j->ptrs[id];
+            pt->kind = JP_MEM;
+            pt->region = CVM_REGION_PUSH;
+            pt->off = c_i64(j, 0);
+            pt->type = p->types[d->type].elem;
+            if (pt->region > j->max_region)
+                j->max_region = pt->region;
+            continue;
+        }
+        /* Private, Workgroup, Input other than the built-ins, ...: only
+         * when nothing names them (checked where they are used) */
+    }
+    return CVM_SUCCESS;
+}
+
+static cvm_result setup_function_vars(jctx *j)
+{
+    const cvm_program *p = j->p;
+    const spv_module *mod = j->mod;
+    const spv_function *sf = NULL;
+    for (uint32_t i = 0; i < mod->nfunctions; i++)
+        if (mod->functions[i].id == j->f->id)
+            sf = &mod->functions[i];
+    if (!sf)
+        return unsupported(j, UINT32_MAX, "this function");
+    size_t off = sf->begin;
+    spv_inst si;
+    while (off < sf->end && spv_next_inst(&mod->bin, &off, &si, NULL) == 1) {
+        if (si.opcode != SpvOpVariable || si.word_count < 4)
+            continue;
+        uint32_t id = si.words[2];
+        if (si.words[3] != SpvStorageClassFunction)
+            return unsupported(j, UINT32_MAX, "a variable of this storage class");
+        uint32_t pointee = p->types[si.words[1]].elem;
+        LLVMTypeRef ty = value_type(j, pointee);
+        if (!ty)
+            return unsupported(j, UINT32_MAX, "a Function variable of this type");
+        LLVMValueRef a = LLVMBuildAlloca(j->B, ty, "");
+        j->ptrs[id].kind = JP_VAR;
+        j->ptrs[id].alloca = a;
+        j->ptrs[id].var_type = pointee;
+        j->ptrs[id].type = pointee;
+        j->ptrs[id].comp = UINT32_MAX;
+        uint32_t *nv = cvm_realloc(j->var_ids, (j->nvars + 1) * sizeof(uint32_t));
+        if (!nv)
+            return cvm_diag_set(j->diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+        j->var_ids = nv;
+        uint32_t *ni = cvm_realloc(j->var_inits, (j->nvars + 1) * sizeof(uint32_t));
+        if (!ni)
+            return cvm_diag_set(j->diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+        j->var_inits = ni;
+        j->var_ids[j->nvars] = id;
+        j->var_inits[j->nvars] = si.word_count > 4 ? si.words[4] : 0;
+        j->nvars++;
+    }
+    return CVM_SUCCESS;
+}
+
+/* Per lane: Function variables zeroed, as the interpreter clears
+ * per-invocation memory, or set to their initializer. */
+static cvm_result emit_var_init(jctx *j)
+{
+    for (uint32_t v = 0; v < j->nvars; v++) {
+        jptr *pt = &j->ptrs[j->var_ids[v]];
+        LLVMTypeRef ty = value_type(j, pt->var_type);
+        LLVMValueRef init = LLVMConstNull(ty);
+        if (j->var_inits[v]) {
+            init = const_value(j, j->var_inits[v]);
+            if (!init || LLVMTypeOf(init) != ty)
+                return unsupported(j, UINT32_MAX, "this variable's initializer");
+        }
+        LLVMBuildStore(j->B, init, pt->alloca);
+    }
+    return CVM_SUCCESS;
+}
+
+/* Blocks in the module's order, which puts each after its dominators. */
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static cvm_result translate(jctx *j)
+{
+    const cvm_program *p = j->p;
+    const cvm_function *f = j->f;
+    const spv_module *mod = j->mod;
+    cvm_result r;
+    LLVMTypeRef region_fields[3] = {j->ptr8, j->i64, j->i8};
+    j->region_t = LLVMStructTypeInContext(j->C, region_fields, 3, 0);
+    LLVMTypeRef env_fields[7] = {LLVMPointerType(j->region_t, 0), j->ptr8, j->i32, j->i32,
+                                 LLVMArrayType(j->i32, 3), LLVMArrayType(j->i32, 3), j->i64};
+    j->env_t = LLVMStructTypeInContext(j->C, env_fields, 7, 0);
+    LLVMTypeRef envp = LLVMPointerType(j->env_t, 0);
+    LLVMTypeRef fty = LLVMFunctionType(j->i32, &envp, 1, 0);
+    j->fn = LLVMAddFunction(j->M, "cvm_jit_run", fty);
+    j->env = LLVMGetParam(j->fn, 0);
+    LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(j->C, j->fn, "entry");
+    LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(j->C, j->fn, "lane");
+    LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(j->C, j->fn, "body");
+    j->lane_next = LLVMAppendBasicBlockInContext(j->C, j->fn, "next");
+    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(j->C, j->fn, "done");
+    j->fail_bb = LLVMAppendBasicBlockInContext(j->C, j->fn, "fail");
+    LLVMPositionBuilderAtEnd(j->B, entry);
+    j->budget_var = LLVMBuildAlloca(j->B, j->i64, "budget");
+    if ((r = setup_globals(j)) != CVM_SUCCESS || (r = setup_function_vars(j)) != CVM_SUCCESS)
+        return r;
+    LLVMBuildStore(j->B, LLVMBuildLoad2(j->B, j->i64, env_field(j, ENV_BUDGET, 0), ""),
+                   j->budget_var);
+    LLVMValueRef nlanes = LLVMBuildLoad2(j->B, j->i32, env_field(j, ENV_NLANES, 0), "");
+    LLVMValueRef sg = LLVMBuildLoad2(j->B, j->i32, env_field(j, ENV_SG, 0), "");
+    /* the regions' base, size and writability, read once */
+    j->nregions = j->max_region + 1;
+    j->regions = cvm_calloc(j->nregions, sizeof(region_info));
+    if (!j->regions)
+        return cvm_diag_set(j->diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+    LLVMValueRef rtab = LLVMBuildLoad2(j->B, LLVMPointerType(j->region_t, 0),
+                                       env_field(j, ENV_REGIONS, 0), "");
+    for (uint32_t k = 0; k < j->nregions; k++) {
+        LLVMValueRef i0[2] = {c_i32(j, k), c_i32(j, 0)};
+        LLVMValueRef i1[2] = {c_i32(j, k), c_i32(j, 1)};
+        LLVMValueRef i2[2] = {c_i32(j, k), c_i32(j, 2)};
+        j->regions[k].base = LLVMBuildLoad2(j->B, j->ptr8,
+                                            LLVMBuildInBoundsGEP2(j->B, j->region_t, rtab, i0, 2, ""), "");
+        j->regions[k].size = LLVMBuildLoad2(j->B, j->i64,
+                                            LLVMBuildInBoundsGEP2(j->B, j->region_t, rtab, i1, 2, ""), "");
+        LLVMValueRef wr = LLVMBuildLoad2(j->B, j->i8,
+                                         LLVMBuildInBoundsGEP2(j->B, j->region_t, rtab, i2, 2, ""), "");
+        j->regions[k].writable = LLVMBuildICmp(j->B, LLVMIntNE, wr, LLVMConstNull(j->i8), "");
+    }
+    LLVMBuildBr(j->B, head);
+
+    /* lane loop */
+    LLVMPositionBuilderAtEnd(j->B, head);
+    j->lane = LLVMBuildPhi(j->B, j->i32, "l");
+    LLVMValueRef more = LLVMBuildICmp(j->B, LLVMIntULT, j->lane, nlanes, "");
+    LLVMBuildCondBr(j->B, more, body, done);
+    LLVMPositionBuilderAtEnd(j->B, body);
+    if ((r = emit_builtins(j, nlanes, sg)) != CVM_SUCCESS || (r = emit_var_init(j)) != CVM_SUCCESS)
+        return r;
+
+    /* the SPIR-V blocks */
+    j->bbs = cvm_calloc(f->nblocks, sizeof(LLVMBasicBlockRef));
+    uint64_t *order = cvm_calloc(f->nblocks ? f->nblocks : 1, sizeof(uint64_t));
+    LLVMBasicBlockRef *ends = cvm_calloc(f->nblocks ? f->nblocks : 1, sizeof(LLVMBasicBlockRef));
+    if (!j->bbs || !order || !ends) {
+        cvm_mem_free(order);
+        cvm_mem_free(ends);
+        return cvm_diag_set(j->diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+    }
+    for (uint32_t b = 0; b < f->nblocks; b++) {
+        j->bbs[b] = LLVMAppendBasicBlockInContext(j->C, j->fn, "");
+        uint32_t label = f->blocks[b].label;
+        uint64_t at = label < p->bound ? mod->defs[label].off : 0;
+        order[b] = (at << 32) | b;
+    }
+    qsort(order, f->nblocks, sizeof(uint64_t), cmp_u64);
+    LLVMBuildBr(j->B, j->bbs[0]);
+    r = CVM_SUCCESS;
+    for (uint32_t k = 0; k < f->nblocks && r == CVM_SUCCESS; k++) {
+        uint32_t bi = (uint32_t)(order[k] & 0xffffffffu);
+        const cvm_block *blk = &f->blocks[bi];
+        LLVMPositionBuilderAtEnd(j->B, j->bbs[bi]);
+        uint32_t ii = blk->first, end = blk->first + blk->count;
+        /* phis first, their incoming values added once every block is done */
+        for (; ii < end && p->insns[ii].cf == CVM_CF_PHI; ii++) {
+            const cvm_insn *ph = &p->insns[ii];
+            LLVMTypeRef ty = value_type(j, ph->type);
+            if (!ty) {
+                r = unsupported(j, ii, "a phi of this type");
+                break;
+            }
+            j->vals[ph->result] = LLVMBuildPhi(j->B, ty, "");
+        }
+        if (r != CVM_SUCCESS)
+            break;
+        emit_budget(j, blk->count, blk->count ? blk->first : 0);
+        for (; ii < end && r == CVM_SUCCESS; ii++) {
+            const cvm_insn *in = &p->insns[ii];
+            if (in->cf == CVM_CF_NONE)
+                r = emit_insn(j, ii);
+            else if (ii + 1 == end)
+                r = emit_terminator(j, ii, bi, &ends[bi]);
+            else
+                r = unsupported(j, ii, in->cf == CVM_CF_CALL ? "function calls" : "this control flow");
+        }
+        if (r == CVM_SUCCESS && (blk->count == 0 || p->insns[end - 1].cf == CVM_CF_NONE ||
+                                 p->insns[end - 1].cf == CVM_CF_PHI))
+            r = unsupported(j, blk->first, "a block without a terminator");
+    }
+    /* phi incoming values: from the LLVM block that ends each predecessor */
+    for (uint32_t bi = 0; bi < f->nblocks && r == CVM_SUCCESS; bi++) {
+        const cvm_block *blk = &f->blocks[bi];
+        for (uint32_t ii = blk->first; ii < blk->first + blk->count; ii++) {
+            const cvm_insn *ph = &p->insns[ii];
+            if (ph->cf != CVM_CF_PHI)
+                break;
+            const uint32_t *pairs = p->extra + ph->extra;
+            for (uint32_t k = 0; k + 1 < ph->nextra; k += 2) {
+                LLVMValueRef v = get_val(j, pairs[k]);
+                uint32_t from = pairs[k + 1];
+                if (!v || from >= f->nblocks || !ends[from] || LLVMTypeOf(v) != value_type(j, ph->type)) {
+                    r = unsupported(j, ii, "this phi's operand");
+                    break;
+                }
+                LLVMBasicBlockRef fb = ends[from];
+                LLVMAddIncoming(j->vals[ph->result], &v, &fb, 1);
+            }
+        }
+    }
+    cvm_mem_free(order);
+    cvm_mem_free(ends);
+    if (r != CVM_SUCCESS)
+        return r;
+
+    LLVMPositionBuilderAtEnd(j->B, j->lane_next);
+    LLVMValueRef nl = LLVMBuildAdd(j->B, j->lane, c_i32(j, 1), "");
+    LLVMBuildBr(j->B, head);
+    LLVMValueRef inv[2] = {c_i32(j, 0), nl};
+    LLVMBasicBlockRef inb[2] = {entry, j->lane_next};
+    LLVMAddIncoming(j->lane, inv, inb, 2);
+
+    LLVMPositionBuilderAtEnd(j->B, done);
+    LLVMBuildStore(j->B, LLVMBuildLoad2(j->B, j->i64, j->budget_var, ""), env_field(j, ENV_BUDGET, 0));
+    LLVMBuildRet(j->B, c_i32(j, 0));
+    LLVMPositionBuilderAtEnd(j->B, j->fail_bb);
+    LLVMBuildRet(j->B, c_i32(j, 1));
+    return CVM_SUCCESS;
+}
+
+/* Checks that make the tier's assumptions hold for the whole program. */
+static cvm_result eligible(jctx *j)
+{
+    const cvm_program *p = j->p;
+    if (p->nfuncs == 0 || p->entry >= p->nfuncs)
+        return unsupported(j, UINT32_MAX, "a program without an entry point");
+    for (uint32_t fi = 0; fi < p->nfuncs; fi++) {
+        const cvm_function *f = &p->funcs[fi];
+        if (fi != p->entry && f->lowered)
+            return unsupported(j, UINT32_MAX, "function calls");
+    }
+    if (p->ninit_vars || p->wg_size)
+        return unsupported(j, UINT32_MAX, "Private or Workgroup variables");
+    return CVM_SUCCESS;
+}
+
+static pthread_once_t llvm_once = PTHREAD_ONCE_INIT;
+static int llvm_ready;
+
+static void llvm_init(void)
+{
+    if (LLVMInitializeNativeTarget() == 0 && LLVMInitializeNativeAsmPrinter() == 0)
+        llvm_ready = 1;
+}
+
+int cvm_jit_available(void)
+{
+    pthread_once(&llvm_once, llvm_init);
+    return llvm_ready;
+}
+
+static cvm_result llvm_error(cvm_diagnostic *diag, LLVMErrorRef err, const char *what)
+{
+    char *msg = LLVMGetErrorMessage(err);
+    cvm_diag_set(diag, CVM_ERROR_UNSUPPORTED, "the compiled tier: %s: %s", what, msg ? msg : "");
+    LLVMDisposeErrorMessage(msg);
+    return CVM_ERROR_UNSUPPORTED;
+}
+
+cvm_result cvm_jit_compile(const cvm_program *prog, cvm_jit **o_jit, cvm_diagnostic *diag)
+{
+    *o_jit = NULL;
+    if (!cvm_jit_available())
+        return cvm_diag_set(diag, CVM_ERROR_UNSUPPORTED, "LLVM's native target is not available");
+    jctx j;
+    memset(&j, 0, sizeof(j));
+    j.p = prog;
+    j.mod = prog->mod;
+    j.diag = diag;
+    cvm_result r = eligible(&j);
+    if (r != CVM_SUCCESS)
+        return r;
+    j.f = &prog->funcs[prog->entry];
+    j.vals = cvm_calloc(prog->bound ? prog->bound : 1, sizeof(LLVMValueRef));
+    j.ptrs = cvm_calloc(prog->bound ? prog->bound : 1, sizeof(jptr));
+    if (!j.vals || !j.ptrs) {
+        cvm_mem_free(j.vals);
+        cvm_mem_free(j.ptrs);
+        return cvm_diag_set(diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+    }
+    LLVMOrcThreadSafeContextRef tsc = LLVMOrcCreateNewThreadSafeContext();
+    j.C = LLVMOrcThreadSafeContextGetContext(tsc);
+    j.M = LLVMModuleCreateWithNameInContext("coopvm", j.C);
+    j.B = LLVMCreateBuilderInContext(j.C);
+    j.i1 = LLVMInt1TypeInContext(j.C);
+    j.i8 = LLVMInt8TypeInContext(j.C);
+    j.i16 = LLVMInt16TypeInContext(j.C);
+    j.i32 = LLVMInt32TypeInContext(j.C);
+    j.i64 = LLVMInt64TypeInContext(j.C);
+    j.f32 = LLVMFloatTypeInContext(j.C);
+    j.f64 = LLVMDoubleTypeInContext(j.C);
+    j.vd = LLVMVoidTypeInContext(j.C);
+    j.ptr8 = LLVMPointerType(j.i8, 0);
+    r = translate(&j);
+    LLVMDisposeBuilder(j.B);
+    cvm_mem_free(j.vals);
+    cvm_mem_free(j.ptrs);
+    cvm_mem_free(j.bbs);
+    cvm_mem_free(j.regions);
+    cvm_mem_free(j.var_ids);
+    cvm_mem_free(j.var_inits);
+    char *vmsg = NULL;
+    if (r == CVM_SUCCESS && LLVMVerifyModule(j.M, LLVMReturnStatusAction, &vmsg)) {
+        cvm_diag_set(diag, CVM_ERROR_UNSUPPORTED, "the compiled tier made invalid code: %.300s",
+                     vmsg ? vmsg : "");
+        r = CVM_ERROR_UNSUPPORTED;
+    }
+    if (vmsg)
+        LLVMDisposeMessage(vmsg);
+    if (r != CVM_SUCCESS) {
+        LLVMDisposeModule(j.M);
+        LLVMOrcDisposeThreadSafeContext(tsc);
+        return r;
+    }
+    cvm_jit *out = cvm_calloc(1, sizeof(*out));
+    if (!out) {
+        LLVMDisposeModule(j.M);
+        LLVMOrcDisposeThreadSafeContext(tsc);
+        return cvm_diag_set(diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+    }
+    out->prog = prog;
+    out->max_region = j.max_region;
+    LLVMOrcLLJITBuilderRef jb = LLVMOrcCreateLLJITBuilder();
+    LLVMErrorRef err = LLVMOrcCreateLLJIT(&out->lljit, jb);
+    if (err) {
+        LLVMDisposeModule(j.M);
+        LLVMOrcDisposeThreadSafeContext(tsc);
+        cvm_mem_free(out);
+        return llvm_error(diag, err, "creating the JIT");
+    }
+    LLVMSetTarget(j.M, LLVMOrcLLJITGetTripleString(out->lljit));
+    LLVMSetDataLayout(j.M, LLVMOrcLLJITGetDataLayoutStr(out->lljit));
+    LLVMPassManagerBuilderRef pmb = LLVMPassManagerBuilderCreate();
+    LLVMPassManagerBuilderSetOptLevel(pmb, 2);
+    LLVMPassManagerRef pm = LLVMCreatePassManager();
+    LLVMPassManagerBuilderPopulateModulePassManager(pmb, pm);
+    LLVMRunPassManager(pm, j.M);
+    LLVMDisposePassManager(pm);
+    LLVMPassManagerBuilderDispose(pmb);
+    LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(j.M, tsc);
+    LLVMOrcDisposeThreadSafeContext(tsc); /* the module keeps it alive */
+    err = LLVMOrcLLJITAddLLVMIRModule(out->lljit, LLVMOrcLLJITGetMainJITDylib(out->lljit), tsm);
+    if (err) {
+        LLVMOrcDisposeThreadSafeModule(tsm);
+        LLVMOrcDisposeLLJIT(out->lljit);
+        cvm_mem_free(out);
+        return llvm_error(diag, err, "adding the module");
+    }
+    LLVMOrcExecutorAddress addr = 0;
+    err = LLVMOrcLLJITLookup(out->lljit, &addr, "cvm_jit_run");
+    if (err) {
+        LLVMOrcDisposeLLJIT(out->lljit);
+        cvm_mem_free(out);
+        return llvm_error(diag, err, "compiling");
+    }
+    out->fn = (jit_fn)(uintptr_t)addr;
+    *o_jit = out;
+    return CVM_SUCCESS;
+}
+
+void cvm_jit_destroy(cvm_jit *j)
+{
+    if (!j)
+        return;
+    LLVMOrcDisposeLLJIT(j->lljit);
+    cvm_mem_free(j);
+}
+
+cvm_result cvm_jit_run_group(const cvm_jit *j, cvm_exec *ex, uint64_t *budget_local)
+{
+    if (j->max_region >= ex->nregions)
+        return cvm_exec_fail(ex, NULL, CVM_ERROR_MISSING_BINDING,
+                             "the compiled shader reads region %u, the dispatch has %u",
+                             j->max_region, ex->nregions);
+    _Alignas(16) uint8_t zero[JIT_MAX_ACCESS], sink[JIT_MAX_ACCESS];
+    cvm_jit_env env;
+    memset(&env, 0, sizeof(env));
+    env.regions = ex->regions;
+    env.ex = ex;
+    env.nlanes = ex->nlanes;
+    env.sg_size = ex->sg_size ? ex->sg_size : 1;
+    memcpy(env.group_id, ex->group_id, sizeof(env.group_id));
+    memcpy(env.num_groups, ex->num_groups, sizeof(env.num_groups));
+    env.budget = 0;
+    env.budget_local = budget_local;
+    env.zero = zero;
+    env.sink = sink;
+    int32_t rc = j->fn(&env);
+    __atomic_fetch_add(&jit_groups_run, 1, __ATOMIC_RELAXED);
+    /* unused invocation instructions back to the group, whole subgroup ones */
+    if (env.budget > 0)
+        *budget_local += (uint64_t)env.budget / env.sg_size;
+    if (rc == 0)
+        return CVM_SUCCESS;
+    return ex->diag && ex->diag->result != CVM_SUCCESS ? ex->diag->result : CVM_ERROR_INTERNAL;
+}
+
+#endif /* CVM_HAVE_LLVM */

@@ -1,0 +1,65 @@
+/* The compiled tier: an entry point whose invocations never wait for one
+ * another, compiled through LLVM's ORC JIT (Debian llvm-14-dev) into native
+ * code that runs a workgroup's invocations one after the other.
+ *
+ * Which shaders (cvm_jit_compile says why not, naming the first instruction
+ * it does not take): no OpControlBarrier, no subgroup, atomic, cooperative
+ * matrix or vector, tensor or callback instruction, no function call, no
+ * DebugPrintf; values that are booleans, 8- to 64-bit integers, f32 and f64
+ * and their vectors; memory that is Function variables of such a type, the
+ * compute built-ins, and buffers (StorageBuffer, Uniform, one descriptor
+ * each) and push constants reached through access chains of structs,
+ * arrays and vectors.  Every other module runs on the interpreter, which
+ * stays the reference.
+ *
+ * Why serial invocations are a valid schedule: with no barrier and no
+ * subgroup operation, the texts give invocations no way to wait for one
+ * another (Vulkan "Execution model": no forward-progress guarantee between
+ * invocations), so running each to its end before the next starts is one of
+ * the executions the shader must accept.
+ *
+ * What the compiled code keeps from the interpreter, exactly:
+ *   - every value: arithmetic as ops/arith.c defines it (integer division
+ *     by zero 0, shifts past the width 0 or the sign), IEEE f32 and f64
+ *     without contraction, conversions and GLSL.std.450 through the
+ *     interpreter's own element kernels (cvm_convert_array,
+ *     cvm_glsl_eval_lane), Function variables zeroed at the start;
+ *   - memory: each access checked against its region; one out of bounds
+ *     goes through cvm_mem_access, so it fails with the same message, or in
+ *     robust mode reads zero and drops the store;
+ *   - the instruction budget, charged per block executed by an invocation,
+ *     a subgroup's instruction being sg_size of those (coopvm.h
+ *     instruction_budget).
+ * What differs: a failing dispatch stops at the first invocation (in
+ * LocalInvocationIndex order) that fails, where the interpreter stops at
+ * the first instruction any invocation of the workgroup fails; the
+ * workgroup's earlier invocations have run to their end by then. */
+#ifndef CVM_EXEC_JIT_H
+#define CVM_EXEC_JIT_H
+
+#include "exec/program.h"
+
+typedef struct cvm_jit cvm_jit;
+
+/* 1 when this build has the compiled tier (CVM_HAVE_LLVM). */
+int cvm_jit_available(void);
+
+/* Compiles the entry point of `prog` (which must outlive the result).
+ * CVM_SUCCESS with *o_jit; CVM_ERROR_UNSUPPORTED with a diagnostic naming
+ * what the compiled tier does not take (the interpreter then runs the
+ * shader: not an error for the dispatch); CVM_ERROR_OUT_OF_MEMORY. */
+cvm_result cvm_jit_compile(const cvm_program *prog, cvm_jit **o_jit, cvm_diagnostic *diag);
+void cvm_jit_destroy(cvm_jit *j);
+
+/* Runs every invocation of the workgroup `ex` describes (regions, flags,
+ * group_id, num_groups, nlanes, sg_size, diag set as cvm_group_run sets
+ * them).  *budget_local is the group's instructions taken from the shared
+ * budget ex->budget and not yet used, in subgroup instructions; unused ones
+ * stay there.  Returns CVM_SUCCESS or the failure, with ex->diag set. */
+cvm_result cvm_jit_run_group(const cvm_jit *j, cvm_exec *ex, uint64_t *budget_local);
+
+/* Test hook: the workgroups run compiled so far (all threads), to show that
+ * a test took the compiled tier. */
+uint64_t cvm_test_jit_groups(void);
+
+#endif /* CVM_EXEC_JIT_H */
