@@ -4,7 +4,10 @@
  * buffer at every (set 0..3, binding 0..3), 256 zero bytes of push
  * constants, and one workgroup on one thread with an instruction budget of
  * 20000, robust access off: an access out of bounds, a runaway loop or an
- * oversized workgroup must come back as a status (fuzz_common.h).
+ * oversized workgroup must come back as a status (fuzz_common.h).  One
+ * input in four (by its length in words) runs with CVM_FLAG_JIT, so that a
+ * module the compiled tier takes is compiled and run (src/exec/jit): the
+ * translation and LLVM's verifier meet the fuzzed modules too.
  *
  * Built with CVM_FUZZ_UNVALIDATED (the module_unvalidated harness) the
  * context has CVM_FLAG_NO_VALIDATION: the reader, the lowering and the
@@ -16,22 +19,23 @@
 
 enum { SETS = 4, BINDINGS = 4, BUFFER_BYTES = 4096, PUSH_BYTES = 256 };
 
-static cvm_context *context(void)
+static cvm_context *context(int jit)
 {
-    static cvm_context *ctx;
-    if (!ctx) {
+    static cvm_context *ctx[2];
+    if (!ctx[jit]) {
         cvm_context_desc desc = {0};
         desc.threads = 1;
         desc.instruction_budget = 20000;
         desc.memory_limit = 64u << 20;
+        desc.flags = jit ? CVM_FLAG_JIT : 0;
 #ifdef CVM_FUZZ_UNVALIDATED
         desc.flags |= CVM_FLAG_NO_VALIDATION;
 #endif
         cvm_diagnostic d;
-        if (cvm_context_create(&desc, &ctx, &d) != CVM_SUCCESS)
+        if (cvm_context_create(&desc, &ctx[jit], &d) != CVM_SUCCESS)
             abort();
     }
-    return ctx;
+    return ctx[jit];
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -45,7 +49,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     cvm_diagnostic d;
     cvm_module *module = NULL;
     cvm_pipeline *pipeline = NULL;
-    cvm_result r = cvm_module_create(context(), words, nwords, &module, &d);
+    cvm_result r = cvm_module_create(context(nwords % 4 == 0), words, nwords, &module, &d);
     free(words); /* the module keeps its own copy */
     cvm_fuzz_check(r, &d);
     if (r != CVM_SUCCESS)

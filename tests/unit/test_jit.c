@@ -1,0 +1,355 @@
+/* The compiled tier (src/exec/jit, CVM_FLAG_JIT) against the interpreter
+ * (CVM_FLAG_NO_JIT): the same scripts run on both, every buffer compared
+ * bit for bit afterwards, on random inputs full of special values; the
+ * same failures (out of bounds, the instruction budget) and robust
+ * results; and the shaders the tier does not take staying interpreted.
+ * cvm_test_jit_groups shows which tier ran.  In a build without LLVM the
+ * tests are skipped. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "amber/amber.h"
+#include "exec/jit/jit.h"
+
+typedef struct outcome {
+    cvm_result r;
+    cvm_diagnostic d;
+    uint8_t **bufs;
+    size_t *sizes;
+    uint32_t n;
+    uint64_t jit_groups; /* workgroups the run took compiled */
+} outcome;
+
+static void outcome_free(outcome *o)
+{
+    for (uint32_t i = 0; i < o->n; i++)
+        free(o->bufs[i]);
+    free(o->bufs);
+    free(o->sizes);
+    memset(o, 0, sizeof(*o));
+}
+
+static uint64_t rng_next(uint64_t *s)
+{
+    uint64_t z = (*s += UINT64_C(0x9e3779b97f4a7c15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return z ^ (z >> 31);
+}
+
+/* Random 32-bit words, a quarter of them values whose float or integer
+ * reading is an edge case. */
+static void fill_random(uint8_t *p, size_t size, uint64_t seed)
+{
+    static const uint32_t special[] = {
+        0x00000000u, 0x80000000u, 0x7f800000u, 0xff800000u, 0x7fc00000u, 0x7f800001u,
+        0xff800123u, 0x00000001u, 0x80000001u, 0x007fffffu, 0x3f800000u, 0xbf800000u,
+        0x3f000000u, 0x4f000000u, 0xcf000000u, 0x4f800000u, 0x7f7fffffu, 0xffffffffu,
+        0x0000001fu, 0x00000020u, 0x00000021u, 0x0000003fu, 0x00000040u, 0x7fffffffu,
+        0x3fc00000u, 0xbfc00000u, 0x40490fdbu, 0x00000002u,
+    };
+    uint64_t s = seed;
+    for (size_t at = 0; at + 4 <= size; at += 4) {
+        uint64_t r = rng_next(&s);
+        uint32_t w = (r & 3) == 0 ? special[(r >> 8) % (sizeof(special) / sizeof(special[0]))]
+                                  : (uint32_t)(r >> 32);
+        memcpy(p + at, &w, 4);
+    }
+}
+
+/* Runs every RUN of `path` with context flags `flags`; with `seed`, the
+ * buffers named in `randomize` (NULL-terminated) get random contents first;
+ * `push` (may be NULL) replaces the push-constant buffer's first words. */
+static void run_script(const char *path, uint32_t flags, uint64_t budget, uint64_t seed,
+                       const char *const *randomize, const uint32_t *push, uint32_t npush,
+                       outcome *o)
+{
+    memset(o, 0, sizeof(*o));
+    cvm_amber_script *s = NULL;
+    cvm_diagnostic d;
+    cvm_result r = cvm_amber_parse_file(path, &s, &d);
+    if (r != CVM_SUCCESS)
+        fail_msg("%s: %s: %s", path, cvm_result_string(r), d.message);
+    cvm_context_desc desc;
+    memset(&desc, 0, sizeof(desc));
+    desc.threads = 2;
+    desc.flags = flags;
+    desc.instruction_budget = budget;
+    cvm_amber_session *S = NULL;
+    r = cvm_amber_session_create(s, &desc, &S, &d);
+    if (r != CVM_SUCCESS)
+        fail_msg("%s: session: %s: %s", path, cvm_result_string(r), d.message);
+    for (uint32_t k = 0; randomize && randomize[k]; k++) {
+        uint32_t bi = cvm_amber_find_buffer(s, randomize[k]);
+        assert_int_not_equal(bi, UINT32_MAX);
+        size_t size = 0;
+        uint8_t *p = cvm_amber_session_buffer(S, bi, &size);
+        fill_random(p, size, seed * 1000003u + k);
+    }
+    if (push) {
+        uint32_t bi = cvm_amber_find_buffer(s, "push");
+        assert_int_not_equal(bi, UINT32_MAX);
+        size_t size = 0;
+        uint8_t *p = cvm_amber_session_buffer(S, bi, &size);
+        assert_true(size >= npush * 4u);
+        memcpy(p, push, npush * 4u);
+    }
+    uint64_t before = cvm_test_jit_groups();
+    o->r = CVM_SUCCESS;
+    for (uint32_t k = 0; k < s->run_count && o->r == CVM_SUCCESS; k++)
+        o->r = cvm_amber_session_run(S, k, &o->d);
+    o->jit_groups = cvm_test_jit_groups() - before;
+    o->n = s->buffer_count;
+    o->bufs = calloc(o->n ? o->n : 1, sizeof(uint8_t *));
+    o->sizes = calloc(o->n ? o->n : 1, sizeof(size_t));
+    assert_non_null(o->bufs);
+    assert_non_null(o->sizes);
+    for (uint32_t i = 0; i < o->n; i++) {
+        const uint8_t *p = cvm_amber_session_buffer(S, i, &o->sizes[i]);
+        o->bufs[i] = malloc(o->sizes[i] ? o->sizes[i] : 1);
+        assert_non_null(o->bufs[i]);
+        if (o->sizes[i])
+            memcpy(o->bufs[i], p, o->sizes[i]);
+    }
+    cvm_amber_session_destroy(S);
+    cvm_amber_script_destroy(s);
+}
+
+/* The two outcomes agree: status, message, and after a success every
+ * buffer's bytes (the first difference named).  A failed dispatch leaves
+ * the buffers as far as each tier got (jit.h: the compiled tier runs the
+ * failing workgroup's earlier invocations to their end). */
+static void assert_same(const char *what, const outcome *interp, const outcome *jit)
+{
+    if (interp->r != jit->r)
+        fail_msg("%s: interpreter %s '%s', compiled %s '%s'", what, cvm_result_string(interp->r),
+                 interp->d.message, cvm_result_string(jit->r), jit->d.message);
+    if (interp->r != CVM_SUCCESS) {
+        if (strcmp(interp->d.message, jit->d.message))
+            fail_msg("%s: interpreter '%s', compiled '%s'", what, interp->d.message,
+                     jit->d.message);
+        return;
+    }
+    assert_int_equal(interp->n, jit->n);
+    uint64_t nan_pairs = 0;
+    for (uint32_t b = 0; b < interp->n; b++) {
+        assert_int_equal(interp->sizes[b], jit->sizes[b]);
+        for (size_t at = 0; at + 4 <= interp->sizes[b]; at += 4) {
+            uint32_t x, y;
+            memcpy(&x, interp->bufs[b] + at, 4);
+            memcpy(&y, jit->bufs[b] + at, 4);
+            if (x == y)
+                continue;
+            /* Two NaNs: which operand's NaN an operation with two NaN
+             * operands returns is left open by the texts, and in the
+             * interpreter's kernels it is whichever operand the C compiler
+             * put first (x + y and x * y are commutative to it).  Words of
+             * an f32 quiet NaN each, or of one f64 quiet NaN each, are such
+             * results. */
+            size_t at8 = at & ~(size_t)7;
+            uint64_t x8 = 0, y8 = 0;
+            if (at8 + 8 <= interp->sizes[b]) {
+                memcpy(&x8, interp->bufs[b] + at8, 8);
+                memcpy(&y8, jit->bufs[b] + at8, 8);
+            }
+            /* such a result is quiet (an operand's NaN, quieted): a
+             * signalling NaN on either side is a real difference */
+            int nan32 = (x & 0x7fc00000u) == 0x7fc00000u && (y & 0x7fc00000u) == 0x7fc00000u;
+            int nan64 = (x8 & UINT64_C(0x7ff8000000000000)) == UINT64_C(0x7ff8000000000000) &&
+                        (y8 & UINT64_C(0x7ff8000000000000)) == UINT64_C(0x7ff8000000000000);
+            if (nan32 || nan64) {
+                nan_pairs++;
+                continue;
+            }
+            fail_msg("%s: buffer %u word %zu: interpreter 0x%08x, compiled 0x%08x", what, b,
+                     at / 4, x, y);
+        }
+    }
+    if (nan_pairs)
+        print_message("%s: %llu words NaN on both tiers with other payloads\n", what,
+                      (unsigned long long)nan_pairs);
+}
+
+static int skip_without_llvm(void)
+{
+    if (cvm_jit_available())
+        return 0;
+    print_message("no compiled tier in this build (LLVM): skipped\n");
+    return 1;
+}
+
+static void path_of(char *dst, size_t n, const char *rel)
+{
+    snprintf(dst, n, "%s/%s", CVM_TEST_DATA_DIR, rel);
+}
+
+/* Every instruction kind the tier takes, on random inputs: bit for bit. */
+static void test_ops_random(void **state)
+{
+    (void)state;
+    if (skip_without_llvm())
+        skip();
+    char path[512];
+    path_of(path, sizeof(path), "jit/ops.amber");
+    static const char *const inputs[] = {"fin", "uin", "dbl", "vec", "vin", NULL};
+    for (uint64_t seed = 1; seed <= 6; seed++) {
+        outcome a, b;
+        run_script(path, CVM_FLAG_NO_JIT, 0, seed, inputs, NULL, 0, &a);
+        run_script(path, CVM_FLAG_JIT, 0, seed, inputs, NULL, 0, &b);
+        assert_int_equal(a.jit_groups, 0);
+        assert_int_equal(b.jit_groups, 32); /* 4 x 2 x 4 workgroups, all compiled */
+        char what[64];
+        snprintf(what, sizeof(what), "ops.amber seed %u", (unsigned)seed);
+        assert_same(what, &a, &b);
+        outcome_free(&a);
+        outcome_free(&b);
+    }
+}
+
+/* The same inputs through the reference paths (which never compile) agree
+ * too: the tier matches the interpreter's definition, not only its fast
+ * paths. */
+static void test_ops_reference(void **state)
+{
+    (void)state;
+    if (skip_without_llvm())
+        skip();
+    char path[512];
+    path_of(path, sizeof(path), "jit/ops.amber");
+    static const char *const inputs[] = {"fin", "uin", "dbl", "vec", "vin", NULL};
+    outcome a, b;
+    run_script(path, CVM_FLAG_JIT | CVM_FLAG_REFERENCE_PATHS, 0, 7, inputs, NULL, 0, &a);
+    run_script(path, CVM_FLAG_JIT, 0, 7, inputs, NULL, 0, &b);
+    assert_int_equal(a.jit_groups, 0);
+    assert_int_equal(b.jit_groups, 32);
+    assert_same("ops.amber against the reference paths", &a, &b);
+    outcome_free(&a);
+    outcome_free(&b);
+}
+
+/* Out of bounds: the same failure and message; robust: the same zeros;
+ * a runaway loop: the budget runs out on both tiers. */
+static void test_errors(void **state)
+{
+    (void)state;
+    if (skip_without_llvm())
+        skip();
+    char path[512];
+    path_of(path, sizeof(path), "jit/errors.amber");
+    outcome a, b;
+    /* in bounds */
+    run_script(path, CVM_FLAG_NO_JIT, 0, 0, NULL, NULL, 0, &a);
+    run_script(path, CVM_FLAG_JIT, 0, 0, NULL, NULL, 0, &b);
+    assert_int_equal(a.r, CVM_SUCCESS);
+    assert_int_equal(b.jit_groups, 4);
+    assert_same("in bounds", &a, &b);
+    outcome_free(&a);
+    outcome_free(&b);
+    /* the last 5 invocations read past the end */
+    const uint32_t past[2] = {5, 0};
+    run_script(path, CVM_FLAG_NO_JIT, 0, 0, NULL, past, 2, &a);
+    run_script(path, CVM_FLAG_JIT, 0, 0, NULL, past, 2, &b);
+    assert_int_equal(a.r, CVM_ERROR_OUT_OF_BOUNDS);
+    assert_true(b.jit_groups >= 1);
+    assert_same("out of bounds", &a, &b);
+    outcome_free(&a);
+    outcome_free(&b);
+    run_script(path, CVM_FLAG_NO_JIT | CVM_FLAG_ROBUST_ACCESS, 0, 0, NULL, past, 2, &a);
+    run_script(path, CVM_FLAG_JIT | CVM_FLAG_ROBUST_ACCESS, 0, 0, NULL, past, 2, &b);
+    assert_int_equal(a.r, CVM_SUCCESS);
+    assert_int_equal(b.jit_groups, 4);
+    assert_same("robust", &a, &b);
+    /* the robust zeros reached the output: o[255] = 0 * 2 + 1 */
+    uint32_t last;
+    memcpy(&last, b.bufs[1] + 255 * 4, 4); /* buffer 1 is o */
+    assert_int_equal(last, 1);
+    outcome_free(&a);
+    outcome_free(&b);
+    /* spinning */
+    const uint32_t spin[2] = {0, 1};
+    run_script(path, CVM_FLAG_NO_JIT, 200000, 0, NULL, spin, 2, &a);
+    run_script(path, CVM_FLAG_JIT, 200000, 0, NULL, spin, 2, &b);
+    assert_int_equal(a.r, CVM_ERROR_BUDGET_EXCEEDED);
+    assert_int_equal(b.r, CVM_ERROR_BUDGET_EXCEEDED);
+    assert_true(b.jit_groups >= 1);
+    outcome_free(&a);
+    outcome_free(&b);
+}
+
+/* A shader with a barrier stays on the interpreter under CVM_FLAG_JIT. */
+static void test_not_taken(void **state)
+{
+    (void)state;
+    if (skip_without_llvm())
+        skip();
+    char path[512];
+    path_of(path, sizeof(path), "jit/barrier.amber");
+    outcome a, b;
+    run_script(path, CVM_FLAG_NO_JIT, 0, 0, NULL, NULL, 0, &a);
+    run_script(path, CVM_FLAG_JIT, 0, 0, NULL, NULL, 0, &b);
+    assert_int_equal(b.jit_groups, 0);
+    assert_int_equal(b.r, CVM_SUCCESS);
+    assert_same("barrier", &a, &b);
+    outcome_free(&a);
+    outcome_free(&b);
+}
+
+/* The plain-compute scripts of the test suite and the benchmark that the
+ * tier takes, on both tiers. */
+static void test_scripts(void **state)
+{
+    (void)state;
+    if (skip_without_llvm())
+        skip();
+    static const char *const scripts[] = {
+        "amber/glsl_shader.amber",
+        "jit/ops.amber",
+        "jit/errors.amber",
+        "jit/barrier.amber",
+    };
+    uint32_t compiled = 0;
+    for (size_t k = 0; k < sizeof(scripts) / sizeof(scripts[0]); k++) {
+        char path[512];
+        path_of(path, sizeof(path), scripts[k]);
+        outcome a, b;
+        run_script(path, CVM_FLAG_NO_JIT, 0, 0, NULL, NULL, 0, &a);
+        run_script(path, CVM_FLAG_JIT, 0, 0, NULL, NULL, 0, &b);
+        assert_same(scripts[k], &a, &b);
+        compiled += b.jit_groups > 0;
+        outcome_free(&a);
+        outcome_free(&b);
+    }
+    char saxpy[512];
+    snprintf(saxpy, sizeof(saxpy), "%s/bench/bench_saxpy_loop/bench_saxpy_loop.amber",
+             CVM_SHARED_DIR);
+    FILE *f = fopen(saxpy, "rb");
+    if (f) {
+        fclose(f);
+        outcome a, b;
+        run_script(saxpy, CVM_FLAG_NO_JIT, 0, 0, NULL, NULL, 0, &a);
+        run_script(saxpy, 0, 0, 0, NULL, NULL, 0, &b); /* large enough to compile by default */
+        assert_int_equal(b.jit_groups, 4096);
+        assert_same("bench_saxpy_loop", &a, &b);
+        compiled++;
+        outcome_free(&a);
+        outcome_free(&b);
+    }
+    assert_true(compiled >= 3);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_ops_random), cmocka_unit_test(test_ops_reference),
+        cmocka_unit_test(test_errors),     cmocka_unit_test(test_not_taken),
+        cmocka_unit_test(test_scripts),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
