@@ -353,27 +353,8 @@ static LLVMValueRef fn_const(jctx *j, void *addr, LLVMTypeRef fty)
     return LLVMConstIntToPtr(c_i64(j, (uint64_t)(uintptr_t)addr), LLVMPointerType(fty, 0));
 }
 
-/* Register-layout spill of an LLVM value to a stack slot (bools one byte
- * each), for the lane kernels. */
-static LLVMValueRef spill(jctx *j, LLVMValueRef v, uint32_t tid)
-{
-    uint32_t n = ncomp_of(j, tid);
-    int is_bool = comp_sk(j, tid) == CVM_SK_BOOL;
-    if (is_bool)
-        v = LLVMBuildZExt(j->B, v, n > 1 ? LLVMVectorType(j->i8, n) : j->i8, "");
-    LLVMTypeRef ty = LLVMTypeOf(v);
-    /* allocas in the entry block so that LLVM keeps them in the frame */
-    LLVMBasicBlockRef cur = LLVMGetInsertBlock(j->B);
-    LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(j->fn);
-    LLVMValueRef first = LLVMGetFirstInstruction(entry);
-    LLVMPositionBuilderBefore(j->B, first);
-    LLVMValueRef slot = LLVMBuildAlloca(j->B, LLVMArrayType(j->i8, JIT_MAX_ACCESS * 2), "");
-    LLVMPositionBuilderAtEnd(j->B, cur);
-    LLVMValueRef typed = LLVMBuildBitCast(j->B, slot, LLVMPointerType(ty, 0), "");
-    LLVMSetAlignment(LLVMBuildStore(j->B, v, typed), 1);
-    return LLVMBuildBitCast(j->B, slot, j->ptr8, "");
-}
-
+/* A stack slot for a lane kernel's operand or result, allocated in the
+ * entry block so that LLVM keeps it in the frame. */
 static LLVMValueRef new_slot(jctx *j)
 {
     LLVMBasicBlockRef cur = LLVMGetInsertBlock(j->B);
@@ -382,6 +363,20 @@ static LLVMValueRef new_slot(jctx *j)
     LLVMValueRef slot = LLVMBuildAlloca(j->B, LLVMArrayType(j->i8, JIT_MAX_ACCESS * 2), "");
     LLVMPositionBuilderAtEnd(j->B, cur);
     return LLVMBuildBitCast(j->B, slot, j->ptr8, "");
+}
+
+/* Register-layout spill of an LLVM value to a stack slot (bools one byte
+ * each), for the lane kernels. */
+static LLVMValueRef spill(jctx *j, LLVMValueRef v, uint32_t tid)
+{
+    uint32_t n = ncomp_of(j, tid);
+    int is_bool = comp_sk(j, tid) == CVM_SK_BOOL;
+    if (is_bool)
+        v = LLVMBuildZExt(j->B, v, n > 1 ? LLVMVectorType(j->i8, n) : j->i8, "");
+    LLVMValueRef slot = new_slot(j);
+    LLVMValueRef typed = LLVMBuildBitCast(j->B, slot, LLVMPointerType(LLVMTypeOf(v), 0), "");
+    LLVMSetAlignment(LLVMBuildStore(j->B, v, typed), 1);
+    return slot;
 }
 
 static LLVMValueRef unspill(jctx *j, LLVMValueRef slot8, uint32_t tid)
@@ -609,7 +604,7 @@ static cvm_result emit_access_chain(jctx *j, const spv_inst *si)
         if (pt.kind == JP_VAR || pt.kind == JP_BUILTIN) {
             /* a component of a vector variable or built-in */
             if (t->tclass != CVM_TC_VECTOR || !is_const || ci >= t->count ||
-                (pt.kind == JP_VAR ? pt.comp : pt.comp) != UINT32_MAX)
+                pt.comp != UINT32_MAX)
                 return unsupported(j, j->cur_insn, "this access chain into a variable");
             pt.comp = (uint32_t)ci;
             pt.type = t->elem;
