@@ -359,6 +359,9 @@ void cvm_test_interpret_leaf_calls(int on);
 /* Test hook: the leaf batches run so far (all threads), to show that a
  * test took the leaf path. */
 uint64_t cvm_test_leaf_batches(void);
+/* Test hook: the DecodeFunc loads of scope instances that took the split
+ * plan (ops/tensor_ops.c decode_split) so far, all threads. */
+uint64_t cvm_test_split_decodes(void);
 
 /* Iterate the lanes that execute the current instruction. */
 #define CVM_FOR_ACTIVE(ex, l)                          \

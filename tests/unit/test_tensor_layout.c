@@ -1206,6 +1206,87 @@ static void test_tile_matches_reference_random(void **state)
         assert_true(modes[m] > 0);
 }
 
+/* The split plan (cvm_tensor_split_plan, for DecodeFunc loads) against the
+ * reference on the random draws above, half of them moved inside their
+ * tensor: wherever it applies, every element is MEMORY with the merged
+ * row and column parts' undefined flag, index, blockCoord and coordInBlock
+ * in every dimension; and it applies wherever it should (the plan is
+ * separable and every element is MEMORY). */
+static void test_split_matches_reference_random(void **state)
+{
+    (void)state;
+    enum { CASES = 40000 };
+    static cvm_tensor_element ref[144];
+    cvm_tensor_element rows[12], cols[12];
+    int applied = 0, applied_view = 0, applied_perm = 0, applied_blocks = 0, undefined = 0;
+    int modes[5] = {0};
+    for (int n = 0; n < CASES; ++n) {
+        random_case rc = random_case_make();
+        if (rnd(2)) {
+            for (uint32_t d = 0; d < rc.t.dim; ++d) {
+                uint32_t D = rc.t.layoutDimension[d], sp = rc.t.span[d];
+                if (sp <= D)
+                    rc.t.offset[d] = (int32_t)rnd(D - sp + 1);
+            }
+        }
+        const cvm_tensor_view *v = rc.has_view ? &rc.v : NULL;
+        uint32_t p = 99;
+        bool split = cvm_tensor_split_plan(&rc.t, v, rc.access, rc.M, rc.N, &p, rows, cols);
+        bool ok = true, all_memory = true;
+        for (uint32_t i = 0; i < rc.M * rc.N && ok; ++i) {
+            ok = cvm_tensor_element_address(&rc.t, v, rc.access, i / rc.N, i % rc.N, rc.N,
+                                            &ref[i]) == CVM_SUCCESS;
+            all_memory = all_memory && ref[i].kind == CVM_TENSOR_ELEMENT_MEMORY;
+        }
+        if (!split) {
+            if (ok && all_memory && cvm_tensor_plan_is_separable(&rc.t, v, rc.N))
+                fail_msg("case %d (L=%u mode=%d view=%d %ux%u): all MEMORY and separable, "
+                         "the split plan declines",
+                         n, rc.t.dim, rc.t.clampMode, rc.has_view, rc.M, rc.N);
+            continue;
+        }
+        if (!ok || !all_memory || p >= rc.t.dim)
+            fail_msg("case %d: the split plan applies where the reference has %s", n,
+                     !ok ? "an error" : !all_memory ? "other kinds" : "no dimension p");
+        ++applied;
+        ++modes[rc.t.clampMode];
+        applied_view += v != NULL;
+        applied_perm += v != NULL && v->permutation[v->dim - 1] != v->dim - 1;
+        for (uint32_t d = 0; d < rc.t.dim; ++d)
+            applied_blocks += rc.t.blockSize[d] > 1;
+        for (uint32_t row = 0; row < rc.M; ++row) {
+            for (uint32_t col = 0; col < rc.N; ++col) {
+                const cvm_tensor_element *e = &ref[row * rc.N + col];
+                const cvm_tensor_element *r = &rows[row], *c = &cols[col];
+                int64_t index = (int64_t)((uint64_t)r->index + (uint64_t)c->index);
+                uint8_t und = (uint8_t)(r->undefined | c->undefined);
+                undefined += und != 0;
+                if (e->index != index || e->undefined != und)
+                    fail_msg("case %d (L=%u mode=%d view=%d %ux%u): (%u,%u) index %lld "
+                             "undefined %d, split %lld %d",
+                             n, rc.t.dim, rc.t.clampMode, rc.has_view, rc.M, rc.N, row, col,
+                             (long long)e->index, e->undefined, (long long)index, und);
+                for (uint32_t d = 0; d < rc.t.dim; ++d) {
+                    uint32_t bc = d == p ? c->blockCoord[d] : r->blockCoord[d];
+                    uint32_t cb = d == p ? c->coordInBlock[d] : r->coordInBlock[d];
+                    if (e->blockCoord[d] != bc || e->coordInBlock[d] != cb)
+                        fail_msg("case %d: (%u,%u) dimension %u: blockCoord %u coordInBlock "
+                                 "%u, split %u %u",
+                                 n, row, col, d, e->blockCoord[d], e->coordInBlock[d], bc, cb);
+                }
+            }
+        }
+    }
+    print_message("split: applied %d of %d (%d with a view, %d permuted, %d block sizes > 1, "
+                  "%d undefined elements); modes %d %d %d %d %d\n",
+                  applied, CASES, applied_view, applied_perm, applied_blocks, undefined,
+                  modes[0], modes[1], modes[2], modes[3], modes[4]);
+    assert_true(applied > CASES / 40 && applied_view > 0 && applied_perm > 0 &&
+                applied_blocks > 0 && undefined > 0);
+    for (int m = 0; m < 5; ++m)
+        assert_true(modes[m] > 0);
+}
+
 /* A tile that reaches one element past its tensor, or has a block size
  * along its columns, is not a tile. */
 static void test_tile_declines(void **state)
@@ -1271,6 +1352,7 @@ int main(void)
         cmocka_unit_test(test_plan_matches_reference_random),
         cmocka_unit_test(test_constant_never_memory_out_of_range),
         cmocka_unit_test(test_tile_matches_reference_random),
+        cmocka_unit_test(test_split_matches_reference_random),
         cmocka_unit_test(test_tile_declines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -860,6 +860,66 @@ bool cvm_tensor_tile_plan(const cvm_tensor_layout *t, const cvm_tensor_view *v, 
     return true;
 }
 
+/* plan_separable's column parts and merged row parts, when all of them
+ * continue (MEMORY) and nothing is clipped: then each element is the merge
+ * of its row's and its column's, as plan_separable's inner loop writes it. */
+bool cvm_tensor_split_plan(const cvm_tensor_layout *t, const cvm_tensor_view *v,
+                           cvm_tensor_access access, uint32_t M, uint32_t N, uint32_t *o_p,
+                           cvm_tensor_element *o_rows, cvm_tensor_element *o_cols)
+{
+    uint32_t p;
+    if (o_rows == NULL || o_cols == NULL || o_p == NULL || M == 0 || N == 0 ||
+        address_check(t, v, access, N) != CVM_SUCCESS || separable_width(t, v, N, &p) == 0)
+        return false;
+    const uint32_t L = t->dim;
+    uint32_t pre_dims[CVM_TENSOR_MAX_DIM], post_dims[CVM_TENSOR_MAX_DIM];
+    uint32_t npre = 0, npost = 0;
+    for (uint32_t d = 0; d < L; ++d) {
+        if (d < p)
+            pre_dims[npre++] = d;
+        else if (d > p)
+            post_dims[npost++] = d;
+    }
+    for (uint32_t col = 0; col < N; ++col) {
+        if (v != NULL && clip_col(v, col))
+            return false;
+        coord64 spanCoord = {0};
+        spanCoord[p] = col - (v != NULL ? v->clipColOffset : 0);
+        resolve_part(t, access, &p, 1, spanCoord, &o_cols[col]);
+        if (o_cols[col].kind != CVM_TENSOR_ELEMENT_MEMORY)
+            return false;
+    }
+    for (uint32_t row = 0; row < M; ++row) {
+        if (v != NULL && clip_row(v, row))
+            return false;
+        uint64_t index = row - (v != NULL ? v->clipRowOffset : 0);
+        coord64 spanCoord = {0};
+        for (int32_t k = (int32_t)L - 2; k >= 0; --k) {
+            uint32_t d = v != NULL ? v->permutation[k] : (uint32_t)k;
+            spanCoord[d] = index % t->span[d];
+            index /= t->span[d];
+        }
+        cvm_tensor_element pre, post;
+        resolve_part(t, access, pre_dims, npre, spanCoord, &pre);
+        if (pre.kind != CVM_TENSOR_ELEMENT_MEMORY)
+            return false;
+        resolve_part(t, access, post_dims, npost, spanCoord, &post);
+        if (post.kind != CVM_TENSOR_ELEMENT_MEMORY)
+            return false;
+        cvm_tensor_element *rp = &o_rows[row];
+        *rp = pre;
+        for (uint32_t k = 0; k < npost; ++k) {
+            uint32_t d = post_dims[k];
+            rp->blockCoord[d] = post.blockCoord[d];
+            rp->coordInBlock[d] = post.coordInBlock[d];
+        }
+        rp->index = (int64_t)((uint64_t)pre.index + (uint64_t)post.index);
+        rp->undefined = (uint8_t)(pre.undefined | post.undefined);
+    }
+    *o_p = p;
+    return true;
+}
+
 bool cvm_tensor_plan_is_separable(const cvm_tensor_layout *t, const cvm_tensor_view *v,
                                   uint32_t N)
 {

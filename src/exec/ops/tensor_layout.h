@@ -268,6 +268,23 @@ typedef struct cvm_tensor_tile {
 bool cvm_tensor_tile_plan(const cvm_tensor_layout *t, const cvm_tensor_view *v, uint32_t M,
                           uint32_t N, cvm_tensor_tile *o_tile, uint64_t *o_row_index);
 
+/* ---- Split plan: the separable path's two halves ------------------------
+ * For a DecodeFunc load, which needs every element's blockCoord and
+ * coordInBlock, without writing a plan entry per element: when the
+ * separable path applies (see cvm_tensor_plan) and every element of the
+ * M x N matrix is a MEMORY element (none clipped, dropped, clamped to the
+ * constant, nor an error), element (r, c) of the plan equals
+ *   kind MEMORY, undefined = rows[r].undefined | cols[c].undefined,
+ *   index = rows[r].index + cols[c].index (mod 2^64, read as int64),
+ *   blockCoord[d] = cols[c].blockCoord[d] for d == *o_p, else
+ *   rows[r].blockCoord[d], and the same for coordInBlock.
+ * Fills o_rows[0 .. M), o_cols[0 .. N) and *o_p (the layout dimension the
+ * columns walk) and returns true then; false otherwise (outputs
+ * unspecified): the caller uses cvm_tensor_plan. */
+bool cvm_tensor_split_plan(const cvm_tensor_layout *t, const cvm_tensor_view *v,
+                           cvm_tensor_access access, uint32_t M, uint32_t N, uint32_t *o_p,
+                           cvm_tensor_element *o_rows, cvm_tensor_element *o_cols);
+
 /* The same plan, always through the reference (for tests and for a checking
  * mode that wants no fast path). */
 cvm_result cvm_tensor_plan_reference(const cvm_tensor_layout *t, const cvm_tensor_view *v,

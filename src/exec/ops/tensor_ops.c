@@ -18,6 +18,7 @@
  * 'Pointer' operand").  With a DecodeFunc, the function's pointer is
  * 'Pointer' + index * size of the function's pointee type: it addresses the
  * block (SPEC_NOTES "decode pointer"). */
+#include <stdatomic.h>
 #include <string.h>
 
 #include "exec/kernels/transpose.h"
@@ -385,6 +386,7 @@ typedef struct tensor_work {
     uint8_t *coords;           /* per call: blockCoord, then coordInBlock */
     uint8_t *results;          /* per call */
     uint8_t *vresults;         /* per vector call */
+    cvm_tensor_element *split_rows, *split_cols; /* cvm_tensor_split_plan's, M and N */
 } tensor_work;
 
 static void work_free(tensor_work *w)
@@ -399,6 +401,71 @@ static void work_free(tensor_work *w)
     cvm_mem_free(w->coords);
     cvm_mem_free(w->results);
     cvm_mem_free(w->vresults);
+    cvm_mem_free(w->split_rows);
+}
+
+/* The invocation each decode call runs in the context of: the owner of its
+ * element (cvm_element_owner's mapping, its per-instance numbers computed
+ * once: element e's owner is invocation e / L of the instance, the last one
+ * past the end, or the first active lane when that one is not active). */
+typedef struct decode_owner {
+    uint32_t first_lane, nl, L, first_active;
+    uint32_t q, q0; /* the owner's number q = ei / L, kept while ei stays in [q0, q0 + L) */
+    int reference;
+} decode_owner;
+
+static void owner_init(const cvm_exec *ex, const cvm_insn *in, const tensor_work *w,
+                       decode_owner *o)
+{
+    o->first_lane = cvm_scope_first_lane(ex, in, w->inst);
+    o->nl = cvm_scope_lane_count(ex, in, w->inst);
+    o->L = w->nelems ? (w->nelems + o->nl - 1) / o->nl : 1;
+    o->first_active = cvm_scope_first_active(ex, in, w->inst);
+    o->q = o->q0 = 0;
+    o->reference = (ex->flags & CVM_FLAG_REFERENCE_PATHS) != 0;
+}
+
+static inline uint32_t owner_of(const cvm_exec *ex, const cvm_insn *in, const tensor_work *w,
+                                decode_owner *o, uint32_t ei)
+{
+    if (o->reference)
+        return cvm_element_owner(ex, in, w->inst, w->nelems, ei);
+    if (ei - o->q0 >= o->L) { /* (unsigned: also when ei < q0) */
+        o->q = ei / o->L;
+        o->q0 = o->q * o->L;
+    }
+    uint32_t lane = o->first_lane + (o->q < o->nl ? o->q : o->nl - 1);
+    if (!ex->active[lane] && o->first_active != UINT32_MAX)
+        lane = o->first_active;
+    return lane;
+}
+
+/* The pointer a decode call gets: base + index * psize, with
+ * element_address's condition (index in [0, max_index], its division done
+ * once by the caller); outside it element_address reports the element, or
+ * in robust mode the pointer is one the callee's accesses find out of
+ * bounds.  Returns 0 after a failure. */
+static inline int decode_pointer(cvm_exec *ex, const cvm_insn *in, uint64_t base, uint64_t psize,
+                                 uint64_t max_index, int64_t index, uint32_t ei, uint32_t N,
+                                 uint64_t *o_ptr)
+{
+    if (CVM_LIKELY((uint64_t)index <= max_index)) {
+        *o_ptr = base + (uint64_t)index * psize;
+        return 1;
+    }
+    int skip;
+    if (element_address(ex, in, base, index, psize, ei / N, ei % N, o_ptr, &skip))
+        return 1;
+    if (!skip)
+        return 0;
+    *o_ptr = CVM_ADDR(CVM_ADDR_REGION(base), (UINT64_C(1) << CVM_ADDR_OFFSET_BITS) - 1);
+    return 1;
+}
+
+static uint64_t decode_max_index(uint64_t base, uint64_t psize)
+{
+    const uint64_t limit = UINT64_C(1) << CVM_ADDR_OFFSET_BITS;
+    return psize ? (limit - 1 - CVM_ADDR_OFFSET(base)) / psize : (uint64_t)INT64_MAX;
 }
 
 /* Runs decode function `func` for `count` calls whose elements are
@@ -413,37 +480,14 @@ static cvm_result run_decode(cvm_exec *ex, const cvm_insn *in, tensor_work *w, u
     /* the array parameters' entries past LDim are zero */
     if (coord_size > 4u * dim)
         memset(w->coords, 0, (size_t)count * coord_size * 2);
-    /* cvm_element_owner's mapping with its per-instance numbers computed
-     * once: element e's owner is invocation e / L of the instance (the
-     * last one past the end), or the first active lane when that one is
-     * not active */
-    uint32_t first_lane = cvm_scope_first_lane(ex, in, w->inst);
-    uint32_t nl = cvm_scope_lane_count(ex, in, w->inst);
-    uint32_t L = w->nelems ? (w->nelems + nl - 1) / nl : 1;
-    uint32_t first_active = cvm_scope_first_active(ex, in, w->inst);
-    int reference = (ex->flags & CVM_FLAG_REFERENCE_PATHS) != 0;
-    /* element_address's condition, its division done once: index in
-     * [0, max_index] */
-    const uint64_t limit = UINT64_C(1) << CVM_ADDR_OFFSET_BITS;
-    uint64_t off = CVM_ADDR_OFFSET(base);
-    uint64_t max_index = psize ? (limit - 1 - off) / psize : (uint64_t)INT64_MAX;
-    /* the owner's number q = ei / L, kept while ei stays in [q0, q0 + L) */
-    uint32_t q = 0, q0 = 0;
+    decode_owner own;
+    owner_init(ex, in, w, &own);
+    uint64_t max_index = decode_max_index(base, psize);
     for (uint32_t k = 0; k < count; k++) {
         uint32_t ei = elems[(size_t)k * step];
         const cvm_tensor_element *e = &w->plan[ei];
-        if (CVM_LIKELY((uint64_t)e->index <= max_index)) {
-            w->ptrs[k] = base + (uint64_t)e->index * psize;
-        } else {
-            int skip;
-            if (!element_address(ex, in, base, e->index, psize, ei / N, ei % N, &w->ptrs[k],
-                                 &skip)) {
-                if (!skip)
-                    return fail_result(ex);
-                /* robust mode: a pointer the callee's accesses will find out of bounds */
-                w->ptrs[k] = CVM_ADDR(CVM_ADDR_REGION(base), limit - 1);
-            }
-        }
+        if (!decode_pointer(ex, in, base, psize, max_index, e->index, ei, N, &w->ptrs[k]))
+            return fail_result(ex);
         if (dim == 2) { /* the common case, with its size known */
             memcpy(bc + (size_t)k * coord_size, e->blockCoord, 8);
             memcpy(cb + (size_t)k * coord_size, e->coordInBlock, 8);
@@ -453,14 +497,7 @@ static cvm_result run_decode(cvm_exec *ex, const cvm_insn *in, tensor_work *w, u
         }
         /* the call runs in the context of the element's owner (a vector
          * call: of its first element's) */
-        if (ei - q0 >= L) { /* (unsigned: also when ei < q0) */
-            q = ei / L;
-            q0 = q * L;
-        }
-        uint32_t lane = first_lane + (q < nl ? q : nl - 1);
-        if (!ex->active[lane] && first_active != UINT32_MAX)
-            lane = first_active;
-        w->lanes[k] = reference ? cvm_element_owner(ex, in, w->inst, w->nelems, ei) : lane;
+        w->lanes[k] = owner_of(ex, in, w, &own, ei);
     }
     cvm_val args[3] = {{(uint8_t *)w->ptrs, 8}, {bc, coord_size}, {cb, coord_size}};
     /* DebugPrintf messages name each call's element (a vector call: its first) */
@@ -473,6 +510,79 @@ static cvm_result run_decode(cvm_exec *ex, const cvm_insn *in, tensor_work *w, u
         first[k] = elems[(size_t)k * step];
     cvm_result r = cvm_callback_run_elements(ex, in, func, count, args, 3, out, w->lanes, first, N);
     cvm_mem_free(first);
+    return r;
+}
+
+static _Atomic uint64_t split_decodes; /* cvm_test_split_decodes */
+
+uint64_t cvm_test_split_decodes(void)
+{
+    return atomic_load_explicit(&split_decodes, memory_order_relaxed);
+}
+
+/* A DecodeFunc load whose every element is in memory, from the split plan
+ * (cvm_tensor_split_plan: rows[M], cols[N], dimension p): the calls of
+ * decode_load's scalar path, one per element in row-major order, with the
+ * same pointers, coordinates and contexts, without a plan entry per
+ * element.  The results fill the whole matrix. */
+static cvm_result decode_split(cvm_exec *ex, const cvm_insn *in, tensor_work *w,
+                               const cvm_tensor_layout *t, uint32_t p, uint64_t base,
+                               uint8_t *mat, uint32_t M, uint32_t N, uint32_t es)
+{
+    const uint32_t *x = ex->prog->extra + in->extra;
+    uint32_t total = M * N, dim = t->dim, cs = x[TX_COORD_SIZE];
+    uint64_t psize = x[TX_DECODE_PSIZE];
+    uint8_t *bc = w->coords, *cb = w->coords + (size_t)total * cs;
+    if (cs > 4u * dim)
+        memset(w->coords, 0, (size_t)total * cs * 2);
+    uint64_t max_index = decode_max_index(base, psize);
+    uint64_t *ptrs = w->ptrs;
+    for (uint32_t r = 0, k = 0; r < M; r++) {
+        const cvm_tensor_element *re = &w->split_rows[r];
+        uint64_t ri = (uint64_t)re->index;
+        for (uint32_t c = 0; c < N; c++, k++) {
+            const cvm_tensor_element *ce = &w->split_cols[c];
+            uint64_t index = ri + (uint64_t)ce->index;
+            if (CVM_LIKELY(index <= max_index))
+                ptrs[k] = base + index * psize;
+            else if (!decode_pointer(ex, in, base, psize, max_index, (int64_t)index, k, N, &ptrs[k]))
+                return fail_result(ex);
+        }
+        /* the coordinates: the row's, then dimension p's from the column */
+        uint8_t *b = bc + (size_t)(k - N) * cs, *q = cb + (size_t)(k - N) * cs;
+        if (dim == 2) { /* the common case, its size known (no memcpy call) */
+            for (uint32_t c = 0; c < N; c++, b += cs, q += cs) {
+                memcpy(b, re->blockCoord, 8);
+                memcpy(q, re->coordInBlock, 8);
+            }
+        } else {
+            for (uint32_t c = 0; c < N; c++, b += cs, q += cs) {
+                memcpy(b, re->blockCoord, 4u * dim);
+                memcpy(q, re->coordInBlock, 4u * dim);
+            }
+        }
+        b = bc + (size_t)(k - N) * cs + 4u * p;
+        q = cb + (size_t)(k - N) * cs + 4u * p;
+        for (uint32_t c = 0; c < N; c++, b += cs, q += cs) {
+            memcpy(b, &w->split_cols[c].blockCoord[p], 4);
+            memcpy(q, &w->split_cols[c].coordInBlock[p], 4);
+        }
+    }
+    /* contexts: the owner changes every L elements */
+    decode_owner own;
+    owner_init(ex, in, w, &own);
+    for (uint32_t k = 0; k < total;) {
+        uint32_t lane = owner_of(ex, in, w, &own, k);
+        uint32_t end = own.reference ? k + 1 : CVM_MIN(total, own.q0 + own.L);
+        while (k < end)
+            w->lanes[k++] = lane;
+    }
+    atomic_fetch_add_explicit(&split_decodes, 1, memory_order_relaxed);
+    cvm_val args[3] = {{(uint8_t *)w->ptrs, 8}, {bc, cs}, {cb, cs}};
+    cvm_result r = cvm_callback_run_elements(ex, in, x[TX_DECODE], total, args, 3, w->results,
+                                             w->lanes, NULL, N);
+    if (r == CVM_SUCCESS)
+        memcpy(mat, w->results, (size_t)total * es);
     return r;
 }
 
@@ -811,6 +921,28 @@ static cvm_result tensor_transfer(cvm_exec *ex, const cvm_insn *in, int store)
                 !w.coords || !w.results || !w.vresults) {
                 r = cvm_exec_fail(ex, in, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
                 goto done;
+            }
+        }
+        /* A DecodeFunc load with every element in memory: from the split
+         * plan, without an entry per element (no DecodeVectorFunc, whose
+         * grouping reads the plan; not in the checking mode). */
+        if (fast && decode && x[TX_VECTOR] == UINT32_MAX &&
+            !(ex->flags & CVM_FLAG_CHECK_CALLBACKS)) {
+            if (!w.split_rows) {
+                w.split_rows = cvm_malloc(((size_t)M + N) * sizeof(cvm_tensor_element));
+                if (!w.split_rows) {
+                    r = cvm_exec_fail(ex, in, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+                    goto done;
+                }
+                w.split_cols = w.split_rows + M;
+            }
+            uint32_t sp;
+            if (cvm_tensor_split_plan(&t, vp, acc, M, N, &sp, w.split_rows, w.split_cols)) {
+                w.inst = i;
+                w.nelems = total;
+                if ((r = decode_split(ex, in, &w, &t, sp, base, mat, M, N, es)) != CVM_SUCCESS)
+                    goto done;
+                continue;
             }
         }
         if (!(same && prev == PREV_PLAN)) {
