@@ -137,9 +137,13 @@ typedef enum cvm_context_flags {
      * atomic or cooperative instruction, no call; the header lists what it
      * takes) is compiled to native code at its first dispatch of at least
      * CVM_JIT_MIN_INVOCATIONS invocations, and its invocations run one after
-     * the other.  Results are the interpreter's, bit for bit; a failing
+     * the other.  Leaf callbacks (a DecodeFunc, per-element or reduction
+     * function of one block of pure instructions) are compiled once the
+     * pipeline has made CVM_JIT_LEAF_MIN_CALLS calls of them, whatever the
+     * entry point.  Results are the interpreter's, bit for bit; a failing
      * dispatch may stop at another invocation.  CVM_FLAG_JIT compiles at
-     * every dispatch size (the tests compare the tiers with it);
+     * every dispatch size and at the first leaf call (the tests compare the
+     * tiers with it);
      * CVM_FLAG_NO_JIT never compiles.  CVM_FLAG_REFERENCE_PATHS, a trace or
      * DebugPrintf messages (cvm_pipeline_set_debug) keep the interpreter. */
     CVM_FLAG_JIT = 1u << 7,

@@ -17,9 +17,6 @@
 #define CVM_MAX_WORKGROUP_INVOCATIONS 1024
 #endif
 
-/* Instructions one dispatch may execute (counted per instruction of a
- * workgroup, whatever its active lanes) before it ends with
- * CVM_ERROR_BUDGET_EXCEEDED. */
 /* Dispatches this large (invocations) run a shader the compiled tier takes
  * compiled (coopvm.h CVM_FLAG_JIT): compiling costs tens of milliseconds,
  * which a smaller dispatch does not win back. */
@@ -27,6 +24,17 @@
 #define CVM_JIT_MIN_INVOCATIONS (UINT64_C(1) << 16)
 #endif
 
+/* Leaf callbacks (a DecodeFunc, a per-element or reduction function: exec.h
+ * cvm_function.leaf) are compiled once a pipeline has made this many calls
+ * of them (all dispatches, all threads): by then the interpreter has spent
+ * about as long on them as compiling takes. */
+#ifndef CVM_JIT_LEAF_MIN_CALLS
+#define CVM_JIT_LEAF_MIN_CALLS (UINT64_C(1) << 18)
+#endif
+
+/* Instructions one dispatch may execute (counted per instruction of a
+ * workgroup, whatever its active lanes) before it ends with
+ * CVM_ERROR_BUDGET_EXCEEDED. */
 #ifndef CVM_DEFAULT_BUDGET
 #define CVM_DEFAULT_BUDGET (UINT64_C(1) << 40)
 #endif

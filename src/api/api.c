@@ -56,6 +56,9 @@ struct cvm_pipeline {
     pthread_mutex_t jit_lock;
     int jit_state;
     cvm_jit *jit;
+    /* Its leaf callbacks, compiled once they have been called often enough
+     * (exec/jit/jit.h); NULL when it has none. */
+    cvm_jit_leaves *leaves;
 };
 
 /* ---- context ---------------------------------------------------------------- */
@@ -267,6 +270,7 @@ cvm_result cvm_pipeline_create(cvm_module *module, const char *entry_point,
         return r;
     }
     pthread_mutex_init(&p->jit_lock, NULL);
+    p->leaves = cvm_jit_leaves_create(p->prog); /* (NULL is fine: leaves interpreted) */
     *o_pipeline = p;
     return CVM_SUCCESS;
 }
@@ -276,6 +280,7 @@ void cvm_pipeline_destroy(cvm_pipeline *pipeline)
     if (!pipeline)
         return;
     cvm_jit_destroy(pipeline->jit);
+    cvm_jit_leaves_destroy(pipeline->leaves);
     pthread_mutex_destroy(&pipeline->jit_lock);
     cvm_program_destroy(pipeline->prog);
     cvm_mem_free(pipeline->bindings);
@@ -455,6 +460,7 @@ typedef struct dispatch_job {
     cvm_region *device_regions; /* the context's address-only buffers, copied */
     uint32_t ndevice_regions;
     const cvm_jit *jit;     /* compiled code the workgroups run, or NULL */
+    cvm_jit_leaves *leaves; /* leaf callbacks that may run compiled, or NULL */
     uint32_t groups[3];
     uint32_t base[3];       /* WorkgroupId of the first workgroup (vkCmdDispatchBase) */
     uint64_t total;
@@ -623,6 +629,17 @@ static const cvm_jit *dispatch_jit(cvm_pipeline *pipe, uint64_t groups)
     return j;
 }
 
+/* The pipeline's leaf callbacks, when the compiled tier may run them (the
+ * conditions of dispatch_jit other than the size: how often the leaves are
+ * called decides, cvm_jit_leaf_ready). */
+static cvm_jit_leaves *dispatch_leaves(cvm_pipeline *pipe)
+{
+    uint32_t flags = pipe->module->ctx->desc.flags;
+    if ((flags & (CVM_FLAG_NO_JIT | CVM_FLAG_REFERENCE_PATHS)) || pipe->debug.trace_fn)
+        return NULL;
+    return pipe->leaves;
+}
+
 static void *worker(void *arg)
 {
     dispatch_job *job = arg;
@@ -633,7 +650,7 @@ static void *worker(void *arg)
     cvm_group_desc gd = {prog->local_size[0] * prog->local_size[1] * prog->local_size[2],
                          job->desc.subgroup_size, job->desc.flags, job->desc.max_call_depth,
                          job->desc.memory_limit, job->device_regions, job->ndevice_regions,
-                         job->jit};
+                         job->jit, job->leaves};
     cvm_result r = cvm_group_create(prog, &gd, job->regions, job->nregions, job->pipe->push,
                                     job->pipe->push_size, &g, &diag);
     const cvm_debug_desc *dbg = &job->pipe->debug;
@@ -804,6 +821,7 @@ cvm_result cvm_pipeline_dispatch_base(cvm_pipeline *pipeline, const uint32_t bas
         return cvm_diag_set(o_diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
     }
     job.jit = dispatch_jit(pipeline, job.total);
+    job.leaves = dispatch_leaves(pipeline);
     pthread_mutex_init(&job.lock, NULL);
     if (pipeline->debug.trace_fn) {
         if (cvm_trace_init(&job.trace, pipeline->debug.trace_fn, pipeline->debug.trace_user,

@@ -1498,6 +1498,24 @@ static cvm_result leaf_calls(cvm_group *cg, const cvm_function *f, uint32_t func
         in_place |= in->result == rid && !(in->flags & CVM_INSN_UNIFORM);
     cvm_val saved_ret = fr->vals[rid];
     cvm_result r = CVM_SUCCESS;
+    /* compiled code for the calls, once the pipeline has made enough of them
+     * (exec/jit/jit.h): the same batches, budget and results */
+    if (cvm_jit_leaf_ready(cg->desc.leaves, cex, func, count, (cex->flags & CVM_FLAG_JIT) != 0)) {
+        cvm_val bargs[16];
+        if (nargs > CVM_ARRAY_SIZE(bargs))
+            goto interpret;
+        for (uint32_t s = 0; s < count && r == CVM_SUCCESS; s += full) {
+            uint32_t n = CVM_MIN(full, count - s);
+            if ((r = take_budget(cg, first, b->count)) != CVM_SUCCESS)
+                break;
+            atomic_fetch_add_explicit(&leaf_batches, 1, memory_order_relaxed);
+            for (uint32_t k = 0; k < nargs; k++)
+                bargs[k] = (cvm_val){args[k].p + (size_t)s * args[k].stride, args[k].stride};
+            r = cvm_jit_run_leaf(cg->desc.leaves, cex, func, n, bargs, results + (size_t)s * rsize);
+        }
+        return r;
+    }
+interpret:
     memset(cg->alive, 1, CVM_MIN(full, count)); /* the lanes any batch here runs */
     cex->vals = fr->vals;
     cex->vals_home = fr->vals + p->bound;
@@ -1559,7 +1577,7 @@ cvm_result cvm_callback_run_elements(cvm_exec *ex, const cvm_insn *in, uint32_t 
             return cvm_exec_fail(ex, in, CVM_ERROR_INTERNAL, "callback context lane %u", lanes[i]);
     if (!g->callback) {
         cvm_group_desc d = g->desc;
-        d.jit = NULL; /* callbacks are interpreted */
+        d.jit = NULL; /* callbacks are interpreted (leaves may be compiled: d.leaves) */
         d.nlanes = CVM_CALLBACK_BATCH;
         d.sg_size = CVM_CALLBACK_BATCH < g->desc.sg_size ? CVM_CALLBACK_BATCH : g->desc.sg_size;
         cvm_result r = cvm_group_create(p, &d, g->regions + CVM_REGION_FIRST_BUFFER,

@@ -43,6 +43,9 @@ typedef struct cvm_group_desc {
     /* Non-NULL: cvm_group_run runs the workgroup's invocations through this
      * compiled code (exec/jit/jit.h) instead of interpreting them. */
     const struct cvm_jit *jit;
+    /* Non-NULL: leaf callbacks may run compiled (exec/jit/jit.h), owned by
+     * the pipeline. */
+    struct cvm_jit_leaves *leaves;
 } cvm_group_desc;
 
 cvm_result cvm_group_create(const cvm_program *prog, const cvm_group_desc *desc,

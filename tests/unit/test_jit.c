@@ -219,6 +219,32 @@ static void test_ops_random(void **state)
     }
 }
 
+/* f16 values: the arithmetic the tier does inline and the kernels it
+ * calls, bit for bit on random halves, against the interpreter and (last
+ * seed) its reference paths. */
+static void test_f16_random(void **state)
+{
+    (void)state;
+    if (skip_without_llvm())
+        skip();
+    char path[512];
+    path_of(path, sizeof(path), "jit/ops_f16.amber");
+    static const char *const inputs[] = {"hin", "hio", NULL};
+    for (uint64_t seed = 1; seed <= 7; seed++) {
+        outcome a, b;
+        uint32_t interp = seed == 7 ? CVM_FLAG_JIT | CVM_FLAG_REFERENCE_PATHS : CVM_FLAG_NO_JIT;
+        run_script(path, interp, 0, seed, inputs, NULL, 0, &a);
+        run_script(path, CVM_FLAG_JIT, 0, seed, inputs, NULL, 0, &b);
+        assert_int_equal(a.jit_groups, 0);
+        assert_int_equal(b.jit_groups, 8); /* 4 x 2 workgroups, all compiled */
+        char what[64];
+        snprintf(what, sizeof(what), "ops_f16.amber seed %u", (unsigned)seed);
+        assert_same(what, &a, &b);
+        outcome_free(&a);
+        outcome_free(&b);
+    }
+}
+
 /* Runs `rel` (under tests/, or an absolute path) on the interpreter and
  * compiled, with `flags` besides, checks that the two agree and that the
  * compiled run took `groups` workgroups compiled (UINT64_MAX: at least
@@ -320,6 +346,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ops_random), cmocka_unit_test(test_errors),
         cmocka_unit_test(test_not_taken),  cmocka_unit_test(test_scripts),
+        cmocka_unit_test(test_f16_random),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -27,7 +27,14 @@
  *   NaNs the two kernel sets may return different payloads where two NaNs
  *   meet, depending on the compiler (seen at -O0: the f32 kernel and the
  *   double one take the other operand's NaN), which is the kernels' known
- *   difference, not the leaf path's; infinities still make NaNs there. */
+ *   difference, not the leaf path's; infinities still make NaNs there.
+ * - Every output of compiled leaves (CVM_FLAG_JIT, exec/jit/jit.h: all 16
+ *   leaves taken, every leaf batch run compiled) equals the interpreted
+ *   leaves' (CVM_FLAG_NO_JIT) bit for bit, quiet NaNs apart where two NaNs
+ *   meet (compare_bits); a weights buffer 7 bytes short fails the same way
+ *   on both, and gives the same results in robust mode.
+ * - The DecodeFunc loads whose elements are all in memory take the split
+ *   plan (ops/tensor_ops.c decode_split), the reference paths never. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -38,6 +45,7 @@
 
 #include "engine_util.h"
 #include "exec/exec.h"
+#include "exec/jit/jit.h"
 #include "program_util.h"
 
 #define MAX_SG 4u /* subgroups of the 32 invocations at subgroup size 8 */
@@ -86,8 +94,10 @@ typedef struct outs {
     uint16_t oh[NOH];
 } outs;
 
-static void run(uint32_t sg, uint32_t flags, const uint32_t *x, const uint32_t *xi,
-                const uint8_t *q, outs *out)
+/* One dispatch with the weights buffer `qbytes` long; its status, and the
+ * message in *o_diag. */
+static cvm_result run_q(uint32_t sg, uint32_t flags, const uint32_t *x, const uint32_t *xi,
+                        const uint8_t *q, size_t qbytes, outs *out, cvm_diagnostic *o_diag)
 {
     cvm_context_desc d;
     memset(&d, 0, sizeof(d));
@@ -113,14 +123,24 @@ static void run(uint32_t sg, uint32_t flags, const uint32_t *x, const uint32_t *
         cvm_pipeline_bind_buffer(pipe, 0, 1, 0, (void *)xi, NX * 4, &diag) != CVM_SUCCESS ||
         cvm_pipeline_bind_buffer(pipe, 0, 2, 0, out->o, sizeof out->o, &diag) != CVM_SUCCESS ||
         cvm_pipeline_bind_buffer(pipe, 0, 3, 0, out->oi, sizeof out->oi, &diag) != CVM_SUCCESS ||
-        cvm_pipeline_bind_buffer(pipe, 0, 4, 0, (void *)q, NQ, &diag) != CVM_SUCCESS ||
+        cvm_pipeline_bind_buffer(pipe, 0, 4, 0, (void *)q, qbytes, &diag) != CVM_SUCCESS ||
         cvm_pipeline_bind_buffer(pipe, 0, 5, 0, out->oh, sizeof out->oh, &diag) != CVM_SUCCESS ||
-        cvm_pipeline_set_push_constants(pipe, &s, sizeof s, &diag) != CVM_SUCCESS ||
-        cvm_pipeline_dispatch(pipe, 1, 1, 1, &diag) != CVM_SUCCESS)
+        cvm_pipeline_set_push_constants(pipe, &s, sizeof s, &diag) != CVM_SUCCESS)
         fail_msg("subgroup size %u, flags 0x%x: %s", sg, flags, diag.message);
+    cvm_result r = cvm_pipeline_dispatch(pipe, 1, 1, 1, &diag);
     cvm_pipeline_destroy(pipe);
     cvm_module_destroy(mod);
     cvm_context_destroy(ctx);
+    *o_diag = diag;
+    return r;
+}
+
+static void run(uint32_t sg, uint32_t flags, const uint32_t *x, const uint32_t *xi,
+                const uint8_t *q, outs *out)
+{
+    cvm_diagnostic diag;
+    if (run_q(sg, flags, x, xi, q, NQ, out, &diag) != CVM_SUCCESS)
+        fail_msg("subgroup size %u, flags 0x%x: %s", sg, flags, diag.message);
 }
 
 static void test_leaf_marks(void **state)
@@ -223,10 +243,64 @@ static void check_model(const uint8_t *q, const uint16_t *oh)
     }
 }
 
-/* Leaves against interpreted calls (against_reference 0: the same kernels,
- * inputs with NaNs) or against the reference paths (1: no NaN inputs). */
-static void compare_outputs(int against_reference)
+enum { VS_INTERPRETED, VS_REFERENCE, VS_COMPILED };
+
+/* The leaves of leaf_calls.comp (test_leaf_marks' list). */
+#define LEAVES 16u
+
+/* Every output bit for bit, except where both words are quiet NaNs: an
+ * operation on two NaNs returns one of them, and which one is the operand
+ * order the code generator picked for a commutative instruction (x86 keeps
+ * the first source's), so LLVM's code and gcc's kernels may differ there
+ * (test_jit.c accepts the same).  The reductions here fold rows holding
+ * several NaNs (a signalling 0x7f800001 among them): seen, sumOf returning
+ * the quieted 0x7fc00001 where the kernel returns 0xffc00001, and mulSub
+ * the default NaN of inf * 0 where the kernel returns an input's. */
+static int same_word(uint32_t a, uint32_t b, int half)
 {
+    if (a == b)
+        return 1;
+    if (half)
+        return (a & 0x7e00u) == 0x7e00u && (b & 0x7e00u) == 0x7e00u;
+    return (a & 0x7fc00000u) == 0x7fc00000u && (b & 0x7fc00000u) == 0x7fc00000u;
+}
+
+static void compare_bits(const outs *f, const outs *r, unsigned seed, uint32_t sg,
+                         const char *what)
+{
+    uint32_t pairs = 0;
+    for (uint32_t i = 0; i < NO; i++) {
+        if (f->o[i] == r->o[i])
+            continue;
+        if (!same_word(f->o[i], r->o[i], 0))
+            fail_msg("seed %u, subgroup %u: o[%u] is 0x%08x, the %s give 0x%08x", seed, sg, i,
+                     f->o[i], what, r->o[i]);
+        pairs++;
+    }
+    for (uint32_t i = 0; i < NOI; i++)
+        if (f->oi[i] != r->oi[i])
+            fail_msg("seed %u, subgroup %u: oi[%u] is 0x%08x, the %s give 0x%08x", seed, sg, i,
+                     f->oi[i], what, r->oi[i]);
+    for (uint32_t i = 0; i < NOH; i++) {
+        if (f->oh[i] == r->oh[i])
+            continue;
+        if (!same_word(f->oh[i], r->oh[i], 1))
+            fail_msg("seed %u, subgroup %u: oh[%u] is 0x%04x, the %s give 0x%04x", seed, sg, i,
+                     f->oh[i], what, r->oh[i]);
+        pairs++;
+    }
+    if (pairs)
+        print_message("seed %u, subgroup %u: %u NaN outputs with other payloads\n", seed, sg,
+                      pairs);
+}
+
+/* Leaves against interpreted calls (VS_INTERPRETED: the same kernels,
+ * inputs with NaNs), against the reference paths (VS_REFERENCE: no NaN
+ * inputs), or compiled (CVM_FLAG_JIT) against interpreted (CVM_FLAG_NO_JIT)
+ * leaves (VS_COMPILED, inputs with NaNs). */
+static void compare_outputs(int against)
+{
+    int against_reference = against == VS_REFERENCE;
     static const uint32_t sgs[] = {8, 16, 32};
     static uint32_t x[NX], xi[NX];
     static uint8_t q[NQ];
@@ -235,9 +309,32 @@ static void compare_outputs(int against_reference)
         fill(x, xi, q, seed * 7919, !against_reference);
         for (size_t k = 0; k < sizeof sgs / sizeof sgs[0]; k++) {
             /* the fast run takes the leaf path, the other never */
-            uint64_t b0 = cvm_test_leaf_batches();
+            if (against == VS_COMPILED) {
+                uint64_t c0 = cvm_test_jit_leaf_batches(), l0 = cvm_test_leaf_batches();
+                run(sgs[k], CVM_FLAG_JIT, x, xi, q, &fast);
+                uint64_t c1 = cvm_test_jit_leaf_batches(), l1 = cvm_test_leaf_batches();
+                run(sgs[k], CVM_FLAG_NO_JIT, x, xi, q, &ref);
+                /* every leaf batch of the first run compiled, none of the other */
+                if (c1 - c0 != l1 - l0 || c1 == c0 || cvm_test_jit_leaf_batches() != c1 ||
+                    cvm_test_leaf_batches() == l1)
+                    fail_msg("subgroup %u: %llu of %llu leaf batches compiled, then %llu",
+                             sgs[k], (unsigned long long)(c1 - c0),
+                             (unsigned long long)(l1 - l0),
+                             (unsigned long long)(cvm_test_jit_leaf_batches() - c1));
+                if (cvm_test_jit_leaves_compiled() != LEAVES)
+                    fail_msg("%u of the %u leaves compiled", cvm_test_jit_leaves_compiled(),
+                             LEAVES);
+                compare_bits(&fast, &ref, (unsigned)seed, sgs[k], "interpreted leaves");
+                continue;
+            }
+            uint64_t b0 = cvm_test_leaf_batches(), s0 = cvm_test_split_decodes();
             run(sgs[k], 0, x, xi, q, &fast);
-            uint64_t b1 = cvm_test_leaf_batches();
+            uint64_t b1 = cvm_test_leaf_batches(), s1 = cvm_test_split_decodes();
+            /* the five whole-matrix loads and the window through the split plan
+             * (decode_split); the reference paths never */
+            if (s1 - s0 != 6)
+                fail_msg("subgroup %u: %llu loads took the split plan", sgs[k],
+                         (unsigned long long)(s1 - s0));
             if (against_reference) {
                 run(sgs[k], CVM_FLAG_REFERENCE_PATHS, x, xi, q, &ref);
             } else {
@@ -245,6 +342,8 @@ static void compare_outputs(int against_reference)
                 run(sgs[k], 0, x, xi, q, &ref);
                 cvm_test_interpret_leaf_calls(0);
             }
+            if (against_reference && cvm_test_split_decodes() != s1)
+                fail_msg("the reference paths took the split plan");
             if (b1 <= b0 || cvm_test_leaf_batches() != b1)
                 fail_msg("subgroup %u: %llu leaf batches in the fast run, %llu in the other",
                          sgs[k], (unsigned long long)(b1 - b0),
@@ -286,7 +385,45 @@ static void test_leaf_against_interpreted(void **state)
 static void test_leaf_against_reference(void **state)
 {
     (void)state;
-    compare_outputs(1);
+    compare_outputs(VS_REFERENCE);
+}
+
+static void test_compiled_against_interpreted(void **state)
+{
+    (void)state;
+    if (!cvm_jit_available())
+        skip(); /* a build without LLVM */
+    compare_outputs(VS_COMPILED);
+}
+
+/* A weights buffer 7 bytes short: the last block's loads in dequantQ4 and
+ * dequantCoords (its scale at byte 0 stays in bounds, its codes do not)
+ * fail the same way compiled and interpreted (status and message: the
+ * invocation, the size and the offset), and read zero in robust mode. */
+static void test_compiled_out_of_bounds(void **state)
+{
+    (void)state;
+    if (!cvm_jit_available())
+        skip();
+    static uint32_t x[NX], xi[NX];
+    static uint8_t q[NQ];
+    static outs a, b;
+    fill(x, xi, q, 4242, 1);
+    cvm_diagnostic da, db;
+    uint64_t c0 = cvm_test_jit_leaf_batches();
+    cvm_result ra = run_q(32, CVM_FLAG_JIT, x, xi, q, NQ - 7, &a, &da);
+    assert_true(cvm_test_jit_leaf_batches() > c0); /* the failing batch ran compiled */
+    cvm_result rb = run_q(32, CVM_FLAG_NO_JIT, x, xi, q, NQ - 7, &b, &db);
+    assert_int_equal(ra, CVM_ERROR_OUT_OF_BOUNDS);
+    assert_int_equal(rb, ra);
+    assert_string_equal(da.message, db.message);
+    assert_int_equal(da.word_offset, db.word_offset);
+    print_message("both: %s\n", da.message);
+    ra = run_q(32, CVM_FLAG_JIT | CVM_FLAG_ROBUST_ACCESS, x, xi, q, NQ - 7, &a, &da);
+    rb = run_q(32, CVM_FLAG_NO_JIT | CVM_FLAG_ROBUST_ACCESS, x, xi, q, NQ - 7, &b, &db);
+    assert_int_equal(ra, CVM_SUCCESS);
+    assert_int_equal(rb, CVM_SUCCESS);
+    compare_bits(&a, &b, 4242, 32, "interpreted leaves (robust)");
 }
 
 int main(void)
@@ -295,6 +432,8 @@ int main(void)
         cmocka_unit_test(test_leaf_marks),
         cmocka_unit_test(test_leaf_against_interpreted),
         cmocka_unit_test(test_leaf_against_reference),
+        cmocka_unit_test(test_compiled_against_interpreted),
+        cmocka_unit_test(test_compiled_out_of_bounds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

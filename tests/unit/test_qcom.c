@@ -526,7 +526,7 @@ static void test_subgroup_not_power_of_two(void **state)
     assert_int_equal(spv_module_parse(&mod, &bin, &d), CVM_SUCCESS);
     assert_int_equal(cvm_program_build(&mod, NULL, NULL, 0, &prog, &d), CVM_SUCCESS);
     for (uint32_t sg = 24; sg <= 32; sg += 8) {
-        cvm_group_desc gd = {32, sg, 0, 16, UINT64_C(1) << 26, NULL, 0, NULL};
+        cvm_group_desc gd = {32, sg, 0, 16, UINT64_C(1) << 26, NULL, 0, NULL, NULL};
         assert_int_equal(cvm_group_create(prog, &gd, NULL, 0, NULL, 0, &g, &d), CVM_SUCCESS);
         uint32_t gid[3] = {0, 0, 0}, ng[3] = {1, 1, 1};
         uint64_t budget = 1000000;

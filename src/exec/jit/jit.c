@@ -19,6 +19,7 @@
 #include "exec/jit/jit.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "exec/ops/ewise.h"
@@ -28,6 +29,19 @@ static uint64_t jit_groups_run;
 uint64_t cvm_test_jit_groups(void)
 {
     return __atomic_load_n(&jit_groups_run, __ATOMIC_RELAXED);
+}
+
+static uint64_t jit_leaf_batches_run;
+static uint32_t jit_leaves_compiled;
+
+uint64_t cvm_test_jit_leaf_batches(void)
+{
+    return __atomic_load_n(&jit_leaf_batches_run, __ATOMIC_RELAXED);
+}
+
+uint32_t cvm_test_jit_leaves_compiled(void)
+{
+    return __atomic_load_n(&jit_leaves_compiled, __ATOMIC_RELAXED);
 }
 
 #ifndef CVM_HAVE_LLVM
@@ -56,6 +70,39 @@ cvm_result cvm_jit_run_group(const cvm_jit *j, cvm_exec *ex, uint64_t *budget_lo
     return cvm_exec_fail(ex, NULL, CVM_ERROR_UNSUPPORTED, "no compiled tier");
 }
 
+cvm_jit_leaves *cvm_jit_leaves_create(const cvm_program *prog)
+{
+    (void)prog;
+    return NULL;
+}
+
+void cvm_jit_leaves_destroy(cvm_jit_leaves *lv)
+{
+    (void)lv;
+}
+
+int cvm_jit_leaf_ready(cvm_jit_leaves *lv, const cvm_exec *ex, uint32_t func, uint64_t calls,
+                       int eager)
+{
+    (void)lv;
+    (void)ex;
+    (void)func;
+    (void)calls;
+    (void)eager;
+    return 0;
+}
+
+cvm_result cvm_jit_run_leaf(cvm_jit_leaves *lv, cvm_exec *ex, uint32_t func, uint32_t count,
+                            const cvm_val *args, uint8_t *results)
+{
+    (void)lv;
+    (void)func;
+    (void)count;
+    (void)args;
+    (void)results;
+    return cvm_exec_fail(ex, NULL, CVM_ERROR_UNSUPPORTED, "no compiled tier");
+}
+
 #else /* CVM_HAVE_LLVM */
 
 #include <llvm-c/Analysis.h>
@@ -72,17 +119,21 @@ typedef struct cvm_jit_env {
     uint32_t nlanes, sg_size;
     uint32_t group_id[3], num_groups[3];
     int64_t budget;            /* invocation instructions left (sg_size per subgroup one) */
+    uint32_t nregions;         /* ex->nregions: the regions a dynamic address finds inline */
     uint64_t *budget_local;    /* the group's, in subgroup instructions */
     uint8_t *zero;             /* robust loads out of bounds read here */
     uint8_t *sink;             /* robust stores out of bounds land here */
 } cvm_jit_env;
 
-enum { ENV_REGIONS, ENV_EX, ENV_NLANES, ENV_SG, ENV_GID, ENV_NGROUPS, ENV_BUDGET };
+enum { ENV_REGIONS, ENV_EX, ENV_NLANES, ENV_SG, ENV_GID, ENV_NGROUPS, ENV_BUDGET, ENV_NREGIONS };
 
 /* Largest value one load or store moves (a 4-component 64-bit vector). */
 #define JIT_MAX_ACCESS 32
 
 typedef int32_t (*jit_fn)(cvm_jit_env *env);
+/* A leaf callback: calls 0 .. env->nlanes - 1, call i's parameter k at
+ * args[k].p + i * args[k].stride, its result to results + i * (result size). */
+typedef int32_t (*jit_leaf_fn)(cvm_jit_env *env, const cvm_val *args, uint8_t *results);
 
 struct cvm_jit {
     LLVMOrcLLJITRef lljit;
@@ -171,7 +222,7 @@ static void jit_glsl(const cvm_insn *in, uint8_t *r, const uint8_t *a, const uin
 
 /* ---- translation --------------------------------------------------------- */
 
-enum { JP_NONE = 0, JP_VAR, JP_BUILTIN, JP_MEM };
+enum { JP_NONE = 0, JP_VAR, JP_BUILTIN, JP_MEM, JP_ADDR };
 
 typedef struct jptr {
     uint8_t kind;
@@ -182,9 +233,11 @@ typedef struct jptr {
     uint32_t comp;
     /* JP_BUILTIN: SpvBuiltIn and component (UINT32_MAX: the whole value) */
     uint32_t builtin;
-    /* JP_MEM: region and byte offset (i64) */
+    /* JP_MEM: region and byte offset (i64); JP_ADDR (a pointer a leaf
+     * callback was passed, an address of exec.h's form): the region as an
+     * i32 value (dreg) and the offset */
     uint32_t region;
-    LLVMValueRef off;
+    LLVMValueRef off, dreg;
 } jptr;
 
 typedef struct region_info {
@@ -200,12 +253,15 @@ typedef struct jctx {
     LLVMModuleRef M;
     LLVMBuilderRef B;
     LLVMValueRef fn, env;
-    LLVMTypeRef i1, i8, i16, i32, i64, f32, f64, vd, ptr8, env_t, region_t;
+    LLVMTypeRef i1, i8, i16, i32, i64, f16, f32, f64, vd, ptr8, env_t, region_t, val_t;
+    int has_f16;          /* f16 values as LLVM half (the host converts with F16C) */
+    int leaf;             /* translating a leaf callback (jit_leaf_fn), not the entry point */
     LLVMValueRef *vals;   /* per id */
+    LLVMValueRef *arrs;   /* per id: a leaf's array parameter, where its elements are */
     jptr *ptrs;           /* per id */
     LLVMBasicBlockRef *bbs; /* per block index */
     LLVMBasicBlockRef lane_next, fail_bb;
-    LLVMValueRef lane, budget_var, builtin_vals[64];
+    LLVMValueRef lane, budget_var, builtin_vals[64], nregions_v, rtab;
     region_info *regions;
     uint32_t nregions;
     uint32_t cur_insn;
@@ -228,9 +284,11 @@ static cvm_result unsupported(jctx *j, uint32_t insn, const char *what)
     return CVM_ERROR_UNSUPPORTED;
 }
 
-static int sk_llvm_ok(uint8_t sk)
+static int sk_llvm_ok(const jctx *j, uint8_t sk)
 {
     switch (sk) {
+    case CVM_SK_F16:
+        return j->has_f16;
     case CVM_SK_BOOL: case CVM_SK_S8: case CVM_SK_S16: case CVM_SK_S32: case CVM_SK_S64:
     case CVM_SK_U8: case CVM_SK_U16: case CVM_SK_U32: case CVM_SK_U64: case CVM_SK_F32:
     case CVM_SK_F64:
@@ -248,6 +306,7 @@ static LLVMTypeRef scalar_type(jctx *j, uint8_t sk)
     case CVM_SK_S16: case CVM_SK_U16: return j->i16;
     case CVM_SK_S32: case CVM_SK_U32: return j->i32;
     case CVM_SK_S64: case CVM_SK_U64: return j->i64;
+    case CVM_SK_F16: return j->f16;
     case CVM_SK_F32: return j->f32;
     default: return j->f64;
     }
@@ -263,10 +322,10 @@ static LLVMTypeRef value_type(jctx *j, uint32_t tid)
         return NULL;
     switch (t->tclass) {
     case CVM_TC_BOOL: case CVM_TC_INT: case CVM_TC_FLOAT:
-        return sk_llvm_ok(t->sk) ? scalar_type(j, t->sk) : NULL;
+        return sk_llvm_ok(j, t->sk) ? scalar_type(j, t->sk) : NULL;
     case CVM_TC_VECTOR: {
         const cvm_type *e = t->elem < j->p->ntypes ? &j->p->types[t->elem] : NULL;
-        if (!e || e->tclass == CVM_TC_NONE || e->tclass > CVM_TC_FLOAT || !sk_llvm_ok(e->sk) ||
+        if (!e || e->tclass == CVM_TC_NONE || e->tclass > CVM_TC_FLOAT || !sk_llvm_ok(j, e->sk) ||
             t->count < 2 || t->count > 16 || t->comp_stride)
             return NULL;
         return LLVMVectorType(scalar_type(j, e->sk), t->count);
@@ -319,6 +378,8 @@ static LLVMValueRef const_value(jctx *j, uint32_t id)
         LLVMTypeRef st = scalar_type(j, sk);
         if (sk == CVM_SK_BOOL)
             comps[i] = LLVMConstInt(j->i1, bits & 1, 0);
+        else if (sk == CVM_SK_F16)
+            comps[i] = LLVMConstBitCast(LLVMConstInt(j->i16, bits, 0), j->f16);
         else if (sk == CVM_SK_F32)
             comps[i] = LLVMConstBitCast(LLVMConstInt(j->i32, bits, 0), j->f32);
         else if (sk == CVM_SK_F64)
@@ -431,16 +492,49 @@ static region_info *region(jctx *j, uint32_t reg)
 
 /* A host pointer to `size` bytes at p's offset, checked (branching to the
  * slow path), or NULL when the tier cannot (reported). */
+static LLVMValueRef invariant(jctx *j, LLVMValueRef load)
+{
+    unsigned kind = LLVMGetMDKindIDInContext(j->C, "invariant.load", 14);
+    LLVMSetMetadata(load, kind, LLVMMDNodeInContext(j->C, NULL, 0));
+    return load;
+}
+
+/* The region of a JP_ADDR pointer, read from the table when its index is
+ * below env->nregions (index 0, the null region, otherwise: the check then
+ * fails, and the slow path finds the region as cvm_mem_access does). */
+static region_info dynamic_region(jctx *j, LLVMValueRef reg, LLVMValueRef *o_in_table)
+{
+    region_info ri;
+    LLVMValueRef inr = LLVMBuildICmp(j->B, LLVMIntULT, reg, j->nregions_v, "");
+    LLVMValueRef k = LLVMBuildSelect(j->B, inr, reg, c_i32(j, 0), "");
+    LLVMValueRef i0[2] = {k, c_i32(j, 0)}, i1[2] = {k, c_i32(j, 1)}, i2[2] = {k, c_i32(j, 2)};
+    /* (the table does not change while the code runs: invariant loads,
+     * which LLVM may share between accesses and hoist out of the loop) */
+    ri.base = invariant(j, LLVMBuildLoad2(j->B, j->ptr8, LLVMBuildInBoundsGEP2(j->B, j->region_t, j->rtab, i0, 2, ""), ""));
+    ri.size = invariant(j, LLVMBuildLoad2(j->B, j->i64, LLVMBuildInBoundsGEP2(j->B, j->region_t, j->rtab, i1, 2, ""), ""));
+    LLVMValueRef wr = invariant(j, LLVMBuildLoad2(j->B, j->i8, LLVMBuildInBoundsGEP2(j->B, j->region_t, j->rtab, i2, 2, ""), ""));
+    ri.writable = LLVMBuildICmp(j->B, LLVMIntNE, wr, LLVMConstNull(j->i8), "");
+    *o_in_table = inr;
+    return ri;
+}
+
 static LLVMValueRef mem_address(jctx *j, const jptr *pt, uint32_t size, int write)
 {
-    region_info *ri = region(j, pt->region);
-    if (!ri)
+    region_info dyn, *ri;
+    LLVMValueRef in_table = NULL;
+    if (pt->kind == JP_ADDR) {
+        dyn = dynamic_region(j, pt->dreg, &in_table);
+        ri = &dyn;
+    } else if (!(ri = region(j, pt->region))) {
         return NULL;
+    }
     LLVMValueRef off = pt->off;
     LLVMValueRef in1 = LLVMBuildICmp(j->B, LLVMIntULE, off, ri->size, "");
     LLVMValueRef room = LLVMBuildSub(j->B, ri->size, off, "");
     LLVMValueRef in2 = LLVMBuildICmp(j->B, LLVMIntUGE, room, c_i64(j, size), "");
     LLVMValueRef ok = LLVMBuildAnd(j->B, in1, in2, "");
+    if (in_table)
+        ok = LLVMBuildAnd(j->B, ok, in_table, "");
     if (write)
         ok = LLVMBuildAnd(j->B, ok, ri->writable, "");
     LLVMBasicBlockRef fast = LLVMAppendBasicBlockInContext(j->C, j->fn, "fast");
@@ -455,7 +549,8 @@ static LLVMValueRef mem_address(jctx *j, const jptr *pt, uint32_t size, int writ
     LLVMTypeRef params[7] = {LLVMPointerType(j->env_t, 0), j->i32, j->i32, j->i32, j->i64,
                              j->i32, j->i32};
     LLVMTypeRef fty = LLVMFunctionType(j->ptr8, params, 7, 0);
-    LLVMValueRef args[7] = {j->env, c_i32(j, j->cur_insn), j->lane, c_i32(j, pt->region), off,
+    LLVMValueRef args[7] = {j->env, c_i32(j, j->cur_insn), j->lane,
+                            pt->kind == JP_ADDR ? pt->dreg : c_i32(j, pt->region), off,
                             c_i32(j, size), c_i32(j, (uint64_t)write)};
     LLVMValueRef sp = LLVMBuildCall2(j->B, fty, fn_const(j, (void *)jit_access_slow, fty), args, 7,
                                      "");
@@ -511,7 +606,8 @@ static cvm_result emit_load(jctx *j, uint32_t result, uint32_t tid, uint32_t ptr
         j->vals[result] = v;
         return CVM_SUCCESS;
     }
-    case JP_MEM: {
+    case JP_MEM:
+    case JP_ADDR: {
         if (!mem_type_ok(j, tid))
             return unsupported(j, j->cur_insn, "a load of this type from memory");
         LLVMValueRef hp = mem_address(j, pt, type_of(j, tid)->size, 0);
@@ -549,7 +645,8 @@ static cvm_result emit_store(jctx *j, uint32_t ptr_id, uint32_t val_id)
             LLVMBuildStore(j->B, whole, pt->alloca);
         }
         return CVM_SUCCESS;
-    case JP_MEM: {
+    case JP_MEM:
+    case JP_ADDR: {
         if (!mem_type_ok(j, tid))
             return unsupported(j, j->cur_insn, "a store of this type to memory");
         LLVMValueRef hp = mem_address(j, pt, type_of(j, tid)->size, 1);
@@ -806,6 +903,26 @@ static int ew_operands(jctx *j, const spv_inst *si, uint32_t first, uint32_t n,
     return 1;
 }
 
+/* An arithmetic instruction through the interpreter's kernel for one lane. */
+static cvm_result arith_lane(jctx *j, const cvm_insn *in, uint32_t rtype, uint32_t result)
+{
+    uint32_t ids[3] = {in->a, in->b, in->c}, tids[3];
+    for (int k = 0; k < 3; k++) {
+        tids[k] = ids[k] < j->p->bound ? j->mod->defs[ids[k]].type : 0;
+        if (ids[k] && !value_type(j, tids[k]))
+            return unsupported(j, j->cur_insn, "this operand type");
+    }
+    if (!in->fn || type_of(j, rtype)->size > JIT_MAX_ACCESS)
+        return unsupported(j, j->cur_insn, "this instruction");
+    if (!cvm_arith_eval_lane(in, NULL, NULL, NULL, NULL))
+        return unsupported(j, j->cur_insn, "this instruction");
+    LLVMValueRef r = call_lane_kernel(j, (void *)jit_arith, 5, j->cur_insn, rtype, ids, tids, 3);
+    if (!r || LLVMTypeOf(r) != value_type(j, rtype))
+        return unsupported(j, j->cur_insn, "this instruction's result");
+    j->vals[result] = r;
+    return CVM_SUCCESS;
+}
+
 static cvm_result emit_arith(jctx *j, const spv_inst *si, const cvm_insn *in)
 {
     const uint32_t *w = si->words;
@@ -847,18 +964,32 @@ static cvm_result emit_arith(jctx *j, const spv_inst *si, const cvm_insn *in)
                                : LLVMBuildNot(j->B, x[0], "");
         break;
     case SpvOpFAdd: case SpvOpFSub: case SpvOpFMul: case SpvOpFDiv: case SpvOpVectorTimesScalar:
-        if (rsk != CVM_SK_F32 && rsk != CVM_SK_F64)
+        /* f16 as k_f16 computes it: both operands widened to f32 (exact),
+         * one f32 operation, rounded to f16 (vcvtph2ps, vcvtps2ph, which
+         * the numeric tests show agree with cvm_f16_to_f32/cvm_f32_to_f16) */
+        if (rsk != CVM_SK_F32 && rsk != CVM_SK_F64 && rsk != CVM_SK_F16)
             return unsupported(j, j->cur_insn, "this float kind");
         if (!ew_operands(j, si, 3, 2, rty, x) || LLVMTypeOf(x[0]) != rty || LLVMTypeOf(x[1]) != rty)
             return unsupported(j, j->cur_insn, "these operands");
+        if (rsk == CVM_SK_F16) { /* widened and rounded explicitly, each operation */
+            LLVMTypeRef wt = LLVMGetTypeKind(rty) == LLVMVectorTypeKind
+                                 ? LLVMVectorType(j->f32, LLVMGetVectorSize(rty))
+                                 : j->f32;
+            x[0] = LLVMBuildFPExt(j->B, x[0], wt, "");
+            x[1] = LLVMBuildFPExt(j->B, x[1], wt, "");
+        }
         switch (op) {
         case SpvOpFAdd: r = LLVMBuildFAdd(j->B, x[0], x[1], ""); break;
         case SpvOpFSub: r = LLVMBuildFSub(j->B, x[0], x[1], ""); break;
         case SpvOpFDiv: r = LLVMBuildFDiv(j->B, x[0], x[1], ""); break;
         default: r = LLVMBuildFMul(j->B, x[0], x[1], ""); break;
         }
+        if (rsk == CVM_SK_F16)
+            r = LLVMBuildFPTrunc(j->B, r, rty, "");
         break;
     case SpvOpFNegate:
+        if (rsk == CVM_SK_F16) /* (k_generic quiets a signalling NaN through double) */
+            return arith_lane(j, in, rtype, result);
         if ((rsk != CVM_SK_F32 && rsk != CVM_SK_F64) || !ew_operands(j, si, 3, 1, rty, x) ||
             LLVMTypeOf(x[0]) != rty)
             return unsupported(j, j->cur_insn, "this operand");
@@ -882,18 +1013,7 @@ static cvm_result emit_arith(jctx *j, const spv_inst *si, const cvm_insn *in)
                 return unsupported(j, j->cur_insn, "these operands");
             r = LLVMBuildFCmp(j->B, fp, x[0], n == 2 ? x[1] : x[0], "");
         } else {
-            /* the rest of the family: the interpreter's kernel for one lane */
-            uint32_t ids[3] = {in->a, in->b, in->c}, tids[3];
-            for (int k = 0; k < 3; k++) {
-                tids[k] = ids[k] < j->p->bound ? j->mod->defs[ids[k]].type : 0;
-                if (ids[k] && !value_type(j, tids[k]))
-                    return unsupported(j, j->cur_insn, "this operand type");
-            }
-            if (!in->fn || type_of(j, rtype)->size > JIT_MAX_ACCESS)
-                return unsupported(j, j->cur_insn, "this instruction");
-            if (!cvm_arith_eval_lane(in, NULL, NULL, NULL, NULL))
-                return unsupported(j, j->cur_insn, "this instruction");
-            r = call_lane_kernel(j, (void *)jit_arith, 5, j->cur_insn, rtype, ids, tids, 3);
+            return arith_lane(j, in, rtype, result);
         }
         break;
     }
@@ -927,6 +1047,11 @@ static cvm_result emit_convert(jctx *j, const spv_inst *si, const cvm_insn *in)
             : rb == sb ? x
             : si->opcode == SpvOpSConvert ? LLVMBuildSExt(j->B, x, rty, "")
                                           : LLVMBuildZExt(j->B, x, rty, "");
+    } else if (si->opcode == SpvOpFConvert &&
+               ((ssk == CVM_SK_F32 && rsk == CVM_SK_F16) || (ssk == CVM_SK_F16 && rsk == CVM_SK_F32))) {
+        /* vcvtps2ph / vcvtph2ps: cvm_f32_to_f16 / cvm_f16_to_f32 bit for bit
+         * (the numeric tests compare them, NaNs included) */
+        r = rsk == CVM_SK_F16 ? LLVMBuildFPTrunc(j->B, x, rty, "") : LLVMBuildFPExt(j->B, x, rty, "");
     } else if (sint && rsk == CVM_SK_F32 && cvm_sk_size((cvm_scalar_kind)ssk) == 4 &&
                (si->opcode == SpvOpConvertSToF || si->opcode == SpvOpConvertUToF)) {
         /* one rounding to nearest, as k_convert_fast's C conversion */
@@ -1027,6 +1152,20 @@ static cvm_result emit_composite(jctx *j, const spv_inst *si)
     if (!rty)
         return unsupported(j, j->cur_insn, "this composite");
     LLVMValueRef r = NULL;
+    if (si->opcode == SpvOpCompositeExtract && j->arrs && si->word_count == 5 &&
+        w[3] < j->p->bound && j->arrs[w[3]]) {
+        /* an element of a leaf's array parameter (register layout, packed:
+         * emit_params) */
+        const cvm_type *at = type_of(j, j->mod->defs[w[3]].type);
+        if (w[4] >= at->count || at->elem != rtype)
+            return unsupported(j, j->cur_insn, "this extract");
+        LLVMValueRef idx = c_i64(j, (uint64_t)w[4] * type_of(j, rtype)->size);
+        LLVMValueRef ep = LLVMBuildGEP2(j->B, j->i8, j->arrs[w[3]], &idx, 1, "");
+        r = LLVMBuildLoad2(j->B, rty, LLVMBuildBitCast(j->B, ep, LLVMPointerType(rty, 0), ""), "");
+        LLVMSetAlignment(r, 1);
+        j->vals[result] = r;
+        return CVM_SUCCESS;
+    }
     switch (si->opcode) {
     case SpvOpCompositeExtract: {
         LLVMValueRef v = si->word_count == 5 ? get_val(j, w[3]) : NULL;
@@ -1173,7 +1312,7 @@ static cvm_result emit_insn(jctx *j, uint32_t ii)
 /* Charges `count` instructions to the budget at the start of a block. */
 static void emit_budget(jctx *j, uint32_t count, uint32_t insn)
 {
-    if (!count)
+    if (!count || j->leaf) /* (a leaf's caller charges its batches: leaf_calls) */
         return;
     LLVMValueRef b = LLVMBuildLoad2(j->B, j->i64, j->budget_var, "");
     LLVMValueRef nb = LLVMBuildSub(j->B, b, c_i64(j, count), "");
@@ -1230,8 +1369,27 @@ static cvm_result emit_terminator(jctx *j, uint32_t ii, uint32_t bi, LLVMBasicBl
     }
     case CVM_CF_RETURN:
     case CVM_CF_KILL:
+        if (j->leaf)
+            return unsupported(j, ii, "this return");
         LLVMBuildBr(j->B, j->lane_next);
         break;
+    case CVM_CF_RETURN_VALUE: {
+        /* a leaf's result, in register layout, to results + lane * size */
+        LLVMValueRef v = j->leaf ? get_val(j, in->a) : NULL;
+        uint32_t rt = f->return_type;
+        if (!v || rt >= j->p->ntypes || LLVMTypeOf(v) != value_type(j, rt))
+            return unsupported(j, ii, "this returned value");
+        uint32_t n = ncomp_of(j, rt);
+        if (comp_sk(j, rt) == CVM_SK_BOOL)
+            v = LLVMBuildZExt(j->B, v, n > 1 ? LLVMVectorType(j->i8, n) : j->i8, "");
+        LLVMValueRef at = LLVMBuildMul(j->B, LLVMBuildZExt(j->B, j->lane, j->i64, ""),
+                                       c_i64(j, type_of(j, rt)->size), "");
+        LLVMValueRef rp = LLVMBuildGEP2(j->B, j->i8, LLVMGetParam(j->fn, 2), &at, 1, "");
+        rp = LLVMBuildBitCast(j->B, rp, LLVMPointerType(LLVMTypeOf(v), 0), "");
+        LLVMSetAlignment(LLVMBuildStore(j->B, v, rp), 1);
+        LLVMBuildBr(j->B, j->lane_next);
+        break;
+    }
     default:
         return unsupported(j, ii, "this control flow");
     }
@@ -1288,6 +1446,65 @@ static cvm_result emit_builtins(jctx *j, LLVMValueRef nlanes, LLVMValueRef sg)
     return CVM_SUCCESS;
 }
 
+/* A leaf's parameters for call `lane`: parameter k's value in register
+ * layout at args[k].p + lane * args[k].stride.  Scalars and vectors become
+ * values; a pointer (the address a DecodeFunc is passed) a JP_ADDR; an array
+ * of scalars stays where it is, for OpCompositeExtract to read. */
+static cvm_result emit_params(jctx *j)
+{
+    const cvm_function *f = j->f;
+    LLVMValueRef args = LLVMGetParam(j->fn, 1);
+    LLVMValueRef lane64 = LLVMBuildZExt(j->B, j->lane, j->i64, "");
+    for (uint32_t k = 0; k < f->nparams; k++) {
+        uint32_t id = f->params[k];
+        uint32_t tid = id < j->p->bound ? j->mod->defs[id].type : 0;
+        if (!tid || tid >= j->p->ntypes)
+            return unsupported(j, UINT32_MAX, "this parameter");
+        /* the argument's base and stride, read once before the calls */
+        LLVMBasicBlockRef cur = LLVMGetInsertBlock(j->B);
+        LLVMPositionBuilderBefore(j->B, LLVMGetBasicBlockTerminator(LLVMGetEntryBasicBlock(j->fn)));
+        LLVMValueRef i0[2] = {c_i32(j, k), c_i32(j, 0)}, i1[2] = {c_i32(j, k), c_i32(j, 1)};
+        LLVMValueRef base = LLVMBuildLoad2(j->B, j->ptr8,
+                                           LLVMBuildInBoundsGEP2(j->B, j->val_t, args, i0, 2, ""), "");
+        LLVMValueRef stride = LLVMBuildLoad2(j->B, j->i32,
+                                             LLVMBuildInBoundsGEP2(j->B, j->val_t, args, i1, 2, ""), "");
+        stride = LLVMBuildZExt(j->B, stride, j->i64, "");
+        LLVMPositionBuilderAtEnd(j->B, cur);
+        LLVMValueRef at = LLVMBuildMul(j->B, lane64, stride, "");
+        LLVMValueRef pp = LLVMBuildGEP2(j->B, j->i8, base, &at, 1, "");
+        const cvm_type *t = type_of(j, tid);
+        LLVMTypeRef ty = value_type(j, tid);
+        if (ty) {
+            uint32_t n = ncomp_of(j, tid);
+            int is_bool = comp_sk(j, tid) == CVM_SK_BOOL;
+            LLVMTypeRef lt = is_bool ? (n > 1 ? LLVMVectorType(j->i8, n) : j->i8) : ty;
+            LLVMValueRef v = LLVMBuildLoad2(j->B, lt, LLVMBuildBitCast(j->B, pp, LLVMPointerType(lt, 0), ""), "");
+            LLVMSetAlignment(v, 1);
+            if (is_bool)
+                v = LLVMBuildICmp(j->B, LLVMIntNE, v, LLVMConstNull(lt), "");
+            j->vals[id] = v;
+        } else if (t->tclass == CVM_TC_POINTER && t->size == 8) {
+            LLVMValueRef a = LLVMBuildLoad2(j->B, j->i64, LLVMBuildBitCast(j->B, pp, LLVMPointerType(j->i64, 0), ""), "");
+            LLVMSetAlignment(a, 1);
+            jptr *pt = &j->ptrs[id];
+            memset(pt, 0, sizeof(*pt));
+            pt->kind = JP_ADDR;
+            pt->type = t->elem;
+            pt->dreg = LLVMBuildTrunc(j->B, LLVMBuildLShr(j->B, a, c_i64(j, CVM_ADDR_OFFSET_BITS), ""), j->i32, "");
+            pt->off = LLVMBuildAnd(j->B, a, c_i64(j, (UINT64_C(1) << CVM_ADDR_OFFSET_BITS) - 1), "");
+            pt->comp = UINT32_MAX;
+        } else if (t->tclass == CVM_TC_ARRAY && t->count > 0 && t->elem < j->p->ntypes &&
+                   value_type(j, t->elem) && ncomp_of(j, t->elem) == 1 &&
+                   comp_sk(j, t->elem) != CVM_SK_BOOL &&
+                   t->size == t->count * type_of(j, t->elem)->size) {
+            j->arrs[id] = pp;
+        } else {
+            return unsupported(j, UINT32_MAX, "a parameter of this type");
+        }
+    }
+    return CVM_SUCCESS;
+}
+
 /* Pointer descriptions of the module-scope variables the tier takes. */
 static cvm_result setup_globals(jctx *j)
 {
@@ -1303,6 +1520,8 @@ static cvm_result setup_globals(jctx *j)
     }
     for (uint32_t d = 0; d < p->ndescs; d++) {
         const cvm_descriptor *ds = &p->descs[d];
+        if (ds->array_size != 1 && j->leaf)
+            continue; /* (a leaf naming one is not taken: emit_load) */
         if (ds->array_size != 1)
             return unsupported(j, UINT32_MAX, "descriptor arrays");
         jptr *pt = &j->ptrs[ds->var];
@@ -1401,21 +1620,26 @@ static int cmp_u64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static cvm_result translate(jctx *j)
+/* Translates j->f into function `name`: the entry point (jit_fn), or with
+ * j->leaf a leaf callback (jit_leaf_fn). */
+static cvm_result translate(jctx *j, const char *name)
 {
     const cvm_program *p = j->p;
     const cvm_function *f = j->f;
     const spv_module *mod = j->mod;
     cvm_result r;
-    LLVMTypeRef region_fields[3] = {j->ptr8, j->i64, j->i8};
-    j->region_t = LLVMStructTypeInContext(j->C, region_fields, 3, 0);
-    LLVMTypeRef env_fields[7] = {LLVMPointerType(j->region_t, 0), j->ptr8, j->i32, j->i32,
-                                 LLVMArrayType(j->i32, 3), LLVMArrayType(j->i32, 3), j->i64};
-    j->env_t = LLVMStructTypeInContext(j->C, env_fields, 7, 0);
     LLVMTypeRef envp = LLVMPointerType(j->env_t, 0);
-    LLVMTypeRef fty = LLVMFunctionType(j->i32, &envp, 1, 0);
-    j->fn = LLVMAddFunction(j->M, "cvm_jit_run", fty);
+    LLVMTypeRef leaf_params[3] = {envp, LLVMPointerType(j->val_t, 0), j->ptr8};
+    LLVMTypeRef fty = j->leaf ? LLVMFunctionType(j->i32, leaf_params, 3, 0)
+                              : LLVMFunctionType(j->i32, &envp, 1, 0);
+    j->fn = LLVMAddFunction(j->M, name, fty);
     j->env = LLVMGetParam(j->fn, 0);
+    if (j->leaf) {
+        /* the results buffer is the callback's own scratch (interp.c): no
+         * argument, region or environment is reached through it */
+        unsigned kind = LLVMGetEnumAttributeKindForName("noalias", 7);
+        LLVMAddAttributeAtIndex(j->fn, 3, LLVMCreateEnumAttribute(j->C, kind, 0));
+    }
     LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(j->C, j->fn, "entry");
     LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(j->C, j->fn, "lane");
     LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(j->C, j->fn, "body");
@@ -1437,6 +1661,8 @@ static cvm_result translate(jctx *j)
         return cvm_diag_set(j->diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
     LLVMValueRef rtab = LLVMBuildLoad2(j->B, LLVMPointerType(j->region_t, 0),
                                        env_field(j, ENV_REGIONS, 0), "");
+    j->rtab = rtab;
+    j->nregions_v = LLVMBuildLoad2(j->B, j->i32, env_field(j, ENV_NREGIONS, 0), "");
     for (uint32_t k = 0; k < j->nregions; k++) {
         LLVMValueRef i0[2] = {c_i32(j, k), c_i32(j, 0)};
         LLVMValueRef i1[2] = {c_i32(j, k), c_i32(j, 1)};
@@ -1457,7 +1683,8 @@ static cvm_result translate(jctx *j)
     LLVMValueRef more = LLVMBuildICmp(j->B, LLVMIntULT, j->lane, nlanes, "");
     LLVMBuildCondBr(j->B, more, body, done);
     LLVMPositionBuilderAtEnd(j->B, body);
-    if ((r = emit_builtins(j, nlanes, sg)) != CVM_SUCCESS || (r = emit_var_init(j)) != CVM_SUCCESS)
+    if ((r = j->leaf ? emit_params(j) : emit_builtins(j, nlanes, sg)) != CVM_SUCCESS ||
+        (r = emit_var_init(j)) != CVM_SUCCESS)
         return r;
 
     /* the SPIR-V blocks */
@@ -1542,7 +1769,9 @@ static cvm_result translate(jctx *j)
     LLVMAddIncoming(j->lane, inv, inb, 2);
 
     LLVMPositionBuilderAtEnd(j->B, done);
-    LLVMBuildStore(j->B, LLVMBuildLoad2(j->B, j->i64, j->budget_var, ""), env_field(j, ENV_BUDGET, 0));
+    if (!j->leaf)
+        LLVMBuildStore(j->B, LLVMBuildLoad2(j->B, j->i64, j->budget_var, ""),
+                       env_field(j, ENV_BUDGET, 0));
     LLVMBuildRet(j->B, c_i32(j, 0));
     LLVMPositionBuilderAtEnd(j->B, j->fail_bb);
     LLVMBuildRet(j->B, c_i32(j, 1));
@@ -1588,56 +1817,142 @@ static cvm_result llvm_error(cvm_diagnostic *diag, LLVMErrorRef err, const char 
     return CVM_ERROR_UNSUPPORTED;
 }
 
+/* A context, module and builder with the types every translation uses.
+ * Returns 0 when out of memory. */
+static int jctx_init(jctx *j, const cvm_program *prog, cvm_diagnostic *diag,
+                     LLVMOrcThreadSafeContextRef *o_tsc)
+{
+    memset(j, 0, sizeof(*j));
+    j->p = prog;
+    j->mod = prog->mod;
+    j->diag = diag;
+    size_t n = prog->bound ? prog->bound : 1;
+    j->vals = cvm_calloc(n, sizeof(LLVMValueRef));
+    j->arrs = cvm_calloc(n, sizeof(LLVMValueRef));
+    j->ptrs = cvm_calloc(n, sizeof(jptr));
+    if (!j->vals || !j->arrs || !j->ptrs) {
+        cvm_mem_free(j->vals);
+        cvm_mem_free(j->arrs);
+        cvm_mem_free(j->ptrs);
+        return 0;
+    }
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_cpu_init();
+    j->has_f16 = __builtin_cpu_supports("f16c") && __builtin_cpu_supports("avx");
+#endif
+    *o_tsc = LLVMOrcCreateNewThreadSafeContext();
+    j->C = LLVMOrcThreadSafeContextGetContext(*o_tsc);
+    j->M = LLVMModuleCreateWithNameInContext("coopvm", j->C);
+    j->B = LLVMCreateBuilderInContext(j->C);
+    j->i1 = LLVMInt1TypeInContext(j->C);
+    j->i8 = LLVMInt8TypeInContext(j->C);
+    j->i16 = LLVMInt16TypeInContext(j->C);
+    j->i32 = LLVMInt32TypeInContext(j->C);
+    j->i64 = LLVMInt64TypeInContext(j->C);
+    j->f16 = LLVMHalfTypeInContext(j->C);
+    j->f32 = LLVMFloatTypeInContext(j->C);
+    j->f64 = LLVMDoubleTypeInContext(j->C);
+    j->vd = LLVMVoidTypeInContext(j->C);
+    j->ptr8 = LLVMPointerType(j->i8, 0);
+    LLVMTypeRef region_fields[3] = {j->ptr8, j->i64, j->i8};
+    j->region_t = LLVMStructTypeInContext(j->C, region_fields, 3, 0);
+    LLVMTypeRef env_fields[8] = {LLVMPointerType(j->region_t, 0), j->ptr8, j->i32, j->i32,
+                                 LLVMArrayType(j->i32, 3), LLVMArrayType(j->i32, 3), j->i64,
+                                 j->i32};
+    j->env_t = LLVMStructTypeInContext(j->C, env_fields, 8, 0);
+    LLVMTypeRef val_fields[2] = {j->ptr8, j->i32};
+    j->val_t = LLVMStructTypeInContext(j->C, val_fields, 2, 0);
+    return 1;
+}
+
+/* The per-function state, cleared for the next translation. */
+static void jctx_reset(jctx *j)
+{
+    size_t n = j->p->bound ? j->p->bound : 1;
+    memset(j->vals, 0, n * sizeof(LLVMValueRef));
+    memset(j->arrs, 0, n * sizeof(LLVMValueRef));
+    memset(j->ptrs, 0, n * sizeof(jptr));
+    cvm_mem_free(j->bbs);
+    cvm_mem_free(j->regions);
+    cvm_mem_free(j->var_ids);
+    cvm_mem_free(j->var_inits);
+    j->bbs = NULL;
+    j->regions = NULL;
+    j->var_ids = j->var_inits = NULL;
+    j->nvars = 0;
+}
+
+static void jctx_free(jctx *j)
+{
+    jctx_reset(j);
+    LLVMDisposeBuilder(j->B);
+    cvm_mem_free(j->vals);
+    cvm_mem_free(j->arrs);
+    cvm_mem_free(j->ptrs);
+}
+
+/* Verifies and optimises j->M and hands it to a new LLJIT (which then owns
+ * the module and the context).  Takes j->M and tsc either way. */
+static cvm_result jctx_finish(jctx *j, LLVMOrcThreadSafeContextRef tsc, LLVMOrcLLJITRef *o_lljit,
+                              cvm_diagnostic *diag)
+{
+    char *vmsg = NULL;
+    *o_lljit = NULL;
+    if (LLVMVerifyModule(j->M, LLVMReturnStatusAction, &vmsg)) {
+        cvm_diag_set(diag, CVM_ERROR_UNSUPPORTED, "the compiled tier made invalid code: %.300s",
+                     vmsg ? vmsg : "");
+        LLVMDisposeMessage(vmsg);
+        LLVMDisposeModule(j->M);
+        LLVMOrcDisposeThreadSafeContext(tsc);
+        return CVM_ERROR_UNSUPPORTED;
+    }
+    if (vmsg)
+        LLVMDisposeMessage(vmsg);
+    LLVMOrcLLJITRef lljit = NULL;
+    LLVMOrcLLJITBuilderRef jb = LLVMOrcCreateLLJITBuilder();
+    LLVMErrorRef err = LLVMOrcCreateLLJIT(&lljit, jb);
+    if (err) {
+        LLVMDisposeModule(j->M);
+        LLVMOrcDisposeThreadSafeContext(tsc);
+        return llvm_error(diag, err, "creating the JIT");
+    }
+    LLVMSetTarget(j->M, LLVMOrcLLJITGetTripleString(lljit));
+    LLVMSetDataLayout(j->M, LLVMOrcLLJITGetDataLayoutStr(lljit));
+    LLVMPassManagerBuilderRef pmb = LLVMPassManagerBuilderCreate();
+    LLVMPassManagerBuilderSetOptLevel(pmb, 2);
+    LLVMPassManagerRef pm = LLVMCreatePassManager();
+    LLVMPassManagerBuilderPopulateModulePassManager(pmb, pm);
+    LLVMRunPassManager(pm, j->M);
+    LLVMDisposePassManager(pm);
+    LLVMPassManagerBuilderDispose(pmb);
+    LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(j->M, tsc);
+    LLVMOrcDisposeThreadSafeContext(tsc); /* the module keeps it alive */
+    err = LLVMOrcLLJITAddLLVMIRModule(lljit, LLVMOrcLLJITGetMainJITDylib(lljit), tsm);
+    if (err) {
+        LLVMOrcDisposeThreadSafeModule(tsm);
+        LLVMOrcDisposeLLJIT(lljit);
+        return llvm_error(diag, err, "adding the module");
+    }
+    *o_lljit = lljit;
+    return CVM_SUCCESS;
+}
+
 cvm_result cvm_jit_compile(const cvm_program *prog, cvm_jit **o_jit, cvm_diagnostic *diag)
 {
     *o_jit = NULL;
     if (!cvm_jit_available())
         return cvm_diag_set(diag, CVM_ERROR_UNSUPPORTED, "LLVM's native target is not available");
     jctx j;
-    memset(&j, 0, sizeof(j));
-    j.p = prog;
-    j.mod = prog->mod;
-    j.diag = diag;
-    cvm_result r = eligible(&j);
-    if (r != CVM_SUCCESS)
-        return r;
-    j.f = &prog->funcs[prog->entry];
-    j.vals = cvm_calloc(prog->bound ? prog->bound : 1, sizeof(LLVMValueRef));
-    j.ptrs = cvm_calloc(prog->bound ? prog->bound : 1, sizeof(jptr));
-    if (!j.vals || !j.ptrs) {
-        cvm_mem_free(j.vals);
-        cvm_mem_free(j.ptrs);
+    LLVMOrcThreadSafeContextRef tsc;
+    if (!jctx_init(&j, prog, diag, &tsc))
         return cvm_diag_set(diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+    cvm_result r = eligible(&j);
+    if (r == CVM_SUCCESS) {
+        j.f = &prog->funcs[prog->entry];
+        r = translate(&j, "cvm_jit_run");
     }
-    LLVMOrcThreadSafeContextRef tsc = LLVMOrcCreateNewThreadSafeContext();
-    j.C = LLVMOrcThreadSafeContextGetContext(tsc);
-    j.M = LLVMModuleCreateWithNameInContext("coopvm", j.C);
-    j.B = LLVMCreateBuilderInContext(j.C);
-    j.i1 = LLVMInt1TypeInContext(j.C);
-    j.i8 = LLVMInt8TypeInContext(j.C);
-    j.i16 = LLVMInt16TypeInContext(j.C);
-    j.i32 = LLVMInt32TypeInContext(j.C);
-    j.i64 = LLVMInt64TypeInContext(j.C);
-    j.f32 = LLVMFloatTypeInContext(j.C);
-    j.f64 = LLVMDoubleTypeInContext(j.C);
-    j.vd = LLVMVoidTypeInContext(j.C);
-    j.ptr8 = LLVMPointerType(j.i8, 0);
-    r = translate(&j);
-    LLVMDisposeBuilder(j.B);
-    cvm_mem_free(j.vals);
-    cvm_mem_free(j.ptrs);
-    cvm_mem_free(j.bbs);
-    cvm_mem_free(j.regions);
-    cvm_mem_free(j.var_ids);
-    cvm_mem_free(j.var_inits);
-    char *vmsg = NULL;
-    if (r == CVM_SUCCESS && LLVMVerifyModule(j.M, LLVMReturnStatusAction, &vmsg)) {
-        cvm_diag_set(diag, CVM_ERROR_UNSUPPORTED, "the compiled tier made invalid code: %.300s",
-                     vmsg ? vmsg : "");
-        r = CVM_ERROR_UNSUPPORTED;
-    }
-    if (vmsg)
-        LLVMDisposeMessage(vmsg);
+    uint32_t max_region = j.max_region;
+    jctx_free(&j);
     if (r != CVM_SUCCESS) {
         LLVMDisposeModule(j.M);
         LLVMOrcDisposeThreadSafeContext(tsc);
@@ -1650,35 +1965,13 @@ cvm_result cvm_jit_compile(const cvm_program *prog, cvm_jit **o_jit, cvm_diagnos
         return cvm_diag_set(diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
     }
     out->prog = prog;
-    out->max_region = j.max_region;
-    LLVMOrcLLJITBuilderRef jb = LLVMOrcCreateLLJITBuilder();
-    LLVMErrorRef err = LLVMOrcCreateLLJIT(&out->lljit, jb);
-    if (err) {
-        LLVMDisposeModule(j.M);
-        LLVMOrcDisposeThreadSafeContext(tsc);
+    out->max_region = max_region;
+    if ((r = jctx_finish(&j, tsc, &out->lljit, diag)) != CVM_SUCCESS) {
         cvm_mem_free(out);
-        return llvm_error(diag, err, "creating the JIT");
-    }
-    LLVMSetTarget(j.M, LLVMOrcLLJITGetTripleString(out->lljit));
-    LLVMSetDataLayout(j.M, LLVMOrcLLJITGetDataLayoutStr(out->lljit));
-    LLVMPassManagerBuilderRef pmb = LLVMPassManagerBuilderCreate();
-    LLVMPassManagerBuilderSetOptLevel(pmb, 2);
-    LLVMPassManagerRef pm = LLVMCreatePassManager();
-    LLVMPassManagerBuilderPopulateModulePassManager(pmb, pm);
-    LLVMRunPassManager(pm, j.M);
-    LLVMDisposePassManager(pm);
-    LLVMPassManagerBuilderDispose(pmb);
-    LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(j.M, tsc);
-    LLVMOrcDisposeThreadSafeContext(tsc); /* the module keeps it alive */
-    err = LLVMOrcLLJITAddLLVMIRModule(out->lljit, LLVMOrcLLJITGetMainJITDylib(out->lljit), tsm);
-    if (err) {
-        LLVMOrcDisposeThreadSafeModule(tsm);
-        LLVMOrcDisposeLLJIT(out->lljit);
-        cvm_mem_free(out);
-        return llvm_error(diag, err, "adding the module");
+        return r;
     }
     LLVMOrcExecutorAddress addr = 0;
-    err = LLVMOrcLLJITLookup(out->lljit, &addr, "cvm_jit_run");
+    LLVMErrorRef err = LLVMOrcLLJITLookup(out->lljit, &addr, "cvm_jit_run");
     if (err) {
         LLVMOrcDisposeLLJIT(out->lljit);
         cvm_mem_free(out);
@@ -1716,11 +2009,156 @@ cvm_result cvm_jit_run_group(const cvm_jit *j, cvm_exec *ex, uint64_t *budget_lo
     env.budget_local = budget_local;
     env.zero = zero;
     env.sink = sink;
+    env.nregions = ex->nregions;
     int32_t rc = j->fn(&env);
     __atomic_fetch_add(&jit_groups_run, 1, __ATOMIC_RELAXED);
     /* unused invocation instructions back to the group, whole subgroup ones */
     if (env.budget > 0)
         *budget_local += (uint64_t)env.budget / env.sg_size;
+    if (rc == 0)
+        return CVM_SUCCESS;
+    return ex->diag && ex->diag->result != CVM_SUCCESS ? ex->diag->result : CVM_ERROR_INTERNAL;
+}
+
+/* ---- leaf callbacks ---------------------------------------------------------- */
+
+struct cvm_jit_leaves {
+    const cvm_program *prog;
+    pthread_mutex_t lock;
+    int state;           /* 0 not compiled yet, 1 compiled, -1 not taken (atomic) */
+    uint64_t calls;      /* calls counted so far (atomic) */
+    LLVMOrcLLJITRef lljit;
+    jit_leaf_fn *fns;    /* per function index: its code, or NULL */
+    uint32_t max_region; /* regions the code reads: 0 .. max_region */
+};
+
+cvm_jit_leaves *cvm_jit_leaves_create(const cvm_program *prog)
+{
+    uint32_t nleaves = 0;
+    for (uint32_t fi = 0; fi < prog->nfuncs; fi++)
+        nleaves += prog->funcs[fi].lowered && prog->funcs[fi].leaf;
+    if (!nleaves || !cvm_jit_available())
+        return NULL;
+    cvm_jit_leaves *lv = cvm_calloc(1, sizeof(*lv));
+    if (!lv)
+        return NULL;
+    lv->fns = cvm_calloc(prog->nfuncs, sizeof(jit_leaf_fn));
+    if (!lv->fns) {
+        cvm_mem_free(lv);
+        return NULL;
+    }
+    lv->prog = prog;
+    pthread_mutex_init(&lv->lock, NULL);
+    return lv;
+}
+
+void cvm_jit_leaves_destroy(cvm_jit_leaves *lv)
+{
+    if (!lv)
+        return;
+    if (lv->lljit)
+        LLVMOrcDisposeLLJIT(lv->lljit);
+    pthread_mutex_destroy(&lv->lock);
+    cvm_mem_free(lv->fns);
+    cvm_mem_free(lv);
+}
+
+/* Every leaf function of the program the tier takes, in one module; the
+ * others keep a NULL entry (and run interpreted). */
+static void compile_leaves(cvm_jit_leaves *lv)
+{
+    const cvm_program *prog = lv->prog;
+    cvm_diagnostic why;
+    cvm_diag_clear(&why);
+    jctx j;
+    LLVMOrcThreadSafeContextRef tsc;
+    if (!jctx_init(&j, prog, &why, &tsc))
+        return;
+    j.leaf = 1;
+    uint32_t taken = 0;
+    for (uint32_t fi = 0; fi < prog->nfuncs; fi++) {
+        const cvm_function *f = &prog->funcs[fi];
+        if (!f->lowered || !f->leaf)
+            continue;
+        char name[32];
+        snprintf(name, sizeof name, "cvm_leaf_%u", fi);
+        jctx_reset(&j);
+        j.f = f;
+        if (translate(&j, name) == CVM_SUCCESS) {
+            lv->fns[fi] = (jit_leaf_fn)(uintptr_t)1; /* looked up below */
+            taken++;
+        } else {
+            LLVMDeleteFunction(j.fn);
+            cvm_diag_clear(&why);
+        }
+    }
+    lv->max_region = j.max_region;
+    jctx_free(&j);
+    uint32_t compiled = 0;
+    __atomic_store_n(&jit_leaves_compiled, 0, __ATOMIC_RELAXED);
+    if (!taken || jctx_finish(&j, tsc, &lv->lljit, &why) != CVM_SUCCESS) {
+        if (!taken) {
+            LLVMDisposeModule(j.M);
+            LLVMOrcDisposeThreadSafeContext(tsc);
+        }
+        memset(lv->fns, 0, prog->nfuncs * sizeof(jit_leaf_fn));
+        return;
+    }
+    for (uint32_t fi = 0; fi < prog->nfuncs; fi++) {
+        if (!lv->fns[fi])
+            continue;
+        char name[32];
+        LLVMOrcExecutorAddress addr = 0;
+        snprintf(name, sizeof name, "cvm_leaf_%u", fi);
+        LLVMErrorRef err = LLVMOrcLLJITLookup(lv->lljit, &addr, name);
+        if (err) {
+            LLVMConsumeError(err);
+            addr = 0;
+        }
+        lv->fns[fi] = (jit_leaf_fn)(uintptr_t)addr;
+        compiled += addr != 0;
+    }
+    __atomic_store_n(&jit_leaves_compiled, compiled, __ATOMIC_RELAXED);
+}
+
+int cvm_jit_leaf_ready(cvm_jit_leaves *lv, const cvm_exec *ex, uint32_t func, uint64_t calls,
+                       int eager)
+{
+    if (!lv || func >= lv->prog->nfuncs)
+        return 0;
+    int st = __atomic_load_n(&lv->state, __ATOMIC_ACQUIRE);
+    if (st == 0) {
+        uint64_t seen = __atomic_add_fetch(&lv->calls, calls, __ATOMIC_RELAXED);
+        if (!eager && seen < CVM_JIT_LEAF_MIN_CALLS)
+            return 0;
+        /* one thread compiles; the others go on interpreting meanwhile */
+        if (pthread_mutex_trylock(&lv->lock) != 0)
+            return 0;
+        if (__atomic_load_n(&lv->state, __ATOMIC_ACQUIRE) == 0) {
+            compile_leaves(lv);
+            __atomic_store_n(&lv->state, lv->lljit ? 1 : -1, __ATOMIC_RELEASE);
+        }
+        pthread_mutex_unlock(&lv->lock);
+        st = __atomic_load_n(&lv->state, __ATOMIC_ACQUIRE);
+    }
+    return st == 1 && lv->fns[func] && lv->max_region < ex->nregions;
+}
+
+cvm_result cvm_jit_run_leaf(cvm_jit_leaves *lv, cvm_exec *ex, uint32_t func, uint32_t count,
+                            const cvm_val *args, uint8_t *results)
+{
+    _Alignas(16) uint8_t zero[JIT_MAX_ACCESS], sink[JIT_MAX_ACCESS];
+    cvm_jit_env env;
+    memset(&env, 0, sizeof(env));
+    env.regions = ex->regions;
+    env.nregions = ex->nregions;
+    env.ex = ex;
+    env.nlanes = count;
+    env.sg_size = 1;
+    env.zero = zero;
+    env.sink = sink;
+    int32_t rc = lv->fns[func](&env, args, results);
+    __atomic_fetch_add(&jit_leaf_batches_run, 1, __ATOMIC_RELAXED);
     if (rc == 0)
         return CVM_SUCCESS;
     return ex->diag && ex->diag->result != CVM_SUCCESS ? ex->diag->result : CVM_ERROR_INTERNAL;

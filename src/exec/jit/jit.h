@@ -5,11 +5,12 @@
  * Which shaders (cvm_jit_compile says why not, naming the first instruction
  * it does not take): no OpControlBarrier, no subgroup, atomic, cooperative
  * matrix or vector, tensor or callback instruction, no function call, no
- * DebugPrintf; values that are booleans, 8- to 64-bit integers, f32 and f64
- * and their vectors; memory that is Function variables of such a type, the
- * compute built-ins, and buffers (StorageBuffer, Uniform, one descriptor
- * each) and push constants reached through access chains of structs,
- * arrays and vectors.  Every other module runs on the interpreter, which
+ * DebugPrintf; values that are booleans, 8- to 64-bit integers, f32, f64
+ * and f16 (where the CPU converts with F16C, as the interpreter's f16
+ * kernels do) and their vectors; memory that is Function variables of such
+ * a type, the compute built-ins, and buffers (StorageBuffer, Uniform, one
+ * descriptor each) and push constants reached through access chains of
+ * structs, arrays and vectors.  Every other module runs on the interpreter, which
  * stays the reference.
  *
  * Why serial invocations are a valid schedule: with no barrier and no
@@ -58,8 +59,49 @@ void cvm_jit_destroy(cvm_jit *j);
  * stay there.  Returns CVM_SUCCESS or the failure, with ex->diag set. */
 cvm_result cvm_jit_run_group(const cvm_jit *j, cvm_exec *ex, uint64_t *budget_local);
 
+/* ---- leaf callbacks ----------------------------------------------------------
+ * A leaf function (exec.h cvm_function.leaf: one block of pure instructions,
+ * loads and its own Function variables, ending in OpReturnValue) called as a
+ * DecodeFunc, DecodeVectorFunc, per-element or reduction function, compiled
+ * into code that makes a batch of calls (cvm_callback_run's arguments) one
+ * after the other.  It takes what the entry point's translation takes, and
+ * also the parameters' values, pointer parameters (any
+ * address: buffers through their device address included) and arrays of
+ * scalars as parameters (OpCompositeExtract of an element).  A leaf reads no
+ * per-invocation state and runs no barrier, so its calls are independent;
+ * the results are the interpreter's bit for bit, and an access out of bounds
+ * fails through cvm_mem_access with the interpreter's message (robust mode:
+ * zero, dropped). */
+typedef struct cvm_jit_leaves cvm_jit_leaves;
+
+/* The leaf functions of `prog` (which must outlive the result), not yet
+ * compiled; NULL when it has none or the build has no compiled tier.  The
+ * pipeline owns it; all its dispatches and threads share it. */
+cvm_jit_leaves *cvm_jit_leaves_create(const cvm_program *prog);
+void cvm_jit_leaves_destroy(cvm_jit_leaves *lv);
+
+/* 1 when calls of leaf function `func` can run compiled in `ex` (a
+ * callback group), counting `calls` more calls: the leaves are compiled,
+ * all at once and by one thread, when the count reaches
+ * CVM_JIT_LEAF_MIN_CALLS, or at once with `eager` (CVM_FLAG_JIT).  0: run
+ * them interpreted (not compiled yet, another thread compiling, or a
+ * function the tier does not take). */
+int cvm_jit_leaf_ready(cvm_jit_leaves *lv, const cvm_exec *ex, uint32_t func, uint64_t calls,
+                       int eager);
+
+/* Runs `count` calls of `func` (after cvm_jit_leaf_ready said 1): call i's
+ * parameter k at args[k].p + i * args[k].stride, its result to
+ * results + i * (the return type's register size).  CVM_SUCCESS, or the
+ * failure of the first call that fails, with ex->diag set. */
+cvm_result cvm_jit_run_leaf(cvm_jit_leaves *lv, cvm_exec *ex, uint32_t func, uint32_t count,
+                            const cvm_val *args, uint8_t *results);
+
 /* Test hook: the workgroups run compiled so far (all threads), to show that
  * a test took the compiled tier. */
 uint64_t cvm_test_jit_groups(void);
+/* Test hooks: the leaf batches run compiled so far (all threads), and how
+ * many leaf functions the last compilation of a program's leaves took. */
+uint64_t cvm_test_jit_leaf_batches(void);
+uint32_t cvm_test_jit_leaves_compiled(void);
 
 #endif /* CVM_EXEC_JIT_H */
