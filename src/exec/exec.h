@@ -557,6 +557,30 @@ cvm_result cvm_callback_run_elements(cvm_exec *ex, const cvm_insn *in, uint32_t 
                                      uint8_t *results, const uint32_t *lanes,
                                      const uint32_t *elems, uint32_t cols);
 
+/* A DecodeFunc load's elements k0 .. k1 - 1 (row-major: element k is row
+ * k / N, column k % N) in the split plan's form (exec/ops/tensor_layout.h
+ * cvm_tensor_split_plan: row parts rows[M], column parts cols[N], columns
+ * walking layout dimension p): call k gets the pointer base + (rows[r].index
+ * + cols[c].index) * psize, which the caller has checked to lie in base's
+ * region for every element, and the merged blockCoord and coordInBlock. */
+typedef struct cvm_decode_tile {
+    const struct cvm_tensor_element *rows, *cols;
+    uint64_t base, psize;
+    uint64_t index_lo, index_hi; /* every element's index lies in [index_lo, index_hi] */
+    uint32_t N, p, k0, k1;
+} cvm_decode_tile;
+
+/* The calls of leaf DecodeFunc `func` for the elements of `tile` as
+ * compiled code (exec/jit/jit.h), the result of element k to
+ * out + k * out_size: the calls cvm_callback_run_elements would make for
+ * them, with the same batches, budget and results, without an argument per
+ * call.  Returns 1 with *o_r the status, or 0 (nothing done) when the
+ * compiled tier does not run them (not compiled yet, no LLVM, a checking,
+ * tracing or reference-paths run): the caller then makes the calls. */
+int cvm_callback_decode_tile(cvm_exec *ex, const cvm_insn *in, uint32_t func,
+                             const cvm_decode_tile *tile, uint8_t *out, uint32_t out_size,
+                             cvm_result *o_r);
+
 /* The lane that owns flat element `e` (row-major) of a matrix of `nelems`
  * elements held by scope instance `inst` of collective instruction `in`:
  * with L = ceil(nelems / invocations in the instance), the instance's

@@ -1548,33 +1548,13 @@ interpret:
     return r;
 }
 
-cvm_result cvm_callback_run(cvm_exec *ex, const cvm_insn *in, uint32_t func, uint32_t count,
-                            const cvm_val *args, uint32_t nargs, uint8_t *results,
-                            const uint32_t *lanes)
+/* The callback group of `g` (created at its first callback), set up for a
+ * call from `ex` (of group g) at instruction `in`: the caller's workgroup
+ * memory, per-invocation variables, ids, budget, diagnostics and depth. */
+static cvm_result callback_group(cvm_exec *ex, const cvm_insn *in, cvm_group *g,
+                                 const uint32_t *elems, uint32_t cols)
 {
-    return cvm_callback_run_elements(ex, in, func, count, args, nargs, results, lanes, NULL, 0);
-}
-
-cvm_result cvm_callback_run_elements(cvm_exec *ex, const cvm_insn *in, uint32_t func,
-                                     uint32_t count, const cvm_val *args, uint32_t nargs,
-                                     uint8_t *results, const uint32_t *lanes,
-                                     const uint32_t *elems, uint32_t cols)
-{
-    cvm_group *g = group_of(ex);
     const cvm_program *p = g->prog;
-    if (func >= p->nfuncs || !p->funcs[func].lowered)
-        return cvm_exec_fail(ex, in, CVM_ERROR_INVALID_MODULE, "callback is not a function");
-    const cvm_function *f = &p->funcs[func];
-    if (nargs != f->nparams)
-        return cvm_exec_fail(ex, in, CVM_ERROR_INVALID_MODULE,
-                             "callback takes %u parameters, %u were passed", f->nparams, nargs);
-    if (ex->depth + 1 > ex->max_depth)
-        return cvm_exec_fail(ex, in, CVM_ERROR_LIMIT, "call depth over %u", ex->max_depth);
-    if (count == 0)
-        return CVM_SUCCESS;
-    for (uint32_t i = 0; i < count; i++)
-        if (lanes[i] >= ex->nlanes)
-            return cvm_exec_fail(ex, in, CVM_ERROR_INTERNAL, "callback context lane %u", lanes[i]);
     if (!g->callback) {
         cvm_group_desc d = g->desc;
         d.jit = NULL; /* callbacks are interpreted (leaves may be compiled: d.leaves) */
@@ -1621,6 +1601,81 @@ cvm_result cvm_callback_run_elements(cvm_exec *ex, const cvm_insn *in, uint32_t 
     cex->printf = ex->printf;
     cex->trace = ex->trace;
     cex->cb_op = ex->is_callback ? ex->cb_op : in->spv_op;
+    return CVM_SUCCESS;
+}
+
+cvm_result cvm_callback_run(cvm_exec *ex, const cvm_insn *in, uint32_t func, uint32_t count,
+                            const cvm_val *args, uint32_t nargs, uint8_t *results,
+                            const uint32_t *lanes)
+{
+    return cvm_callback_run_elements(ex, in, func, count, args, nargs, results, lanes, NULL, 0);
+}
+
+int cvm_callback_decode_tile(cvm_exec *ex, const cvm_insn *in, uint32_t func,
+                             const cvm_decode_tile *tile, uint8_t *out, uint32_t out_size,
+                             cvm_result *o_r)
+{
+    cvm_group *g = group_of(ex);
+    const cvm_program *p = g->prog;
+    *o_r = CVM_SUCCESS;
+    if (func >= p->nfuncs || !p->funcs[func].lowered || !p->funcs[func].leaf || !g->desc.leaves ||
+        ex->depth + 1 > ex->max_depth || ex->trace ||
+        (ex->flags & (CVM_FLAG_CHECK_CALLBACKS | CVM_FLAG_REFERENCE_PATHS)) ||
+        atomic_load(&interpret_leaves))
+        return 0;
+    const cvm_function *f = &p->funcs[func];
+    uint32_t rt = f->return_type;
+    if (f->nparams != 3 || !rt || p->types[rt].size != out_size)
+        return 0;
+    /* (the calls are counted towards compiling by the interpreted path) */
+    if (!cvm_jit_tile_ready(g->desc.leaves, ex, func, 0, (ex->flags & CVM_FLAG_JIT) != 0))
+        return 0;
+    if ((*o_r = callback_group(ex, in, g, NULL, tile->N)) != CVM_SUCCESS)
+        return 1;
+    cvm_group *cg = g->callback;
+    const cvm_block *b = &f->blocks[0];
+    const cvm_insn *first = p->insns + b->first;
+    uint32_t full = cg->desc.nlanes;
+    cvm_result r = CVM_SUCCESS;
+    /* leaf_calls' batches and budget */
+    for (uint32_t s = tile->k0; s < tile->k1 && r == CVM_SUCCESS; s += full) {
+        if ((r = take_budget(cg, first, b->count)) != CVM_SUCCESS)
+            break;
+        atomic_fetch_add_explicit(&leaf_batches, 1, memory_order_relaxed);
+        cvm_decode_tile t = *tile;
+        t.k0 = s;
+        t.k1 = CVM_MIN(tile->k1 - s, full) + s;
+        r = cvm_jit_run_tile(cg->desc.leaves, &cg->ex, func, &t, out);
+    }
+    *o_r = r;
+    return 1;
+}
+
+cvm_result cvm_callback_run_elements(cvm_exec *ex, const cvm_insn *in, uint32_t func,
+                                     uint32_t count, const cvm_val *args, uint32_t nargs,
+                                     uint8_t *results, const uint32_t *lanes,
+                                     const uint32_t *elems, uint32_t cols)
+{
+    cvm_group *g = group_of(ex);
+    const cvm_program *p = g->prog;
+    if (func >= p->nfuncs || !p->funcs[func].lowered)
+        return cvm_exec_fail(ex, in, CVM_ERROR_INVALID_MODULE, "callback is not a function");
+    const cvm_function *f = &p->funcs[func];
+    if (nargs != f->nparams)
+        return cvm_exec_fail(ex, in, CVM_ERROR_INVALID_MODULE,
+                             "callback takes %u parameters, %u were passed", f->nparams, nargs);
+    if (ex->depth + 1 > ex->max_depth)
+        return cvm_exec_fail(ex, in, CVM_ERROR_LIMIT, "call depth over %u", ex->max_depth);
+    if (count == 0)
+        return CVM_SUCCESS;
+    for (uint32_t i = 0; i < count; i++)
+        if (lanes[i] >= ex->nlanes)
+            return cvm_exec_fail(ex, in, CVM_ERROR_INTERNAL, "callback context lane %u", lanes[i]);
+    cvm_result gr = callback_group(ex, in, g, elems, cols);
+    if (gr != CVM_SUCCESS)
+        return gr;
+    cvm_group *cg = g->callback;
+    cvm_exec *cex = &cg->ex;
     uint32_t rt = f->return_type;
     uint32_t rsize = rt && p->types[rt].tclass != CVM_TC_NONE ? p->types[rt].size : 0;
     int check = (ex->flags & CVM_FLAG_CHECK_CALLBACKS) != 0;

@@ -40,3 +40,10 @@ done
 # uniform_flow: also through spirv-opt -O (test_uniform runs both)
 glslangValidator -V --target-env vulkan1.3 -o uniform_flow.spv uniform_flow.comp >/dev/null
 spirv-opt -O uniform_flow.spv -o uniform_flow.opt.spv
+# leaf_calls_wide: leaf_calls with dequantQ4's byte index masked by 48 instead
+# of 15 (reads past its block; test_leaf_calls), through coopvm's own dis/as.
+{ sed -n 1,5p leaf_calls_wide.spvasm
+  ../../build/coopvm dis leaf_calls.spv | awk '/^%dequantQ4_1_u1_2__u1_2__ = OpFunction/ { f = 1 }
+    f && /OpBitwiseAnd %uint %184 %uint_15/ { sub(/%uint_15/, "%uint_48"); f = 0 } { print }'
+} > leaf_calls_wide.tmp.spvasm && mv leaf_calls_wide.tmp.spvasm leaf_calls_wide.spvasm
+../../build/coopvm as leaf_calls_wide.spvasm -o leaf_calls_wide.spv

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 
 #include "exec/ops/ewise.h"
+#include "exec/ops/tensor_layout.h"
 
 static uint64_t jit_groups_run;
 
@@ -31,7 +32,17 @@ uint64_t cvm_test_jit_groups(void)
     return __atomic_load_n(&jit_groups_run, __ATOMIC_RELAXED);
 }
 
-static uint64_t jit_leaf_batches_run;
+static uint64_t jit_leaf_batches_run, jit_tile_batches_run, jit_unchecked_batches_run;
+
+uint64_t cvm_test_jit_unchecked_batches(void)
+{
+    return __atomic_load_n(&jit_unchecked_batches_run, __ATOMIC_RELAXED);
+}
+
+uint64_t cvm_test_jit_tile_batches(void)
+{
+    return __atomic_load_n(&jit_tile_batches_run, __ATOMIC_RELAXED);
+}
 static uint32_t jit_leaves_compiled;
 
 uint64_t cvm_test_jit_leaf_batches(void)
@@ -103,6 +114,22 @@ cvm_result cvm_jit_run_leaf(cvm_jit_leaves *lv, cvm_exec *ex, uint32_t func, uin
     return cvm_exec_fail(ex, NULL, CVM_ERROR_UNSUPPORTED, "no compiled tier");
 }
 
+int cvm_jit_tile_ready(cvm_jit_leaves *lv, const cvm_exec *ex, uint32_t func, uint64_t calls,
+                       int eager)
+{
+    return cvm_jit_leaf_ready(lv, ex, func, calls, eager);
+}
+
+cvm_result cvm_jit_run_tile(cvm_jit_leaves *lv, cvm_exec *ex, uint32_t func,
+                            const cvm_decode_tile *tile, uint8_t *mat)
+{
+    (void)lv;
+    (void)func;
+    (void)tile;
+    (void)mat;
+    return cvm_exec_fail(ex, NULL, CVM_ERROR_UNSUPPORTED, "no compiled tier");
+}
+
 #else /* CVM_HAVE_LLVM */
 
 #include <llvm-c/Analysis.h>
@@ -134,6 +161,9 @@ typedef int32_t (*jit_fn)(cvm_jit_env *env);
 /* A leaf callback: calls 0 .. env->nlanes - 1, call i's parameter k at
  * args[k].p + i * args[k].stride, its result to results + i * (result size). */
 typedef int32_t (*jit_leaf_fn)(cvm_jit_env *env, const cvm_val *args, uint8_t *results);
+/* A leaf DecodeFunc over elements tile->k0 .. k1 - 1 of a tile (jit.h
+ * cvm_decode_tile), element k's result to mat + k * (result size). */
+typedef int32_t (*jit_tile_fn)(cvm_jit_env *env, const cvm_decode_tile *tile, uint8_t *mat);
 
 struct cvm_jit {
     LLVMOrcLLJITRef lljit;
@@ -238,6 +268,10 @@ typedef struct jptr {
      * i32 value (dreg) and the offset */
     uint32_t region;
     LLVMValueRef off, dreg;
+    /* JP_ADDR: the bytes past the passed pointer the offset lies in, when
+     * known (value_range): [rel_lo, rel_hi] */
+    int rel_known;
+    uint64_t rel_lo, rel_hi;
 } jptr;
 
 typedef struct region_info {
@@ -256,6 +290,12 @@ typedef struct jctx {
     LLVMTypeRef i1, i8, i16, i32, i64, f16, f32, f64, vd, ptr8, env_t, region_t, val_t;
     int has_f16;          /* f16 values as LLVM half (the host converts with F16C) */
     int leaf;             /* translating a leaf callback (jit_leaf_fn), not the entry point */
+    int tile;             /* ... as a DecodeFunc over a tile (jit_tile_fn) */
+    LLVMValueRef lane_msg; /* the call's number in diagnostics (the interpreter's batch lane) */
+    LLVMValueRef tile_row, tile_col, tile_rows, tile_cols, tile_base, tile_psize, tile_p;
+    int unchecked;        /* a tile whose accesses the caller has checked (no check here) */
+    int acc_unknown;      /* some access through the pointer parameter has no known range */
+    uint64_t acc_lo, acc_hi; /* the bytes past the pointer the accesses reach: [lo, hi) */
     LLVMValueRef *vals;   /* per id */
     LLVMValueRef *arrs;   /* per id: a leaf's array parameter, where its elements are */
     jptr *ptrs;           /* per id */
@@ -522,6 +562,24 @@ static LLVMValueRef mem_address(jctx *j, const jptr *pt, uint32_t size, int writ
 {
     region_info dyn, *ri;
     LLVMValueRef in_table = NULL;
+    if (pt->kind == JP_ADDR && j->tile) {
+        /* the bytes past the DecodeFunc's pointer this access reaches */
+        if (!pt->rel_known || write) {
+            j->acc_unknown = 1;
+            if (j->unchecked)
+                return NULL;
+        } else {
+            if (pt->rel_lo < j->acc_lo)
+                j->acc_lo = pt->rel_lo;
+            if (pt->rel_hi + size > j->acc_hi)
+                j->acc_hi = pt->rel_hi + size;
+        }
+        if (j->unchecked) { /* cvm_jit_run_tile checked the whole tile's range */
+            dyn = dynamic_region(j, pt->dreg, &in_table);
+            LLVMValueRef off = pt->off;
+            return LLVMBuildGEP2(j->B, j->i8, dyn.base, &off, 1, "");
+        }
+    }
     if (pt->kind == JP_ADDR) {
         dyn = dynamic_region(j, pt->dreg, &in_table);
         ri = &dyn;
@@ -549,7 +607,7 @@ static LLVMValueRef mem_address(jctx *j, const jptr *pt, uint32_t size, int writ
     LLVMTypeRef params[7] = {LLVMPointerType(j->env_t, 0), j->i32, j->i32, j->i32, j->i64,
                              j->i32, j->i32};
     LLVMTypeRef fty = LLVMFunctionType(j->ptr8, params, 7, 0);
-    LLVMValueRef args[7] = {j->env, c_i32(j, j->cur_insn), j->lane,
+    LLVMValueRef args[7] = {j->env, c_i32(j, j->cur_insn), j->lane_msg ? j->lane_msg : j->lane,
                             pt->kind == JP_ADDR ? pt->dreg : c_i32(j, pt->region), off,
                             c_i32(j, size), c_i32(j, (uint64_t)write)};
     LLVMValueRef sp = LLVMBuildCall2(j->B, fty, fn_const(j, (void *)jit_access_slow, fty), args, 7,
@@ -686,6 +744,70 @@ static int const_index(jctx *j, uint32_t id, uint64_t *o)
     return 1;
 }
 
+/* The values integer `id` may take, read as unsigned at its width, from
+ * how the SPIR-V computes it (constants, AND with a bound, logical right
+ * shifts, zero extension, sums and products without overflow; anything
+ * else is its type's range).  Returns 0 for a value of no integer type. */
+static int value_range(jctx *j, uint32_t id, int depth, uint64_t *o_lo, uint64_t *o_hi)
+{
+    if (id == 0 || id >= j->p->bound)
+        return 0;
+    const spv_def *d = &j->mod->defs[id];
+    if (d->type >= j->p->ntypes || type_of(j, d->type)->tclass != CVM_TC_INT)
+        return 0;
+    uint32_t bits = type_of(j, d->type)->size * 8u;
+    uint64_t max = bits >= 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1;
+    *o_lo = 0;
+    *o_hi = max;
+    uint64_t c;
+    if (const_index(j, id, &c)) {
+        *o_lo = *o_hi = c & max;
+        return 1;
+    }
+    spv_inst si;
+    if (depth > 8 || d->opcode == SpvOpFunctionParameter || d->opcode == SpvOpVariable ||
+        !spv_module_inst_at(j->mod, d->off, &si) || si.word_count < 4)
+        return 1;
+    const uint32_t *w = si.words;
+    uint64_t al, ah, bl, bh;
+    switch (si.opcode) {
+    case SpvOpBitwiseAnd:
+        if (si.word_count == 5 && value_range(j, w[3], depth + 1, &al, &ah) &&
+            value_range(j, w[4], depth + 1, &bl, &bh))
+            *o_hi = ah < bh ? ah : bh;
+        return 1;
+    case SpvOpShiftRightLogical:
+        if (si.word_count == 5 && value_range(j, w[3], depth + 1, &al, &ah) &&
+            value_range(j, w[4], depth + 1, &bl, &bh) && bl == bh && bl < bits) {
+            *o_lo = al >> bl;
+            *o_hi = ah >> bl;
+        }
+        return 1;
+    case SpvOpUConvert:
+        if (value_range(j, w[3], depth + 1, &al, &ah) && ah <= max) {
+            *o_lo = al;
+            *o_hi = ah;
+        }
+        return 1;
+    case SpvOpIAdd:
+    case SpvOpIMul:
+        if (si.word_count == 5 && value_range(j, w[3], depth + 1, &al, &ah) &&
+            value_range(j, w[4], depth + 1, &bl, &bh)) {
+            uint64_t lo, hi;
+            int ovf = si.opcode == SpvOpIAdd
+                          ? __builtin_add_overflow(al, bl, &lo) | __builtin_add_overflow(ah, bh, &hi)
+                          : __builtin_mul_overflow(al, bl, &lo) | __builtin_mul_overflow(ah, bh, &hi);
+            if (!ovf && hi <= max) {
+                *o_lo = lo;
+                *o_hi = hi;
+            }
+        }
+        return 1;
+    default:
+        return 1;
+    }
+}
+
 static cvm_result emit_access_chain(jctx *j, const spv_inst *si)
 {
     const uint32_t *w = si->words;
@@ -713,6 +835,8 @@ static cvm_result emit_access_chain(jctx *j, const spv_inst *si)
                 return unsupported(j, j->cur_insn, "this struct index");
             pt.off = LLVMBuildAdd(j->B, pt.off, c_i64(j, t->member_mem_offsets[ci]), "");
             pt.type = t->member_types[ci];
+            pt.rel_lo += t->member_mem_offsets[ci];
+            pt.rel_hi += t->member_mem_offsets[ci];
             break;
         case CVM_TC_ARRAY:
         case CVM_TC_VECTOR: {
@@ -727,6 +851,22 @@ static cvm_result emit_access_chain(jctx *j, const spv_inst *si)
                 return unsupported(j, j->cur_insn, "this index");
             pt.off = LLVMBuildAdd(j->B, pt.off, LLVMBuildMul(j->B, ix, c_i64(j, stride), ""), "");
             pt.type = t->elem;
+            /* the index's range, read as the signed index it is: known
+             * where it cannot be negative */
+            uint64_t lo, hi;
+            uint8_t isk = comp_sk(j, j->mod->defs[idx_id].type);
+            int is_unsigned = isk >= CVM_SK_U8 && isk <= CVM_SK_U64;
+            uint32_t ib = type_of(j, j->mod->defs[idx_id].type)->size * 8u;
+            if (pt.rel_known && value_range(j, idx_id, 0, &lo, &hi) &&
+                (is_unsigned || (ib <= 64 && hi < (UINT64_C(1) << (ib - 1)))) &&
+                hi < (UINT64_C(1) << 32) && stride < (UINT64_C(1) << 24)) {
+                pt.rel_lo += lo * stride;
+                pt.rel_hi += hi * stride;
+                if (pt.rel_hi >= (UINT64_C(1) << 60)) /* (no sum wraps) */
+                    pt.rel_known = 0;
+            } else {
+                pt.rel_known = 0;
+            }
             break;
         }
         default:
@@ -1505,6 +1645,84 @@ static cvm_result emit_params(jctx *j)
     return CVM_SUCCESS;
 }
 
+static LLVMValueRef tile_field(jctx *j, LLVMValueRef tp, size_t off, LLVMTypeRef ty)
+{
+    LLVMValueRef o = c_i64(j, off);
+    LLVMValueRef p = LLVMBuildGEP2(j->B, j->i8, tp, &o, 1, "");
+    LLVMValueRef v = LLVMBuildLoad2(j->B, ty, LLVMBuildBitCast(j->B, p, LLVMPointerType(ty, 0), ""), "");
+    return invariant(j, v);
+}
+
+/* Field `off` (bytes) of split-plan part `idx` of the array at `arr`. */
+static LLVMValueRef part_field(jctx *j, LLVMValueRef arr, LLVMValueRef idx, size_t off,
+                               LLVMTypeRef ty)
+{
+    LLVMValueRef at = LLVMBuildAdd(j->B, LLVMBuildMul(j->B, LLVMBuildZExt(j->B, idx, j->i64, ""),
+                                                      c_i64(j, sizeof(cvm_tensor_element)), ""),
+                                   c_i64(j, off), "");
+    LLVMValueRef p = LLVMBuildGEP2(j->B, j->i8, arr, &at, 1, "");
+    return invariant(j, LLVMBuildLoad2(j->B, ty, LLVMBuildBitCast(j->B, p, LLVMPointerType(ty, 0), ""), ""));
+}
+
+/* A DecodeFunc's parameters for element (tile_row, tile_col) of a tile
+ * (cvm_decode_tile): the pointer base + (rows[r].index + cols[c].index) *
+ * psize (every index checked in range by the caller), blockCoord and
+ * coordInBlock merged from the row's and the column's parts (dimension p
+ * the column's) into two stack arrays, zero past the layout's dimensions
+ * as the parts are. */
+static cvm_result emit_tile_params(jctx *j)
+{
+    const cvm_function *f = j->f;
+    if (f->nparams != 3)
+        return unsupported(j, UINT32_MAX, "a DecodeFunc of this signature");
+    const cvm_type *pt = type_of(j, j->mod->defs[f->params[0]].type);
+    if (pt->tclass != CVM_TC_POINTER || pt->size != 8)
+        return unsupported(j, UINT32_MAX, "a DecodeFunc of this signature");
+    LLVMValueRef ri = part_field(j, j->tile_rows, j->tile_row, offsetof(cvm_tensor_element, index), j->i64);
+    LLVMValueRef ci = part_field(j, j->tile_cols, j->tile_col, offsetof(cvm_tensor_element, index), j->i64);
+    LLVMValueRef index = LLVMBuildAdd(j->B, ri, ci, "");
+    LLVMValueRef mask = c_i64(j, (UINT64_C(1) << CVM_ADDR_OFFSET_BITS) - 1);
+    jptr *ptr = &j->ptrs[f->params[0]];
+    memset(ptr, 0, sizeof(*ptr));
+    ptr->kind = JP_ADDR;
+    ptr->type = pt->elem;
+    ptr->comp = UINT32_MAX;
+    ptr->rel_known = 1;
+    ptr->dreg = LLVMBuildTrunc(j->B, LLVMBuildLShr(j->B, j->tile_base, c_i64(j, CVM_ADDR_OFFSET_BITS), ""),
+                               j->i32, "");
+    ptr->off = LLVMBuildAdd(j->B, LLVMBuildAnd(j->B, j->tile_base, mask, ""),
+                            LLVMBuildMul(j->B, index, j->tile_psize, ""), "");
+    for (uint32_t k = 1; k < 3; k++) {
+        uint32_t id = f->params[k];
+        const cvm_type *at = type_of(j, j->mod->defs[id].type);
+        if (at->tclass != CVM_TC_ARRAY || at->elem >= j->p->ntypes ||
+            type_of(j, at->elem)->tclass != CVM_TC_INT || type_of(j, at->elem)->size != 4 ||
+            at->size != at->count * 4u)
+            return unsupported(j, UINT32_MAX, "a DecodeFunc of this signature");
+        /* the array, on the stack (LLVM keeps its elements in registers) */
+        LLVMBasicBlockRef cur = LLVMGetInsertBlock(j->B);
+        LLVMPositionBuilderBefore(j->B, LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(j->fn)));
+        LLVMValueRef slot = LLVMBuildAlloca(j->B, LLVMArrayType(j->i32, at->count), "");
+        LLVMPositionBuilderAtEnd(j->B, cur);
+        size_t field = k == 1 ? offsetof(cvm_tensor_element, blockCoord)
+                              : offsetof(cvm_tensor_element, coordInBlock);
+        for (uint32_t d = 0; d < at->count; d++) {
+            LLVMValueRef v = c_i32(j, 0);
+            if (d < CVM_TENSOR_MAX_DIM) {
+                LLVMValueRef rv = part_field(j, j->tile_rows, j->tile_row, field + 4u * d, j->i32);
+                LLVMValueRef cv = part_field(j, j->tile_cols, j->tile_col, field + 4u * d, j->i32);
+                LLVMValueRef isp = LLVMBuildICmp(j->B, LLVMIntEQ, j->tile_p, c_i32(j, d), "");
+                v = LLVMBuildSelect(j->B, isp, cv, rv, "");
+            }
+            LLVMValueRef idx[2] = {c_i32(j, 0), c_i32(j, d)};
+            LLVMBuildStore(j->B, v, LLVMBuildInBoundsGEP2(j->B, LLVMArrayType(j->i32, at->count),
+                                                          slot, idx, 2, ""));
+        }
+        j->arrs[id] = LLVMBuildBitCast(j->B, slot, j->ptr8, "");
+    }
+    return CVM_SUCCESS;
+}
+
 /* Pointer descriptions of the module-scope variables the tier takes. */
 static cvm_result setup_globals(jctx *j)
 {
@@ -1629,7 +1847,8 @@ static cvm_result translate(jctx *j, const char *name)
     const spv_module *mod = j->mod;
     cvm_result r;
     LLVMTypeRef envp = LLVMPointerType(j->env_t, 0);
-    LLVMTypeRef leaf_params[3] = {envp, LLVMPointerType(j->val_t, 0), j->ptr8};
+    LLVMTypeRef leaf_params[3] = {envp, j->tile ? j->ptr8 : LLVMPointerType(j->val_t, 0),
+                                  j->ptr8};
     LLVMTypeRef fty = j->leaf ? LLVMFunctionType(j->i32, leaf_params, 3, 0)
                               : LLVMFunctionType(j->i32, &envp, 1, 0);
     j->fn = LLVMAddFunction(j->M, name, fty);
@@ -1677,13 +1896,37 @@ static cvm_result translate(jctx *j, const char *name)
     }
     LLVMBuildBr(j->B, head);
 
+    /* a tile: its fields, the first element's row and column */
+    LLVMValueRef first = c_i32(j, 0), r0 = NULL, c0 = NULL, tile_n = NULL;
+    if (j->tile) {
+        LLVMPositionBuilderBefore(j->B, LLVMGetBasicBlockTerminator(entry));
+        LLVMValueRef tp = LLVMGetParam(j->fn, 1);
+        j->tile_rows = tile_field(j, tp, offsetof(cvm_decode_tile, rows), j->ptr8);
+        j->tile_cols = tile_field(j, tp, offsetof(cvm_decode_tile, cols), j->ptr8);
+        j->tile_base = tile_field(j, tp, offsetof(cvm_decode_tile, base), j->i64);
+        j->tile_psize = tile_field(j, tp, offsetof(cvm_decode_tile, psize), j->i64);
+        tile_n = tile_field(j, tp, offsetof(cvm_decode_tile, N), j->i32);
+        j->tile_p = tile_field(j, tp, offsetof(cvm_decode_tile, p), j->i32);
+        first = tile_field(j, tp, offsetof(cvm_decode_tile, k0), j->i32);
+        nlanes = tile_field(j, tp, offsetof(cvm_decode_tile, k1), j->i32);
+        r0 = LLVMBuildUDiv(j->B, first, tile_n, "");
+        c0 = LLVMBuildURem(j->B, first, tile_n, "");
+    }
+
     /* lane loop */
     LLVMPositionBuilderAtEnd(j->B, head);
     j->lane = LLVMBuildPhi(j->B, j->i32, "l");
+    if (j->tile) {
+        j->tile_row = LLVMBuildPhi(j->B, j->i32, "r");
+        j->tile_col = LLVMBuildPhi(j->B, j->i32, "c");
+    }
     LLVMValueRef more = LLVMBuildICmp(j->B, LLVMIntULT, j->lane, nlanes, "");
     LLVMBuildCondBr(j->B, more, body, done);
     LLVMPositionBuilderAtEnd(j->B, body);
-    if ((r = j->leaf ? emit_params(j) : emit_builtins(j, nlanes, sg)) != CVM_SUCCESS ||
+    if (j->tile) /* diagnostics name the call as the interpreter's batches do */
+        j->lane_msg = LLVMBuildURem(j->B, j->lane, c_i32(j, CVM_CALLBACK_BATCH), "");
+    if ((r = j->tile ? emit_tile_params(j) : j->leaf ? emit_params(j)
+                                                     : emit_builtins(j, nlanes, sg)) != CVM_SUCCESS ||
         (r = emit_var_init(j)) != CVM_SUCCESS)
         return r;
 
@@ -1763,10 +2006,23 @@ static cvm_result translate(jctx *j, const char *name)
 
     LLVMPositionBuilderAtEnd(j->B, j->lane_next);
     LLVMValueRef nl = LLVMBuildAdd(j->B, j->lane, c_i32(j, 1), "");
+    LLVMValueRef nr = NULL, nc = NULL;
+    if (j->tile) { /* the next column, or the next row's first */
+        LLVMValueRef c1 = LLVMBuildAdd(j->B, j->tile_col, c_i32(j, 1), "");
+        LLVMValueRef wrap = LLVMBuildICmp(j->B, LLVMIntEQ, c1, tile_n, "");
+        nc = LLVMBuildSelect(j->B, wrap, c_i32(j, 0), c1, "");
+        nr = LLVMBuildSelect(j->B, wrap, LLVMBuildAdd(j->B, j->tile_row, c_i32(j, 1), ""),
+                             j->tile_row, "");
+    }
     LLVMBuildBr(j->B, head);
-    LLVMValueRef inv[2] = {c_i32(j, 0), nl};
+    LLVMValueRef inv[2] = {first, nl};
     LLVMBasicBlockRef inb[2] = {entry, j->lane_next};
     LLVMAddIncoming(j->lane, inv, inb, 2);
+    if (j->tile) {
+        LLVMValueRef rv[2] = {r0, nr}, cv[2] = {c0, nc};
+        LLVMAddIncoming(j->tile_row, rv, inb, 2);
+        LLVMAddIncoming(j->tile_col, cv, inb, 2);
+    }
 
     LLVMPositionBuilderAtEnd(j->B, done);
     if (!j->leaf)
@@ -2029,6 +2285,12 @@ struct cvm_jit_leaves {
     uint64_t calls;      /* calls counted so far (atomic) */
     LLVMOrcLLJITRef lljit;
     jit_leaf_fn *fns;    /* per function index: its code, or NULL */
+    jit_tile_fn *tiles;  /* per function index: its code as a DecodeFunc over a tile, or NULL */
+    /* ... without bounds checks, for tiles whose every access
+     * cvm_jit_run_tile finds in bounds beforehand: the accesses reach bytes
+     * [acc_lo, acc_hi) past the pointer a call is passed */
+    jit_tile_fn *tiles_u;
+    uint64_t *acc_lo, *acc_hi;
     uint32_t max_region; /* regions the code reads: 0 .. max_region */
 };
 
@@ -2043,10 +2305,18 @@ cvm_jit_leaves *cvm_jit_leaves_create(const cvm_program *prog)
     if (!lv)
         return NULL;
     lv->fns = cvm_calloc(prog->nfuncs, sizeof(jit_leaf_fn));
-    if (!lv->fns) {
+    lv->tiles = cvm_calloc(prog->nfuncs, sizeof(jit_tile_fn));
+    lv->tiles_u = cvm_calloc(prog->nfuncs, sizeof(jit_tile_fn));
+    lv->acc_lo = cvm_calloc(prog->nfuncs * 2u, sizeof(uint64_t));
+    if (!lv->fns || !lv->tiles || !lv->tiles_u || !lv->acc_lo) {
+        cvm_mem_free(lv->fns);
+        cvm_mem_free(lv->tiles);
+        cvm_mem_free(lv->tiles_u);
+        cvm_mem_free(lv->acc_lo);
         cvm_mem_free(lv);
         return NULL;
     }
+    lv->acc_hi = lv->acc_lo + prog->nfuncs;
     lv->prog = prog;
     pthread_mutex_init(&lv->lock, NULL);
     return lv;
@@ -2060,6 +2330,9 @@ void cvm_jit_leaves_destroy(cvm_jit_leaves *lv)
         LLVMOrcDisposeLLJIT(lv->lljit);
     pthread_mutex_destroy(&lv->lock);
     cvm_mem_free(lv->fns);
+    cvm_mem_free(lv->tiles);
+    cvm_mem_free(lv->tiles_u);
+    cvm_mem_free(lv->acc_lo);
     cvm_mem_free(lv);
 }
 
@@ -2090,7 +2363,40 @@ static void compile_leaves(cvm_jit_leaves *lv)
         } else {
             LLVMDeleteFunction(j.fn);
             cvm_diag_clear(&why);
+            continue;
         }
+        /* the same function as a DecodeFunc over a tile, where its
+         * signature is one */
+        snprintf(name, sizeof name, "cvm_tile_%u", fi);
+        jctx_reset(&j);
+        j.tile = 1;
+        j.acc_unknown = 0;
+        j.acc_lo = UINT64_MAX;
+        j.acc_hi = 0;
+        if (translate(&j, name) == CVM_SUCCESS) {
+            lv->tiles[fi] = (jit_tile_fn)(uintptr_t)1;
+            /* and unchecked, when every access has a known range */
+            if (!j.acc_unknown && j.acc_lo <= j.acc_hi) {
+                lv->acc_lo[fi] = j.acc_lo;
+                lv->acc_hi[fi] = j.acc_hi;
+                snprintf(name, sizeof name, "cvm_tileu_%u", fi);
+                jctx_reset(&j);
+                j.unchecked = 1;
+                j.lane_msg = NULL;
+                if (translate(&j, name) == CVM_SUCCESS && !j.acc_unknown) {
+                    lv->tiles_u[fi] = (jit_tile_fn)(uintptr_t)1;
+                } else {
+                    LLVMDeleteFunction(j.fn);
+                    cvm_diag_clear(&why);
+                }
+                j.unchecked = 0;
+            }
+        } else {
+            LLVMDeleteFunction(j.fn);
+            cvm_diag_clear(&why);
+        }
+        j.tile = 0;
+        j.lane_msg = NULL;
     }
     lv->max_region = j.max_region;
     jctx_free(&j);
@@ -2102,6 +2408,8 @@ static void compile_leaves(cvm_jit_leaves *lv)
             LLVMOrcDisposeThreadSafeContext(tsc);
         }
         memset(lv->fns, 0, prog->nfuncs * sizeof(jit_leaf_fn));
+        memset(lv->tiles, 0, prog->nfuncs * sizeof(jit_tile_fn));
+        memset(lv->tiles_u, 0, prog->nfuncs * sizeof(jit_tile_fn));
         return;
     }
     for (uint32_t fi = 0; fi < prog->nfuncs; fi++) {
@@ -2117,6 +2425,26 @@ static void compile_leaves(cvm_jit_leaves *lv)
         }
         lv->fns[fi] = (jit_leaf_fn)(uintptr_t)addr;
         compiled += addr != 0;
+        if (!lv->tiles[fi])
+            continue;
+        snprintf(name, sizeof name, "cvm_tile_%u", fi);
+        addr = 0;
+        err = LLVMOrcLLJITLookup(lv->lljit, &addr, name);
+        if (err) {
+            LLVMConsumeError(err);
+            addr = 0;
+        }
+        lv->tiles[fi] = (jit_tile_fn)(uintptr_t)addr;
+        if (!lv->tiles_u[fi])
+            continue;
+        snprintf(name, sizeof name, "cvm_tileu_%u", fi);
+        addr = 0;
+        err = LLVMOrcLLJITLookup(lv->lljit, &addr, name);
+        if (err) {
+            LLVMConsumeError(err);
+            addr = 0;
+        }
+        lv->tiles_u[fi] = (jit_tile_fn)(uintptr_t)addr;
     }
     __atomic_store_n(&jit_leaves_compiled, compiled, __ATOMIC_RELAXED);
 }
@@ -2144,8 +2472,37 @@ int cvm_jit_leaf_ready(cvm_jit_leaves *lv, const cvm_exec *ex, uint32_t func, ui
     return st == 1 && lv->fns[func] && lv->max_region < ex->nregions;
 }
 
-cvm_result cvm_jit_run_leaf(cvm_jit_leaves *lv, cvm_exec *ex, uint32_t func, uint32_t count,
-                            const cvm_val *args, uint8_t *results)
+int cvm_jit_tile_ready(cvm_jit_leaves *lv, const cvm_exec *ex, uint32_t func, uint64_t calls,
+                       int eager)
+{
+    return cvm_jit_leaf_ready(lv, ex, func, calls, eager) && lv->tiles[func];
+}
+
+/* Whether the unchecked tile code may run: every access of every call of
+ * the tile in bounds of base's region (a table region, not writes: the
+ * variant exists only for loads whose ranges are known), that is bytes
+ * [off + index_lo * psize + acc_lo, off + index_hi * psize + acc_hi) with off
+ * base's offset; then each access cvm_mem_access would make succeeds. */
+static int tile_in_bounds(const cvm_jit_leaves *lv, const cvm_exec *ex, uint32_t func,
+                          const cvm_decode_tile *t)
+{
+    if (!lv->tiles_u[func])
+        return 0;
+    uint32_t reg = CVM_ADDR_REGION(t->base);
+    if (reg >= ex->nregions || !ex->regions[reg].base)
+        return 0;
+    uint64_t off = CVM_ADDR_OFFSET(t->base), lo, hi;
+    if (__builtin_mul_overflow(t->index_lo, t->psize, &lo) ||
+        __builtin_add_overflow(lo, off, &lo) || __builtin_add_overflow(lo, lv->acc_lo[func], &lo) ||
+        __builtin_mul_overflow(t->index_hi, t->psize, &hi) ||
+        __builtin_add_overflow(hi, off, &hi) || __builtin_add_overflow(hi, lv->acc_hi[func], &hi))
+        return 0;
+    return lo <= hi && hi <= ex->regions[reg].size;
+}
+
+/* Runs compiled leaf code: a batch of calls (tile NULL) or a tile's. */
+static cvm_result run_leaf_code(cvm_jit_leaves *lv, cvm_exec *ex, uint32_t func, uint32_t count,
+                                const cvm_val *args, const cvm_decode_tile *tile, uint8_t *out)
 {
     _Alignas(16) uint8_t zero[JIT_MAX_ACCESS], sink[JIT_MAX_ACCESS];
     cvm_jit_env env;
@@ -2157,11 +2514,29 @@ cvm_result cvm_jit_run_leaf(cvm_jit_leaves *lv, cvm_exec *ex, uint32_t func, uin
     env.sg_size = 1;
     env.zero = zero;
     env.sink = sink;
-    int32_t rc = lv->fns[func](&env, args, results);
+    int unchecked = tile && tile_in_bounds(lv, ex, func, tile);
+    int32_t rc = tile ? (unchecked ? lv->tiles_u[func] : lv->tiles[func])(&env, tile, out)
+                      : lv->fns[func](&env, args, out);
+    if (unchecked)
+        __atomic_fetch_add(&jit_unchecked_batches_run, 1, __ATOMIC_RELAXED);
     __atomic_fetch_add(&jit_leaf_batches_run, 1, __ATOMIC_RELAXED);
+    if (tile)
+        __atomic_fetch_add(&jit_tile_batches_run, 1, __ATOMIC_RELAXED);
     if (rc == 0)
         return CVM_SUCCESS;
     return ex->diag && ex->diag->result != CVM_SUCCESS ? ex->diag->result : CVM_ERROR_INTERNAL;
+}
+
+cvm_result cvm_jit_run_leaf(cvm_jit_leaves *lv, cvm_exec *ex, uint32_t func, uint32_t count,
+                            const cvm_val *args, uint8_t *results)
+{
+    return run_leaf_code(lv, ex, func, count, args, NULL, results);
+}
+
+cvm_result cvm_jit_run_tile(cvm_jit_leaves *lv, cvm_exec *ex, uint32_t func,
+                            const cvm_decode_tile *tile, uint8_t *mat)
+{
+    return run_leaf_code(lv, ex, func, tile->k1 - tile->k0, NULL, tile, mat);
 }
 
 #endif /* CVM_HAVE_LLVM */

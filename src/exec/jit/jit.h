@@ -96,12 +96,28 @@ int cvm_jit_leaf_ready(cvm_jit_leaves *lv, const cvm_exec *ex, uint32_t func, ui
 cvm_result cvm_jit_run_leaf(cvm_jit_leaves *lv, cvm_exec *ex, uint32_t func, uint32_t count,
                             const cvm_val *args, uint8_t *results);
 
+/* cvm_jit_leaf_ready for the tile form of DecodeFunc `func`. */
+int cvm_jit_tile_ready(cvm_jit_leaves *lv, const cvm_exec *ex, uint32_t func, uint64_t calls,
+                       int eager);
+
+/* Runs the calls of `tile` (after cvm_jit_tile_ready said 1), call k's
+ * result to mat + k * (the return type's register size).  CVM_SUCCESS, or
+ * the failure of the first call that fails (its number in the message is
+ * k % CVM_CALLBACK_BATCH, the interpreter's lane in its batch). */
+cvm_result cvm_jit_run_tile(cvm_jit_leaves *lv, cvm_exec *ex, uint32_t func,
+                            const cvm_decode_tile *tile, uint8_t *mat);
+
 /* Test hook: the workgroups run compiled so far (all threads), to show that
  * a test took the compiled tier. */
 uint64_t cvm_test_jit_groups(void);
 /* Test hooks: the leaf batches run compiled so far (all threads), and how
  * many leaf functions the last compilation of a program's leaves took. */
 uint64_t cvm_test_jit_leaf_batches(void);
+/* ... of them, those run as a DecodeFunc over a tile (cvm_jit_run_tile) */
+uint64_t cvm_test_jit_tile_batches(void);
+/* ... of those, the ones whose tile was found in bounds beforehand and ran
+ * without a check per access */
+uint64_t cvm_test_jit_unchecked_batches(void);
 uint32_t cvm_test_jit_leaves_compiled(void);
 
 #endif /* CVM_EXEC_JIT_H */

@@ -532,10 +532,31 @@ static cvm_result decode_split(cvm_exec *ex, const cvm_insn *in, tensor_work *w,
     const uint32_t *x = ex->prog->extra + in->extra;
     uint32_t total = M * N, dim = t->dim, cs = x[TX_COORD_SIZE];
     uint64_t psize = x[TX_DECODE_PSIZE];
+    uint64_t max_index = decode_max_index(base, psize);
+    atomic_fetch_add_explicit(&split_decodes, 1, memory_order_relaxed);
+    /* Every pointer in range (the element indices' extremes are the sums
+     * of the parts' extremes): the compiled DecodeFunc computes the calls'
+     * arguments itself, where the tier runs it. */
+    int64_t rlo = INT64_MAX, rhi = INT64_MIN, clo = INT64_MAX, chi = INT64_MIN, lo, hi;
+    for (uint32_t r = 0; r < M; r++) {
+        rlo = CVM_MIN(rlo, w->split_rows[r].index);
+        rhi = CVM_MAX(rhi, w->split_rows[r].index);
+    }
+    for (uint32_t c = 0; c < N; c++) {
+        clo = CVM_MIN(clo, w->split_cols[c].index);
+        chi = CVM_MAX(chi, w->split_cols[c].index);
+    }
+    if (!__builtin_add_overflow(rlo, clo, &lo) && !__builtin_add_overflow(rhi, chi, &hi) &&
+        lo >= 0 && (uint64_t)hi <= max_index) {
+        cvm_decode_tile tile = {w->split_rows, w->split_cols, base, psize, (uint64_t)lo,
+                                (uint64_t)hi, N, p, 0, total};
+        cvm_result r;
+        if (cvm_callback_decode_tile(ex, in, x[TX_DECODE], &tile, mat, es, &r))
+            return r;
+    }
     uint8_t *bc = w->coords, *cb = w->coords + (size_t)total * cs;
     if (cs > 4u * dim)
         memset(w->coords, 0, (size_t)total * cs * 2);
-    uint64_t max_index = decode_max_index(base, psize);
     uint64_t *ptrs = w->ptrs;
     for (uint32_t r = 0, k = 0; r < M; r++) {
         const cvm_tensor_element *re = &w->split_rows[r];
@@ -577,7 +598,6 @@ static cvm_result decode_split(cvm_exec *ex, const cvm_insn *in, tensor_work *w,
         while (k < end)
             w->lanes[k++] = lane;
     }
-    atomic_fetch_add_explicit(&split_decodes, 1, memory_order_relaxed);
     cvm_val args[3] = {{(uint8_t *)w->ptrs, 8}, {bc, cs}, {cb, cs}};
     cvm_result r = cvm_callback_run_elements(ex, in, x[TX_DECODE], total, args, 3, w->results,
                                              w->lanes, NULL, N);
