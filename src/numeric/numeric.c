@@ -344,6 +344,15 @@ __attribute__((target("avx,f16c"))) static uint64_t nm_f32_to_f16_f16c(const flo
 }
 #endif
 
+int cvm_f16c_available(void)
+{
+#if NM_HAVE_X86
+    return nm_has_f16c();
+#else
+    return 0;
+#endif
+}
+
 void cvm_f16_to_f32_n(const uint16_t *src, float *dst, uint64_t n)
 {
     uint64_t i = 0;

@@ -80,6 +80,9 @@ unsigned cvm_sk_bits(cvm_scalar_kind k);
  * agrees bit for bit, NaNs included).  For the element-wise f16 arithmetic
  * and the cooperative-vector products. */
 void cvm_f16_to_f32_n(const uint16_t *src, float *dst, uint64_t n);
+/* 1 when the CPU has F16C (and AVX), which the bulk conversions above use
+ * and whose conversions equal cvm_f16_to_f32 / cvm_f32_to_f16. */
+int cvm_f16c_available(void);
 void cvm_f32_to_f16_n(const float *src, uint16_t *dst, uint64_t n);
 
 /* Generic value access: a value of kind `k` at `p` (any alignment) as a

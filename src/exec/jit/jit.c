@@ -794,9 +794,14 @@ static int value_range(jctx *j, uint32_t id, int depth, uint64_t *o_lo, uint64_t
         if (si.word_count == 5 && value_range(j, w[3], depth + 1, &al, &ah) &&
             value_range(j, w[4], depth + 1, &bl, &bh)) {
             uint64_t lo, hi;
-            int ovf = si.opcode == SpvOpIAdd
-                          ? __builtin_add_overflow(al, bl, &lo) | __builtin_add_overflow(ah, bh, &hi)
-                          : __builtin_mul_overflow(al, bl, &lo) | __builtin_mul_overflow(ah, bh, &hi);
+            int ovf;
+            if (si.opcode == SpvOpIAdd) {
+                ovf = __builtin_add_overflow(al, bl, &lo);
+                ovf += __builtin_add_overflow(ah, bh, &hi);
+            } else {
+                ovf = __builtin_mul_overflow(al, bl, &lo);
+                ovf += __builtin_mul_overflow(ah, bh, &hi);
+            }
             if (!ovf && hi <= max) {
                 *o_lo = lo;
                 *o_hi = hi;
@@ -2092,10 +2097,7 @@ static int jctx_init(jctx *j, const cvm_program *prog, cvm_diagnostic *diag,
         cvm_mem_free(j->ptrs);
         return 0;
     }
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_cpu_init();
-    j->has_f16 = __builtin_cpu_supports("f16c") && __builtin_cpu_supports("avx");
-#endif
+    j->has_f16 = cvm_f16c_available();
     *o_tsc = LLVMOrcCreateNewThreadSafeContext();
     j->C = LLVMOrcThreadSafeContextGetContext(*o_tsc);
     j->M = LLVMModuleCreateWithNameInContext("coopvm", j->C);
