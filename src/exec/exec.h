@@ -320,6 +320,10 @@ typedef struct cvm_exec {
     uint32_t group_id[3];   /* WorkgroupId */
     uint32_t num_groups[3];
     uint32_t is_callback;   /* lanes are matrix elements, not invocations */
+    /* Set by a caller whose callbacks' calls were already counted towards
+     * compiling leaves (cvm_callback_decode_tile's), for the calls it then
+     * makes through cvm_callback_run_elements. */
+    uint8_t leaf_calls_counted;
     cvm_diagnostic *diag;
     /* per-function frames, allocated lazily: frames[function index] */
     cvm_frame **frames;
@@ -574,9 +578,12 @@ typedef struct cvm_decode_tile {
  * compiled code (exec/jit/jit.h), the result of element k to
  * out + k * out_size: the calls cvm_callback_run_elements would make for
  * them, with the same batches, budget and results, without an argument per
- * call.  Returns 1 with *o_r the status, or 0 (nothing done) when the
- * compiled tier does not run them (not compiled yet, no LLVM, a checking,
- * tracing or reference-paths run): the caller then makes the calls. */
+ * call.  Returns 1 with *o_r the status; or, when the compiled tier does
+ * not run them, 0 (nothing done: no LLVM, a checking, tracing or
+ * reference-paths run) or 2 (the calls were counted towards compiling the
+ * leaves, cvm_jit_tile_ready, but not run: not compiled yet, or another
+ * thread compiling), and the caller then makes the calls, with
+ * leaf_calls_counted set on `ex` after a 2. */
 int cvm_callback_decode_tile(cvm_exec *ex, const cvm_insn *in, uint32_t func,
                              const cvm_decode_tile *tile, uint8_t *out, uint32_t out_size,
                              cvm_result *o_r);

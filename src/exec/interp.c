@@ -1480,7 +1480,7 @@ uint64_t cvm_test_leaf_batches(void)
  * Takes the instruction budget a batch of the block takes. */
 static cvm_result leaf_calls(cvm_group *cg, const cvm_function *f, uint32_t func, uint32_t count,
                              const cvm_val *args, uint32_t nargs, uint8_t *results,
-                             uint32_t rsize)
+                             uint32_t rsize, int counted)
 {
     const cvm_program *p = cg->prog;
     cvm_exec *cex = &cg->ex;
@@ -1500,7 +1500,8 @@ static cvm_result leaf_calls(cvm_group *cg, const cvm_function *f, uint32_t func
     cvm_result r = CVM_SUCCESS;
     /* compiled code for the calls, once the pipeline has made enough of them
      * (exec/jit/jit.h): the same batches, budget and results */
-    if (cvm_jit_leaf_ready(cg->desc.leaves, cex, func, count, (cex->flags & CVM_FLAG_JIT) != 0)) {
+    if (cvm_jit_leaf_ready(cg->desc.leaves, cex, func, counted ? 0 : count,
+                           (cex->flags & CVM_FLAG_JIT) != 0)) {
         cvm_val bargs[16];
         if (nargs > CVM_ARRAY_SIZE(bargs))
             goto interpret;
@@ -1627,9 +1628,10 @@ int cvm_callback_decode_tile(cvm_exec *ex, const cvm_insn *in, uint32_t func,
     uint32_t rt = f->return_type;
     if (f->nparams != 3 || !rt || p->types[rt].size != out_size)
         return 0;
-    /* (the calls are counted towards compiling by the interpreted path) */
-    if (!cvm_jit_tile_ready(g->desc.leaves, ex, func, 0, (ex->flags & CVM_FLAG_JIT) != 0))
-        return 0;
+    int how = cvm_jit_tile_ready(g->desc.leaves, ex, func, tile, tile->k1 - tile->k0,
+                                 (ex->flags & CVM_FLAG_JIT) != 0);
+    if (!how)
+        return 2; /* counted, not run */
     if ((*o_r = callback_group(ex, in, g, NULL, tile->N)) != CVM_SUCCESS)
         return 1;
     cvm_group *cg = g->callback;
@@ -1645,7 +1647,7 @@ int cvm_callback_decode_tile(cvm_exec *ex, const cvm_insn *in, uint32_t func,
         cvm_decode_tile t = *tile;
         t.k0 = s;
         t.k1 = CVM_MIN(tile->k1 - s, full) + s;
-        r = cvm_jit_run_tile(cg->desc.leaves, &cg->ex, func, &t, out);
+        r = cvm_jit_run_tile(cg->desc.leaves, &cg->ex, func, how, &t, out);
     }
     *o_r = r;
     return 1;
@@ -1682,7 +1684,8 @@ cvm_result cvm_callback_run_elements(cvm_exec *ex, const cvm_insn *in, uint32_t 
     if (f->leaf && rsize && results && !check && !cex->trace &&
         !(cex->flags & CVM_FLAG_REFERENCE_PATHS) && !atomic_load(&interpret_leaves) &&
         !results_overlap(p, f, args, nargs, count, results, rsize))
-        return leaf_calls(cg, f, func, count, args, nargs, results, rsize);
+        return leaf_calls(cg, f, func, count, args, nargs, results, rsize,
+                          ex->leaf_calls_counted);
     uint32_t *order = cvm_malloc((size_t)count * sizeof(uint32_t) * (check ? 2 : 1));
     if (!order)
         return cvm_exec_fail(ex, in, CVM_ERROR_OUT_OF_MEMORY, "out of memory");

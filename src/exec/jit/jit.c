@@ -114,17 +114,19 @@ cvm_result cvm_jit_run_leaf(cvm_jit_leaves *lv, cvm_exec *ex, uint32_t func, uin
     return cvm_exec_fail(ex, NULL, CVM_ERROR_UNSUPPORTED, "no compiled tier");
 }
 
-int cvm_jit_tile_ready(cvm_jit_leaves *lv, const cvm_exec *ex, uint32_t func, uint64_t calls,
-                       int eager)
+int cvm_jit_tile_ready(cvm_jit_leaves *lv, const cvm_exec *ex, uint32_t func,
+                       const cvm_decode_tile *tile, uint64_t calls, int eager)
 {
+    (void)tile;
     return cvm_jit_leaf_ready(lv, ex, func, calls, eager);
 }
 
-cvm_result cvm_jit_run_tile(cvm_jit_leaves *lv, cvm_exec *ex, uint32_t func,
+cvm_result cvm_jit_run_tile(cvm_jit_leaves *lv, cvm_exec *ex, uint32_t func, int how,
                             const cvm_decode_tile *tile, uint8_t *mat)
 {
     (void)lv;
     (void)func;
+    (void)how;
     (void)tile;
     (void)mat;
     return cvm_exec_fail(ex, NULL, CVM_ERROR_UNSUPPORTED, "no compiled tier");
@@ -2151,11 +2153,10 @@ static void jctx_free(jctx *j)
 
 /* Verifies and optimises j->M and hands it to a new LLJIT (which then owns
  * the module and the context).  Takes j->M and tsc either way. */
-static cvm_result jctx_finish(jctx *j, LLVMOrcThreadSafeContextRef tsc, LLVMOrcLLJITRef *o_lljit,
+static cvm_result jctx_finish(jctx *j, LLVMOrcThreadSafeContextRef tsc, LLVMOrcLLJITRef *io_lljit,
                               cvm_diagnostic *diag)
 {
     char *vmsg = NULL;
-    *o_lljit = NULL;
     if (LLVMVerifyModule(j->M, LLVMReturnStatusAction, &vmsg)) {
         cvm_diag_set(diag, CVM_ERROR_UNSUPPORTED, "the compiled tier made invalid code: %.300s",
                      vmsg ? vmsg : "");
@@ -2166,13 +2167,17 @@ static cvm_result jctx_finish(jctx *j, LLVMOrcThreadSafeContextRef tsc, LLVMOrcL
     }
     if (vmsg)
         LLVMDisposeMessage(vmsg);
-    LLVMOrcLLJITRef lljit = NULL;
-    LLVMOrcLLJITBuilderRef jb = LLVMOrcCreateLLJITBuilder();
-    LLVMErrorRef err = LLVMOrcCreateLLJIT(&lljit, jb);
-    if (err) {
-        LLVMDisposeModule(j->M);
-        LLVMOrcDisposeThreadSafeContext(tsc);
-        return llvm_error(diag, err, "creating the JIT");
+    LLVMOrcLLJITRef lljit = *io_lljit;
+    LLVMErrorRef err;
+    if (!lljit) {
+        LLVMOrcLLJITBuilderRef jb = LLVMOrcCreateLLJITBuilder();
+        err = LLVMOrcCreateLLJIT(&lljit, jb);
+        if (err) {
+            LLVMDisposeModule(j->M);
+            LLVMOrcDisposeThreadSafeContext(tsc);
+            return llvm_error(diag, err, "creating the JIT");
+        }
+        *io_lljit = lljit;
     }
     LLVMSetTarget(j->M, LLVMOrcLLJITGetTripleString(lljit));
     LLVMSetDataLayout(j->M, LLVMOrcLLJITGetDataLayoutStr(lljit));
@@ -2188,10 +2193,8 @@ static cvm_result jctx_finish(jctx *j, LLVMOrcThreadSafeContextRef tsc, LLVMOrcL
     err = LLVMOrcLLJITAddLLVMIRModule(lljit, LLVMOrcLLJITGetMainJITDylib(lljit), tsm);
     if (err) {
         LLVMOrcDisposeThreadSafeModule(tsm);
-        LLVMOrcDisposeLLJIT(lljit);
         return llvm_error(diag, err, "adding the module");
     }
-    *o_lljit = lljit;
     return CVM_SUCCESS;
 }
 
@@ -2225,6 +2228,8 @@ cvm_result cvm_jit_compile(const cvm_program *prog, cvm_jit **o_jit, cvm_diagnos
     out->prog = prog;
     out->max_region = max_region;
     if ((r = jctx_finish(&j, tsc, &out->lljit, diag)) != CVM_SUCCESS) {
+        if (out->lljit)
+            LLVMOrcDisposeLLJIT(out->lljit);
         cvm_mem_free(out);
         return r;
     }
@@ -2280,18 +2285,21 @@ cvm_result cvm_jit_run_group(const cvm_jit *j, cvm_exec *ex, uint64_t *budget_lo
 
 /* ---- leaf callbacks ---------------------------------------------------------- */
 
+/* The three forms a leaf compiles to, each on first need. */
+enum { V_BATCH, V_TILE, V_TILE_U, V_COUNT };
+
 struct cvm_jit_leaves {
     const cvm_program *prog;
-    pthread_mutex_t lock;
-    int state;           /* 0 not compiled yet, 1 compiled, -1 not taken (atomic) */
-    uint64_t calls;      /* calls counted so far (atomic) */
-    LLVMOrcLLJITRef lljit;
-    jit_leaf_fn *fns;    /* per function index: its code, or NULL */
-    jit_tile_fn *tiles;  /* per function index: its code as a DecodeFunc over a tile, or NULL */
-    /* ... without bounds checks, for tiles whose every access
-     * cvm_jit_run_tile finds in bounds beforehand: the accesses reach bytes
-     * [acc_lo, acc_hi) past the pointer a call is passed */
-    jit_tile_fn *tiles_u;
+    pthread_mutex_t lock;  /* held while compiling */
+    uint64_t calls;        /* calls counted so far (atomic) */
+    int hot;               /* calls reached CVM_JIT_LEAF_MIN_CALLS (atomic) */
+    LLVMOrcLLJITRef lljit; /* made at the first compilation; every module goes into it */
+    /* per function index and form (fi * V_COUNT + v): 0 not tried, 1
+     * compiled (code), -1 not taken (atomic; code written before state) */
+    int *state;
+    void **code;
+    /* V_TILE_U: the bytes past the pointer a call is passed that its
+     * accesses reach, [acc_lo, acc_hi) (written with its code) */
     uint64_t *acc_lo, *acc_hi;
     uint32_t max_region; /* regions the code reads: 0 .. max_region */
 };
@@ -2306,14 +2314,13 @@ cvm_jit_leaves *cvm_jit_leaves_create(const cvm_program *prog)
     cvm_jit_leaves *lv = cvm_calloc(1, sizeof(*lv));
     if (!lv)
         return NULL;
-    lv->fns = cvm_calloc(prog->nfuncs, sizeof(jit_leaf_fn));
-    lv->tiles = cvm_calloc(prog->nfuncs, sizeof(jit_tile_fn));
-    lv->tiles_u = cvm_calloc(prog->nfuncs, sizeof(jit_tile_fn));
-    lv->acc_lo = cvm_calloc(prog->nfuncs * 2u, sizeof(uint64_t));
-    if (!lv->fns || !lv->tiles || !lv->tiles_u || !lv->acc_lo) {
-        cvm_mem_free(lv->fns);
-        cvm_mem_free(lv->tiles);
-        cvm_mem_free(lv->tiles_u);
+    size_t n = (size_t)prog->nfuncs * V_COUNT;
+    lv->state = cvm_calloc(n, sizeof(int));
+    lv->code = cvm_calloc(n, sizeof(void *));
+    lv->acc_lo = cvm_calloc((size_t)prog->nfuncs * 2u, sizeof(uint64_t));
+    if (!lv->state || !lv->code || !lv->acc_lo) {
+        cvm_mem_free(lv->state);
+        cvm_mem_free(lv->code);
         cvm_mem_free(lv->acc_lo);
         cvm_mem_free(lv);
         return NULL;
@@ -2331,165 +2338,114 @@ void cvm_jit_leaves_destroy(cvm_jit_leaves *lv)
     if (lv->lljit)
         LLVMOrcDisposeLLJIT(lv->lljit);
     pthread_mutex_destroy(&lv->lock);
-    cvm_mem_free(lv->fns);
-    cvm_mem_free(lv->tiles);
-    cvm_mem_free(lv->tiles_u);
+    cvm_mem_free(lv->state);
+    cvm_mem_free(lv->code);
     cvm_mem_free(lv->acc_lo);
     cvm_mem_free(lv);
 }
 
-/* Every leaf function of the program the tier takes, in one module; the
- * others keep a NULL entry (and run interpreted). */
-static void compile_leaves(cvm_jit_leaves *lv)
+/* Compiles form v of leaf function fi into its own module of lv->lljit
+ * (under lv->lock); sets its state. */
+static void compile_form(cvm_jit_leaves *lv, uint32_t fi, uint32_t v)
 {
+    static const char *const prefix[V_COUNT] = {"cvm_leaf", "cvm_tile", "cvm_tileu"};
     const cvm_program *prog = lv->prog;
+    size_t at = (size_t)fi * V_COUNT + v;
+    int ok = 0;
     cvm_diagnostic why;
     cvm_diag_clear(&why);
     jctx j;
     LLVMOrcThreadSafeContextRef tsc;
-    if (!jctx_init(&j, prog, &why, &tsc))
+    if (!prog->funcs[fi].lowered || !prog->funcs[fi].leaf || !jctx_init(&j, prog, &why, &tsc)) {
+        __atomic_store_n(&lv->state[at], -1, __ATOMIC_RELEASE);
         return;
+    }
+    char name[32];
+    snprintf(name, sizeof name, "%s_%u", prefix[v], fi);
+    j.f = &prog->funcs[fi];
     j.leaf = 1;
-    uint32_t taken = 0;
-    for (uint32_t fi = 0; fi < prog->nfuncs; fi++) {
-        const cvm_function *f = &prog->funcs[fi];
-        if (!f->lowered || !f->leaf)
-            continue;
-        char name[32];
-        snprintf(name, sizeof name, "cvm_leaf_%u", fi);
-        jctx_reset(&j);
-        j.f = f;
-        if (translate(&j, name) == CVM_SUCCESS) {
-            lv->fns[fi] = (jit_leaf_fn)(uintptr_t)1; /* looked up below */
-            taken++;
-        } else {
-            LLVMDeleteFunction(j.fn);
-            cvm_diag_clear(&why);
-            continue;
-        }
-        /* the same function as a DecodeFunc over a tile, where its
-         * signature is one */
-        snprintf(name, sizeof name, "cvm_tile_%u", fi);
-        jctx_reset(&j);
-        j.tile = 1;
-        j.acc_unknown = 0;
-        j.acc_lo = UINT64_MAX;
-        j.acc_hi = 0;
-        if (translate(&j, name) == CVM_SUCCESS) {
-            lv->tiles[fi] = (jit_tile_fn)(uintptr_t)1;
-            /* and unchecked, when every access has a known range */
-            if (!j.acc_unknown && j.acc_lo <= j.acc_hi) {
-                lv->acc_lo[fi] = j.acc_lo;
-                lv->acc_hi[fi] = j.acc_hi;
-                snprintf(name, sizeof name, "cvm_tileu_%u", fi);
-                jctx_reset(&j);
-                j.unchecked = 1;
-                j.lane_msg = NULL;
-                if (translate(&j, name) == CVM_SUCCESS && !j.acc_unknown) {
-                    lv->tiles_u[fi] = (jit_tile_fn)(uintptr_t)1;
-                } else {
-                    LLVMDeleteFunction(j.fn);
-                    cvm_diag_clear(&why);
-                }
-                j.unchecked = 0;
-            }
-        } else {
-            LLVMDeleteFunction(j.fn);
-            cvm_diag_clear(&why);
-        }
-        j.tile = 0;
-        j.lane_msg = NULL;
-    }
-    lv->max_region = j.max_region;
+    j.tile = v != V_BATCH;
+    j.unchecked = v == V_TILE_U;
+    j.acc_lo = UINT64_MAX;
+    /* the unchecked form only where every access through the pointer has a
+     * known range */
+    ok = translate(&j, name) == CVM_SUCCESS && !(j.unchecked && j.acc_unknown);
+    uint64_t acc_lo = j.acc_lo <= j.acc_hi ? j.acc_lo : 0, acc_hi = j.acc_hi;
+    uint32_t max_region = j.max_region;
     jctx_free(&j);
-    uint32_t compiled = 0;
-    __atomic_store_n(&jit_leaves_compiled, 0, __ATOMIC_RELAXED);
-    if (!taken || jctx_finish(&j, tsc, &lv->lljit, &why) != CVM_SUCCESS) {
-        if (!taken) {
-            LLVMDisposeModule(j.M);
-            LLVMOrcDisposeThreadSafeContext(tsc);
-        }
-        memset(lv->fns, 0, prog->nfuncs * sizeof(jit_leaf_fn));
-        memset(lv->tiles, 0, prog->nfuncs * sizeof(jit_tile_fn));
-        memset(lv->tiles_u, 0, prog->nfuncs * sizeof(jit_tile_fn));
+    if (!ok) {
+        LLVMDisposeModule(j.M);
+        LLVMOrcDisposeThreadSafeContext(tsc);
+        __atomic_store_n(&lv->state[at], -1, __ATOMIC_RELEASE);
         return;
     }
-    for (uint32_t fi = 0; fi < prog->nfuncs; fi++) {
-        if (!lv->fns[fi])
-            continue;
-        char name[32];
-        LLVMOrcExecutorAddress addr = 0;
-        snprintf(name, sizeof name, "cvm_leaf_%u", fi);
+    LLVMOrcExecutorAddress addr = 0;
+    if (jctx_finish(&j, tsc, &lv->lljit, &why) == CVM_SUCCESS) {
         LLVMErrorRef err = LLVMOrcLLJITLookup(lv->lljit, &addr, name);
         if (err) {
             LLVMConsumeError(err);
             addr = 0;
         }
-        lv->fns[fi] = (jit_leaf_fn)(uintptr_t)addr;
-        compiled += addr != 0;
-        if (!lv->tiles[fi])
-            continue;
-        snprintf(name, sizeof name, "cvm_tile_%u", fi);
-        addr = 0;
-        err = LLVMOrcLLJITLookup(lv->lljit, &addr, name);
-        if (err) {
-            LLVMConsumeError(err);
-            addr = 0;
-        }
-        lv->tiles[fi] = (jit_tile_fn)(uintptr_t)addr;
-        if (!lv->tiles_u[fi])
-            continue;
-        snprintf(name, sizeof name, "cvm_tileu_%u", fi);
-        addr = 0;
-        err = LLVMOrcLLJITLookup(lv->lljit, &addr, name);
-        if (err) {
-            LLVMConsumeError(err);
-            addr = 0;
-        }
-        lv->tiles_u[fi] = (jit_tile_fn)(uintptr_t)addr;
     }
-    __atomic_store_n(&jit_leaves_compiled, compiled, __ATOMIC_RELAXED);
+    if (!addr) {
+        __atomic_store_n(&lv->state[at], -1, __ATOMIC_RELEASE);
+        return;
+    }
+    lv->code[at] = (void *)(uintptr_t)addr;
+    if (v == V_TILE_U) {
+        lv->acc_lo[fi] = acc_lo;
+        lv->acc_hi[fi] = acc_hi;
+    }
+    lv->max_region = max_region; /* (the same for every function: the descriptors') */
+    __atomic_fetch_add(&jit_leaves_compiled, 1, __ATOMIC_RELAXED);
+    __atomic_store_n(&lv->state[at], 1, __ATOMIC_RELEASE);
+}
+
+/* Form v of fi: its code, compiling it now if nobody has tried (one thread
+ * compiles; a thread that finds another compiling gets NULL and goes on
+ * interpreting meanwhile).  NULL when not taken. */
+static void *form(cvm_jit_leaves *lv, uint32_t fi, uint32_t v)
+{
+    size_t at = (size_t)fi * V_COUNT + v;
+    int st = __atomic_load_n(&lv->state[at], __ATOMIC_ACQUIRE);
+    if (st == 0) {
+        if (pthread_mutex_trylock(&lv->lock) != 0)
+            return NULL;
+        if (__atomic_load_n(&lv->state[at], __ATOMIC_ACQUIRE) == 0)
+            compile_form(lv, fi, v);
+        pthread_mutex_unlock(&lv->lock);
+        st = __atomic_load_n(&lv->state[at], __ATOMIC_ACQUIRE);
+    }
+    return st == 1 ? lv->code[at] : NULL;
+}
+
+/* Counts `calls` more; 1 once the leaves are worth compiling. */
+static int leaves_hot(cvm_jit_leaves *lv, uint64_t calls, int eager)
+{
+    if (eager || __atomic_load_n(&lv->hot, __ATOMIC_RELAXED))
+        return 1;
+    if (__atomic_add_fetch(&lv->calls, calls, __ATOMIC_RELAXED) < CVM_JIT_LEAF_MIN_CALLS)
+        return 0;
+    __atomic_store_n(&lv->hot, 1, __ATOMIC_RELAXED);
+    return 1;
 }
 
 int cvm_jit_leaf_ready(cvm_jit_leaves *lv, const cvm_exec *ex, uint32_t func, uint64_t calls,
                        int eager)
 {
-    if (!lv || func >= lv->prog->nfuncs)
+    if (!lv || func >= lv->prog->nfuncs || !leaves_hot(lv, calls, eager))
         return 0;
-    int st = __atomic_load_n(&lv->state, __ATOMIC_ACQUIRE);
-    if (st == 0) {
-        uint64_t seen = __atomic_add_fetch(&lv->calls, calls, __ATOMIC_RELAXED);
-        if (!eager && seen < CVM_JIT_LEAF_MIN_CALLS)
-            return 0;
-        /* one thread compiles; the others go on interpreting meanwhile */
-        if (pthread_mutex_trylock(&lv->lock) != 0)
-            return 0;
-        if (__atomic_load_n(&lv->state, __ATOMIC_ACQUIRE) == 0) {
-            compile_leaves(lv);
-            __atomic_store_n(&lv->state, lv->lljit ? 1 : -1, __ATOMIC_RELEASE);
-        }
-        pthread_mutex_unlock(&lv->lock);
-        st = __atomic_load_n(&lv->state, __ATOMIC_ACQUIRE);
-    }
-    return st == 1 && lv->fns[func] && lv->max_region < ex->nregions;
-}
-
-int cvm_jit_tile_ready(cvm_jit_leaves *lv, const cvm_exec *ex, uint32_t func, uint64_t calls,
-                       int eager)
-{
-    return cvm_jit_leaf_ready(lv, ex, func, calls, eager) && lv->tiles[func];
+    return form(lv, func, V_BATCH) && lv->max_region < ex->nregions;
 }
 
 /* Whether the unchecked tile code may run: every access of every call of
  * the tile in bounds of base's region (a table region, not writes: the
- * variant exists only for loads whose ranges are known), that is bytes
+ * form exists only for loads whose ranges are known), that is bytes
  * [off + index_lo * psize + acc_lo, off + index_hi * psize + acc_hi) with off
  * base's offset; then each access cvm_mem_access would make succeeds. */
 static int tile_in_bounds(const cvm_jit_leaves *lv, const cvm_exec *ex, uint32_t func,
                           const cvm_decode_tile *t)
 {
-    if (!lv->tiles_u[func])
-        return 0;
     uint32_t reg = CVM_ADDR_REGION(t->base);
     if (reg >= ex->nregions || !ex->regions[reg].base)
         return 0;
@@ -2502,9 +2458,20 @@ static int tile_in_bounds(const cvm_jit_leaves *lv, const cvm_exec *ex, uint32_t
     return lo <= hi && hi <= ex->regions[reg].size;
 }
 
+int cvm_jit_tile_ready(cvm_jit_leaves *lv, const cvm_exec *ex, uint32_t func,
+                       const cvm_decode_tile *tile, uint64_t calls, int eager)
+{
+    if (!lv || func >= lv->prog->nfuncs || !leaves_hot(lv, calls, eager))
+        return 0;
+    if (form(lv, func, V_TILE_U) && lv->max_region < ex->nregions &&
+        tile_in_bounds(lv, ex, func, tile))
+        return 2;
+    return form(lv, func, V_TILE) && lv->max_region < ex->nregions ? 1 : 0;
+}
+
 /* Runs compiled leaf code: a batch of calls (tile NULL) or a tile's. */
-static cvm_result run_leaf_code(cvm_jit_leaves *lv, cvm_exec *ex, uint32_t func, uint32_t count,
-                                const cvm_val *args, const cvm_decode_tile *tile, uint8_t *out)
+static cvm_result run_leaf_code(cvm_exec *ex, void *code, uint32_t count, const cvm_val *args,
+                                const cvm_decode_tile *tile, uint8_t *out)
 {
     _Alignas(16) uint8_t zero[JIT_MAX_ACCESS], sink[JIT_MAX_ACCESS];
     cvm_jit_env env;
@@ -2516,11 +2483,8 @@ static cvm_result run_leaf_code(cvm_jit_leaves *lv, cvm_exec *ex, uint32_t func,
     env.sg_size = 1;
     env.zero = zero;
     env.sink = sink;
-    int unchecked = tile && tile_in_bounds(lv, ex, func, tile);
-    int32_t rc = tile ? (unchecked ? lv->tiles_u[func] : lv->tiles[func])(&env, tile, out)
-                      : lv->fns[func](&env, args, out);
-    if (unchecked)
-        __atomic_fetch_add(&jit_unchecked_batches_run, 1, __ATOMIC_RELAXED);
+    int32_t rc = tile ? ((jit_tile_fn)(uintptr_t)code)(&env, tile, out)
+                      : ((jit_leaf_fn)(uintptr_t)code)(&env, args, out);
     __atomic_fetch_add(&jit_leaf_batches_run, 1, __ATOMIC_RELAXED);
     if (tile)
         __atomic_fetch_add(&jit_tile_batches_run, 1, __ATOMIC_RELAXED);
@@ -2532,13 +2496,17 @@ static cvm_result run_leaf_code(cvm_jit_leaves *lv, cvm_exec *ex, uint32_t func,
 cvm_result cvm_jit_run_leaf(cvm_jit_leaves *lv, cvm_exec *ex, uint32_t func, uint32_t count,
                             const cvm_val *args, uint8_t *results)
 {
-    return run_leaf_code(lv, ex, func, count, args, NULL, results);
+    return run_leaf_code(ex, lv->code[(size_t)func * V_COUNT + V_BATCH], count, args, NULL,
+                         results);
 }
 
-cvm_result cvm_jit_run_tile(cvm_jit_leaves *lv, cvm_exec *ex, uint32_t func,
+cvm_result cvm_jit_run_tile(cvm_jit_leaves *lv, cvm_exec *ex, uint32_t func, int how,
                             const cvm_decode_tile *tile, uint8_t *mat)
 {
-    return run_leaf_code(lv, ex, func, tile->k1 - tile->k0, NULL, tile, mat);
+    if (how == 2)
+        __atomic_fetch_add(&jit_unchecked_batches_run, 1, __ATOMIC_RELAXED);
+    return run_leaf_code(ex, lv->code[(size_t)func * V_COUNT + (how == 2 ? V_TILE_U : V_TILE)],
+                         tile->k1 - tile->k0, NULL, tile, mat);
 }
 
 #endif /* CVM_HAVE_LLVM */

@@ -81,11 +81,12 @@ cvm_jit_leaves *cvm_jit_leaves_create(const cvm_program *prog);
 void cvm_jit_leaves_destroy(cvm_jit_leaves *lv);
 
 /* 1 when calls of leaf function `func` can run compiled in `ex` (a
- * callback group), counting `calls` more calls: the leaves are compiled,
- * all at once and by one thread, when the count reaches
- * CVM_JIT_LEAF_MIN_CALLS, or at once with `eager` (CVM_FLAG_JIT).  0: run
- * them interpreted (not compiled yet, another thread compiling, or a
- * function the tier does not take). */
+ * callback group), counting `calls` more calls: once the pipeline's count
+ * reaches CVM_JIT_LEAF_MIN_CALLS (at once with `eager`, CVM_FLAG_JIT), each
+ * leaf is compiled by one thread at its first call after that, in the form
+ * the call needs (a batch of calls here; a tile, cvm_jit_tile_ready), each
+ * form a module of its own.  0: run them interpreted (not compiled yet,
+ * another thread compiling, or a function the tier does not take). */
 int cvm_jit_leaf_ready(cvm_jit_leaves *lv, const cvm_exec *ex, uint32_t func, uint64_t calls,
                        int eager);
 
@@ -96,22 +97,29 @@ int cvm_jit_leaf_ready(cvm_jit_leaves *lv, const cvm_exec *ex, uint32_t func, ui
 cvm_result cvm_jit_run_leaf(cvm_jit_leaves *lv, cvm_exec *ex, uint32_t func, uint32_t count,
                             const cvm_val *args, uint8_t *results);
 
-/* cvm_jit_leaf_ready for the tile form of DecodeFunc `func`. */
-int cvm_jit_tile_ready(cvm_jit_leaves *lv, const cvm_exec *ex, uint32_t func, uint64_t calls,
-                       int eager);
+/* For the tile form of DecodeFunc `func` (cvm_decode_tile, exec.h), once
+ * the leaves are worth compiling (cvm_jit_leaf_ready's count, to which the
+ * tile's `calls` are added, or `eager`):
+ * 2 when the form without a check per access runs it (every access of
+ * every call in bounds, from the accesses' known ranges), 1 when the form
+ * with checks does, 0 when neither (not compiled yet, another thread
+ * compiling, not taken).  Each form is compiled at its first need. */
+int cvm_jit_tile_ready(cvm_jit_leaves *lv, const cvm_exec *ex, uint32_t func,
+                       const cvm_decode_tile *tile, uint64_t calls, int eager);
 
-/* Runs the calls of `tile` (after cvm_jit_tile_ready said 1), call k's
- * result to mat + k * (the return type's register size).  CVM_SUCCESS, or
- * the failure of the first call that fails (its number in the message is
- * k % CVM_CALLBACK_BATCH, the interpreter's lane in its batch). */
-cvm_result cvm_jit_run_tile(cvm_jit_leaves *lv, cvm_exec *ex, uint32_t func,
+/* Runs the calls of `tile` with the form cvm_jit_tile_ready chose (`how`),
+ * call k's result to mat + k * (the return type's register size).
+ * CVM_SUCCESS, or the failure of the first call that fails (its number in
+ * the message is k % CVM_CALLBACK_BATCH, the interpreter's lane in its
+ * batch). */
+cvm_result cvm_jit_run_tile(cvm_jit_leaves *lv, cvm_exec *ex, uint32_t func, int how,
                             const cvm_decode_tile *tile, uint8_t *mat);
 
 /* Test hook: the workgroups run compiled so far (all threads), to show that
  * a test took the compiled tier. */
 uint64_t cvm_test_jit_groups(void);
-/* Test hooks: the leaf batches run compiled so far (all threads), and how
- * many leaf functions the last compilation of a program's leaves took. */
+/* Test hooks: the leaf batches run compiled so far (all threads), and the
+ * leaf forms compiled so far (all pipelines). */
 uint64_t cvm_test_jit_leaf_batches(void);
 /* ... of them, those run as a DecodeFunc over a tile (cvm_jit_run_tile) */
 uint64_t cvm_test_jit_tile_batches(void);

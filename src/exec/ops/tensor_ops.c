@@ -538,6 +538,7 @@ static cvm_result decode_split(cvm_exec *ex, const cvm_insn *in, tensor_work *w,
      * of the parts' extremes): the compiled DecodeFunc computes the calls'
      * arguments itself, where the tier runs it. */
     int64_t rlo = INT64_MAX, rhi = INT64_MIN, clo = INT64_MAX, chi = INT64_MIN, lo, hi;
+    int counted = 0;
     for (uint32_t r = 0; r < M; r++) {
         rlo = CVM_MIN(rlo, w->split_rows[r].index);
         rhi = CVM_MAX(rhi, w->split_rows[r].index);
@@ -551,8 +552,10 @@ static cvm_result decode_split(cvm_exec *ex, const cvm_insn *in, tensor_work *w,
         cvm_decode_tile tile = {w->split_rows, w->split_cols, base, psize, (uint64_t)lo,
                                 (uint64_t)hi, N, p, 0, total};
         cvm_result r;
-        if (cvm_callback_decode_tile(ex, in, x[TX_DECODE], &tile, mat, es, &r))
+        int done = cvm_callback_decode_tile(ex, in, x[TX_DECODE], &tile, mat, es, &r);
+        if (done == 1)
             return r;
+        counted = done == 2; /* (the calls below were counted as the tile's) */
     }
     uint8_t *bc = w->coords, *cb = w->coords + (size_t)total * cs;
     if (cs > 4u * dim)
@@ -599,8 +602,10 @@ static cvm_result decode_split(cvm_exec *ex, const cvm_insn *in, tensor_work *w,
             w->lanes[k++] = lane;
     }
     cvm_val args[3] = {{(uint8_t *)w->ptrs, 8}, {bc, cs}, {cb, cs}};
+    ex->leaf_calls_counted = (uint8_t)counted;
     cvm_result r = cvm_callback_run_elements(ex, in, x[TX_DECODE], total, args, 3, w->results,
                                              w->lanes, NULL, N);
+    ex->leaf_calls_counted = 0;
     if (r == CVM_SUCCESS)
         memcpy(mat, w->results, (size_t)total * es);
     return r;
