@@ -840,6 +840,20 @@ bool cvm_tensor_tile_plan(const cvm_tensor_layout *t, const cvm_tensor_view *v, 
     if (c0 < 0 || c0 + (int64_t)tile.col_count > (int64_t)t->layoutDimension[p])
         return false;
     uint64_t col_base = (uint64_t)c0 * t->stride[p];
+    if (L == 2) {
+        /* The common 2-D tile: rows walk the other dimension q, r' < span[q]
+         * (the separable path's quotient is then r' itself), an arithmetic
+         * progression checked at its two ends. */
+        uint32_t q = v != NULL ? v->permutation[0] : 0;
+        int64_t r0 = t->offset[q], rl = r0 + (int64_t)tile.row_count - 1;
+        if (tile.row_count <= t->span[q] && t->blockSize[q] == 1 && r0 >= 0 &&
+            rl < (int64_t)t->layoutDimension[q]) {
+            uint64_t step = t->stride[q], at = col_base + (uint64_t)r0 * step;
+            for (uint32_t r = 0; r < tile.row_count; ++r, at += step)
+                o_row_index[r] = at;
+            return true;
+        }
+    }
     for (uint32_t r = 0; r < tile.row_count; ++r) {
         /* linearToViewCoord of r'*W + c' for the digits other than p's, as
          * in plan_separable (r' = r: rows are counted from the clip) */
