@@ -434,6 +434,25 @@ uint8_t *cvm_mem_access(cvm_exec *ex, const cvm_insn *in, uint64_t addr, uint64_
  * failure is reported exactly as before. */
 uint8_t *cvm_mem_peek(const cvm_exec *ex, uint64_t addr, uint64_t size, int write);
 
+/* A matrix row to or from memory (non-overlapping): rows of the tiles
+ * cooperative matrices move are short (32 or 64 bytes for 16 or 32 f16
+ * elements), where a call of the C library's memcpy per row costs more
+ * than the copy; pieces of a known size are inlined. */
+static inline void cvm_row_copy(uint8_t *dst, const uint8_t *src, size_t len)
+{
+    if (len > 512) {
+        memcpy(dst, src, len);
+        return;
+    }
+    size_t at = 0;
+    for (; at + 32 <= len; at += 32)
+        memcpy(dst + at, src + at, 32);
+    for (; at + 8 <= len; at += 8)
+        memcpy(dst + at, src + at, 8);
+    for (; at < len; at++)
+        dst[at] = src[at];
+}
+
 /* Copy a value of type `type_id` between memory layout (at `mem`) and
  * register layout (at `reg`). */
 void cvm_copy_mem_to_reg(const cvm_program *prog, uint32_t type_id, uint8_t *reg,

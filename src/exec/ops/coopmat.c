@@ -156,9 +156,9 @@ static int whole_transfer(cvm_exec *ex, const cvm_type *t, uint64_t base, int64_
     if (rowmajor) {
         for (uint32_t o = 0; o < outer; o++) {
             if (store)
-                memcpy(mem + (size_t)o * pitch, mat + (size_t)o * mat_ld, line);
+                cvm_row_copy(mem + (size_t)o * pitch, mat + (size_t)o * mat_ld, line);
             else
-                memcpy(mat + (size_t)o * mat_ld, mem + (size_t)o * pitch, line);
+                cvm_row_copy(mat + (size_t)o * mat_ld, mem + (size_t)o * pitch, line);
         }
     } else if (store) { /* column o of the matrix to line o of memory */
         cvm_transpose(mem, (size_t)pitch, mat, mat_ld, inner, outer, es);

@@ -768,24 +768,6 @@ static int bulk_transfer(const cvm_exec *ex, const cvm_tensor_element *plan, uin
     return 1;
 }
 
-/* A matrix row to or from memory: rows of a tile are short (64 bytes for
- * 32 f16 elements), where a call of the C library's memcpy per row costs
- * more than the copy; 32-byte pieces of a known size are inlined. */
-static inline void row_copy(uint8_t *dst, const uint8_t *src, size_t len)
-{
-    if (len > 512) {
-        memcpy(dst, src, len);
-        return;
-    }
-    size_t at = 0;
-    for (; at + 32 <= len; at += 32)
-        memcpy(dst + at, src + at, 32);
-    for (; at + 8 <= len; at += 8)
-        memcpy(dst + at, src + at, 8);
-    for (; at < len; at++)
-        dst[at] = src[at];
-}
-
 /* The whole-tile fast path (cvm_tensor_tile_plan): every element inside
  * the clip is a memory element at row_index[r] + c * col_step.  Copies them
  * when their index range is one accessible range (the condition of
@@ -845,9 +827,9 @@ static int tile_transfer(const cvm_exec *ex, const cvm_tensor_tile *tile,
         uint8_t *g = h + (size_t)(row_index[r] - lo) * es;
         if (step == es) {
             if (store)
-                row_copy(g, m, len);
+                cvm_row_copy(g, m, len);
             else
-                row_copy(m, g, len);
+                cvm_row_copy(m, g, len);
             continue;
         }
 #define TILE_COPY(SIZE)                                                                       \
