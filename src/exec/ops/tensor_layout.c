@@ -874,6 +874,42 @@ bool cvm_tensor_tile_plan(const cvm_tensor_layout *t, const cvm_tensor_view *v, 
     return true;
 }
 
+/* The split plan of a 2-D layout without a view whose tile lies inside
+ * the tensor (rows r < span[0], so their span coordinate is r; columns,
+ * dimension 1, c < N = span[1]): every coordinate offset + r (or + c) in
+ * [0, layoutDimension), where no clamp mode changes it, so each part is
+ * what resolve_part gives: the block and the coordinate in it, the index
+ * blockCoord * stride.  Returns false (outputs unspecified) when some
+ * coordinate is outside. */
+static bool split_in_range(const cvm_tensor_layout *t, uint32_t M, uint32_t N,
+                           cvm_tensor_element *o_rows, cvm_tensor_element *o_cols)
+{
+    const uint32_t nd[2] = {M, N};
+    cvm_tensor_element *out[2] = {o_rows, o_cols};
+    for (uint32_t d = 0; d < 2; ++d) {
+        int64_t c0 = t->offset[d], bs = t->blockSize[d];
+        if (bs == 0 || c0 < 0 || c0 + (int64_t)nd[d] > (int64_t)t->layoutDimension[d])
+            return false;
+    }
+    for (uint32_t d = 0; d < 2; ++d) {
+        uint64_t c = (uint64_t)t->offset[d], bs = t->blockSize[d];
+        uint64_t bc = c / bs, cb = c % bs; /* kept as c counts up */
+        for (uint32_t i = 0; i < nd[d]; ++i) {
+            cvm_tensor_element *e = &out[d][i];
+            memset(e, 0, sizeof *e);
+            e->kind = CVM_TENSOR_ELEMENT_MEMORY;
+            e->blockCoord[d] = (uint32_t)bc;
+            e->coordInBlock[d] = (uint32_t)cb;
+            e->index = (int64_t)(bc * t->stride[d]);
+            if (++cb == bs) {
+                cb = 0;
+                ++bc;
+            }
+        }
+    }
+    return true;
+}
+
 /* plan_separable's column parts and merged row parts, when all of them
  * continue (MEMORY) and nothing is clipped: then each element is the merge
  * of its row's and its column's, as plan_separable's inner loop writes it. */
@@ -886,6 +922,10 @@ bool cvm_tensor_split_plan(const cvm_tensor_layout *t, const cvm_tensor_view *v,
         address_check(t, v, access, N) != CVM_SUCCESS || separable_width(t, v, N, &p) == 0)
         return false;
     const uint32_t L = t->dim;
+    if (L == 2 && v == NULL && M <= t->span[0] && split_in_range(t, M, N, o_rows, o_cols)) {
+        *o_p = p;
+        return true;
+    }
     uint32_t pre_dims[CVM_TENSOR_MAX_DIM], post_dims[CVM_TENSOR_MAX_DIM];
     uint32_t npre = 0, npost = 0;
     for (uint32_t d = 0; d < L; ++d) {

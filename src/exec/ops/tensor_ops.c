@@ -513,6 +513,30 @@ static cvm_result run_decode(cvm_exec *ex, const cvm_insn *in, tensor_work *w, u
     return r;
 }
 
+/* The per-call working memory of a DecodeFunc load (allocated at its first
+ * need: a load whose tiles all run compiled needs none of it). */
+static cvm_result decode_work(cvm_exec *ex, const cvm_insn *in, tensor_work *w, uint32_t total,
+                              uint32_t es)
+{
+    if (w->range)
+        return CVM_SUCCESS;
+    const uint32_t *x = ex->prog->extra + in->extra;
+    size_t n = (size_t)total + 1;
+    w->range = cvm_malloc(n * sizeof(*w->range));
+    w->calls = cvm_malloc(n * sizeof(uint32_t));
+    w->groups = cvm_malloc(n * sizeof(uint32_t));
+    w->in_group = cvm_malloc(n);
+    w->ptrs = cvm_malloc(n * sizeof(uint64_t));
+    w->lanes = cvm_malloc(n * sizeof(uint32_t));
+    w->coords = cvm_malloc(n * 2 * x[TX_COORD_SIZE]);
+    w->results = cvm_malloc(n * es);
+    w->vresults = cvm_malloc(n * es);
+    if (!w->range || !w->calls || !w->groups || !w->in_group || !w->ptrs || !w->lanes ||
+        !w->coords || !w->results || !w->vresults)
+        return cvm_exec_fail(ex, in, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+    return CVM_SUCCESS;
+}
+
 static _Atomic uint64_t split_decodes; /* cvm_test_split_decodes */
 
 uint64_t cvm_test_split_decodes(void)
@@ -557,6 +581,9 @@ static cvm_result decode_split(cvm_exec *ex, const cvm_insn *in, tensor_work *w,
             return r;
         counted = done == 2; /* (the calls below were counted as the tile's) */
     }
+    cvm_result wr = decode_work(ex, in, w, total, es);
+    if (wr != CVM_SUCCESS)
+        return wr;
     uint8_t *bc = w->coords, *cb = w->coords + (size_t)total * cs;
     if (cs > 4u * dim)
         memset(w->coords, 0, (size_t)total * cs * 2);
@@ -924,30 +951,6 @@ static cvm_result tensor_transfer(cvm_exec *ex, const cvm_insn *in, int store)
                 memmove(mat, src, (size_t)total * es); /* as the general path expects */
         }
 
-        if (!w.plan) {
-            w.plan = cvm_malloc((size_t)total * sizeof(*w.plan) + 1);
-            if (!w.plan) {
-                r = cvm_exec_fail(ex, in, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
-                goto done;
-            }
-        }
-        if (decode && !w.range) {
-            size_t n = (size_t)total + 1;
-            w.range = cvm_malloc(n * sizeof(*w.range));
-            w.calls = cvm_malloc(n * sizeof(uint32_t));
-            w.groups = cvm_malloc(n * sizeof(uint32_t));
-            w.in_group = cvm_malloc(n);
-            w.ptrs = cvm_malloc(n * sizeof(uint64_t));
-            w.lanes = cvm_malloc(n * sizeof(uint32_t));
-            w.coords = cvm_malloc(n * 2 * x[TX_COORD_SIZE]);
-            w.results = cvm_malloc(n * es);
-            w.vresults = cvm_malloc(n * es);
-            if (!w.range || !w.calls || !w.groups || !w.in_group || !w.ptrs || !w.lanes ||
-                !w.coords || !w.results || !w.vresults) {
-                r = cvm_exec_fail(ex, in, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
-                goto done;
-            }
-        }
         /* A DecodeFunc load with every element in memory: from the split
          * plan, without an entry per element (no DecodeVectorFunc, whose
          * grouping reads the plan; not in the checking mode). */
@@ -970,6 +973,15 @@ static cvm_result tensor_transfer(cvm_exec *ex, const cvm_insn *in, int store)
                 continue;
             }
         }
+        if (!w.plan) {
+            w.plan = cvm_malloc((size_t)total * sizeof(*w.plan) + 1);
+            if (!w.plan) {
+                r = cvm_exec_fail(ex, in, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+                goto done;
+            }
+        }
+        if (decode && (r = decode_work(ex, in, &w, total, es)) != CVM_SUCCESS)
+            goto done;
         if (!(same && prev == PREV_PLAN)) {
             prev = PREV_NONE;
             r = cvm_tensor_plan(&t, vp, acc, M, N, w.plan);
