@@ -192,57 +192,48 @@ static void path_of(char *dst, size_t n, const char *rel)
     snprintf(dst, n, "%s/%s", CVM_TEST_DATA_DIR, rel);
 }
 
-/* Every instruction kind the tier takes, on random inputs: bit for bit.
- * The last seed's interpreter run takes the reference paths (which never
- * compile, CVM_FLAG_JIT or not): the tier matches the interpreter's
- * definition, not only its fast paths. */
-static void test_ops_random(void **state)
+/* `rel` with the buffers `inputs` random, seeds 1 to 7, on both tiers: bit
+ * for bit, all `groups` workgroups compiled.  The last seed's interpreter
+ * run takes the reference paths (which never compile, CVM_FLAG_JIT or not):
+ * the tier matches the interpreter's definition, not only its fast paths. */
+static void random_on_both(const char *rel, const char *const *inputs, uint64_t groups)
 {
-    (void)state;
-    if (skip_without_llvm())
-        skip();
     char path[512];
-    path_of(path, sizeof(path), "jit/ops.amber");
-    static const char *const inputs[] = {"fin", "uin", "dbl", "vec", "vin", NULL};
+    path_of(path, sizeof(path), rel);
     for (uint64_t seed = 1; seed <= 7; seed++) {
         outcome a, b;
         uint32_t interp = seed == 7 ? CVM_FLAG_JIT | CVM_FLAG_REFERENCE_PATHS : CVM_FLAG_NO_JIT;
         run_script(path, interp, 0, seed, inputs, NULL, 0, &a);
         run_script(path, CVM_FLAG_JIT, 0, seed, inputs, NULL, 0, &b);
         assert_int_equal(a.jit_groups, 0);
-        assert_int_equal(b.jit_groups, 32); /* 4 x 2 x 4 workgroups, all compiled */
-        char what[64];
-        snprintf(what, sizeof(what), "ops.amber seed %u", (unsigned)seed);
+        assert_int_equal(b.jit_groups, groups);
+        char what[96];
+        snprintf(what, sizeof(what), "%s seed %u", rel, (unsigned)seed);
         assert_same(what, &a, &b);
         outcome_free(&a);
         outcome_free(&b);
     }
 }
 
+/* Every instruction kind the tier takes, on random inputs. */
+static void test_ops_random(void **state)
+{
+    (void)state;
+    if (skip_without_llvm())
+        skip();
+    static const char *const inputs[] = {"fin", "uin", "dbl", "vec", "vin", NULL};
+    random_on_both("jit/ops.amber", inputs, 32); /* 4 x 2 x 4 workgroups, all compiled */
+}
+
 /* f16 values: the arithmetic the tier does inline and the kernels it
- * calls, bit for bit on random halves, against the interpreter and (last
- * seed) its reference paths. */
+ * calls, on random halves. */
 static void test_f16_random(void **state)
 {
     (void)state;
     if (skip_without_llvm())
         skip();
-    char path[512];
-    path_of(path, sizeof(path), "jit/ops_f16.amber");
     static const char *const inputs[] = {"hin", "hio", NULL};
-    for (uint64_t seed = 1; seed <= 7; seed++) {
-        outcome a, b;
-        uint32_t interp = seed == 7 ? CVM_FLAG_JIT | CVM_FLAG_REFERENCE_PATHS : CVM_FLAG_NO_JIT;
-        run_script(path, interp, 0, seed, inputs, NULL, 0, &a);
-        run_script(path, CVM_FLAG_JIT, 0, seed, inputs, NULL, 0, &b);
-        assert_int_equal(a.jit_groups, 0);
-        assert_int_equal(b.jit_groups, 8); /* 4 x 2 workgroups, all compiled */
-        char what[64];
-        snprintf(what, sizeof(what), "ops_f16.amber seed %u", (unsigned)seed);
-        assert_same(what, &a, &b);
-        outcome_free(&a);
-        outcome_free(&b);
-    }
+    random_on_both("jit/ops_f16.amber", inputs, 8); /* 4 x 2 workgroups, all compiled */
 }
 
 /* Runs `rel` (under tests/, or an absolute path) on the interpreter and

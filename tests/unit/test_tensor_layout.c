@@ -1139,6 +1139,21 @@ static void test_constant_never_memory_out_of_range(void **state)
     assert_true(out_of_range > 0);
 }
 
+/* A random draw, half of the time moved inside its tensor (offsets put in
+ * range, as most GEMM tiles are). */
+static random_case random_case_often_inside(void)
+{
+    random_case rc = random_case_make();
+    if (rnd(2)) {
+        for (uint32_t d = 0; d < rc.t.dim; ++d) {
+            uint32_t D = rc.t.layoutDimension[d], sp = rc.t.span[d];
+            if (sp <= D)
+                rc.t.offset[d] = (int32_t)rnd(D - sp + 1);
+        }
+    }
+    return rc;
+}
+
 /* The whole-tile path (cvm_tensor_tile_plan) against the reference on the
  * random draws above, half of them moved inside their tensor (offsets put
  * in range, as most GEMM tiles are): wherever it claims to apply, every
@@ -1153,14 +1168,7 @@ static void test_tile_matches_reference_random(void **state)
     uint64_t rows[12];
     int applied = 0, applied_view = 0, applied_clip = 0, applied_perm = 0, modes[5] = {0};
     for (int n = 0; n < CASES; ++n) {
-        random_case rc = random_case_make();
-        if (rnd(2)) {
-            for (uint32_t d = 0; d < rc.t.dim; ++d) {
-                uint32_t D = rc.t.layoutDimension[d], sp = rc.t.span[d];
-                if (sp <= D)
-                    rc.t.offset[d] = (int32_t)rnd(D - sp + 1);
-            }
-        }
+        random_case rc = random_case_often_inside();
         const cvm_tensor_view *v = rc.has_view ? &rc.v : NULL;
         cvm_tensor_tile tile;
         if (!cvm_tensor_tile_plan(&rc.t, v, rc.M, rc.N, &tile, rows))
@@ -1221,14 +1229,7 @@ static void test_split_matches_reference_random(void **state)
     int applied = 0, applied_view = 0, applied_perm = 0, applied_blocks = 0, undefined = 0;
     int modes[5] = {0};
     for (int n = 0; n < CASES; ++n) {
-        random_case rc = random_case_make();
-        if (rnd(2)) {
-            for (uint32_t d = 0; d < rc.t.dim; ++d) {
-                uint32_t D = rc.t.layoutDimension[d], sp = rc.t.span[d];
-                if (sp <= D)
-                    rc.t.offset[d] = (int32_t)rnd(D - sp + 1);
-            }
-        }
+        random_case rc = random_case_often_inside();
         const cvm_tensor_view *v = rc.has_view ? &rc.v : NULL;
         uint32_t p = 99;
         bool split = cvm_tensor_split_plan(&rc.t, v, rc.access, rc.M, rc.N, &p, rows, cols);

@@ -635,6 +635,38 @@ static uint64_t separable_width(const cvm_tensor_layout *t, const cvm_tensor_vie
     return (uint64_t)t->span[p] == W ? W : 0;
 }
 
+/* The layout dimensions other than the columns' p, those before it and
+ * those after it (the row parts of the separable path). */
+static void split_dims(uint32_t L, uint32_t p, uint32_t *pre, uint32_t *o_npre, uint32_t *post,
+                       uint32_t *o_npost)
+{
+    uint32_t npre = 0, npost = 0;
+    for (uint32_t d = 0; d < L; ++d) {
+        if (d < p)
+            pre[npre++] = d;
+        else if (d > p)
+            post[npost++] = d;
+    }
+    *o_npre = npre;
+    *o_npost = npost;
+}
+
+/* A row's span coordinates in the dimensions other than the columns':
+ * linearToViewCoord of r'*W + c' for the digits after the first (radices
+ * span[perm[L-2]], ..., span[perm[0]]), r' being the quotient by
+ * span[p] == W (r' counted from the clip). */
+static void row_span_coord(const cvm_tensor_layout *t, const cvm_tensor_view *v, uint32_t row,
+                           coord64 o_span)
+{
+    uint64_t index = row - (v != NULL ? v->clipRowOffset : 0);
+    memset(o_span, 0, sizeof(coord64));
+    for (int32_t k = (int32_t)t->dim - 2; k >= 0; --k) {
+        uint32_t d = v != NULL ? v->permutation[k] : (uint32_t)k;
+        o_span[d] = index % t->span[d];
+        index /= t->span[d];
+    }
+}
+
 /* Internal marker in `kind` for a part whose calculation failed. */
 #define PART_ERROR 0xFFu
 
@@ -684,14 +716,8 @@ static cvm_result plan_separable(const cvm_tensor_layout *t, const cvm_tensor_vi
     const uint32_t L = t->dim;
     if (M == 0)
         return CVM_SUCCESS;
-    uint32_t pre_dims[CVM_TENSOR_MAX_DIM], post_dims[CVM_TENSOR_MAX_DIM];
-    uint32_t npre = 0, npost = 0;
-    for (uint32_t d = 0; d < L; ++d) {
-        if (d < p)
-            pre_dims[npre++] = d;
-        else if (d > p)
-            post_dims[npost++] = d;
-    }
+    uint32_t pre_dims[CVM_TENSOR_MAX_DIM], post_dims[CVM_TENSOR_MAX_DIM], npre, npost;
+    split_dims(L, p, pre_dims, &npre, post_dims, &npost);
     /* Column parts go into row 0 of the output; rows are then filled from
      * the last to the first, row 0 in place (each element reads only its own
      * column part), so no scratch memory is needed. */
@@ -720,13 +746,8 @@ static cvm_result plan_separable(const cvm_tensor_layout *t, const cvm_tensor_vi
             /* linearToViewCoord of r'*W + c' for the digits after the first
              * (radices span[perm[L-2]], ..., span[perm[0]]): r' is the
              * quotient by span[p] == W. */
-            uint64_t index = row - (v != NULL ? v->clipRowOffset : 0);
-            coord64 spanCoord = {0};
-            for (int32_t k = (int32_t)L - 2; k >= 0; --k) {
-                uint32_t d = v != NULL ? v->permutation[k] : (uint32_t)k;
-                spanCoord[d] = index % t->span[d];
-                index /= t->span[d];
-            }
+            coord64 spanCoord;
+            row_span_coord(t, v, row, spanCoord);
             resolve_part(t, access, pre_dims, npre, spanCoord, &pre);
             if (pre.kind == CVM_TENSOR_ELEMENT_MEMORY)
                 resolve_part(t, access, post_dims, npost, spanCoord, &post);
@@ -926,14 +947,8 @@ bool cvm_tensor_split_plan(const cvm_tensor_layout *t, const cvm_tensor_view *v,
         *o_p = p;
         return true;
     }
-    uint32_t pre_dims[CVM_TENSOR_MAX_DIM], post_dims[CVM_TENSOR_MAX_DIM];
-    uint32_t npre = 0, npost = 0;
-    for (uint32_t d = 0; d < L; ++d) {
-        if (d < p)
-            pre_dims[npre++] = d;
-        else if (d > p)
-            post_dims[npost++] = d;
-    }
+    uint32_t pre_dims[CVM_TENSOR_MAX_DIM], post_dims[CVM_TENSOR_MAX_DIM], npre, npost;
+    split_dims(L, p, pre_dims, &npre, post_dims, &npost);
     for (uint32_t col = 0; col < N; ++col) {
         if (v != NULL && clip_col(v, col))
             return false;
@@ -946,13 +961,8 @@ bool cvm_tensor_split_plan(const cvm_tensor_layout *t, const cvm_tensor_view *v,
     for (uint32_t row = 0; row < M; ++row) {
         if (v != NULL && clip_row(v, row))
             return false;
-        uint64_t index = row - (v != NULL ? v->clipRowOffset : 0);
-        coord64 spanCoord = {0};
-        for (int32_t k = (int32_t)L - 2; k >= 0; --k) {
-            uint32_t d = v != NULL ? v->permutation[k] : (uint32_t)k;
-            spanCoord[d] = index % t->span[d];
-            index /= t->span[d];
-        }
+        coord64 spanCoord;
+        row_span_coord(t, v, row, spanCoord);
         cvm_tensor_element pre, post;
         resolve_part(t, access, pre_dims, npre, spanCoord, &pre);
         if (pre.kind != CVM_TENSOR_ELEMENT_MEMORY)
