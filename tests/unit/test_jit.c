@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "amber/amber.h"
+#include "exec/exec.h"
 #include "exec/jit/jit.h"
 
 typedef struct outcome {
@@ -293,6 +294,34 @@ static void test_errors(void **state)
                      CVM_ERROR_BUDGET_EXCEEDED);
 }
 
+/* A DecodeFunc at the default threshold on two threads (decode_threads.amber):
+ * interpreted first, compiled by one thread while the other interprets, then
+ * run compiled as whole tiles; the same outputs as the interpreter's. */
+static void test_decode_threads(void **state)
+{
+    (void)state;
+    if (skip_without_llvm())
+        skip();
+    uint64_t t0 = cvm_test_jit_tile_batches(), l0 = cvm_test_leaf_batches();
+    outcome b;
+    assert_int_equal(both_tiers("jit/decode_threads.amber", 0, 0, NULL, 0, 0, &b), CVM_SUCCESS);
+    /* the compiled run ran tiles: of its 64 workgroups x 8 loads x 2
+     * batches of 1024 calls = 1024 batches, not the first 256 (2^18 calls,
+     * interpreted while cold), nor those the other thread interpreted while
+     * one compiled (how many, the timing decides) */
+    uint64_t tiles = cvm_test_jit_tile_batches() - t0;
+    print_message("decode_threads: %llu of %llu leaf batches compiled tiles\n",
+                  (unsigned long long)tiles,
+                  (unsigned long long)(cvm_test_leaf_batches() - l0));
+    assert_true(tiles >= 1 && tiles <= 1024 - 256);
+    /* and the result is not all zeros */
+    uint32_t nonzero = 0;
+    for (size_t at = 0; at + 4 <= b.sizes[2]; at += 4)
+        nonzero += b.bufs[2][at] | b.bufs[2][at + 1] | b.bufs[2][at + 2] | b.bufs[2][at + 3];
+    assert_true(nonzero > 0);
+    outcome_free(&b);
+}
+
 /* A shader with a barrier stays on the interpreter under CVM_FLAG_JIT. */
 static void test_not_taken(void **state)
 {
@@ -337,7 +366,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ops_random), cmocka_unit_test(test_errors),
         cmocka_unit_test(test_not_taken),  cmocka_unit_test(test_scripts),
-        cmocka_unit_test(test_f16_random),
+        cmocka_unit_test(test_f16_random), cmocka_unit_test(test_decode_threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2396,7 +2396,9 @@ static void compile_form(cvm_jit_leaves *lv, uint32_t fi, uint32_t v)
         lv->acc_lo[fi] = acc_lo;
         lv->acc_hi[fi] = acc_hi;
     }
-    lv->max_region = max_region; /* (the same for every function: the descriptors') */
+    /* (the same for every function: the descriptors'; atomic, as threads
+     * running other forms read it meanwhile) */
+    __atomic_store_n(&lv->max_region, max_region, __ATOMIC_RELAXED);
     __atomic_fetch_add(&jit_leaves_compiled, 1, __ATOMIC_RELAXED);
     __atomic_store_n(&lv->state[at], 1, __ATOMIC_RELEASE);
 }
@@ -2419,6 +2421,12 @@ static void *form(cvm_jit_leaves *lv, uint32_t fi, uint32_t v)
     return st == 1 ? lv->code[at] : NULL;
 }
 
+/* The regions the compiled code reads are all in `ex`'s table. */
+static int regions_bound(const cvm_jit_leaves *lv, const cvm_exec *ex)
+{
+    return __atomic_load_n(&lv->max_region, __ATOMIC_RELAXED) < ex->nregions;
+}
+
 /* Counts `calls` more; 1 once the leaves are worth compiling. */
 static int leaves_hot(cvm_jit_leaves *lv, uint64_t calls, int eager)
 {
@@ -2435,7 +2443,7 @@ int cvm_jit_leaf_ready(cvm_jit_leaves *lv, const cvm_exec *ex, uint32_t func, ui
 {
     if (!lv || func >= lv->prog->nfuncs || !leaves_hot(lv, calls, eager))
         return 0;
-    return form(lv, func, V_BATCH) && lv->max_region < ex->nregions;
+    return form(lv, func, V_BATCH) && regions_bound(lv, ex);
 }
 
 /* Whether the unchecked tile code may run: every access of every call of
@@ -2463,10 +2471,10 @@ int cvm_jit_tile_ready(cvm_jit_leaves *lv, const cvm_exec *ex, uint32_t func,
 {
     if (!lv || func >= lv->prog->nfuncs || !leaves_hot(lv, calls, eager))
         return 0;
-    if (form(lv, func, V_TILE_U) && lv->max_region < ex->nregions &&
+    if (form(lv, func, V_TILE_U) && regions_bound(lv, ex) &&
         tile_in_bounds(lv, ex, func, tile))
         return 2;
-    return form(lv, func, V_TILE) && lv->max_region < ex->nregions ? 1 : 0;
+    return form(lv, func, V_TILE) && regions_bound(lv, ex) ? 1 : 0;
 }
 
 /* Runs compiled leaf code: a batch of calls (tile NULL) or a tile's. */
