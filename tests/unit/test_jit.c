@@ -294,31 +294,45 @@ static void test_errors(void **state)
                      CVM_ERROR_BUDGET_EXCEEDED);
 }
 
-/* A DecodeFunc at the default threshold on two threads (decode_threads.amber):
- * interpreted first, compiled by one thread while the other interprets, then
- * run compiled as whole tiles; the same outputs as the interpreter's. */
+/* A DecodeFunc on two threads (decode_threads.amber), against the
+ * interpreter bit for bit.  At the default threshold: interpreted while
+ * cold (the first 2^18 calls: 256 of the run's 64 workgroups x 8 loads x 2
+ * batches of 1024 calls), then compiled by one thread while the other goes
+ * on interpreting, then tiles.  With CVM_FLAG_JIT: compiled at the first
+ * call, tiles from then on. */
 static void test_decode_threads(void **state)
 {
     (void)state;
     if (skip_without_llvm())
         skip();
+    char path[512];
+    path_of(path, sizeof(path), "jit/decode_threads.amber");
+    outcome a, b;
+    run_script(path, CVM_FLAG_NO_JIT, 0, 0, NULL, NULL, 0, &a);
     uint64_t t0 = cvm_test_jit_tile_batches(), l0 = cvm_test_leaf_batches();
-    outcome b;
-    assert_int_equal(both_tiers("jit/decode_threads.amber", 0, 0, NULL, 0, 0, &b), CVM_SUCCESS);
-    /* the compiled run ran tiles: of its 64 workgroups x 8 loads x 2
-     * batches of 1024 calls = 1024 batches, not the first 256 (2^18 calls,
-     * interpreted while cold), nor those the other thread interpreted while
-     * one compiled (how many, the timing decides) */
-    uint64_t tiles = cvm_test_jit_tile_batches() - t0;
-    print_message("decode_threads: %llu of %llu leaf batches compiled tiles\n",
-                  (unsigned long long)tiles,
-                  (unsigned long long)(cvm_test_leaf_batches() - l0));
-    assert_true(tiles >= 1 && tiles <= 1024 - 256);
-    /* and the result is not all zeros */
+    run_script(path, 0, 0, 0, NULL, NULL, 0, &b);
+    uint64_t tiles = cvm_test_jit_tile_batches() - t0, leaves = cvm_test_leaf_batches() - l0;
+    print_message("decode_threads, default threshold: %llu of %llu leaf batches ran as "
+                  "compiled tiles\n",
+                  (unsigned long long)tiles, (unsigned long long)leaves);
+    assert_int_equal(leaves, 1024);
+    assert_true(tiles <= 1024 - 256);
+    assert_same("decode_threads.amber", &a, &b);
+    /* the result is not all zeros */
     uint32_t nonzero = 0;
     for (size_t at = 0; at + 4 <= b.sizes[2]; at += 4)
         nonzero += b.bufs[2][at] | b.bufs[2][at + 1] | b.bufs[2][at + 2] | b.bufs[2][at + 3];
     assert_true(nonzero > 0);
+    outcome_free(&b);
+    t0 = cvm_test_jit_tile_batches();
+    run_script(path, CVM_FLAG_JIT, 0, 0, NULL, NULL, 0, &b);
+    tiles = cvm_test_jit_tile_batches() - t0;
+    print_message("decode_threads, CVM_FLAG_JIT: %llu of 1024 leaf batches ran as compiled "
+                  "tiles\n",
+                  (unsigned long long)tiles);
+    assert_true(tiles >= 1);
+    assert_same("decode_threads.amber (CVM_FLAG_JIT)", &a, &b);
+    outcome_free(&a);
     outcome_free(&b);
 }
 
