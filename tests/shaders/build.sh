@@ -40,10 +40,18 @@ done
 # uniform_flow: also through spirv-opt -O (test_uniform runs both)
 glslangValidator -V --target-env vulkan1.3 -o uniform_flow.spv uniform_flow.comp >/dev/null
 spirv-opt -O uniform_flow.spv -o uniform_flow.opt.spv
-# leaf_calls_wide: leaf_calls with dequantQ4's byte index masked by 48 instead
-# of 15 (reads past its block; test_leaf_calls), through coopvm's own dis/as.
-{ sed -n 1,5p leaf_calls_wide.spvasm
+# leaf_calls_wide: leaf_calls with dequantQ4's byte index computed as
+# ((j & 48) >> 1) * 2 + 1 instead of j & 15 (reads past its block; the range
+# analysis of the compiled tier's AND, shift, product and sum rules;
+# test_leaf_calls), through coopvm's own dis/as.
+{ sed -n 1,6p leaf_calls_wide.spvasm
   ../../build/coopvm dis leaf_calls.spv | awk '/^%dequantQ4_1_u1_2__u1_2__ = OpFunction/ { f = 1 }
-    f && /OpBitwiseAnd %uint %184 %uint_15/ { sub(/%uint_15/, "%uint_48"); f = 0 } { print }'
+    f && /%186 = OpBitwiseAnd %uint %184 %uint_15/ {
+      print "        %rng0 = OpBitwiseAnd %uint %184 %uint_48"
+      print "        %rng1 = OpShiftRightLogical %uint %rng0 %uint_1"
+      print "        %rng2 = OpIMul %uint %rng1 %uint_2"
+      print "        %186 = OpIAdd %uint %rng2 %uint_1"
+      f = 0; next }
+    { print }'
 } > leaf_calls_wide.tmp.spvasm && mv leaf_calls_wide.tmp.spvasm leaf_calls_wide.spvasm
 ../../build/coopvm as leaf_calls_wide.spvasm -o leaf_calls_wide.spv

@@ -450,10 +450,12 @@ static void test_compiled_out_of_bounds(void **state)
     compare_bits(&a, &b, 4242, 32, "interpreted leaves (robust)");
 }
 
-/* leaf_calls_wide.spv: dequantQ4 reads q[j & 48], up to 33 bytes past its
- * block.  With 64 bytes after the weights the tiles' whole ranges lie in the
- * buffer, and its loads run compiled without checks (with dequantCoords'
- * and dequantConst's: 7 batches), giving the interpreted leaves' results; with none, the last
+/* leaf_calls_wide.spv: dequantQ4 reads q[((j & 48) >> 1) * 2 + 1], byte 19
+ * of its 18-byte block at most, whose range the compiled tier bounds at
+ * [1, 49] (its AND, shift, product and sum rules).  With 64 bytes after the
+ * weights the tiles' whole ranges lie in the buffer, and its loads run
+ * compiled without checks (with dequantCoords' and dequantConst's: 7
+ * batches), giving the interpreted leaves' results; with none, the last
  * block's reads leave the buffer: its tile runs with its checks and fails
  * as the interpreted calls do. */
 static void test_compiled_known_ranges(void **state)
