@@ -41,17 +41,24 @@ done
 glslangValidator -V --target-env vulkan1.3 -o uniform_flow.spv uniform_flow.comp >/dev/null
 spirv-opt -O uniform_flow.spv -o uniform_flow.opt.spv
 # leaf_calls_wide: leaf_calls with dequantQ4's byte index computed as
-# ((j & 48) >> 1) * 2 + 1 instead of j & 15 (reads past its block; the range
-# analysis of the compiled tier's AND, shift, product and sum rules;
-# test_leaf_calls), through coopvm's own dis/as.
-{ sed -n 1,6p leaf_calls_wide.spvasm
+# ((j & 48) >> 1) * 2 + 1 instead of j & 15, and dequantCoords' as the block's
+# first code byte zero-extended (both read past their blocks; the range
+# analysis of the compiled tier's AND, shift, product, sum and zero-extension
+# rules; test_leaf_calls), through coopvm's own dis/as.
+{ sed -n 1,8p leaf_calls_wide.spvasm
   ../../build/coopvm dis leaf_calls.spv | awk '/^%dequantQ4_1_u1_2__u1_2__ = OpFunction/ { f = 1 }
+    /^%dequantCoords_1_u1_2__u1_2__ = OpFunction/ { g = 1 }
     f && /%186 = OpBitwiseAnd %uint %184 %uint_15/ {
       print "        %rng0 = OpBitwiseAnd %uint %184 %uint_48"
       print "        %rng1 = OpShiftRightLogical %uint %rng0 %uint_1"
       print "        %rng2 = OpIMul %uint %rng1 %uint_2"
       print "        %186 = OpIAdd %uint %rng2 %uint_1"
       f = 0; next }
+    g && /%215 = OpBitwiseAnd %uint %214 %uint_15/ {
+      print "        %rng3 = OpAccessChain %_ptr_PhysicalStorageBuffer_uchar %b_11 %int_0 %int_1 %int_0"
+      print "        %rng4 = OpLoad %uchar %rng3 Aligned 1"
+      print "        %215 = OpUConvert %uint %rng4"
+      g = 0; next }
     { print }'
 } > leaf_calls_wide.tmp.spvasm && mv leaf_calls_wide.tmp.spvasm leaf_calls_wide.spvasm
 ../../build/coopvm as leaf_calls_wide.spvasm -o leaf_calls_wide.spv

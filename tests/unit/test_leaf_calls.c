@@ -452,44 +452,56 @@ static void test_compiled_out_of_bounds(void **state)
 
 /* leaf_calls_wide.spv: dequantQ4 reads q[((j & 48) >> 1) * 2 + 1], byte 19
  * of its 18-byte block at most, whose range the compiled tier bounds at
- * [1, 49] (its AND, shift, product and sum rules).  With 64 bytes after the
- * weights the tiles' whole ranges lie in the buffer, and its loads run
- * compiled without checks (with dequantCoords' and dequantConst's: 7
- * batches), giving the interpreted leaves' results; with none, the last
- * block's reads leave the buffer: its tile runs with its checks and fails
- * as the interpreted calls do. */
+ * [1, 49] (its AND, shift, product and sum rules); dequantCoords reads
+ * q[q[0]], byte 257 at most, bounded at [0, 255] (zero extension of a
+ * byte).  The weights buffer, with `slack` bytes after the blocks:
+ *   - 320: every tile's whole range lies in the buffer: all 7 decode
+ *     batches run compiled without checks, giving the interpreted leaves'
+ *     results;
+ *   - 64: dequantQ4's tiles fit (2 unchecked batches), dequantCoords' do not:
+ *     its tile runs with its checks, and a read past the buffer fails as the
+ *     interpreted call does;
+ *   - 0: dequantQ4's last block already reads past it: checked, the same
+ *     failure as the interpreted calls. */
+static void known_ranges_run(uint32_t slack, uint64_t unchecked, cvm_result want)
+{
+    static uint32_t x[NX], xi[NX];
+    static uint8_t q[NQ + 320];
+    static outs a, b;
+    fill(x, xi, q, 777, 1);
+    for (uint32_t i = NQ; i < NQ + 320; i++)
+        q[i] = (uint8_t)(i * 37u);
+    cvm_diagnostic da, db;
+    const char *spv = "shaders/leaf_calls_wide.spv";
+    uint64_t u0 = cvm_test_jit_unchecked_batches();
+    cvm_result ra = run_module(spv, 32, CVM_FLAG_JIT, x, xi, q, NQ + slack, &a, &da);
+    uint64_t u = cvm_test_jit_unchecked_batches() - u0;
+    cvm_result rb = run_module(spv, 32, CVM_FLAG_NO_JIT, x, xi, q, NQ + slack, &b, &db);
+    if (ra != want || rb != want || u != unchecked)
+        fail_msg("slack %u: compiled %s, interpreted %s, %llu batches unchecked", slack,
+                 cvm_result_string(ra), cvm_result_string(rb), (unsigned long long)u);
+    if (want != CVM_SUCCESS) {
+        assert_string_equal(da.message, db.message);
+        print_message("slack %u, both: %s\n", slack, da.message);
+        return;
+    }
+    compare_bits(&a, &b, 777, 32, "interpreted leaves (wide reads)");
+    /* the wide reads changed what the two decode (the control for the
+     * comparison above: the bytes read are other ones) */
+    static outs c;
+    assert_int_equal(run_q(32, CVM_FLAG_NO_JIT, x, xi, q, NQ, &c, &db), CVM_SUCCESS);
+    assert_memory_not_equal(a.oh, c.oh, 2048 * 2);
+    assert_memory_not_equal(a.oh + 2048, c.oh + 2048, 2048 * 2);
+}
+
 static void test_compiled_known_ranges(void **state)
 {
     (void)state;
     if (!cvm_jit_available())
         skip();
-    static uint32_t x[NX], xi[NX];
-    static uint8_t q[NQ + 64];
-    static outs a, b;
-    fill(x, xi, q, 777, 1);
-    for (uint32_t i = NQ; i < NQ + 64; i++)
-        q[i] = (uint8_t)(i * 37u);
-    cvm_diagnostic da, db;
-    const char *spv = "shaders/leaf_calls_wide.spv";
-    uint64_t u0 = cvm_test_jit_unchecked_batches();
-    assert_int_equal(run_module(spv, 32, CVM_FLAG_JIT, x, xi, q, NQ + 64, &a, &da), CVM_SUCCESS);
-    assert_int_equal(cvm_test_jit_unchecked_batches() - u0, 7);
-    assert_int_equal(run_module(spv, 32, CVM_FLAG_NO_JIT, x, xi, q, NQ + 64, &b, &db),
-                     CVM_SUCCESS);
-    compare_bits(&a, &b, 777, 32, "interpreted leaves (wide reads)");
-    /* the wide reads changed what dequantQ4 decodes (the control for the
-     * comparison above: the byte read is another one) */
-    static outs c;
-    assert_int_equal(run_q(32, CVM_FLAG_NO_JIT, x, xi, q, NQ, &c, &db), CVM_SUCCESS);
-    assert_memory_not_equal(a.oh, c.oh, 2048 * 2);
-    u0 = cvm_test_jit_unchecked_batches();
-    cvm_result ra = run_module(spv, 32, CVM_FLAG_JIT, x, xi, q, NQ, &a, &da);
-    assert_int_equal(cvm_test_jit_unchecked_batches(), u0);
-    cvm_result rb = run_module(spv, 32, CVM_FLAG_NO_JIT, x, xi, q, NQ, &b, &db);
-    assert_int_equal(ra, CVM_ERROR_OUT_OF_BOUNDS);
-    assert_int_equal(rb, ra);
-    assert_string_equal(da.message, db.message);
-    print_message("both: %s\n", da.message);
+    known_ranges_run(320, 7, CVM_SUCCESS);
+    known_ranges_run(64, 2, CVM_ERROR_OUT_OF_BOUNDS);
+    known_ranges_run(0, 0, CVM_ERROR_OUT_OF_BOUNDS);
 }
 
 int main(void)
