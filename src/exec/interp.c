@@ -1460,6 +1460,15 @@ static int results_overlap(const cvm_program *p, const cvm_function *f, const cv
     return 0;
 }
 
+/* Calls of leaves may take the leaf path (interpreted in batches or
+ * compiled): not in the checking mode, under the reference paths, while
+ * tracing, nor when a test asks for interpreted calls. */
+static int leaf_path_open(const cvm_exec *ex)
+{
+    return !ex->trace && !(ex->flags & (CVM_FLAG_CHECK_CALLBACKS | CVM_FLAG_REFERENCE_PATHS)) &&
+           !atomic_load(&interpret_leaves);
+}
+
 static _Atomic uint64_t leaf_batches; /* cvm_test_leaf_batches */
 
 void cvm_test_interpret_leaf_calls(int on)
@@ -1620,9 +1629,7 @@ int cvm_callback_decode_tile(cvm_exec *ex, const cvm_insn *in, uint32_t func,
     const cvm_program *p = g->prog;
     *o_r = CVM_SUCCESS;
     if (func >= p->nfuncs || !p->funcs[func].lowered || !p->funcs[func].leaf || !g->desc.leaves ||
-        ex->depth + 1 > ex->max_depth || ex->trace ||
-        (ex->flags & (CVM_FLAG_CHECK_CALLBACKS | CVM_FLAG_REFERENCE_PATHS)) ||
-        atomic_load(&interpret_leaves))
+        ex->depth + 1 > ex->max_depth || !leaf_path_open(ex))
         return 0;
     const cvm_function *f = &p->funcs[func];
     uint32_t rt = f->return_type;
@@ -1681,8 +1688,7 @@ cvm_result cvm_callback_run_elements(cvm_exec *ex, const cvm_insn *in, uint32_t 
     uint32_t rt = f->return_type;
     uint32_t rsize = rt && p->types[rt].tclass != CVM_TC_NONE ? p->types[rt].size : 0;
     int check = (ex->flags & CVM_FLAG_CHECK_CALLBACKS) != 0;
-    if (f->leaf && rsize && results && !check && !cex->trace &&
-        !(cex->flags & CVM_FLAG_REFERENCE_PATHS) && !atomic_load(&interpret_leaves) &&
+    if (f->leaf && rsize && results && leaf_path_open(cex) &&
         !results_overlap(p, f, args, nargs, count, results, rsize))
         return leaf_calls(cg, f, func, count, args, nargs, results, rsize,
                           ex->leaf_calls_counted);

@@ -319,7 +319,7 @@ static void compare_outputs(int against)
             if (against == VS_COMPILED) {
                 uint64_t c0 = cvm_test_jit_leaf_batches(), l0 = cvm_test_leaf_batches();
                 uint64_t t0 = cvm_test_jit_tile_batches(), u0 = cvm_test_jit_unchecked_batches();
-                uint32_t f0 = cvm_test_jit_leaves_compiled();
+                uint32_t f0 = cvm_test_jit_forms_compiled();
                 run(sgs[k], CVM_FLAG_JIT, x, xi, q, &fast);
                 uint64_t c1 = cvm_test_jit_leaf_batches(), l1 = cvm_test_leaf_batches();
                 /* the three leaf DecodeFuncs' loads (two batches of 1024 each
@@ -342,9 +342,9 @@ static void compare_outputs(int against)
                 /* every leaf compiled in the form it ran in: the 13 called
                  * per element or per reduction step in batches, the three
                  * DecodeFuncs as unchecked tiles */
-                if (cvm_test_jit_leaves_compiled() - f0 != LEAVES)
+                if (cvm_test_jit_forms_compiled() - f0 != LEAVES)
                     fail_msg("%u forms compiled for the %u leaves",
-                             cvm_test_jit_leaves_compiled() - f0, LEAVES);
+                             cvm_test_jit_forms_compiled() - f0, LEAVES);
                 compare_bits(&fast, &ref, (unsigned)seed, sgs[k], "interpreted leaves");
                 continue;
             }

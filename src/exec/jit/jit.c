@@ -43,16 +43,16 @@ uint64_t cvm_test_jit_tile_batches(void)
 {
     return __atomic_load_n(&jit_tile_batches_run, __ATOMIC_RELAXED);
 }
-static uint32_t jit_leaves_compiled;
+static uint32_t jit_forms_compiled;
 
 uint64_t cvm_test_jit_leaf_batches(void)
 {
     return __atomic_load_n(&jit_leaf_batches_run, __ATOMIC_RELAXED);
 }
 
-uint32_t cvm_test_jit_leaves_compiled(void)
+uint32_t cvm_test_jit_forms_compiled(void)
 {
-    return __atomic_load_n(&jit_leaves_compiled, __ATOMIC_RELAXED);
+    return __atomic_load_n(&jit_forms_compiled, __ATOMIC_RELAXED);
 }
 
 #ifndef CVM_HAVE_LLVM
@@ -2399,7 +2399,7 @@ static void compile_form(cvm_jit_leaves *lv, uint32_t fi, uint32_t v)
     /* (the same for every function: the descriptors'; atomic, as threads
      * running other forms read it meanwhile) */
     __atomic_store_n(&lv->max_region, max_region, __ATOMIC_RELAXED);
-    __atomic_fetch_add(&jit_leaves_compiled, 1, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&jit_forms_compiled, 1, __ATOMIC_RELAXED);
     __atomic_store_n(&lv->state[at], 1, __ATOMIC_RELEASE);
 }
 

@@ -126,6 +126,6 @@ uint64_t cvm_test_jit_tile_batches(void);
 /* ... of those, the ones whose tile was found in bounds beforehand and ran
  * without a check per access */
 uint64_t cvm_test_jit_unchecked_batches(void);
-uint32_t cvm_test_jit_leaves_compiled(void);
+uint32_t cvm_test_jit_forms_compiled(void);
 
 #endif /* CVM_EXEC_JIT_H */
