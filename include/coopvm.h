@@ -137,7 +137,13 @@ typedef enum cvm_context_flags {
      * atomic or cooperative instruction, no call; the header lists what it
      * takes) is compiled to native code at its first dispatch of at least
      * CVM_JIT_MIN_INVOCATIONS invocations, and its invocations run one after
-     * the other.  Leaf callbacks (a DecodeFunc, per-element or reduction
+     * the other.  A shader with cooperative-matrix instructions whose other
+     * values are all equal across the workgroup (loop counters, tile
+     * coordinates, tensor layouts: the usual GEMM) is compiled at its first
+     * dispatch of CVM_JIT_MIN_SCOPE_GROUPS workgroups or of
+     * CVM_JIT_MIN_INVOCATIONS invocations into code that runs once per
+     * workgroup and hands each matrix instruction to the interpreter's
+     * handler.  Leaf callbacks (a DecodeFunc, per-element or reduction
      * function of one block of pure instructions) are compiled once the
      * pipeline has made CVM_JIT_LEAF_MIN_CALLS calls of them, whatever the
      * entry point.  Results are the interpreter's, bit for bit; a failing

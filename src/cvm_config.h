@@ -24,6 +24,15 @@
 #define CVM_JIT_MIN_INVOCATIONS (UINT64_C(1) << 16)
 #endif
 
+/* ... or this many workgroups, for a shader with cooperative-matrix
+ * instructions (the scope form, exec/jit/jit.h cvm_jit_scope_form): each
+ * of its workgroups runs far more instructions than its invocation count
+ * says (bench_gemm_khr_f16: 1,024 workgroups of 32 invocations, 32 matrix
+ * loops each). */
+#ifndef CVM_JIT_MIN_SCOPE_GROUPS
+#define CVM_JIT_MIN_SCOPE_GROUPS (UINT64_C(1) << 9)
+#endif
+
 /* Leaf callbacks (a DecodeFunc, a per-element or reduction function: exec.h
  * cvm_function.leaf) are compiled once a pipeline has made this many calls
  * of them (all dispatches, all threads): by then the interpreter has spent

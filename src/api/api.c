@@ -56,6 +56,7 @@ struct cvm_pipeline {
     pthread_mutex_t jit_lock;
     int jit_state;
     cvm_jit *jit;
+    int has_coop; /* it holds cooperative-matrix instructions (the scope form's shaders) */
     /* Its leaf callbacks, compiled once they have been called often enough
      * (exec/jit/jit.h); NULL when it has none. */
     cvm_jit_leaves *leaves;
@@ -270,6 +271,9 @@ cvm_result cvm_pipeline_create(cvm_module *module, const char *entry_point,
         return r;
     }
     pthread_mutex_init(&p->jit_lock, NULL);
+    for (uint32_t i = 0; i < p->prog->ninsns; i++)
+        if (p->prog->insns[i].flags & CVM_INSN_PER_INSTANCE)
+            p->has_coop = 1;
     p->leaves = cvm_jit_leaves_create(p->prog); /* (NULL is fine: leaves interpreted) */
     *o_pipeline = p;
     return CVM_SUCCESS;
@@ -616,7 +620,8 @@ static const cvm_jit *dispatch_jit(cvm_pipeline *pipe, uint64_t groups)
     if ((flags & (CVM_FLAG_NO_JIT | CVM_FLAG_REFERENCE_PATHS)) || pipe->debug.trace_fn ||
         !cvm_jit_available())
         return NULL;
-    if (!(flags & CVM_FLAG_JIT) && inv < CVM_JIT_MIN_INVOCATIONS)
+    if (!(flags & CVM_FLAG_JIT) && inv < CVM_JIT_MIN_INVOCATIONS &&
+        !(pipe->has_coop && groups >= CVM_JIT_MIN_SCOPE_GROUPS))
         return NULL;
     pthread_mutex_lock(&pipe->jit_lock);
     if (pipe->jit_state == 0) {

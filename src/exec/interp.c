@@ -1070,7 +1070,28 @@ cvm_result cvm_group_run(cvm_group *g, const uint32_t group_id[3], const uint32_
     ex->diag = diag;
     ex->depth = 0;
     if (g->desc.jit) {
-        cvm_result jr = cvm_jit_run_group(g->desc.jit, ex, &g->budget_local);
+        cvm_result jr = CVM_SUCCESS;
+        if (cvm_jit_scope_form(g->desc.jit)) {
+            /* the group as run_function would start it: every lane active
+             * in the entry point's frame, whose handlers the code calls */
+            memset(g->alive, 1, ex->nlanes);
+            memset(g->wg_mem, 0, p->wg_size);
+            memset(g->inv_mem, 0, p->inv_size * ex->nlanes);
+            apply_initializers(g);
+            jr = fill_builtins(g);
+            cvm_frame *fr = jr == CVM_SUCCESS ? frame_get(g, p->entry, diag) : NULL;
+            if (!fr && jr == CVM_SUCCESS)
+                jr = diag ? diag->result : CVM_ERROR_OUT_OF_MEMORY;
+            if (fr) {
+                memset(fr->active, 1, ex->nlanes);
+                ex->vals = fr->vals;
+                ex->vals_home = fr->vals + p->bound;
+                ex->active = fr->active;
+                ex->nactive = ex->nlanes;
+            }
+        }
+        if (jr == CVM_SUCCESS)
+            jr = cvm_jit_run_group(g->desc.jit, ex, &g->budget_local);
         if (g->budget_local) {
             __atomic_fetch_add(budget, g->budget_local, __ATOMIC_RELAXED);
             g->budget_local = 0;

@@ -37,6 +37,17 @@ GLSLANG_NEW=${GLSLANG_NEW:-glslangValidator}
 for s in callback_context coopmat_int_scale subgroup_partitioned subgroup_partitioned_bad amd_int16 leaf_calls; do
   $GLSLANG_NEW -V --target-env vulkan1.3 -o $s.spv $s.comp >/dev/null
 done
+# scope_khr, scope_nv2 (the compiled tier's scope form, test_jit): also
+# through spirv-opt -O from a current SPIRV-Tools (cooperative matrix
+# capabilities), which keeps matrices, tensor layouts and views in phis;
+# scope_lanes: a shader the scope form does not take.
+SPIRV_OPT_NEW=${SPIRV_OPT_NEW:-spirv-opt}
+for s in scope_khr scope_nv2 scope_lanes; do
+  $GLSLANG_NEW -V --target-env vulkan1.3 -o $s.spv $s.comp >/dev/null
+done
+for s in scope_khr scope_nv2; do
+  $SPIRV_OPT_NEW -O $s.spv -o $s.opt.spv
+done
 # uniform_flow: also through spirv-opt -O (test_uniform runs both)
 glslangValidator -V --target-env vulkan1.3 -o uniform_flow.spv uniform_flow.comp >/dev/null
 spirv-opt -O uniform_flow.spv -o uniform_flow.opt.spv

@@ -376,12 +376,71 @@ static void test_scripts(void **state)
     }
 }
 
+/* The scope form (jit.h cvm_jit_scope_form): cooperative-matrix shaders
+ * whose values outside the matrices are uniform across the workgroup, run
+ * once per workgroup with the matrix instructions by the interpreter's
+ * handlers.  Each shader as glslang makes it (matrices in Function
+ * variables) and through spirv-opt -O (matrices, tensor layouts and views
+ * in phis), on random inputs against the interpreter and its reference
+ * paths; and the failures: a load out of bounds (the same message), robust
+ * zeros, a runaway loop. */
+static void test_scope_khr(void **state)
+{
+    (void)state;
+    if (skip_without_llvm())
+        skip();
+    static const char *const inputs[] = {"a", "b", NULL};
+    random_on_both("jit/scope_khr.amber", inputs, 16);
+    random_on_both("jit/scope_khr_opt.amber", inputs, 16);
+    /* A's offset one element further: the last row of tiles reads past the
+     * end of a (4096 halves) in its last step */
+    const uint32_t past[4] = {64, 1, 0, 0x3fc00000u};
+    outcome b;
+    assert_int_equal(both_tiers("jit/scope_khr.amber", 0, 0, past, 4, UINT64_MAX, &b),
+                     CVM_ERROR_OUT_OF_BOUNDS);
+    print_message("scope_khr out of bounds: %s\n", b.d.message);
+    outcome_free(&b);
+    assert_int_equal(both_tiers("jit/scope_khr_opt.amber", 0, 0, past, 4, UINT64_MAX, NULL),
+                     CVM_ERROR_OUT_OF_BOUNDS);
+    assert_int_equal(both_tiers("jit/scope_khr.amber", CVM_FLAG_ROBUST_ACCESS, 0, past, 4, 16,
+                                NULL),
+                     CVM_SUCCESS);
+    const uint32_t spin[4] = {64, 0, 1, 0x3fc00000u};
+    assert_int_equal(both_tiers("jit/scope_khr_opt.amber", 0, 200000, spin, 4, UINT64_MAX, NULL),
+                     CVM_ERROR_BUDGET_EXCEEDED);
+}
+
+static void test_scope_nv2(void **state)
+{
+    (void)state;
+    if (skip_without_llvm())
+        skip();
+    static const char *const inputs[] = {"a", "b", NULL};
+    random_on_both("jit/scope_nv2.amber", inputs, 6);
+    random_on_both("jit/scope_nv2_opt.amber", inputs, 6);
+    const uint32_t spin[4] = {60, 90, 40, 1};
+    assert_int_equal(both_tiers("jit/scope_nv2.amber", 0, 200000, spin, 4, UINT64_MAX, NULL),
+                     CVM_ERROR_BUDGET_EXCEEDED);
+}
+
+/* A cooperative-matrix shader with a value that differs between
+ * invocations (each invocation's own index) stays on the interpreter. */
+static void test_scope_not_taken(void **state)
+{
+    (void)state;
+    if (skip_without_llvm())
+        skip();
+    assert_int_equal(both_tiers("jit/scope_lanes.amber", 0, 0, NULL, 0, 0, NULL), CVM_SUCCESS);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ops_random), cmocka_unit_test(test_errors),
         cmocka_unit_test(test_not_taken),  cmocka_unit_test(test_scripts),
         cmocka_unit_test(test_f16_random), cmocka_unit_test(test_decode_threads),
+        cmocka_unit_test(test_scope_khr),  cmocka_unit_test(test_scope_nv2),
+        cmocka_unit_test(test_scope_not_taken),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -74,6 +74,12 @@ void cvm_jit_destroy(cvm_jit *j)
     (void)j;
 }
 
+int cvm_jit_scope_form(const cvm_jit *j)
+{
+    (void)j;
+    return 0;
+}
+
 cvm_result cvm_jit_run_group(const cvm_jit *j, cvm_exec *ex, uint64_t *budget_local)
 {
     (void)j;
@@ -152,6 +158,7 @@ typedef struct cvm_jit_env {
     uint64_t *budget_local;    /* the group's, in subgroup instructions */
     uint8_t *zero;             /* robust loads out of bounds read here */
     uint8_t *sink;             /* robust stores out of bounds land here */
+    const struct cvm_jit *jit; /* the scope form's helpers read its tables */
 } cvm_jit_env;
 
 enum { ENV_REGIONS, ENV_EX, ENV_NLANES, ENV_SG, ENV_GID, ENV_NGROUPS, ENV_BUDGET, ENV_NREGIONS };
@@ -172,6 +179,11 @@ struct cvm_jit {
     jit_fn fn;
     const cvm_program *prog;
     uint32_t max_region; /* regions the code reads: 0 .. max_region */
+    /* The scope form (jit.h cvm_jit_scope_form): per instruction of the
+     * program, 1 for a phi whose value stays in the interpreter's slot
+     * (a cooperative matrix, a tensor layout...), moved by jit_slot_phis */
+    int scope;
+    uint8_t *slot_phi;
 };
 
 /* ---- run-time helpers the generated code calls -------------------------- */
@@ -233,6 +245,112 @@ static int64_t jit_refill(cvm_jit_env *env, uint32_t insn, int64_t cur)
         *env->budget_local += got;
     }
     return cur;
+}
+
+/* The scope form: instruction `insn` run by its interpreter handler over
+ * the whole workgroup (every lane active: a cooperative-matrix instruction
+ * runs once per scope instance), as run_block_impl runs it.  0, or 1 after
+ * a failure (ex->diag set). */
+static int32_t jit_handler(cvm_jit_env *env, uint32_t insn)
+{
+    cvm_exec *ex = env->ex;
+    const cvm_insn *in = &ex->prog->insns[insn];
+    return in->fn(ex, in) != CVM_SUCCESS;
+}
+
+/* The scope form: a CVM_INSN_UNIFORM instruction run by its handler for
+ * lane 0 alone, as interp.c run_uniform runs it (every lane is active in
+ * this form, so lane 0 is the first active one). */
+static int32_t jit_uniform_handler(cvm_jit_env *env, uint32_t insn)
+{
+    cvm_exec *ex = env->ex;
+    const cvm_insn *in = &ex->prog->insns[insn];
+    uint32_t n = ex->nlanes, na = ex->nactive;
+    uint8_t *act = ex->active, one = 1;
+    ex->nlanes = 1;
+    ex->active = &one;
+    ex->nactive = 1;
+    cvm_result r = in->fn(ex, in);
+    ex->nlanes = n;
+    ex->active = act;
+    ex->nactive = na;
+    return r != CVM_SUCCESS;
+}
+
+/* Bytes of one copy of a slot value of type `tid`, and in *o_count its
+ * copies: a subgroup-scope matrix one per subgroup, anything else
+ * (a workgroup-scope matrix; a uniform value, at stride 0) one. */
+static size_t slot_bytes(const cvm_exec *ex, uint32_t tid, uint32_t *o_count)
+{
+    const cvm_type *t = &ex->prog->types[tid];
+    uint32_t count = 1;
+    if (t->tclass == CVM_TC_COOPMAT && t->scope != SpvScopeWorkgroup)
+        count = ex->nsub;
+    *o_count = count;
+    return t->size;
+}
+
+/* The scope form, on the edge from block `from` to block `bi` of the entry
+ * point: the phis of `bi` whose values stay in the interpreter's slots
+ * (slot_phi) take their incoming values from `from`, all read before any
+ * is written (a parallel copy, as run_block_impl makes).  0, or 1 after a
+ * failure. */
+static int32_t jit_slot_phis(cvm_jit_env *env, uint32_t bi, uint32_t from)
+{
+    cvm_exec *ex = env->ex;
+    const cvm_program *p = ex->prog;
+    const cvm_block *b = &p->funcs[p->entry].blocks[bi];
+    size_t need = 0;
+    for (uint32_t ii = b->first; ii < b->first + b->count && p->insns[ii].cf == CVM_CF_PHI; ii++) {
+        uint32_t count;
+        if (env->jit->slot_phi[ii])
+            need += slot_bytes(ex, p->insns[ii].type, &count) * count + 16;
+    }
+    if (need > ex->scratch_size) {
+        uint8_t *ns = cvm_realloc(ex->scratch, need);
+        if (!ns) {
+            cvm_exec_fail(ex, &p->insns[b->first], CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+            return 1;
+        }
+        ex->scratch = ns;
+        ex->scratch_size = need;
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        size_t at = 0;
+        for (uint32_t ii = b->first; ii < b->first + b->count && p->insns[ii].cf == CVM_CF_PHI;
+             ii++) {
+            const cvm_insn *ph = &p->insns[ii];
+            if (!env->jit->slot_phi[ii])
+                continue;
+            uint32_t count;
+            size_t size = slot_bytes(ex, ph->type, &count);
+            uint8_t *tmp = ex->scratch + at;
+            at += size * count + 16;
+            if (pass == 1) {
+                cvm_val dst = ex->vals[ph->result];
+                for (uint32_t i = 0; i < count; i++)
+                    memcpy(dst.p + (size_t)i * dst.stride, tmp + i * size, size);
+                continue;
+            }
+            const uint32_t *pairs = p->extra + ph->extra;
+            uint32_t k = 0;
+            while (k + 1 < ph->nextra && pairs[k + 1] != from)
+                k += 2;
+            if (k + 1 >= ph->nextra) {
+                cvm_exec_fail(ex, ph, CVM_ERROR_INVALID_MODULE,
+                              "OpPhi has no value for the block invocation 0 came from");
+                return 1;
+            }
+            cvm_val src = ex->vals[pairs[k]];
+            if (!src.p || !ex->vals[ph->result].p) {
+                cvm_exec_fail(ex, ph, CVM_ERROR_INVALID_MODULE, "OpPhi names a value it cannot read");
+                return 1;
+            }
+            for (uint32_t i = 0; i < count; i++)
+                memcpy(tmp + i * size, src.p + (size_t)i * src.stride, size);
+        }
+    }
+    return 0;
 }
 
 static void jit_arith(const cvm_insn *in, uint8_t *r, const uint8_t *a, const uint8_t *b,
@@ -309,6 +427,17 @@ typedef struct jctx {
     uint32_t cur_insn;
     uint32_t max_region;
     LLVMValueRef *var_allocas; uint32_t *var_ids, *var_inits; uint32_t nvars;
+    /* The scope form (cvm_jit_scope_form): the entry point run once per
+     * workgroup, the instructions it does not translate run by their
+     * handlers on the interpreter's value slots (ex->vals, vals_base) */
+    int scope;
+    LLVMValueRef vals_base, budget_unit;
+    uint8_t *slot_phi;      /* per instruction: a phi moved by jit_slot_phis */
+    uint8_t *has_slot_phis; /* per block */
+    /* edges given a block of their own (edge_to): (from, to, block) */
+    uint32_t *edge_from, *edge_to_blk;
+    LLVMBasicBlockRef *edge_bb;
+    uint32_t nedges;
 } jctx;
 
 static cvm_result unsupported(jctx *j, uint32_t insn, const char *what)
@@ -1456,13 +1585,234 @@ static cvm_result emit_insn(jctx *j, uint32_t ii)
     }
 }
 
+/* ---- the scope form -------------------------------------------------------- */
+
+/* The interpreter's value slot of `id` (ex->vals[id].p). */
+static LLVMValueRef slot_ptr(jctx *j, uint32_t id)
+{
+    LLVMValueRef idx[2] = {c_i64(j, id), c_i32(j, 0)};
+    LLVMValueRef pp = LLVMBuildInBoundsGEP2(j->B, j->val_t, j->vals_base, idx, 2, "");
+    return LLVMBuildLoad2(j->B, j->ptr8, pp, "");
+}
+
+/* Before a handler runs instruction `si`: the values of its operands that
+ * the compiled code holds (every one of them uniform, so each slot has
+ * stride 0) written to their slots, a buffer pointer as the address
+ * exec.h defines (an offset outside its region's 40 bits: the region's
+ * last byte, as h_access_chain makes it).  A Function variable the code
+ * keeps as its own cannot be named by a handler: not taken. */
+static cvm_result to_slots(jctx *j, const spv_inst *si)
+{
+    const cvm_program *p = j->p;
+    for (uint32_t k = 1; k < si->word_count; k++) {
+        uint32_t id = si->words[k];
+        if (id == 0 || id >= p->bound || p->const_offset[id] != UINT64_MAX ||
+            j->mod->defs[id].func != p->entry)
+            continue;
+        if (j->mod->defs[id].opcode == SpvOpVariable) {
+            if (j->ptrs[id].kind != JP_NONE)
+                return unsupported(j, j->cur_insn, "a variable of the compiled code named here");
+            continue;
+        }
+        if ((j->vals[id] || j->ptrs[id].kind != JP_NONE) && !p->uniform[id])
+            return unsupported(j, j->cur_insn, "a value that may differ between invocations, named here");
+        if (j->vals[id]) {
+            LLVMValueRef v = j->vals[id];
+            uint32_t tid = j->mod->defs[id].type;
+            if (comp_sk(j, tid) == CVM_SK_BOOL) {
+                uint32_t n = ncomp_of(j, tid);
+                v = LLVMBuildZExt(j->B, v, n > 1 ? LLVMVectorType(j->i8, n) : j->i8, "");
+            }
+            LLVMValueRef sp = LLVMBuildBitCast(j->B, slot_ptr(j, id),
+                                               LLVMPointerType(LLVMTypeOf(v), 0), "");
+            LLVMSetAlignment(LLVMBuildStore(j->B, v, sp), 1);
+        } else if (j->ptrs[id].kind == JP_MEM) {
+            const jptr *pt = &j->ptrs[id];
+            uint64_t lim = UINT64_C(1) << CVM_ADDR_OFFSET_BITS;
+            LLVMValueRef bad = LLVMBuildICmp(j->B, LLVMIntUGE, pt->off, c_i64(j, lim), "");
+            LLVMValueRef off = LLVMBuildSelect(j->B, bad, c_i64(j, lim - 1), pt->off, "");
+            LLVMValueRef addr = LLVMBuildOr(j->B, off, c_i64(j, CVM_ADDR(pt->region, 0)), "");
+            LLVMValueRef sp = LLVMBuildBitCast(j->B, slot_ptr(j, id), LLVMPointerType(j->i64, 0), "");
+            LLVMSetAlignment(LLVMBuildStore(j->B, addr, sp), 1);
+        } else if (j->ptrs[id].kind != JP_NONE) {
+            return unsupported(j, j->cur_insn, "a pointer of the compiled code named here");
+        }
+    }
+    return CVM_SUCCESS;
+}
+
+/* Instruction `ii` run by its handler: over every lane (a cooperative-
+ * matrix instruction, a barrier), or for lane 0 alone (`one_lane`, a
+ * uniform instruction the tier does not translate).  A result of a type
+ * the code holds is read back from its slot (uniform: one copy). */
+static cvm_result emit_handler_call(jctx *j, uint32_t ii, const spv_inst *si, int one_lane)
+{
+    const cvm_insn *in = &j->p->insns[ii];
+    cvm_result r = to_slots(j, si);
+    if (r != CVM_SUCCESS)
+        return r;
+    LLVMTypeRef params[2] = {LLVMPointerType(j->env_t, 0), j->i32};
+    LLVMTypeRef fty = LLVMFunctionType(j->i32, params, 2, 0);
+    LLVMValueRef args[2] = {j->env, c_i32(j, ii)};
+    LLVMValueRef rc = LLVMBuildCall2(
+        j->B, fty, fn_const(j, one_lane ? (void *)jit_uniform_handler : (void *)jit_handler, fty),
+        args, 2, "");
+    LLVMBasicBlockRef go = LLVMAppendBasicBlockInContext(j->C, j->fn, "ran");
+    LLVMBuildCondBr(j->B, LLVMBuildICmp(j->B, LLVMIntNE, rc, c_i32(j, 0), ""), j->fail_bb, go);
+    LLVMPositionBuilderAtEnd(j->B, go);
+    if (in->result && in->result < j->p->bound && in->type && value_type(j, in->type)) {
+        if (!one_lane || !j->p->uniform[in->result])
+            return unsupported(j, ii, "a value that differs between invocations");
+        j->vals[in->result] = unspill(j, slot_ptr(j, in->result), in->type);
+    }
+    return CVM_SUCCESS;
+}
+
+/* 1 when the operand `id` of an instruction the tier would translate is
+ * one it holds (a constant, an LLVM value, a pointer it follows), or no
+ * value of this function at all (a literal, a type). */
+static int held(jctx *j, uint32_t id)
+{
+    const cvm_program *p = j->p;
+    if (id == 0 || id >= p->bound || p->const_offset[id] != UINT64_MAX)
+        return 1;
+    const spv_def *d = &j->mod->defs[id];
+    if (d->func != p->entry)
+        return 1;
+    return j->vals[id] != NULL || j->ptrs[id].kind != JP_NONE;
+}
+
+/* 1 when the scope form translates uniform instruction `si` itself; else
+ * its handler runs it for one lane. */
+static int native_ok(jctx *j, const spv_inst *si)
+{
+    const uint32_t *w = si->words;
+    uint32_t op = si->opcode, first = 3;
+    switch (op) {
+    case SpvOpLoad:
+        return si->word_count >= 4 && w[3] < j->p->bound && j->ptrs[w[3]].kind != JP_NONE &&
+               value_type(j, w[1]) != NULL;
+    case SpvOpStore:
+        return si->word_count >= 3 && w[1] < j->p->bound && j->ptrs[w[1]].kind != JP_NONE &&
+               get_val(j, w[2]) != NULL;
+    case SpvOpAccessChain:
+    case SpvOpInBoundsAccessChain:
+        for (uint32_t k = 4; k < si->word_count; k++)
+            if (!held(j, w[k]))
+                return 0;
+        return si->word_count >= 4 && w[3] < j->p->bound && j->ptrs[w[3]].kind != JP_NONE;
+    case SpvOpCompositeExtract: case SpvOpCompositeInsert: case SpvOpCompositeConstruct:
+    case SpvOpVectorShuffle: case SpvOpCopyObject:
+    case SpvOpConvertFToU: case SpvOpConvertFToS: case SpvOpConvertSToF: case SpvOpConvertUToF:
+    case SpvOpUConvert: case SpvOpSConvert: case SpvOpFConvert: case SpvOpBitcast:
+        break;
+    case SpvOpExtInst:
+        if (si->word_count < 5 || w[3] != j->p->glsl_ext || !j->p->glsl_ext)
+            return 0;
+        first = 5;
+        break;
+    default:
+        if (!is_arith_op(op))
+            return 0;
+    }
+    if (si->word_count < 3 || !value_type(j, w[1]))
+        return 0;
+    for (uint32_t k = first; k < si->word_count; k++)
+        if (!held(j, w[k]) || (w[k] < j->p->bound && j->ptrs[w[k]].kind != JP_NONE))
+            return 0;
+    return 1;
+}
+
+/* One instruction of the entry point in the scope form. */
+static cvm_result emit_scope_insn(jctx *j, uint32_t ii)
+{
+    const cvm_insn *in = &j->p->insns[ii];
+    spv_inst si;
+    j->cur_insn = ii;
+    if (!spv_module_inst_at(j->mod, in->word_off, &si))
+        return unsupported(j, ii, "this instruction");
+    if (!in->fn)
+        return emit_insn(j, ii); /* (a non-semantic extended instruction) */
+    if (in->flags & CVM_INSN_PER_INSTANCE)
+        return emit_handler_call(j, ii, &si, 0);
+    if (!(in->flags & CVM_INSN_UNIFORM)) {
+        if (si.opcode == SpvOpControlBarrier || si.opcode == SpvOpMemoryBarrier)
+            return emit_handler_call(j, ii, &si, 0);
+        /* a pointer is a description here, lane 0's; what loads or stores
+         * through it must itself be uniform (and a handler is never given
+         * it: to_slots) */
+        if ((si.opcode == SpvOpAccessChain || si.opcode == SpvOpInBoundsAccessChain) &&
+            native_ok(j, &si))
+            return emit_insn(j, ii);
+        return unsupported(j, ii, "an instruction whose value may differ between invocations");
+    }
+    if (native_ok(j, &si))
+        return emit_insn(j, ii);
+    return emit_handler_call(j, ii, &si, 1);
+}
+
+/* The block a branch from block `from` to block `to` goes to: `to` itself,
+ * or in the scope form, where `to` has phis of slot values, a block of the
+ * edge's own that moves them first (jit_slot_phis). */
+static LLVMBasicBlockRef edge_to(jctx *j, uint32_t to, uint32_t from)
+{
+    if (!j->scope || !j->has_slot_phis[to])
+        return j->bbs[to];
+    uint32_t *nf = cvm_realloc(j->edge_from, (j->nedges + 1) * sizeof(uint32_t));
+    if (nf)
+        j->edge_from = nf;
+    uint32_t *nt = cvm_realloc(j->edge_to_blk, (j->nedges + 1) * sizeof(uint32_t));
+    if (nt)
+        j->edge_to_blk = nt;
+    LLVMBasicBlockRef *nb = cvm_realloc(j->edge_bb, (j->nedges + 1) * sizeof(LLVMBasicBlockRef));
+    if (nb)
+        j->edge_bb = nb;
+    if (!nf || !nt || !nb)
+        return NULL;
+    LLVMBasicBlockRef cur = LLVMGetInsertBlock(j->B);
+    LLVMBasicBlockRef e = LLVMAppendBasicBlockInContext(j->C, j->fn, "edge");
+    LLVMPositionBuilderAtEnd(j->B, e);
+    LLVMTypeRef params[3] = {LLVMPointerType(j->env_t, 0), j->i32, j->i32};
+    LLVMTypeRef fty = LLVMFunctionType(j->i32, params, 3, 0);
+    LLVMValueRef args[3] = {j->env, c_i32(j, to), c_i32(j, from)};
+    LLVMValueRef rc = LLVMBuildCall2(j->B, fty, fn_const(j, (void *)jit_slot_phis, fty), args, 3, "");
+    LLVMBuildCondBr(j->B, LLVMBuildICmp(j->B, LLVMIntNE, rc, c_i32(j, 0), ""), j->fail_bb,
+                    j->bbs[to]);
+    LLVMPositionBuilderAtEnd(j->B, cur);
+    j->edge_from[j->nedges] = from;
+    j->edge_to_blk[j->nedges] = to;
+    j->edge_bb[j->nedges] = e;
+    j->nedges++;
+    return e;
+}
+
+/* The LLVM block a phi of block `to` names for its value from block `from`. */
+static LLVMBasicBlockRef phi_pred(jctx *j, uint32_t to, uint32_t from, LLVMBasicBlockRef end)
+{
+    for (uint32_t k = 0; k < j->nedges; k++)
+        if (j->edge_from[k] == from && j->edge_to_blk[k] == to)
+            return j->edge_bb[k];
+    return end;
+}
+
+/* A branch condition or switch selector of the scope form must be
+ * uniform: every lane goes the same way. */
+static int uniform_selector(jctx *j, uint32_t id)
+{
+    return id < j->p->bound && (j->p->const_offset[id] != UINT64_MAX || j->p->uniform[id]);
+}
+
 /* Charges `count` instructions to the budget at the start of a block. */
 static void emit_budget(jctx *j, uint32_t count, uint32_t insn)
 {
     if (!count || j->leaf) /* (a leaf's caller charges its batches: leaf_calls) */
         return;
     LLVMValueRef b = LLVMBuildLoad2(j->B, j->i64, j->budget_var, "");
-    LLVMValueRef nb = LLVMBuildSub(j->B, b, c_i64(j, count), "");
+    /* (the scope form runs the block once for the workgroup: the
+     * interpreter's charge, count subgroup instructions) */
+    LLVMValueRef charge = j->scope ? LLVMBuildMul(j->B, c_i64(j, count), j->budget_unit, "")
+                                   : c_i64(j, count);
+    LLVMValueRef nb = LLVMBuildSub(j->B, b, charge, "");
     LLVMBuildStore(j->B, nb, j->budget_var);
     LLVMValueRef low = LLVMBuildICmp(j->B, LLVMIntSLT, nb, c_i64(j, 0), "");
     LLVMBasicBlockRef refill = LLVMAppendBasicBlockInContext(j->C, j->fn, "refill");
@@ -1484,39 +1834,49 @@ static cvm_result emit_terminator(jctx *j, uint32_t ii, uint32_t bi, LLVMBasicBl
     const cvm_insn *in = &j->p->insns[ii];
     const cvm_function *f = j->f;
     j->cur_insn = ii;
-    (void)bi;
     switch (in->cf) {
-    case CVM_CF_BRANCH:
-        if (in->a >= f->nblocks)
+    case CVM_CF_BRANCH: {
+        LLVMBasicBlockRef to = in->a < f->nblocks ? edge_to(j, in->a, bi) : NULL;
+        if (!to)
             return unsupported(j, ii, "this branch");
-        LLVMBuildBr(j->B, j->bbs[in->a]);
+        LLVMBuildBr(j->B, to);
         break;
+    }
     case CVM_CF_BRANCH_COND: {
         LLVMValueRef c = get_val(j, in->a);
-        if (!c || LLVMTypeOf(c) != j->i1 || in->b >= f->nblocks || in->c >= f->nblocks)
+        if (!c || LLVMTypeOf(c) != j->i1 || in->b >= f->nblocks || in->c >= f->nblocks ||
+            (j->scope && !uniform_selector(j, in->a)))
             return unsupported(j, ii, "this branch");
-        LLVMBuildCondBr(j->B, c, j->bbs[in->b], j->bbs[in->c]);
+        LLVMBasicBlockRef tb = edge_to(j, in->b, bi), fb = edge_to(j, in->c, bi);
+        if (!tb || !fb)
+            return unsupported(j, ii, "this branch");
+        LLVMBuildCondBr(j->B, c, tb, fb);
         break;
     }
     case CVM_CF_SWITCH: {
         LLVMValueRef s = get_val(j, in->a);
-        if (!s || LLVMGetTypeKind(LLVMTypeOf(s)) != LLVMIntegerTypeKind || in->b >= f->nblocks)
+        if (!s || LLVMGetTypeKind(LLVMTypeOf(s)) != LLVMIntegerTypeKind || in->b >= f->nblocks ||
+            (j->scope && !uniform_selector(j, in->a)))
             return unsupported(j, ii, "this switch");
         /* (low word, high word, block) triples (cvm_lower_control); the
          * first of equal literals wins there, and LLVM refuses equal ones */
-        LLVMValueRef sw = LLVMBuildSwitch(j->B, s, j->bbs[in->b], in->nextra / 3);
+        LLVMBasicBlockRef db = edge_to(j, in->b, bi);
+        if (!db)
+            return unsupported(j, ii, "this switch");
+        LLVMValueRef sw = LLVMBuildSwitch(j->B, s, db, in->nextra / 3);
         const uint32_t *e = j->p->extra + in->extra;
         for (uint32_t k = 0; k + 2 < in->nextra; k += 3) {
-            if (e[k + 2] >= f->nblocks)
+            LLVMBasicBlockRef cb = e[k + 2] < f->nblocks ? edge_to(j, e[k + 2], bi) : NULL;
+            if (!cb)
                 return unsupported(j, ii, "this switch target");
             uint64_t lit = e[k] | ((uint64_t)e[k + 1] << 32);
-            LLVMAddCase(sw, LLVMConstInt(LLVMTypeOf(s), lit, 0), j->bbs[e[k + 2]]);
+            LLVMAddCase(sw, LLVMConstInt(LLVMTypeOf(s), lit, 0), cb);
         }
         break;
     }
     case CVM_CF_RETURN:
     case CVM_CF_KILL:
-        if (j->leaf)
+        if (j->leaf || (j->scope && in->cf == CVM_CF_KILL))
             return unsupported(j, ii, "this return");
         LLVMBuildBr(j->B, j->lane_next);
         break;
@@ -1745,8 +2105,9 @@ static cvm_result setup_globals(jctx *j)
     }
     for (uint32_t d = 0; d < p->ndescs; d++) {
         const cvm_descriptor *ds = &p->descs[d];
-        if (ds->array_size != 1 && j->leaf)
-            continue; /* (a leaf naming one is not taken: emit_load) */
+        if (ds->array_size != 1 && (j->leaf || j->scope))
+            continue; /* (a leaf naming one is not taken: emit_load; the scope
+                         form runs what names one by its handler) */
         if (ds->array_size != 1)
             return unsupported(j, UINT32_MAX, "descriptor arrays");
         jptr *pt = &j->ptrs[ds->var];
@@ -1797,6 +2158,11 @@ static cvm_result setup_function_vars(jctx *j)
             return unsupported(j, UINT32_MAX, "a variable of this storage class");
         uint32_t pointee = p->types[si.words[1]].elem;
         LLVMTypeRef ty = value_type(j, pointee);
+        if (j->scope && !ty)
+            continue; /* stays in the interpreter's memory, its loads and
+                         stores run by their handlers */
+        if (j->scope && p->var_uoffset[id] == UINT64_MAX)
+            return unsupported(j, UINT32_MAX, "a Function variable that may differ between invocations");
         if (!ty)
             return unsupported(j, UINT32_MAX, "a Function variable of this type");
         LLVMValueRef a = LLVMBuildAlloca(j->B, ty, "");
@@ -1880,6 +2246,17 @@ static cvm_result translate(jctx *j, const char *name)
                    j->budget_var);
     LLVMValueRef nlanes = LLVMBuildLoad2(j->B, j->i32, env_field(j, ENV_NLANES, 0), "");
     LLVMValueRef sg = LLVMBuildLoad2(j->B, j->i32, env_field(j, ENV_SG, 0), "");
+    LLVMValueRef loop_lanes = nlanes;
+    if (j->scope) { /* once for the workgroup, as its lane 0 */
+        loop_lanes = c_i32(j, 1);
+        j->budget_unit = LLVMBuildZExt(j->B, sg, j->i64, "");
+        LLVMValueRef exp = LLVMBuildLoad2(j->B, j->ptr8, env_field(j, ENV_EX, 0), "");
+        LLVMValueRef vo = c_i64(j, offsetof(cvm_exec, vals));
+        LLVMValueRef vp = LLVMBuildGEP2(j->B, j->i8, exp, &vo, 1, "");
+        LLVMTypeRef valp = LLVMPointerType(j->val_t, 0);
+        vp = LLVMBuildBitCast(j->B, vp, LLVMPointerType(valp, 0), "");
+        j->vals_base = LLVMBuildLoad2(j->B, valp, vp, "vals");
+    }
     /* the regions' base, size and writability, read once */
     j->nregions = j->max_region + 1;
     j->regions = cvm_calloc(j->nregions, sizeof(region_info));
@@ -1927,7 +2304,7 @@ static cvm_result translate(jctx *j, const char *name)
         j->tile_row = LLVMBuildPhi(j->B, j->i32, "r");
         j->tile_col = LLVMBuildPhi(j->B, j->i32, "c");
     }
-    LLVMValueRef more = LLVMBuildICmp(j->B, LLVMIntULT, j->lane, nlanes, "");
+    LLVMValueRef more = LLVMBuildICmp(j->B, LLVMIntULT, j->lane, j->tile ? nlanes : loop_lanes, "");
     LLVMBuildCondBr(j->B, more, body, done);
     LLVMPositionBuilderAtEnd(j->B, body);
     if (j->tile) /* diagnostics name the call as the interpreter's batches do */
@@ -1955,6 +2332,27 @@ static cvm_result translate(jctx *j, const char *name)
     qsort(order, f->nblocks, sizeof(uint64_t), cmp_u64);
     LLVMBuildBr(j->B, j->bbs[0]);
     r = CVM_SUCCESS;
+    if (j->scope) { /* the phis whose values stay in slots, before any branch to them */
+        j->has_slot_phis = cvm_calloc(f->nblocks, 1);
+        if (!j->has_slot_phis)
+            r = cvm_diag_set(j->diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+        for (uint32_t bi = 0; bi < f->nblocks && r == CVM_SUCCESS; bi++) {
+            const cvm_block *blk = &f->blocks[bi];
+            for (uint32_t ii = blk->first; ii < blk->first + blk->count; ii++) {
+                const cvm_insn *ph = &p->insns[ii];
+                if (ph->cf != CVM_CF_PHI)
+                    break;
+                if (value_type(j, ph->type))
+                    continue;
+                if (p->types[ph->type].tclass != CVM_TC_COOPMAT && !p->uniform[ph->result]) {
+                    r = unsupported(j, ii, "a phi whose value may differ between invocations");
+                    break;
+                }
+                j->slot_phi[ii] = 1;
+                j->has_slot_phis[bi] = 1;
+            }
+        }
+    }
     for (uint32_t k = 0; k < f->nblocks && r == CVM_SUCCESS; k++) {
         uint32_t bi = (uint32_t)(order[k] & 0xffffffffu);
         const cvm_block *blk = &f->blocks[bi];
@@ -1964,6 +2362,12 @@ static cvm_result translate(jctx *j, const char *name)
         for (; ii < end && p->insns[ii].cf == CVM_CF_PHI; ii++) {
             const cvm_insn *ph = &p->insns[ii];
             LLVMTypeRef ty = value_type(j, ph->type);
+            if (j->scope && j->slot_phi[ii])
+                continue; /* (moved by jit_slot_phis) */
+            if (j->scope && !p->uniform[ph->result]) {
+                r = unsupported(j, ii, "a phi whose value may differ between invocations");
+                break;
+            }
             if (!ty) {
                 r = unsupported(j, ii, "a phi of this type");
                 break;
@@ -1976,7 +2380,7 @@ static cvm_result translate(jctx *j, const char *name)
         for (; ii < end && r == CVM_SUCCESS; ii++) {
             const cvm_insn *in = &p->insns[ii];
             if (in->cf == CVM_CF_NONE)
-                r = emit_insn(j, ii);
+                r = j->scope ? emit_scope_insn(j, ii) : emit_insn(j, ii);
             else if (ii + 1 == end)
                 r = emit_terminator(j, ii, bi, &ends[bi]);
             else
@@ -1993,6 +2397,8 @@ static cvm_result translate(jctx *j, const char *name)
             const cvm_insn *ph = &p->insns[ii];
             if (ph->cf != CVM_CF_PHI)
                 break;
+            if (j->scope && j->slot_phi[ii])
+                continue;
             const uint32_t *pairs = p->extra + ph->extra;
             for (uint32_t k = 0; k + 1 < ph->nextra; k += 2) {
                 LLVMValueRef v = get_val(j, pairs[k]);
@@ -2001,7 +2407,7 @@ static cvm_result translate(jctx *j, const char *name)
                     r = unsupported(j, ii, "this phi's operand");
                     break;
                 }
-                LLVMBasicBlockRef fb = ends[from];
+                LLVMBasicBlockRef fb = phi_pred(j, bi, from, ends[from]);
                 LLVMAddIncoming(j->vals[ph->result], &v, &fb, 1);
             }
         }
@@ -2041,12 +2447,29 @@ static cvm_result translate(jctx *j, const char *name)
     return CVM_SUCCESS;
 }
 
+/* 1 when the entry point holds a cooperative-matrix instruction: the
+ * scope form is the one that may take it. */
+static int wants_scope(const cvm_program *p)
+{
+    if (p->nfuncs == 0 || p->entry >= p->nfuncs)
+        return 0;
+    const cvm_function *f = &p->funcs[p->entry];
+    for (uint32_t b = 0; b < f->nblocks; b++)
+        for (uint32_t ii = f->blocks[b].first; ii < f->blocks[b].first + f->blocks[b].count; ii++)
+            if (p->insns[ii].flags & CVM_INSN_PER_INSTANCE)
+                return 1;
+    return 0;
+}
+
 /* Checks that make the tier's assumptions hold for the whole program. */
 static cvm_result eligible(jctx *j)
 {
     const cvm_program *p = j->p;
     if (p->nfuncs == 0 || p->entry >= p->nfuncs)
         return unsupported(j, UINT32_MAX, "a program without an entry point");
+    if (j->scope) /* (the group runs as the interpreter sets it up: callbacks, memory and
+                     initializers are its; a call in the entry point is not taken) */
+        return CVM_SUCCESS;
     for (uint32_t fi = 0; fi < p->nfuncs; fi++) {
         const cvm_function *f = &p->funcs[fi];
         if (fi != p->entry && f->lowered)
@@ -2136,6 +2559,14 @@ static void jctx_reset(jctx *j)
     cvm_mem_free(j->regions);
     cvm_mem_free(j->var_ids);
     cvm_mem_free(j->var_inits);
+    cvm_mem_free(j->has_slot_phis);
+    cvm_mem_free(j->edge_from);
+    cvm_mem_free(j->edge_to_blk);
+    cvm_mem_free(j->edge_bb);
+    j->has_slot_phis = NULL;
+    j->edge_from = j->edge_to_blk = NULL;
+    j->edge_bb = NULL;
+    j->nedges = 0;
     j->bbs = NULL;
     j->regions = NULL;
     j->var_ids = j->var_inits = NULL;
@@ -2207,29 +2638,40 @@ cvm_result cvm_jit_compile(const cvm_program *prog, cvm_jit **o_jit, cvm_diagnos
     LLVMOrcThreadSafeContextRef tsc;
     if (!jctx_init(&j, prog, diag, &tsc))
         return cvm_diag_set(diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
-    cvm_result r = eligible(&j);
+    j.scope = wants_scope(prog);
+    cvm_result r = CVM_SUCCESS;
+    if (j.scope && !(j.slot_phi = cvm_calloc(prog->ninsns ? prog->ninsns : 1, 1)))
+        r = cvm_diag_set(diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+    if (r == CVM_SUCCESS)
+        r = eligible(&j);
     if (r == CVM_SUCCESS) {
         j.f = &prog->funcs[prog->entry];
         r = translate(&j, "cvm_jit_run");
     }
     uint32_t max_region = j.max_region;
+    uint8_t *slot_phi = j.slot_phi;
     jctx_free(&j);
     if (r != CVM_SUCCESS) {
+        cvm_mem_free(slot_phi);
         LLVMDisposeModule(j.M);
         LLVMOrcDisposeThreadSafeContext(tsc);
         return r;
     }
     cvm_jit *out = cvm_calloc(1, sizeof(*out));
     if (!out) {
+        cvm_mem_free(slot_phi);
         LLVMDisposeModule(j.M);
         LLVMOrcDisposeThreadSafeContext(tsc);
         return cvm_diag_set(diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
     }
     out->prog = prog;
     out->max_region = max_region;
+    out->scope = j.scope;
+    out->slot_phi = slot_phi;
     if ((r = jctx_finish(&j, tsc, &out->lljit, diag)) != CVM_SUCCESS) {
         if (out->lljit)
             LLVMOrcDisposeLLJIT(out->lljit);
+        cvm_mem_free(out->slot_phi);
         cvm_mem_free(out);
         return r;
     }
@@ -2237,6 +2679,7 @@ cvm_result cvm_jit_compile(const cvm_program *prog, cvm_jit **o_jit, cvm_diagnos
     LLVMErrorRef err = LLVMOrcLLJITLookup(out->lljit, &addr, "cvm_jit_run");
     if (err) {
         LLVMOrcDisposeLLJIT(out->lljit);
+        cvm_mem_free(out->slot_phi);
         cvm_mem_free(out);
         return llvm_error(diag, err, "compiling");
     }
@@ -2250,7 +2693,13 @@ void cvm_jit_destroy(cvm_jit *j)
     if (!j)
         return;
     LLVMOrcDisposeLLJIT(j->lljit);
+    cvm_mem_free(j->slot_phi);
     cvm_mem_free(j);
+}
+
+int cvm_jit_scope_form(const cvm_jit *j)
+{
+    return j && j->scope;
 }
 
 cvm_result cvm_jit_run_group(const cvm_jit *j, cvm_exec *ex, uint64_t *budget_local)
@@ -2273,6 +2722,7 @@ cvm_result cvm_jit_run_group(const cvm_jit *j, cvm_exec *ex, uint64_t *budget_lo
     env.zero = zero;
     env.sink = sink;
     env.nregions = ex->nregions;
+    env.jit = j;
     int32_t rc = j->fn(&env);
     __atomic_fetch_add(&jit_groups_run, 1, __ATOMIC_RELAXED);
     /* unused invocation instructions back to the group, whole subgroup ones */

@@ -1,10 +1,14 @@
 /* The compiled tier: an entry point whose invocations never wait for one
  * another, compiled through LLVM's ORC JIT (Debian llvm-14-dev) into native
- * code that runs a workgroup's invocations one after the other.
+ * code that runs a workgroup's invocations one after the other; and an
+ * entry point with cooperative-matrix instructions whose other values are
+ * all uniform, compiled into code that runs once per workgroup around the
+ * interpreter's matrix handlers (the scope form, cvm_jit_scope_form below).
  *
- * Which shaders (cvm_jit_compile says why not, naming the first instruction
- * it does not take): no OpControlBarrier, no subgroup, atomic, cooperative
- * matrix or vector, tensor or callback instruction, no function call, no
+ * Which shaders take the first form (cvm_jit_compile says why not, naming
+ * the first instruction it does not take): no OpControlBarrier, no subgroup,
+ * atomic, cooperative matrix or vector, tensor or callback instruction, no
+ * function call, no
  * DebugPrintf; values that are booleans, 8- to 64-bit integers, f32, f64
  * and f16 (where the CPU converts with F16C, as the interpreter's f16
  * kernels do) and their vectors; memory that is Function variables of such
@@ -51,6 +55,35 @@ int cvm_jit_available(void);
  * shader: not an error for the dispatch); CVM_ERROR_OUT_OF_MEMORY. */
 cvm_result cvm_jit_compile(const cvm_program *prog, cvm_jit **o_jit, cvm_diagnostic *diag);
 void cvm_jit_destroy(cvm_jit *j);
+
+/* The scope form.  An entry point that holds cooperative-matrix
+ * instructions is compiled, when it can be, into code that runs once per
+ * workgroup, as its lane 0, with the interpreter's state around it:
+ *
+ *   - every value outside the matrices must be uniform (exec/uniform.h):
+ *     each instruction that is not a cooperative-matrix one marked
+ *     CVM_INSN_UNIFORM, each branch condition and switch selector uniform
+ *     (so every block is one that all invocations run together), each
+ *     Function variable the code keeps a uniform one; a barrier is taken,
+ *     OpKill and calls are not;
+ *   - the code computes those values itself, once (what the uniform
+ *     instructions compute, for one lane, in the interpreter);
+ *   - a cooperative-matrix instruction runs by its interpreter handler over
+ *     the whole group (cvm_insn.fn with every lane active: once per scope
+ *     instance), after the code writes the uniform operands it holds to
+ *     their value slots (stride 0); a uniform instruction the code does
+ *     not translate (tensor layouts, Workgroup memory, ...) runs by its
+ *     handler for lane 0, as run_uniform runs it;
+ *   - matrices and other values the code does not hold stay in the
+ *     interpreter's slots and memory; their phis are moved on each edge,
+ *     a parallel copy as the interpreter's.
+ * Which is the interpreter's execution exactly: the same handlers, in the
+ * same order, on the same values, with the per-lane bookkeeping between
+ * them compiled.  The instruction budget is charged as the interpreter
+ * charges it (a block's instructions once per group, in subgroup
+ * instructions).  cvm_group_run prepares the group as for the interpreter
+ * (memory, built-ins, the entry point's frame) before it runs the code. */
+int cvm_jit_scope_form(const cvm_jit *j);
 
 /* Runs every invocation of the workgroup `ex` describes (regions, flags,
  * group_id, num_groups, nlanes, sg_size, diag set as cvm_group_run sets
