@@ -168,12 +168,34 @@ static int whole_transfer(cvm_exec *ex, const cvm_type *t, uint64_t base, int64_
     return 1;
 }
 
+/* CVM_INSN_ALIAS on a load or a MulAdd: its result straight into the
+ * variable the next instruction stores it to (that store then copies
+ * nothing), when the variable's copies are laid out as a value slot; else
+ * into the result's home slot. */
+static cvm_result result_into_variable(cvm_exec *ex, const cvm_insn *in, uint32_t size)
+{
+    if (!(in->flags & CVM_INSN_ALIAS) || in->nextra != 1 || !ex->vals_home)
+        return CVM_SUCCESS;
+    uint32_t var = ex->prog->extra[in->extra];
+    cvm_val slot;
+    cvm_result err;
+    if (cvm_matrix_variable_slot(ex, in, ex->vals[var], size, &slot, &err))
+        ex->vals[in->result] = slot;
+    else if (err != CVM_SUCCESS)
+        return err;
+    else
+        ex->vals[in->result] = ex->vals_home[in->result];
+    return CVM_SUCCESS;
+}
+
 static cvm_result matrix_transfer(cvm_exec *ex, const cvm_insn *in, int store)
 {
     const cvm_program *p = ex->prog;
     uint32_t mtype = in->type;
     const cvm_type *t = &p->types[mtype];
     uint32_t es = p->types[t->elem].size;
+    if (!store)
+        CVM_TRY(result_into_variable(ex, in, t->size));
     cvm_val m = ex->vals[store ? in->extra : in->result];
     for (uint32_t i = 0; i < cvm_scope_instances(ex, in); i++) {
         int chk = cvm_scope_instance_check(ex, in, i);
@@ -273,19 +295,7 @@ static cvm_result h_muladd(cvm_exec *ex, const cvm_insn *in)
     const cvm_type *tb = &p->types[p->mod->defs[in->b].type];
     const cvm_type *tc = &p->types[p->mod->defs[in->c].type];
     const cvm_type *tr = &p->types[in->type];
-    if ((in->flags & CVM_INSN_ALIAS) && in->nextra == 1 && ex->vals_home) {
-        /* the result straight into the variable the next instruction
-         * stores it to (its store then copies nothing), or the home slot */
-        uint32_t var = p->extra[in->extra];
-        cvm_val slot;
-        cvm_result err;
-        if (cvm_matrix_variable_slot(ex, in, ex->vals[var], tr->size, &slot, &err))
-            ex->vals[in->result] = slot;
-        else if (err != CVM_SUCCESS)
-            return err;
-        else
-            ex->vals[in->result] = ex->vals_home[in->result];
-    }
+    CVM_TRY(result_into_variable(ex, in, tr->size));
     cvm_val va = ex->vals[in->a], vb = ex->vals[in->b], vc = ex->vals[in->c], vr = ex->vals[in->result];
     uint32_t ops = in->d;
     cvm_muladd_mode mode = (ex->flags & CVM_FLAG_PRECISE)      ? CVM_MULADD_PRECISE
@@ -373,6 +383,19 @@ static cvm_result check_khr_operands(cvm_lower *lw, const spv_inst *in, uint32_t
     return stride ? cvm_lower_int_scalar(lw, in, stride, "Stride", o_stride_width) : CVM_SUCCESS;
 }
 
+/* CVM_INSN_ALIAS (result_into_variable) where the result is named only by
+ * the store that follows it (cvm_lower_result_to_variable). */
+static void alias_to_variable(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
+{
+    uint32_t var, at;
+    if (cvm_lower_result_to_variable(cvm_lower_program(lw), in, &var) &&
+        (at = cvm_lower_extra(lw, &var, 1)) != UINT32_MAX) {
+        out->flags |= CVM_INSN_ALIAS;
+        out->extra = at;
+        out->nextra = 1;
+    }
+}
+
 cvm_result cvm_lower_coopmat(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
 {
     const uint32_t *w = in->words;
@@ -389,6 +412,7 @@ cvm_result cvm_lower_coopmat(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
         out->type = w[1];
         out->flags = scope_flags(t);
         out->fn = h_load;
+        alias_to_variable(lw, in, out);
         return CVM_SUCCESS;
     }
     case SpvOpCooperativeMatrixStoreKHR: {
@@ -425,6 +449,7 @@ cvm_result cvm_lower_coopmat(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
         out->type = w[1];
         out->flags = scope_flags(t);
         out->fn = h_load;
+        alias_to_variable(lw, in, out);
         return CVM_SUCCESS;
     }
     case SpvOpCooperativeMatrixStoreNV: {
@@ -486,13 +511,7 @@ cvm_result cvm_lower_coopmat(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
         out->type = w[1];
         out->flags = scope_flags(tr);
         out->fn = h_muladd;
-        uint32_t var, at;
-        if (cvm_lower_result_to_variable(cvm_lower_program(lw), in, &var) &&
-            (at = cvm_lower_extra(lw, &var, 1)) != UINT32_MAX) {
-            out->flags |= CVM_INSN_ALIAS;
-            out->extra = at;
-            out->nextra = 1;
-        }
+        alias_to_variable(lw, in, out);
         return CVM_SUCCESS;
     }
     default:
