@@ -178,8 +178,11 @@ void cvm_transpose(uint8_t *dst, size_t dst_ld, const uint8_t *src, size_t src_l
             for (uint32_t i0 = 0; i0 < rf; i0 += 16)
                 transpose_16x16_u16(dst + j0 * dst_ld + (size_t)i0 * 2, dst_ld,
                                     src + i0 * src_ld + (size_t)j0 * 2, src_ld);
-        transpose_rect(dst, dst_ld, src, src_ld, rf, rows, 0, cols, es);
-        transpose_rect(dst, dst_ld, src, src_ld, 0, rf, cf, cols, es);
+        /* (a matrix of whole blocks, the usual case, has no strips) */
+        if (rf < rows)
+            transpose_rect(dst, dst_ld, src, src_ld, rf, rows, 0, cols, es);
+        if (cf < cols)
+            transpose_rect(dst, dst_ld, src, src_ld, 0, rf, cf, cols, es);
         return;
     }
 #endif
