@@ -341,6 +341,17 @@ typedef struct cvm_exec {
      * opcode.  NULL in a workgroup's own group, where lane = invocation. */
     const uint32_t *cb_inv, *cb_row, *cb_col;
     uint32_t cb_op;
+    /* cvm_matrix_variable_slot's answers with every lane active, by the
+     * variable's address slot (its vals[] pointer), size and scope: in a
+     * workgroup's own group those addresses never change, so an answer
+     * holds for the group's life (a callback group rebinds its caller's;
+     * it keeps none).  Zeroed with the group. */
+    struct {
+        const uint8_t *key;
+        cvm_val slot;
+        uint32_t size, nlanes;
+        uint8_t wg;
+    } mvar_cache[8]; /* entry: cvm_mvar_entry(key) */
 } cvm_exec;
 
 /* ops/memory.c: the value slot that is the variable `ptr` points to, for a
@@ -351,6 +362,32 @@ typedef struct cvm_exec {
  * Always 0 on the reference paths. */
 int cvm_matrix_variable_slot(cvm_exec *ex, const cvm_insn *in, cvm_val ptr, uint32_t size,
                              cvm_val *o_slot, cvm_result *o_err);
+/* The cache entry of a variable's address slot (slots lie n * 8 bytes
+ * apart, n the lanes: a multiplicative hash spreads them). */
+static inline uint32_t cvm_mvar_entry(const uint8_t *key)
+{
+    return (uint32_t)(((uint64_t)(uintptr_t)key * UINT64_C(0x9e3779b97f4a7c15)) >> 61);
+}
+
+/* Its answer from cvm_exec.mvar_cache (1 with *o_slot), or 0: ask it. */
+static inline int cvm_matrix_variable_cached(const cvm_exec *ex, const cvm_insn *in, cvm_val ptr,
+                                             uint32_t size, cvm_val *o_slot)
+{
+    uint32_t k = cvm_mvar_entry(ptr.p);
+    if (ex->mvar_cache[k].key != ptr.p || !ptr.p || ex->nactive != ex->nlanes ||
+        ex->mvar_cache[k].size != size || ex->mvar_cache[k].nlanes != ex->nlanes ||
+        ex->mvar_cache[k].wg != ((in->flags & CVM_INSN_WORKGROUP_SCOPE) != 0))
+        return 0;
+    *o_slot = ex->mvar_cache[k].slot;
+    return 1;
+}
+/* CVM_INSN_ALIAS on a MulAdd or a matrix load (ops/memory.c): points the
+ * result's slot at variable `var`, which the next instruction stores it to
+ * (that store then copies nothing), when the variable's copies are laid
+ * out as a value slot; else back at the result's home slot.  CVM_SUCCESS,
+ * or the failure cvm_matrix_variable_slot found. */
+cvm_result cvm_matrix_result_to_variable(cvm_exec *ex, const cvm_insn *in, uint32_t var,
+                                         uint32_t size);
 /* Lowering (ops/memory.c): 1, with *o_var, when the result of `in` is named
  * only by the next instruction, an OpStore of it to Function variable
  * *o_var that only loads and stores name: `in` may then write its result

@@ -726,6 +726,10 @@ int cvm_matrix_variable_slot(cvm_exec *ex, const cvm_insn *in, cvm_val ptr, uint
     *o_err = CVM_SUCCESS;
     if (ex->flags & CVM_FLAG_REFERENCE_PATHS)
         return 0;
+    uint8_t wg = (in->flags & CVM_INSN_WORKGROUP_SCOPE) != 0;
+    int cacheable = ex->nactive == ex->nlanes && !ex->is_callback && ptr.p;
+    if (cacheable && cvm_matrix_variable_cached(ex, in, ptr, size, o_slot))
+        return 1;
     for (uint32_t i = 0; i < ninst; i++) {
         int c = cvm_scope_instance_check(ex, in, i);
         if (c < 0) {
@@ -754,7 +758,32 @@ int cvm_matrix_variable_slot(cvm_exec *ex, const cvm_insn *in, cvm_val ptr, uint
     if (!m0)
         return 0;
     *o_slot = (cvm_val){m0, (uint32_t)stride};
+    if (cacheable) {
+        uint32_t k = cvm_mvar_entry(ptr.p);
+        ex->mvar_cache[k].key = ptr.p;
+        ex->mvar_cache[k].slot = *o_slot;
+        ex->mvar_cache[k].size = size;
+        ex->mvar_cache[k].nlanes = ex->nlanes;
+        ex->mvar_cache[k].wg = wg;
+    }
     return 1;
+}
+
+cvm_result cvm_matrix_result_to_variable(cvm_exec *ex, const cvm_insn *in, uint32_t var,
+                                         uint32_t size)
+{
+    if (!ex->vals_home || var >= ex->prog->bound)
+        return CVM_SUCCESS;
+    cvm_val slot;
+    cvm_result err = CVM_SUCCESS;
+    if (cvm_matrix_variable_cached(ex, in, ex->vals[var], size, &slot) ||
+        cvm_matrix_variable_slot(ex, in, ex->vals[var], size, &slot, &err))
+        ex->vals[in->result] = slot;
+    else if (err != CVM_SUCCESS)
+        return err;
+    else
+        ex->vals[in->result] = ex->vals_home[in->result];
+    return CVM_SUCCESS;
 }
 
 static cvm_result h_load_matrix(cvm_exec *ex, const cvm_insn *in)
@@ -767,8 +796,9 @@ static cvm_result h_load_matrix(cvm_exec *ex, const cvm_insn *in)
          * and the instances' variables lie at one stride, as the value slot
          * of a matrix requires; otherwise the copy below, into the home slot. */
         cvm_val slot;
-        cvm_result err;
-        if (cvm_matrix_variable_slot(ex, in, ptr, t->size, &slot, &err)) {
+        cvm_result err = CVM_SUCCESS;
+        if (cvm_matrix_variable_cached(ex, in, ptr, t->size, &slot) ||
+            cvm_matrix_variable_slot(ex, in, ptr, t->size, &slot, &err)) {
             ex->vals[in->result] = slot;
             return CVM_SUCCESS;
         }
@@ -798,6 +828,16 @@ static cvm_result h_store_matrix(cvm_exec *ex, const cvm_insn *in)
 {
     const cvm_type *t = &ex->prog->types[in->type];
     cvm_val v = ex->vals[in->b], ptr = ex->vals[in->a];
+    /* a value already in this very variable (CVM_INSN_ALIAS put it there):
+     * nothing to copy, as the loop below finds instance by instance */
+    cvm_val slot;
+    cvm_result err;
+    if (ex->nactive == ex->nlanes && v.p &&
+        (cvm_matrix_variable_cached(ex, in, ptr, t->size, &slot) ||
+         cvm_matrix_variable_slot(ex, in, ptr, t->size, &slot, &err)) &&
+        slot.p == v.p &&
+        (slot.stride == v.stride || cvm_scope_instances(ex, in) == 1))
+        return CVM_SUCCESS;
     for (uint32_t i = 0; i < cvm_scope_instances(ex, in); i++) {
         int c = cvm_scope_instance_check(ex, in, i);
         if (c < 0)
