@@ -30,7 +30,7 @@
  * says (bench_gemm_khr_f16: 1,024 workgroups of 32 invocations, 32 matrix
  * loops each). */
 #ifndef CVM_JIT_MIN_SCOPE_GROUPS
-#define CVM_JIT_MIN_SCOPE_GROUPS (UINT64_C(1) << 9)
+#define CVM_JIT_MIN_SCOPE_GROUPS (UINT64_C(1) << 8)
 #endif
 
 /* Leaf callbacks (a DecodeFunc, a per-element or reduction function: exec.h

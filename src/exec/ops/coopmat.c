@@ -168,34 +168,14 @@ static int whole_transfer(cvm_exec *ex, const cvm_type *t, uint64_t base, int64_
     return 1;
 }
 
-/* CVM_INSN_ALIAS on a load or a MulAdd: its result straight into the
- * variable the next instruction stores it to (that store then copies
- * nothing), when the variable's copies are laid out as a value slot; else
- * into the result's home slot. */
-static cvm_result result_into_variable(cvm_exec *ex, const cvm_insn *in, uint32_t size)
-{
-    if (!(in->flags & CVM_INSN_ALIAS) || in->nextra != 1 || !ex->vals_home)
-        return CVM_SUCCESS;
-    uint32_t var = ex->prog->extra[in->extra];
-    cvm_val slot;
-    cvm_result err;
-    if (cvm_matrix_variable_slot(ex, in, ex->vals[var], size, &slot, &err))
-        ex->vals[in->result] = slot;
-    else if (err != CVM_SUCCESS)
-        return err;
-    else
-        ex->vals[in->result] = ex->vals_home[in->result];
-    return CVM_SUCCESS;
-}
-
 static cvm_result matrix_transfer(cvm_exec *ex, const cvm_insn *in, int store)
 {
     const cvm_program *p = ex->prog;
     uint32_t mtype = in->type;
     const cvm_type *t = &p->types[mtype];
     uint32_t es = p->types[t->elem].size;
-    if (!store)
-        CVM_TRY(result_into_variable(ex, in, t->size));
+    if (!store && (in->flags & CVM_INSN_ALIAS) && in->nextra == 1)
+        CVM_TRY(cvm_matrix_result_to_variable(ex, in, p->extra[in->extra], t->size));
     cvm_val m = ex->vals[store ? in->extra : in->result];
     for (uint32_t i = 0; i < cvm_scope_instances(ex, in); i++) {
         int chk = cvm_scope_instance_check(ex, in, i);
@@ -295,7 +275,8 @@ static cvm_result h_muladd(cvm_exec *ex, const cvm_insn *in)
     const cvm_type *tb = &p->types[p->mod->defs[in->b].type];
     const cvm_type *tc = &p->types[p->mod->defs[in->c].type];
     const cvm_type *tr = &p->types[in->type];
-    CVM_TRY(result_into_variable(ex, in, tr->size));
+    if ((in->flags & CVM_INSN_ALIAS) && in->nextra == 1)
+        CVM_TRY(cvm_matrix_result_to_variable(ex, in, p->extra[in->extra], tr->size));
     cvm_val va = ex->vals[in->a], vb = ex->vals[in->b], vc = ex->vals[in->c], vr = ex->vals[in->result];
     uint32_t ops = in->d;
     cvm_muladd_mode mode = (ex->flags & CVM_FLAG_PRECISE)      ? CVM_MULADD_PRECISE

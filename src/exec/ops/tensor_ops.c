@@ -42,6 +42,7 @@ enum {
     TX_VECTOR_PSIZE,    /* size of DecodeVectorFunc's pointee type */
     TX_V,               /* components returned by DecodeVectorFunc */
     TX_COORD_SIZE,      /* register size of the blockCoord/coordInBlock parameter */
+    TX_ALIAS_VAR,       /* a load with CVM_INSN_ALIAS: the variable its result goes to */
     TX_COUNT
 };
 
@@ -891,6 +892,8 @@ static cvm_result tensor_transfer(cvm_exec *ex, const cvm_insn *in, int store)
      * copies them one at a time (the literal path the fast ones are tested
      * against) */
     int fast = !(ex->flags & CVM_FLAG_REFERENCE_PATHS);
+    if (!store && (in->flags & CVM_INSN_ALIAS))
+        CVM_TRY(cvm_matrix_result_to_variable(ex, in, x[TX_ALIAS_VAR], mt->size));
     cvm_val obj = ex->vals[in->b];
     cvm_val res = store ? obj : ex->vals[in->result];
     tensor_work w;
@@ -1254,7 +1257,7 @@ static cvm_result lower_transfer(cvm_lower *lw, const spv_inst *in, cvm_insn *ou
     if (vdecode && !decode)
         return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
                               "DecodeVectorFunc requires DecodeFunc in the same operands");
-    uint32_t x[TX_COUNT] = {UINT32_MAX, 0, UINT32_MAX, 0, 1, 4 * lt->dim};
+    uint32_t x[TX_COUNT] = {UINT32_MAX, 0, UINT32_MAX, 0, 1, 4 * lt->dim, UINT32_MAX};
     cvm_result r;
     if (decode) {
         uint32_t v1;
@@ -1269,6 +1272,12 @@ static cvm_result lower_transfer(cvm_lower *lw, const spv_inst *in, cvm_insn *ou
         if (r != CVM_SUCCESS)
             return r;
     }
+    /* the result straight into the variable the next instruction stores it
+     * to (exec.h CVM_INSN_ALIAS): a loop's tile loads copy nothing more */
+    uint32_t var;
+    int alias = !store && cvm_lower_result_to_variable(cvm_lower_program(lw), in, &var);
+    if (alias)
+        x[TX_ALIAS_VAR] = var;
     out->extra = cvm_lower_extra(lw, x, TX_COUNT);
     if (out->extra == UINT32_MAX)
         return cvm_lower_fail(lw, in, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
@@ -1282,7 +1291,8 @@ static cvm_result lower_transfer(cvm_lower *lw, const spv_inst *in, cvm_insn *ou
     if (store)
         out->result = 0;
     out->flags = CVM_INSN_PER_INSTANCE |
-                 (mt->scope == SpvScopeWorkgroup ? CVM_INSN_WORKGROUP_SCOPE : 0);
+                 (mt->scope == SpvScopeWorkgroup ? CVM_INSN_WORKGROUP_SCOPE : 0) |
+                 (alias ? CVM_INSN_ALIAS : 0);
     out->fn = store ? h_store_tensor : h_load_tensor;
     return CVM_SUCCESS;
 }
