@@ -69,7 +69,7 @@ static void usage(FILE *f)
             "                       cooperative-matrix instructions among values equal\n"
             "                       across the workgroup), whatever the dispatch's size\n"
             "                       (default: dispatches of 65536 invocations or more, or\n"
-            "                       512 workgroups of such a matrix shader), and leaf\n"
+            "                       256 workgroups of such a matrix shader), and leaf\n"
             "                       callbacks (DecodeFunc,\n"
             "                       per-element, reduction) at their first call (default:\n"
             "                       after 2^18 calls); same results\n"
