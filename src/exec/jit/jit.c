@@ -1668,6 +1668,91 @@ static cvm_result emit_handler_call(jctx *j, uint32_t ii, const spv_inst *si, in
     return CVM_SUCCESS;
 }
 
+/* A field of *ex at byte `off`, as a pointer to `ty`. */
+static LLVMValueRef ex_field(jctx *j, LLVMValueRef exp, size_t off, LLVMTypeRef ty)
+{
+    LLVMValueRef o = c_i64(j, off);
+    LLVMValueRef fp = LLVMBuildGEP2(j->B, j->i8, exp, &o, 1, "");
+    return LLVMBuildBitCast(j->B, fp, LLVMPointerType(ty, 0), "");
+}
+
+/* The scope form's loads and stores of a whole cooperative matrix in a
+ * Function variable, where the variable's slot is known to the group
+ * (cvm_exec.mvar_cache, as cvm_matrix_variable_cached reads it): an
+ * aliasing load (CVM_INSN_ALIAS) points the result's slot at it, a store of
+ * a value already there does nothing, both inline; anything else (the
+ * slot not known yet, another value to store) runs the handler. */
+static int matrix_var_op(jctx *j, uint32_t ii, const spv_inst *si)
+{
+    const cvm_insn *in = &j->p->insns[ii];
+    const cvm_program *p = j->p;
+    int load = si->opcode == SpvOpLoad && si->word_count >= 4 && (in->flags & CVM_INSN_ALIAS);
+    int store = si->opcode == SpvOpStore && si->word_count >= 3;
+    uint32_t var = load ? si->words[3] : store ? si->words[1] : 0;
+    if (!var || var >= p->bound || j->mod->defs[var].opcode != SpvOpVariable ||
+        j->mod->defs[var].func != p->entry || in->type >= p->ntypes ||
+        p->types[in->type].tclass != CVM_TC_COOPMAT)
+        return 0;
+    uint32_t val = si->words[2]; /* the load's result, the store's object */
+    if (val >= p->bound)
+        return 0;
+    const size_t esize = sizeof(((cvm_exec *)0)->mvar_cache[0]);
+    const size_t e_key = offsetof(cvm_exec, mvar_cache[0].key);
+    const size_t e_p = offsetof(cvm_exec, mvar_cache[0].slot.p);
+    const size_t e_stride = offsetof(cvm_exec, mvar_cache[0].slot.stride);
+    const size_t e_size = offsetof(cvm_exec, mvar_cache[0].size);
+    const size_t e_nl = offsetof(cvm_exec, mvar_cache[0].nlanes);
+    const size_t e_wg = offsetof(cvm_exec, mvar_cache[0].wg);
+    LLVMValueRef exp = LLVMBuildLoad2(j->B, j->ptr8, env_field(j, ENV_EX, 0), "");
+    LLVMValueRef key = slot_ptr(j, var);
+    LLVMValueRef h = LLVMBuildLShr(
+        j->B, LLVMBuildMul(j->B, LLVMBuildPtrToInt(j->B, key, j->i64, ""),
+                           c_i64(j, UINT64_C(0x9e3779b97f4a7c15)), ""),
+        c_i64(j, 61), "");
+    LLVMValueRef base = LLVMBuildGEP2(j->B, j->i8, exp, (LLVMValueRef[]){LLVMBuildMul(j->B, h, c_i64(j, esize), "")}, 1, "");
+    LLVMValueRef ekey = LLVMBuildLoad2(j->B, j->ptr8, ex_field(j, base, e_key, j->ptr8), "");
+    LLVMValueRef esz = LLVMBuildLoad2(j->B, j->i32, ex_field(j, base, e_size, j->i32), "");
+    LLVMValueRef enl = LLVMBuildLoad2(j->B, j->i32, ex_field(j, base, e_nl, j->i32), "");
+    LLVMValueRef ewg = LLVMBuildLoad2(j->B, j->i8, ex_field(j, base, e_wg, j->i8), "");
+    LLVMValueRef nl = LLVMBuildLoad2(j->B, j->i32, ex_field(j, exp, offsetof(cvm_exec, nlanes), j->i32), "");
+    LLVMValueRef na = LLVMBuildLoad2(j->B, j->i32, ex_field(j, exp, offsetof(cvm_exec, nactive), j->i32), "");
+    uint8_t wg = (in->flags & CVM_INSN_WORKGROUP_SCOPE) != 0;
+    LLVMValueRef hit = LLVMBuildICmp(j->B, LLVMIntEQ, ekey, key, "");
+    hit = LLVMBuildAnd(j->B, hit, LLVMBuildIsNotNull(j->B, key, ""), "");
+    hit = LLVMBuildAnd(j->B, hit, LLVMBuildICmp(j->B, LLVMIntEQ, esz, c_i32(j, p->types[in->type].size), ""), "");
+    hit = LLVMBuildAnd(j->B, hit, LLVMBuildICmp(j->B, LLVMIntEQ, enl, nl, ""), "");
+    hit = LLVMBuildAnd(j->B, hit, LLVMBuildICmp(j->B, LLVMIntEQ, na, nl, ""), "");
+    hit = LLVMBuildAnd(j->B, hit, LLVMBuildICmp(j->B, LLVMIntEQ, ewg, LLVMConstInt(j->i8, wg, 0), ""), "");
+    LLVMValueRef sp = LLVMBuildLoad2(j->B, j->ptr8, ex_field(j, base, e_p, j->ptr8), "");
+    LLVMValueRef sst = LLVMBuildLoad2(j->B, j->i32, ex_field(j, base, e_stride, j->i32), "");
+    LLVMValueRef vidx[2] = {c_i64(j, val), c_i32(j, 0)}, sidx[2] = {c_i64(j, val), c_i32(j, 1)};
+    LLVMValueRef vpp = LLVMBuildInBoundsGEP2(j->B, j->val_t, j->vals_base, vidx, 2, "");
+    LLVMValueRef vsp = LLVMBuildInBoundsGEP2(j->B, j->val_t, j->vals_base, sidx, 2, "");
+    if (store) {
+        LLVMValueRef same = LLVMBuildICmp(j->B, LLVMIntEQ, LLVMBuildLoad2(j->B, j->ptr8, vpp, ""), sp, "");
+        same = LLVMBuildAnd(j->B, same, LLVMBuildICmp(j->B, LLVMIntEQ, LLVMBuildLoad2(j->B, j->i32, vsp, ""), sst, ""), "");
+        hit = LLVMBuildAnd(j->B, hit, same, "");
+    }
+    LLVMBasicBlockRef fast = LLVMAppendBasicBlockInContext(j->C, j->fn, "mvfast");
+    LLVMBasicBlockRef slow = LLVMAppendBasicBlockInContext(j->C, j->fn, "mvslow");
+    LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(j->C, j->fn, "mvjoin");
+    LLVMBuildCondBr(j->B, hit, fast, slow);
+    LLVMPositionBuilderAtEnd(j->B, fast);
+    if (load) {
+        LLVMBuildStore(j->B, sp, vpp);
+        LLVMBuildStore(j->B, sst, vsp);
+    }
+    LLVMBuildBr(j->B, join);
+    LLVMPositionBuilderAtEnd(j->B, slow);
+    LLVMTypeRef params[2] = {LLVMPointerType(j->env_t, 0), j->i32};
+    LLVMTypeRef fty = LLVMFunctionType(j->i32, params, 2, 0);
+    LLVMValueRef args[2] = {j->env, c_i32(j, ii)};
+    LLVMValueRef rc = LLVMBuildCall2(j->B, fty, fn_const(j, (void *)jit_handler, fty), args, 2, "");
+    LLVMBuildCondBr(j->B, LLVMBuildICmp(j->B, LLVMIntNE, rc, c_i32(j, 0), ""), j->fail_bb, join);
+    LLVMPositionBuilderAtEnd(j->B, join);
+    return 1;
+}
+
 /* 1 when the operand `id` of an instruction the tier would translate is
  * one it holds (a constant, an LLVM value, a pointer it follows), or no
  * value of this function at all (a literal, a type). */
@@ -1733,8 +1818,11 @@ static cvm_result emit_scope_insn(jctx *j, uint32_t ii)
         return unsupported(j, ii, "this instruction");
     if (!in->fn)
         return emit_insn(j, ii); /* (a non-semantic extended instruction) */
-    if (in->flags & CVM_INSN_PER_INSTANCE)
+    if (in->flags & CVM_INSN_PER_INSTANCE) {
+        if (matrix_var_op(j, ii, &si))
+            return CVM_SUCCESS;
         return emit_handler_call(j, ii, &si, 0);
+    }
     if (!(in->flags & CVM_INSN_UNIFORM)) {
         if (si.opcode == SpvOpControlBarrier || si.opcode == SpvOpMemoryBarrier)
             return emit_handler_call(j, ii, &si, 0);
