@@ -296,6 +296,14 @@ typedef struct cvm_val {
 
 typedef struct cvm_frame cvm_frame;
 
+/* Where a cooperative-matrix variable's copies lie as a value slot, for
+ * accesses of `size` bytes at the scope `wg` says (cvm_exec.mvar_slots). */
+typedef struct cvm_mvar_slot {
+    cvm_val slot;
+    uint32_t size;
+    uint32_t wg;
+} cvm_mvar_slot;
+
 typedef struct cvm_exec {
     const cvm_program *prog;
     struct cvm_dispatch *dispatch; /* pipeline-level state (callbacks, flags), may be NULL */
@@ -341,44 +349,35 @@ typedef struct cvm_exec {
      * opcode.  NULL in a workgroup's own group, where lane = invocation. */
     const uint32_t *cb_inv, *cb_row, *cb_col;
     uint32_t cb_op;
-    /* cvm_matrix_variable_slot's answers with every lane active, by the
-     * variable's address slot (its vals[] pointer), size and scope: in a
-     * workgroup's own group those addresses never change, so an answer
-     * holds for the group's life (a callback group rebinds its caller's;
-     * it keeps none).  Zeroed with the group. */
-    struct {
-        const uint8_t *key;
-        cvm_val slot;
-        uint32_t size, nlanes;
-        uint8_t wg;
-    } mvar_cache[8]; /* entry: cvm_mvar_entry(key) */
+    /* cvm_matrix_variable_slot's answers with every lane active, per
+     * variable id (NULL until the first; slot.p NULL: none yet): in a
+     * workgroup's own group a variable's addresses never change, so an
+     * answer holds for the group's life (a callback group rebinds its
+     * caller's and keeps none).  Freed with the group. */
+    cvm_mvar_slot *mvar_slots;
 } cvm_exec;
 
-/* ops/memory.c: the value slot that is the variable `ptr` points to, for a
- * cooperative-matrix instruction `in` (one copy per scope instance at one
- * stride), when every scope instance takes part and the variables are so
- * laid out: 1 with *o_slot set; else 0, with *o_err a failure to report
- * (a divergent collective, an access out of bounds) or CVM_SUCCESS.
- * Always 0 on the reference paths. */
-int cvm_matrix_variable_slot(cvm_exec *ex, const cvm_insn *in, cvm_val ptr, uint32_t size,
+/* ops/memory.c: the value slot that is the variable pointer value
+ * `ptr_id` points to, for a cooperative-matrix instruction `in` (one copy
+ * per scope instance at one stride), when every scope instance takes part
+ * and the variables are so laid out: 1 with *o_slot set; else 0, with
+ * *o_err a failure to report (a divergent collective, an access out of
+ * bounds) or CVM_SUCCESS.  Always 0 on the reference paths.  The answer for
+ * an OpVariable with every lane active is kept (cvm_exec.mvar_slots). */
+int cvm_matrix_variable_slot(cvm_exec *ex, const cvm_insn *in, uint32_t ptr_id, uint32_t size,
                              cvm_val *o_slot, cvm_result *o_err);
-/* The cache entry of a variable's address slot (slots lie n * 8 bytes
- * apart, n the lanes: a multiplicative hash spreads them). */
-static inline uint32_t cvm_mvar_entry(const uint8_t *key)
+/* Its earlier answer for variable `ptr_id` (cvm_exec.mvar_slots), 1 with
+ * *o_slot; or 0: ask it. */
+static inline int cvm_matrix_variable_cached(const cvm_exec *ex, const cvm_insn *in,
+                                             uint32_t ptr_id, uint32_t size, cvm_val *o_slot)
 {
-    return (uint32_t)(((uint64_t)(uintptr_t)key * UINT64_C(0x9e3779b97f4a7c15)) >> 61);
-}
-
-/* Its answer from cvm_exec.mvar_cache (1 with *o_slot), or 0: ask it. */
-static inline int cvm_matrix_variable_cached(const cvm_exec *ex, const cvm_insn *in, cvm_val ptr,
-                                             uint32_t size, cvm_val *o_slot)
-{
-    uint32_t k = cvm_mvar_entry(ptr.p);
-    if (ex->mvar_cache[k].key != ptr.p || !ptr.p || ex->nactive != ex->nlanes ||
-        ex->mvar_cache[k].size != size || ex->mvar_cache[k].nlanes != ex->nlanes ||
-        ex->mvar_cache[k].wg != ((in->flags & CVM_INSN_WORKGROUP_SCOPE) != 0))
+    if (!ex->mvar_slots || ptr_id >= ex->prog->bound || ex->nactive != ex->nlanes)
         return 0;
-    *o_slot = ex->mvar_cache[k].slot;
+    const cvm_mvar_slot *e = &ex->mvar_slots[ptr_id];
+    if (!e->slot.p || e->size != size ||
+        e->wg != ((in->flags & CVM_INSN_WORKGROUP_SCOPE) != 0))
+        return 0;
+    *o_slot = e->slot;
     return 1;
 }
 /* CVM_INSN_ALIAS on a MulAdd or a matrix load (ops/memory.c): points the

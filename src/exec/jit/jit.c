@@ -1678,7 +1678,7 @@ static LLVMValueRef ex_field(jctx *j, LLVMValueRef exp, size_t off, LLVMTypeRef 
 
 /* The scope form's loads and stores of a whole cooperative matrix in a
  * Function variable, where the variable's slot is known to the group
- * (cvm_exec.mvar_cache, as cvm_matrix_variable_cached reads it): an
+ * (cvm_exec.mvar_slots, as cvm_matrix_variable_cached reads it): an
  * aliasing load (CVM_INSN_ALIAS) points the result's slot at it, a store of
  * a value already there does nothing, both inline; anything else (the
  * slot not known yet, another value to store) runs the handler. */
@@ -1696,35 +1696,28 @@ static int matrix_var_op(jctx *j, uint32_t ii, const spv_inst *si)
     uint32_t val = si->words[2]; /* the load's result, the store's object */
     if (val >= p->bound)
         return 0;
-    const size_t esize = sizeof(((cvm_exec *)0)->mvar_cache[0]);
-    const size_t e_key = offsetof(cvm_exec, mvar_cache[0].key);
-    const size_t e_p = offsetof(cvm_exec, mvar_cache[0].slot.p);
-    const size_t e_stride = offsetof(cvm_exec, mvar_cache[0].slot.stride);
-    const size_t e_size = offsetof(cvm_exec, mvar_cache[0].size);
-    const size_t e_nl = offsetof(cvm_exec, mvar_cache[0].nlanes);
-    const size_t e_wg = offsetof(cvm_exec, mvar_cache[0].wg);
     LLVMValueRef exp = LLVMBuildLoad2(j->B, j->ptr8, env_field(j, ENV_EX, 0), "");
-    LLVMValueRef key = slot_ptr(j, var);
-    LLVMValueRef h = LLVMBuildLShr(
-        j->B, LLVMBuildMul(j->B, LLVMBuildPtrToInt(j->B, key, j->i64, ""),
-                           c_i64(j, UINT64_C(0x9e3779b97f4a7c15)), ""),
-        c_i64(j, 61), "");
-    LLVMValueRef base = LLVMBuildGEP2(j->B, j->i8, exp, (LLVMValueRef[]){LLVMBuildMul(j->B, h, c_i64(j, esize), "")}, 1, "");
-    LLVMValueRef ekey = LLVMBuildLoad2(j->B, j->ptr8, ex_field(j, base, e_key, j->ptr8), "");
-    LLVMValueRef esz = LLVMBuildLoad2(j->B, j->i32, ex_field(j, base, e_size, j->i32), "");
-    LLVMValueRef enl = LLVMBuildLoad2(j->B, j->i32, ex_field(j, base, e_nl, j->i32), "");
-    LLVMValueRef ewg = LLVMBuildLoad2(j->B, j->i8, ex_field(j, base, e_wg, j->i8), "");
+    LLVMValueRef tab = LLVMBuildLoad2(j->B, j->ptr8,
+                                      ex_field(j, exp, offsetof(cvm_exec, mvar_slots), j->ptr8), "");
     LLVMValueRef nl = LLVMBuildLoad2(j->B, j->i32, ex_field(j, exp, offsetof(cvm_exec, nlanes), j->i32), "");
     LLVMValueRef na = LLVMBuildLoad2(j->B, j->i32, ex_field(j, exp, offsetof(cvm_exec, nactive), j->i32), "");
-    uint8_t wg = (in->flags & CVM_INSN_WORKGROUP_SCOPE) != 0;
-    LLVMValueRef hit = LLVMBuildICmp(j->B, LLVMIntEQ, ekey, key, "");
-    hit = LLVMBuildAnd(j->B, hit, LLVMBuildIsNotNull(j->B, key, ""), "");
+    LLVMValueRef have = LLVMBuildAnd(j->B, LLVMBuildIsNotNull(j->B, tab, ""),
+                                     LLVMBuildICmp(j->B, LLVMIntEQ, na, nl, ""), "");
+    /* the table's entry for the variable: read only where the table exists */
+    LLVMBasicBlockRef look = LLVMAppendBasicBlockInContext(j->C, j->fn, "mvlook");
+    LLVMBasicBlockRef slow = LLVMAppendBasicBlockInContext(j->C, j->fn, "mvslow");
+    LLVMBuildCondBr(j->B, have, look, slow);
+    LLVMPositionBuilderAtEnd(j->B, look);
+    LLVMValueRef base = ex_field(j, tab, (size_t)var * sizeof(cvm_mvar_slot), j->i8);
+    LLVMValueRef sp = LLVMBuildLoad2(j->B, j->ptr8, ex_field(j, base, offsetof(cvm_mvar_slot, slot.p), j->ptr8), "");
+    LLVMValueRef sst = LLVMBuildLoad2(j->B, j->i32, ex_field(j, base, offsetof(cvm_mvar_slot, slot.stride), j->i32), "");
+    LLVMValueRef esz = LLVMBuildLoad2(j->B, j->i32, ex_field(j, base, offsetof(cvm_mvar_slot, size), j->i32), "");
+    LLVMValueRef ewg = LLVMBuildLoad2(j->B, j->i32, ex_field(j, base, offsetof(cvm_mvar_slot, wg), j->i32), "");
+    uint32_t wg = (in->flags & CVM_INSN_WORKGROUP_SCOPE) != 0;
+    LLVMValueRef hit = LLVMBuildIsNotNull(j->B, sp, "");
     hit = LLVMBuildAnd(j->B, hit, LLVMBuildICmp(j->B, LLVMIntEQ, esz, c_i32(j, p->types[in->type].size), ""), "");
-    hit = LLVMBuildAnd(j->B, hit, LLVMBuildICmp(j->B, LLVMIntEQ, enl, nl, ""), "");
-    hit = LLVMBuildAnd(j->B, hit, LLVMBuildICmp(j->B, LLVMIntEQ, na, nl, ""), "");
-    hit = LLVMBuildAnd(j->B, hit, LLVMBuildICmp(j->B, LLVMIntEQ, ewg, LLVMConstInt(j->i8, wg, 0), ""), "");
-    LLVMValueRef sp = LLVMBuildLoad2(j->B, j->ptr8, ex_field(j, base, e_p, j->ptr8), "");
-    LLVMValueRef sst = LLVMBuildLoad2(j->B, j->i32, ex_field(j, base, e_stride, j->i32), "");
+    hit = LLVMBuildAnd(j->B, hit, LLVMBuildICmp(j->B, LLVMIntEQ, ewg, c_i32(j, wg), ""), "");
+
     LLVMValueRef vidx[2] = {c_i64(j, val), c_i32(j, 0)}, sidx[2] = {c_i64(j, val), c_i32(j, 1)};
     LLVMValueRef vpp = LLVMBuildInBoundsGEP2(j->B, j->val_t, j->vals_base, vidx, 2, "");
     LLVMValueRef vsp = LLVMBuildInBoundsGEP2(j->B, j->val_t, j->vals_base, sidx, 2, "");
@@ -1734,7 +1727,6 @@ static int matrix_var_op(jctx *j, uint32_t ii, const spv_inst *si)
         hit = LLVMBuildAnd(j->B, hit, same, "");
     }
     LLVMBasicBlockRef fast = LLVMAppendBasicBlockInContext(j->C, j->fn, "mvfast");
-    LLVMBasicBlockRef slow = LLVMAppendBasicBlockInContext(j->C, j->fn, "mvslow");
     LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(j->C, j->fn, "mvjoin");
     LLVMBuildCondBr(j->B, hit, fast, slow);
     LLVMPositionBuilderAtEnd(j->B, fast);

@@ -717,7 +717,7 @@ static cvm_result h_store(cvm_exec *ex, const cvm_insn *in)
 
 /* Whole cooperative matrices through pointers (variables holding them): once
  * per scope instance, from the first active lane's pointer. */
-int cvm_matrix_variable_slot(cvm_exec *ex, const cvm_insn *in, cvm_val ptr, uint32_t size,
+int cvm_matrix_variable_slot(cvm_exec *ex, const cvm_insn *in, uint32_t ptr_id, uint32_t size,
                              cvm_val *o_slot, cvm_result *o_err)
 {
     uint32_t ninst = cvm_scope_instances(ex, in);
@@ -726,10 +726,9 @@ int cvm_matrix_variable_slot(cvm_exec *ex, const cvm_insn *in, cvm_val ptr, uint
     *o_err = CVM_SUCCESS;
     if (ex->flags & CVM_FLAG_REFERENCE_PATHS)
         return 0;
-    uint8_t wg = (in->flags & CVM_INSN_WORKGROUP_SCOPE) != 0;
-    int cacheable = ex->nactive == ex->nlanes && !ex->is_callback && ptr.p;
-    if (cacheable && cvm_matrix_variable_cached(ex, in, ptr, size, o_slot))
+    if (cvm_matrix_variable_cached(ex, in, ptr_id, size, o_slot))
         return 1;
+    cvm_val ptr = ex->vals[ptr_id];
     for (uint32_t i = 0; i < ninst; i++) {
         int c = cvm_scope_instance_check(ex, in, i);
         if (c < 0) {
@@ -758,13 +757,14 @@ int cvm_matrix_variable_slot(cvm_exec *ex, const cvm_insn *in, cvm_val ptr, uint
     if (!m0)
         return 0;
     *o_slot = (cvm_val){m0, (uint32_t)stride};
-    if (cacheable) {
-        uint32_t k = cvm_mvar_entry(ptr.p);
-        ex->mvar_cache[k].key = ptr.p;
-        ex->mvar_cache[k].slot = *o_slot;
-        ex->mvar_cache[k].size = size;
-        ex->mvar_cache[k].nlanes = ex->nlanes;
-        ex->mvar_cache[k].wg = wg;
+    /* an OpVariable's addresses are fixed for a workgroup's own group */
+    if (ex->nactive == ex->nlanes && !ex->is_callback && ptr_id < ex->prog->bound &&
+        ex->prog->mod->defs[ptr_id].opcode == SpvOpVariable) {
+        if (!ex->mvar_slots)
+            ex->mvar_slots = cvm_calloc(ex->prog->bound, sizeof(cvm_mvar_slot));
+        if (ex->mvar_slots)
+            ex->mvar_slots[ptr_id] = (cvm_mvar_slot){
+                *o_slot, size, (in->flags & CVM_INSN_WORKGROUP_SCOPE) != 0};
     }
     return 1;
 }
@@ -776,8 +776,7 @@ cvm_result cvm_matrix_result_to_variable(cvm_exec *ex, const cvm_insn *in, uint3
         return CVM_SUCCESS;
     cvm_val slot;
     cvm_result err = CVM_SUCCESS;
-    if (cvm_matrix_variable_cached(ex, in, ex->vals[var], size, &slot) ||
-        cvm_matrix_variable_slot(ex, in, ex->vals[var], size, &slot, &err))
+    if (cvm_matrix_variable_slot(ex, in, var, size, &slot, &err))
         ex->vals[in->result] = slot;
     else if (err != CVM_SUCCESS)
         return err;
@@ -797,8 +796,7 @@ static cvm_result h_load_matrix(cvm_exec *ex, const cvm_insn *in)
          * of a matrix requires; otherwise the copy below, into the home slot. */
         cvm_val slot;
         cvm_result err = CVM_SUCCESS;
-        if (cvm_matrix_variable_cached(ex, in, ptr, t->size, &slot) ||
-            cvm_matrix_variable_slot(ex, in, ptr, t->size, &slot, &err)) {
+        if (cvm_matrix_variable_slot(ex, in, in->a, t->size, &slot, &err)) {
             ex->vals[in->result] = slot;
             return CVM_SUCCESS;
         }
@@ -833,8 +831,7 @@ static cvm_result h_store_matrix(cvm_exec *ex, const cvm_insn *in)
     cvm_val slot;
     cvm_result err;
     if (ex->nactive == ex->nlanes && v.p &&
-        (cvm_matrix_variable_cached(ex, in, ptr, t->size, &slot) ||
-         cvm_matrix_variable_slot(ex, in, ptr, t->size, &slot, &err)) &&
+        cvm_matrix_variable_slot(ex, in, in->a, t->size, &slot, &err) &&
         slot.p == v.p &&
         (slot.stride == v.stride || cvm_scope_instances(ex, in) == 1))
         return CVM_SUCCESS;
