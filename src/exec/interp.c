@@ -1060,6 +1060,23 @@ static void apply_initializers(cvm_group *g)
     }
 }
 
+/* A workgroup's start: every invocation live, its memory cleared or
+ * initialized, its built-ins, and the entry point's frame in *o_frame. */
+static cvm_result group_enter(cvm_group *g, cvm_diagnostic *diag, cvm_frame **o_frame)
+{
+    cvm_exec *ex = &g->ex;
+    const cvm_program *p = g->prog;
+    memset(g->alive, 1, ex->nlanes);
+    memset(g->wg_mem, 0, p->wg_size);
+    memset(g->inv_mem, 0, p->inv_size * ex->nlanes);
+    apply_initializers(g);
+    CVM_TRY(fill_builtins(g));
+    *o_frame = frame_get(g, p->entry, diag);
+    if (!*o_frame)
+        return diag ? diag->result : CVM_ERROR_OUT_OF_MEMORY;
+    return CVM_SUCCESS;
+}
+
 cvm_result cvm_group_run(cvm_group *g, const uint32_t group_id[3], const uint32_t num_groups[3],
                          uint64_t *budget, cvm_diagnostic *diag)
 {
@@ -1072,24 +1089,15 @@ cvm_result cvm_group_run(cvm_group *g, const uint32_t group_id[3], const uint32_
     ex->depth = 0;
     if (g->desc.jit) {
         cvm_result jr = CVM_SUCCESS;
-        if (cvm_jit_scope_form(g->desc.jit)) {
-            /* the group as run_function would start it: every lane active
-             * in the entry point's frame, whose handlers the code calls */
-            memset(g->alive, 1, ex->nlanes);
-            memset(g->wg_mem, 0, p->wg_size);
-            memset(g->inv_mem, 0, p->inv_size * ex->nlanes);
-            apply_initializers(g);
-            jr = fill_builtins(g);
-            cvm_frame *fr = jr == CVM_SUCCESS ? frame_get(g, p->entry, diag) : NULL;
-            if (!fr && jr == CVM_SUCCESS)
-                jr = diag ? diag->result : CVM_ERROR_OUT_OF_MEMORY;
-            if (fr) {
-                memset(fr->active, 1, ex->nlanes);
-                ex->vals = fr->vals;
-                ex->vals_home = fr->vals + p->bound;
-                ex->active = fr->active;
-                ex->nactive = ex->nlanes;
-            }
+        cvm_frame *fr;
+        if (cvm_jit_scope_form(g->desc.jit) && (jr = group_enter(g, diag, &fr)) == CVM_SUCCESS) {
+            /* every lane active in the entry point's frame, whose handlers
+             * the code calls */
+            memset(fr->active, 1, ex->nlanes);
+            ex->vals = fr->vals;
+            ex->vals_home = fr->vals + p->bound;
+            ex->active = fr->active;
+            ex->nactive = ex->nlanes;
         }
         if (jr == CVM_SUCCESS)
             jr = cvm_jit_run_group(g->desc.jit, ex, &g->budget_local);
@@ -1099,14 +1107,8 @@ cvm_result cvm_group_run(cvm_group *g, const uint32_t group_id[3], const uint32_
         }
         return jr;
     }
-    memset(g->alive, 1, ex->nlanes);
-    memset(g->wg_mem, 0, p->wg_size);
-    memset(g->inv_mem, 0, p->inv_size * ex->nlanes);
-    apply_initializers(g);
-    CVM_TRY(fill_builtins(g));
-    cvm_frame *fr = frame_get(g, p->entry, diag);
-    if (!fr)
-        return diag ? diag->result : CVM_ERROR_OUT_OF_MEMORY;
+    cvm_frame *fr;
+    CVM_TRY(group_enter(g, diag, &fr));
     cvm_result r = run_function(g, p->entry, g->alive);
     /* hand unused budget back */
     if (g->budget_local) {
