@@ -1544,12 +1544,19 @@ static int is_arith_op(uint32_t op)
     }
 }
 
+/* Instruction ii's SPIR-V words in *si, and j->cur_insn set for
+ * diagnostics; 0 when its words cannot be read. */
+static int insn_words(jctx *j, uint32_t ii, spv_inst *si)
+{
+    j->cur_insn = ii;
+    return spv_module_inst_at(j->mod, j->p->insns[ii].word_off, si);
+}
+
 static cvm_result emit_insn(jctx *j, uint32_t ii)
 {
     const cvm_insn *in = &j->p->insns[ii];
     spv_inst si;
-    j->cur_insn = ii;
-    if (!spv_module_inst_at(j->mod, in->word_off, &si))
+    if (!insn_words(j, ii, &si))
         return unsupported(j, ii, "this instruction");
     if (in->flags & CVM_INSN_PER_INSTANCE)
         return unsupported(j, ii, "a cooperative-matrix instruction");
@@ -1805,8 +1812,7 @@ static cvm_result emit_scope_insn(jctx *j, uint32_t ii)
 {
     const cvm_insn *in = &j->p->insns[ii];
     spv_inst si;
-    j->cur_insn = ii;
-    if (!spv_module_inst_at(j->mod, in->word_off, &si))
+    if (!insn_words(j, ii, &si))
         return unsupported(j, ii, "this instruction");
     if (!in->fn)
         return emit_insn(j, ii); /* (a non-semantic extended instruction) */
@@ -2291,6 +2297,33 @@ static int cmp_u64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* The scope form: the phis whose values stay in the interpreter's slots
+ * (types the code does not hold: matrices, whose copies are per scope
+ * instance, and uniform tensor layouts and views), moved by jit_slot_phis
+ * on the edges into their blocks. */
+static cvm_result mark_slot_phis(jctx *j)
+{
+    const cvm_program *p = j->p;
+    const cvm_function *f = j->f;
+    j->has_slot_phis = cvm_calloc(f->nblocks ? f->nblocks : 1, 1);
+    if (!j->has_slot_phis)
+        return cvm_diag_set(j->diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+    for (uint32_t bi = 0; bi < f->nblocks; bi++) {
+        const cvm_block *blk = &f->blocks[bi];
+        for (uint32_t ii = blk->first; ii < blk->first + blk->count && p->insns[ii].cf == CVM_CF_PHI;
+             ii++) {
+            const cvm_insn *ph = &p->insns[ii];
+            if (value_type(j, ph->type))
+                continue;
+            if (p->types[ph->type].tclass != CVM_TC_COOPMAT && !p->uniform[ph->result])
+                return unsupported(j, ii, "a phi whose value may differ between invocations");
+            j->slot_phi[ii] = 1;
+            j->has_slot_phis[bi] = 1;
+        }
+    }
+    return CVM_SUCCESS;
+}
+
 /* Translates j->f into function `name`: the entry point (jit_fn), or with
  * j->leaf a leaf callback (jit_leaf_fn). */
 static cvm_result translate(jctx *j, const char *name)
@@ -2412,27 +2445,8 @@ static cvm_result translate(jctx *j, const char *name)
     qsort(order, f->nblocks, sizeof(uint64_t), cmp_u64);
     LLVMBuildBr(j->B, j->bbs[0]);
     r = CVM_SUCCESS;
-    if (j->scope) { /* the phis whose values stay in slots, before any branch to them */
-        j->has_slot_phis = cvm_calloc(f->nblocks, 1);
-        if (!j->has_slot_phis)
-            r = cvm_diag_set(j->diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
-        for (uint32_t bi = 0; bi < f->nblocks && r == CVM_SUCCESS; bi++) {
-            const cvm_block *blk = &f->blocks[bi];
-            for (uint32_t ii = blk->first; ii < blk->first + blk->count; ii++) {
-                const cvm_insn *ph = &p->insns[ii];
-                if (ph->cf != CVM_CF_PHI)
-                    break;
-                if (value_type(j, ph->type))
-                    continue;
-                if (p->types[ph->type].tclass != CVM_TC_COOPMAT && !p->uniform[ph->result]) {
-                    r = unsupported(j, ii, "a phi whose value may differ between invocations");
-                    break;
-                }
-                j->slot_phi[ii] = 1;
-                j->has_slot_phis[bi] = 1;
-            }
-        }
-    }
+    if (j->scope) /* before any branch to them */
+        r = mark_slot_phis(j);
     for (uint32_t k = 0; k < f->nblocks && r == CVM_SUCCESS; k++) {
         uint32_t bi = (uint32_t)(order[k] & 0xffffffffu);
         const cvm_block *blk = &f->blocks[bi];
