@@ -2410,15 +2410,27 @@ static cvm_result translate(jctx *j, const char *name)
         c0 = LLVMBuildURem(j->B, first, tile_n, "");
     }
 
-    /* lane loop */
+    /* lane loop; a tile's as two, over its rows and over a row's columns,
+     * so that what depends on the row alone is computed once a row */
     LLVMPositionBuilderAtEnd(j->B, head);
-    j->lane = LLVMBuildPhi(j->B, j->i32, "l");
+    LLVMValueRef lane_o = NULL, col_o = NULL;
+    LLVMBasicBlockRef inner = NULL, row_next = NULL;
     if (j->tile) {
+        lane_o = LLVMBuildPhi(j->B, j->i32, "lo");
         j->tile_row = LLVMBuildPhi(j->B, j->i32, "r");
+        col_o = LLVMBuildPhi(j->B, j->i32, "co");
+        inner = LLVMAppendBasicBlockInContext(j->C, j->fn, "cols");
+        row_next = LLVMAppendBasicBlockInContext(j->C, j->fn, "nextrow");
+        LLVMBuildCondBr(j->B, LLVMBuildICmp(j->B, LLVMIntULT, lane_o, nlanes, ""), inner, done);
+        LLVMPositionBuilderAtEnd(j->B, inner);
+        j->lane = LLVMBuildPhi(j->B, j->i32, "l");
         j->tile_col = LLVMBuildPhi(j->B, j->i32, "c");
+        LLVMBuildBr(j->B, body);
+    } else {
+        j->lane = LLVMBuildPhi(j->B, j->i32, "l");
+        LLVMValueRef more = LLVMBuildICmp(j->B, LLVMIntULT, j->lane, loop_lanes, "");
+        LLVMBuildCondBr(j->B, more, body, done);
     }
-    LLVMValueRef more = LLVMBuildICmp(j->B, LLVMIntULT, j->lane, j->tile ? nlanes : loop_lanes, "");
-    LLVMBuildCondBr(j->B, more, body, done);
     LLVMPositionBuilderAtEnd(j->B, body);
     if (j->tile) /* diagnostics name the call as the interpreter's batches do */
         j->lane_msg = LLVMBuildURem(j->B, j->lane, c_i32(j, CVM_CALLBACK_BATCH), "");
@@ -2513,22 +2525,28 @@ static cvm_result translate(jctx *j, const char *name)
 
     LLVMPositionBuilderAtEnd(j->B, j->lane_next);
     LLVMValueRef nl = LLVMBuildAdd(j->B, j->lane, c_i32(j, 1), "");
-    LLVMValueRef nr = NULL, nc = NULL;
-    if (j->tile) { /* the next column, or the next row's first */
+    if (j->tile) { /* the next column of the row, or the next row's first */
         LLVMValueRef c1 = LLVMBuildAdd(j->B, j->tile_col, c_i32(j, 1), "");
-        LLVMValueRef wrap = LLVMBuildICmp(j->B, LLVMIntEQ, c1, tile_n, "");
-        nc = LLVMBuildSelect(j->B, wrap, c_i32(j, 0), c1, "");
-        nr = LLVMBuildSelect(j->B, wrap, LLVMBuildAdd(j->B, j->tile_row, c_i32(j, 1), ""),
-                             j->tile_row, "");
-    }
-    LLVMBuildBr(j->B, head);
-    LLVMValueRef inv[2] = {first, nl};
-    LLVMBasicBlockRef inb[2] = {entry, j->lane_next};
-    LLVMAddIncoming(j->lane, inv, inb, 2);
-    if (j->tile) {
-        LLVMValueRef rv[2] = {r0, nr}, cv[2] = {c0, nc};
-        LLVMAddIncoming(j->tile_row, rv, inb, 2);
-        LLVMAddIncoming(j->tile_col, cv, inb, 2);
+        LLVMValueRef cont = LLVMBuildAnd(j->B, LLVMBuildICmp(j->B, LLVMIntULT, c1, tile_n, ""),
+                                         LLVMBuildICmp(j->B, LLVMIntULT, nl, nlanes, ""), "");
+        LLVMBuildCondBr(j->B, cont, inner, row_next);
+        LLVMValueRef iv[2] = {lane_o, nl}, icv[2] = {col_o, c1};
+        LLVMBasicBlockRef ib[2] = {head, j->lane_next};
+        LLVMAddIncoming(j->lane, iv, ib, 2);
+        LLVMAddIncoming(j->tile_col, icv, ib, 2);
+        LLVMPositionBuilderAtEnd(j->B, row_next);
+        LLVMValueRef r1 = LLVMBuildAdd(j->B, j->tile_row, c_i32(j, 1), "");
+        LLVMBuildBr(j->B, head);
+        LLVMValueRef ov[2] = {first, nl}, rv[2] = {r0, r1}, cv[2] = {c0, c_i32(j, 0)};
+        LLVMBasicBlockRef ob[2] = {entry, row_next};
+        LLVMAddIncoming(lane_o, ov, ob, 2);
+        LLVMAddIncoming(j->tile_row, rv, ob, 2);
+        LLVMAddIncoming(col_o, cv, ob, 2);
+    } else {
+        LLVMBuildBr(j->B, head);
+        LLVMValueRef inv[2] = {first, nl};
+        LLVMBasicBlockRef inb[2] = {entry, j->lane_next};
+        LLVMAddIncoming(j->lane, inv, inb, 2);
     }
 
     LLVMPositionBuilderAtEnd(j->B, done);
