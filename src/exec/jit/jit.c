@@ -2313,6 +2313,8 @@ static cvm_result mark_slot_phis(jctx *j)
         for (uint32_t ii = blk->first; ii < blk->first + blk->count && p->insns[ii].cf == CVM_CF_PHI;
              ii++) {
             const cvm_insn *ph = &p->insns[ii];
+            if (ph->type >= p->ntypes || ph->result >= p->bound)
+                return unsupported(j, ii, "this phi");
             if (value_type(j, ph->type))
                 continue;
             if (p->types[ph->type].tclass != CVM_TC_COOPMAT && !p->uniform[ph->result])
@@ -2470,7 +2472,7 @@ static cvm_result translate(jctx *j, const char *name)
             LLVMTypeRef ty = value_type(j, ph->type);
             if (j->scope && j->slot_phi[ii])
                 continue; /* (moved by jit_slot_phis) */
-            if (j->scope && !p->uniform[ph->result]) {
+            if (j->scope && (ph->result >= p->bound || !p->uniform[ph->result])) {
                 r = unsupported(j, ii, "a phi whose value may differ between invocations");
                 break;
             }
