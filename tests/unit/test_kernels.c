@@ -16,6 +16,7 @@
 
 #include "cvm_common.h"
 #include "exec/kernels/matmul.h"
+#include "exec/kernels/transpose.h"
 
 static uint64_t rng_state = 0x243f6a8885a308d3ull;
 
@@ -878,6 +879,49 @@ static void test_fast_out_of_memory(void **state)
         run_combo_size(&combos[ci], sz, CVM_MULADD_F32, ~0u, 1);
 }
 
+/* cvm_transpose against the element-by-element definition, on random
+ * shapes (whole 16 x 16 blocks and strips), element sizes, padded leading
+ * dimensions and contents, with each 16-bit kernel the CPU has (AVX-512,
+ * AVX2, SSE2 or plain), the bytes around the destination untouched. */
+static void test_transpose_random(void **state)
+{
+    (void)state;
+    static const unsigned isas[] = {~0u, CVM_MM_ISA_AVX2, 0};
+    static const uint32_t elem_sizes[] = {1, 2, 4, 8, 3};
+    uint64_t seed = 12345;
+    for (int it = 0; it < 3000; it++) {
+        seed = seed * 6364136223846793005u + 1442695040888963407u;
+        uint32_t es = elem_sizes[(seed >> 33) % 5];
+        uint32_t rows = 1 + (uint32_t)((seed >> 40) % 48), cols = 1 + (uint32_t)((seed >> 20) % 48);
+        if (it % 3 == 0) { /* whole blocks */
+            rows = 16 * (1 + (uint32_t)((seed >> 40) % 3));
+            cols = 16 * (1 + (uint32_t)((seed >> 20) % 3));
+        }
+        size_t src_ld = (size_t)cols * es + (seed >> 50) % 24;
+        size_t dst_ld = (size_t)rows * es + (seed >> 56) % 24;
+        size_t ssize = src_ld * rows, dsize = dst_ld * cols + 64;
+        uint8_t *src = malloc(ssize), *want = malloc(dsize), *got = malloc(dsize);
+        assert_non_null(src);
+        assert_non_null(want);
+        assert_non_null(got);
+        for (size_t k = 0; k < ssize; k++)
+            src[k] = (uint8_t)((k * 131u + (size_t)it * 7u) ^ (k >> 7));
+        memset(want, 0xa5, dsize);
+        for (uint32_t i = 0; i < rows; i++)
+            for (uint32_t j = 0; j < cols; j++)
+                memcpy(want + j * dst_ld + (size_t)i * es, src + i * src_ld + (size_t)j * es, es);
+        unsigned isa = isas[it % 3];
+        memset(got, 0xa5, dsize);
+        cvm_transpose_isa(got, dst_ld, src, src_ld, rows, cols, es, isa);
+        if (memcmp(got, want, dsize))
+            fail_msg("transpose %ux%u of %u-byte elements (ld %zu -> %zu, isa 0x%x) differs", rows,
+                     cols, es, src_ld, dst_ld, isa);
+        free(src);
+        free(want);
+        free(got);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -897,6 +941,7 @@ int main(void)
         cmocka_unit_test(test_fast_float_result_rounding),
         cmocka_unit_test(test_fast_f32_result_rounding),
         cmocka_unit_test(test_fast_out_of_memory),
+        cmocka_unit_test(test_transpose_random),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

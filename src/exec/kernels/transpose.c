@@ -5,6 +5,8 @@
 
 #include "exec/kernels/transpose.h"
 
+#include "exec/kernels/matmul.h"
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -167,17 +169,89 @@ __attribute__((target("avx2"))) static void transpose_16x16_u16(uint8_t *dst, si
 }
 #endif
 
+#if defined(CVM_TRANSPOSE_AVX2)
+/* The same 16 x 16 in AVX-512 registers: row k and row k + 8 share one
+ * register (the 256-bit halves), so the interleaves of the AVX2 version
+ * run on both halves of the block at once; each result register then holds
+ * column c and column c + 8 in 128-bit quarters, put in order by one
+ * shuffle. */
+__attribute__((target("avx512f,avx512bw"))) static void
+transpose_16x16_u16_avx512(uint8_t *dst, size_t dst_ld, const uint8_t *src, size_t src_ld)
+{
+    __m512i z[8], t[8], u[8], v[8];
+    for (int k = 0; k < 8; k++)
+        z[k] = _mm512_inserti64x4(
+            _mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)(const void *)(src + k * src_ld))),
+            _mm256_loadu_si256((const __m256i *)(const void *)(src + (k + 8) * src_ld)), 1);
+    for (int k = 0; k < 4; k++) {
+        t[2 * k] = _mm512_unpacklo_epi16(z[2 * k], z[2 * k + 1]);
+        t[2 * k + 1] = _mm512_unpackhi_epi16(z[2 * k], z[2 * k + 1]);
+    }
+    for (int g = 0; g < 2; g++) {
+        u[4 * g + 0] = _mm512_unpacklo_epi32(t[4 * g + 0], t[4 * g + 2]);
+        u[4 * g + 1] = _mm512_unpackhi_epi32(t[4 * g + 0], t[4 * g + 2]);
+        u[4 * g + 2] = _mm512_unpacklo_epi32(t[4 * g + 1], t[4 * g + 3]);
+        u[4 * g + 3] = _mm512_unpackhi_epi32(t[4 * g + 1], t[4 * g + 3]);
+    }
+    for (int jj = 0; jj < 4; jj++) {
+        v[2 * jj] = _mm512_unpacklo_epi64(u[jj], u[4 + jj]);
+        v[2 * jj + 1] = _mm512_unpackhi_epi64(u[jj], u[4 + jj]);
+    }
+    /* v[c]: rows 0-7 of column c | of column c + 8 | rows 8-15 of column c |
+     * of column c + 8 */
+    for (int c = 0; c < 8; c++) {
+        __m512i w = _mm512_shuffle_i64x2(v[c], v[c], _MM_SHUFFLE(3, 1, 2, 0));
+        _mm256_storeu_si256((__m256i *)(void *)(dst + (size_t)c * dst_ld), _mm512_castsi512_si256(w));
+        _mm256_storeu_si256((__m256i *)(void *)(dst + (size_t)(c + 8) * dst_ld),
+                            _mm512_extracti64x4_epi64(w, 1));
+    }
+}
+#endif
+
+/* Which 16 x 16 16-bit kernel this CPU runs: 2 AVX-512 (with the OS's
+ * register state, as the matrix kernels probe it), 1 AVX2, 0 neither. */
+static int wide_u16(void)
+{
+#if defined(CVM_TRANSPOSE_AVX2)
+    static _Atomic int state = -1;
+    int s = state;
+    if (s < 0) {
+        s = (cvm_muladd_cpu_isa() & CVM_MM_ISA_AVX512) ? 2 : __builtin_cpu_supports("avx2") ? 1 : 0;
+        state = s;
+    }
+    return s;
+#else
+    return 0;
+#endif
+}
+
 void cvm_transpose(uint8_t *dst, size_t dst_ld, const uint8_t *src, size_t src_ld, uint32_t rows,
                    uint32_t cols, uint32_t es)
 {
+    cvm_transpose_isa(dst, dst_ld, src, src_ld, rows, cols, es, ~0u);
+}
+
+void cvm_transpose_isa(uint8_t *dst, size_t dst_ld, const uint8_t *src, size_t src_ld,
+                       uint32_t rows, uint32_t cols, uint32_t es, unsigned isa)
+{
 #if defined(CVM_TRANSPOSE_AVX2)
-    if (es == 2 && rows >= 16 && cols >= 16 && __builtin_cpu_supports("avx2")) {
+    int wide = es == 2 && rows >= 16 && cols >= 16 ? wide_u16() : 0;
+    if (wide == 2 && !(isa & CVM_MM_ISA_AVX512))
+        wide = 1;
+    if (wide == 1 && !(isa & CVM_MM_ISA_AVX2))
+        wide = 0;
+    if (wide) {
         /* 16 x 16 blocks, then the strips left over as below */
         uint32_t rf = rows - rows % 16, cf = cols - cols % 16;
         for (uint32_t j0 = 0; j0 < cf; j0 += 16)
-            for (uint32_t i0 = 0; i0 < rf; i0 += 16)
-                transpose_16x16_u16(dst + j0 * dst_ld + (size_t)i0 * 2, dst_ld,
-                                    src + i0 * src_ld + (size_t)j0 * 2, src_ld);
+            for (uint32_t i0 = 0; i0 < rf; i0 += 16) {
+                uint8_t *d = dst + j0 * dst_ld + (size_t)i0 * 2;
+                const uint8_t *sblk = src + i0 * src_ld + (size_t)j0 * 2;
+                if (wide == 2)
+                    transpose_16x16_u16_avx512(d, dst_ld, sblk, src_ld);
+                else
+                    transpose_16x16_u16(d, dst_ld, sblk, src_ld);
+            }
         /* (a matrix of whole blocks, the usual case, has no strips) */
         if (rf < rows)
             transpose_rect(dst, dst_ld, src, src_ld, rf, rows, 0, cols, es);
