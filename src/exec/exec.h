@@ -355,6 +355,10 @@ typedef struct cvm_exec {
      * answer holds for the group's life (a callback group rebinds its
      * caller's and keeps none).  Freed with the group. */
     cvm_mvar_slot *mvar_slots;
+    /* Per instruction, what a MulAdd's handler prepared at its first call
+     * (ops/coopmat.c muladd_prep: the descriptor and kernel variant that
+     * every call of it reuses); NULL until the first.  Freed with the group. */
+    void *mm_plans;
 } cvm_exec;
 
 /* ops/memory.c: the value slot that is the variable pointer value

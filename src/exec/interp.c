@@ -372,6 +372,7 @@ void cvm_group_destroy(cvm_group *g)
     cvm_mem_free(g->wg_mem);
     cvm_mem_free(g->scope_mem);
     cvm_mem_free(g->ex.mvar_slots);
+    cvm_mem_free(g->ex.mm_plans);
     cvm_mem_free(g->push);
     cvm_mem_free(g->padding);
     cvm_mem_free(g->alive);

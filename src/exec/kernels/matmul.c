@@ -174,14 +174,34 @@ size_t cvm_muladd_work_size(const cvm_muladd_desc *d)
     return w ? w + MM_ALIGN : 0;
 }
 
+static void mm_run(const cvm_muladd_desc *d, mm_variant v, size_t need);
+
 void cvm_muladd_isa(const cvm_muladd_desc *d, unsigned isa)
 {
     mm_variant v = mm_choose(d, isa & cvm_muladd_cpu_isa());
+    mm_run(d, v, v == MM_REFERENCE ? 0 : mm_work(v, d) + MM_ALIGN);
+}
+
+cvm_muladd_plan cvm_muladd_plan_for(const cvm_muladd_desc *d)
+{
+    mm_variant v = mm_choose(d, cvm_muladd_cpu_isa());
+    cvm_muladd_plan plan = {(uint32_t)v, v == MM_REFERENCE ? 0 : mm_work(v, d) + MM_ALIGN};
+    return plan;
+}
+
+void cvm_muladd_planned(const cvm_muladd_desc *d, const cvm_muladd_plan *plan)
+{
+    mm_run(d, (mm_variant)plan->variant, plan->work_size);
+}
+
+/* Variant v with `need` bytes of working memory (its own, before
+ * alignment). */
+static void mm_run(const cvm_muladd_desc *d, mm_variant v, size_t need)
+{
     if (v == MM_REFERENCE) {
         cvm_muladd_reference(d);
         return;
     }
-    size_t need = mm_work(v, d) + MM_ALIGN;
     void *mem = NULL;
     uint8_t *w = d->work;
     if (!w || d->work_size < need) {

@@ -86,6 +86,18 @@ const char *cvm_muladd_variant(const cvm_muladd_desc *d);
 /* Bytes of `work` that the variant chosen for `d` uses (0: none). */
 size_t cvm_muladd_work_size(const cvm_muladd_desc *d);
 
+/* The variant cvm_muladd picks for descriptors of `d`'s shape, kinds,
+ * signedness and mode on this CPU, and the working memory it uses: made
+ * once for a MulAdd instruction and used for each of its calls
+ * (cvm_muladd_planned), so that a call does not choose again. */
+typedef struct cvm_muladd_plan {
+    uint32_t variant;
+    size_t work_size; /* bytes of `work` the variant uses, 0 none (as cvm_muladd_work_size) */
+} cvm_muladd_plan;
+cvm_muladd_plan cvm_muladd_plan_for(const cvm_muladd_desc *d);
+/* cvm_muladd(d) for a `d` of the shape, kinds and mode `plan` was made for. */
+void cvm_muladd_planned(const cvm_muladd_desc *d, const cvm_muladd_plan *plan);
+
 /* Instruction-set extensions the variants use, as a mask; the CPU's (probed
  * once from CPUID and XGETBV) limits what cvm_muladd uses. */
 enum {

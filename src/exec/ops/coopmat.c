@@ -267,59 +267,80 @@ static cvm_result h_store(cvm_exec *ex, const cvm_insn *in)
     return matrix_transfer(ex, in, 1);
 }
 
-/* MulAdd: a, b, c matrices; d = Cooperative Matrix Operands mask. */
-static cvm_result h_muladd(cvm_exec *ex, const cvm_insn *in)
+/* A MulAdd instruction's descriptor without its operands, and the kernel
+ * variant chosen for it: the same at every call of the instruction in a
+ * group (shape, kinds, signedness, the group's numerics mode), so made at
+ * its first (cvm_exec.mm_plans, one entry per instruction). */
+typedef struct muladd_prep {
+    cvm_muladd_desc d;
+    cvm_muladd_plan plan;
+    uint32_t ready;
+} muladd_prep;
+
+static void muladd_describe(const cvm_exec *ex, const cvm_insn *in, muladd_prep *mp)
 {
     const cvm_program *p = ex->prog;
     const cvm_type *ta = &p->types[p->mod->defs[in->a].type];
     const cvm_type *tb = &p->types[p->mod->defs[in->b].type];
     const cvm_type *tc = &p->types[p->mod->defs[in->c].type];
     const cvm_type *tr = &p->types[in->type];
-    if ((in->flags & CVM_INSN_ALIAS) && in->nextra == 1)
-        CVM_TRY(cvm_matrix_result_to_variable(ex, in, p->extra[in->extra], tr->size));
-    cvm_val va = ex->vals[in->a], vb = ex->vals[in->b], vc = ex->vals[in->c], vr = ex->vals[in->result];
     uint32_t ops = in->d;
-    cvm_muladd_mode mode = (ex->flags & CVM_FLAG_PRECISE)      ? CVM_MULADD_PRECISE
-                           : (ex->flags & CVM_FLAG_BF16_PAIRS) ? CVM_MULADD_BF16_PAIRS
-                                                               : CVM_MULADD_F32;
+    cvm_muladd_desc *d = &mp->d;
+    memset(d, 0, sizeof(*d));
+    d->m = tr->rows;
+    d->n = tr->cols;
+    d->k = ta->cols;
+    d->a_kind = (cvm_scalar_kind)ta->sk;
+    d->b_kind = (cvm_scalar_kind)tb->sk;
+    d->c_kind = (cvm_scalar_kind)tc->sk;
+    d->r_kind = (cvm_scalar_kind)tr->sk;
+    d->a_signed = (ops & SpvCooperativeMatrixOperandsMatrixASignedComponentsKHRMask) != 0;
+    d->b_signed = (ops & SpvCooperativeMatrixOperandsMatrixBSignedComponentsKHRMask) != 0;
+    d->c_signed = (ops & SpvCooperativeMatrixOperandsMatrixCSignedComponentsKHRMask) != 0;
+    d->r_signed = (ops & SpvCooperativeMatrixOperandsMatrixResultSignedComponentsKHRMask) != 0;
+    d->saturate = (ops & SpvCooperativeMatrixOperandsSaturatingAccumulationKHRMask) != 0;
+    d->mode = (ex->flags & CVM_FLAG_PRECISE)      ? CVM_MULADD_PRECISE
+              : (ex->flags & CVM_FLAG_BF16_PAIRS) ? CVM_MULADD_BF16_PAIRS
+                                                  : CVM_MULADD_F32;
+    mp->plan = cvm_muladd_plan_for(d);
+    mp->ready = 1;
+}
+
+/* MulAdd: a, b, c matrices; d = Cooperative Matrix Operands mask. */
+static cvm_result h_muladd(cvm_exec *ex, const cvm_insn *in)
+{
+    const cvm_program *p = ex->prog;
+    if ((in->flags & CVM_INSN_ALIAS) && in->nextra == 1)
+        CVM_TRY(cvm_matrix_result_to_variable(ex, in, p->extra[in->extra], p->types[in->type].size));
+    if (!ex->mm_plans)
+        ex->mm_plans = cvm_calloc(p->ninsns ? p->ninsns : 1, sizeof(muladd_prep));
+    muladd_prep local, *mp = ex->mm_plans ? (muladd_prep *)ex->mm_plans + (in - p->insns) : &local;
+    if (mp == &local || !mp->ready)
+        muladd_describe(ex, in, mp);
+    /* The kernel's packed operands go in the handlers' scratch memory,
+     * grown once to the largest MulAdd: no allocation per call. */
+    if (mp->plan.work_size > ex->scratch_size) {
+        uint8_t *ns = cvm_realloc(ex->scratch, mp->plan.work_size);
+        if (ns) {
+            ex->scratch = ns;
+            ex->scratch_size = mp->plan.work_size;
+        }
+    }
+    cvm_val va = ex->vals[in->a], vb = ex->vals[in->b], vc = ex->vals[in->c], vr = ex->vals[in->result];
     for (uint32_t i = 0; i < cvm_scope_instances(ex, in); i++) {
         int chk = cvm_scope_instance_check(ex, in, i);
         if (chk < 0)
             return CVM_ERROR_DIVERGENT_COLLECTIVE;
         if (chk == 0)
             continue;
-        cvm_muladd_desc d;
-        memset(&d, 0, sizeof(d));
-        d.m = tr->rows;
-        d.n = tr->cols;
-        d.k = ta->cols;
-        d.a_kind = (cvm_scalar_kind)ta->sk;
-        d.b_kind = (cvm_scalar_kind)tb->sk;
-        d.c_kind = (cvm_scalar_kind)tc->sk;
-        d.r_kind = (cvm_scalar_kind)tr->sk;
-        d.a_signed = (ops & SpvCooperativeMatrixOperandsMatrixASignedComponentsKHRMask) != 0;
-        d.b_signed = (ops & SpvCooperativeMatrixOperandsMatrixBSignedComponentsKHRMask) != 0;
-        d.c_signed = (ops & SpvCooperativeMatrixOperandsMatrixCSignedComponentsKHRMask) != 0;
-        d.r_signed = (ops & SpvCooperativeMatrixOperandsMatrixResultSignedComponentsKHRMask) != 0;
-        d.saturate = (ops & SpvCooperativeMatrixOperandsSaturatingAccumulationKHRMask) != 0;
-        d.mode = mode;
-        /* The kernel's packed operands go in the handlers' scratch memory,
-         * grown once to the largest MulAdd: no allocation per call. */
-        size_t need = cvm_muladd_work_size(&d);
-        if (need > ex->scratch_size) {
-            uint8_t *ns = cvm_realloc(ex->scratch, need);
-            if (ns) {
-                ex->scratch = ns;
-                ex->scratch_size = need;
-            }
-        }
+        cvm_muladd_desc d = mp->d;
         d.work = ex->scratch;
         d.work_size = ex->scratch_size;
         d.a = va.p + (size_t)i * va.stride;
         d.b = vb.p + (size_t)i * vb.stride;
         d.c = vc.p + (size_t)i * vc.stride;
         d.r = vr.p + (size_t)i * vr.stride;
-        cvm_muladd(&d);
+        cvm_muladd_planned(&d, &mp->plan);
     }
     return CVM_SUCCESS;
 }
