@@ -208,9 +208,46 @@ transpose_16x16_u16_avx512(uint8_t *dst, size_t dst_ld, const uint8_t *src, size
 }
 #endif
 
-/* Which 16 x 16 16-bit kernel this CPU runs: 2 AVX-512 (with the OS's
+/* 16 x 16 bytes in AVX-512 registers: rows k, k + 4, k + 8, k + 12 in the
+ * 128-bit quarters of register k, so that two interleaves (bytes, then
+ * 16-bit pairs) leave in each quarter four columns' 4-byte pieces of its
+ * four rows; one dword permutation then gathers each column's four pieces
+ * from the four quarters. */
+__attribute__((target("avx512f,avx512bw"))) static void
+transpose_16x16_u8_avx512(uint8_t *dst, size_t dst_ld, const uint8_t *src, size_t src_ld)
+{
+    __m512i z[4], a[4], b[4];
+    for (int k = 0; k < 4; k++) {
+        __m512i v = _mm512_castsi128_si512(_mm_loadu_si128((const __m128i *)(const void *)(src + k * src_ld)));
+        v = _mm512_inserti32x4(v, _mm_loadu_si128((const __m128i *)(const void *)(src + (k + 4) * src_ld)), 1);
+        v = _mm512_inserti32x4(v, _mm_loadu_si128((const __m128i *)(const void *)(src + (k + 8) * src_ld)), 2);
+        z[k] = _mm512_inserti32x4(v, _mm_loadu_si128((const __m128i *)(const void *)(src + (k + 12) * src_ld)), 3);
+    }
+    /* quarter q: rows (4q, 4q+1) and (4q+2, 4q+3) byte by byte */
+    a[0] = _mm512_unpacklo_epi8(z[0], z[1]);
+    a[1] = _mm512_unpackhi_epi8(z[0], z[1]);
+    a[2] = _mm512_unpacklo_epi8(z[2], z[3]);
+    a[3] = _mm512_unpackhi_epi8(z[2], z[3]);
+    /* b[j], quarter q: columns 4j .. 4j+3, each rows 4q .. 4q+3 */
+    b[0] = _mm512_unpacklo_epi16(a[0], a[2]);
+    b[1] = _mm512_unpackhi_epi16(a[0], a[2]);
+    b[2] = _mm512_unpacklo_epi16(a[1], a[3]);
+    b[3] = _mm512_unpackhi_epi16(a[1], a[3]);
+    /* dword q * 4 + c (column c of quarter q) to c * 4 + q */
+    const __m512i idx = _mm512_set_epi32(15, 11, 7, 3, 14, 10, 6, 2, 13, 9, 5, 1, 12, 8, 4, 0);
+    for (int jj = 0; jj < 4; jj++) {
+        __m512i w = _mm512_permutexvar_epi32(idx, b[jj]);
+        uint8_t *d = dst + (size_t)(4 * jj) * dst_ld;
+        _mm_storeu_si128((__m128i *)(void *)d, _mm512_castsi512_si128(w));
+        _mm_storeu_si128((__m128i *)(void *)(d + dst_ld), _mm512_extracti32x4_epi32(w, 1));
+        _mm_storeu_si128((__m128i *)(void *)(d + 2 * dst_ld), _mm512_extracti32x4_epi32(w, 2));
+        _mm_storeu_si128((__m128i *)(void *)(d + 3 * dst_ld), _mm512_extracti32x4_epi32(w, 3));
+    }
+}
+
+/* Which 16 x 16 kernels this CPU runs: 2 AVX-512 (with the OS's
  * register state, as the matrix kernels probe it), 1 AVX2, 0 neither. */
-static int wide_u16(void)
+static int wide_blocks(void)
 {
 #if defined(CVM_TRANSPOSE_AVX2)
     static _Atomic int state = -1;
@@ -235,19 +272,21 @@ void cvm_transpose_isa(uint8_t *dst, size_t dst_ld, const uint8_t *src, size_t s
                        uint32_t rows, uint32_t cols, uint32_t es, unsigned isa)
 {
 #if defined(CVM_TRANSPOSE_AVX2)
-    int wide = es == 2 && rows >= 16 && cols >= 16 ? wide_u16() : 0;
+    int wide = (es == 2 || es == 1) && rows >= 16 && cols >= 16 ? wide_blocks() : 0;
     if (wide == 2 && !(isa & CVM_MM_ISA_AVX512))
         wide = 1;
-    if (wide == 1 && !(isa & CVM_MM_ISA_AVX2))
-        wide = 0;
+    if (wide == 1 && (!(isa & CVM_MM_ISA_AVX2) || es == 1))
+        wide = 0; /* (bytes: the AVX-512 kernel, else 8 x 8 blocks) */
     if (wide) {
         /* 16 x 16 blocks, then the strips left over as below */
         uint32_t rf = rows - rows % 16, cf = cols - cols % 16;
         for (uint32_t j0 = 0; j0 < cf; j0 += 16)
             for (uint32_t i0 = 0; i0 < rf; i0 += 16) {
-                uint8_t *d = dst + j0 * dst_ld + (size_t)i0 * 2;
-                const uint8_t *sblk = src + i0 * src_ld + (size_t)j0 * 2;
-                if (wide == 2)
+                uint8_t *d = dst + j0 * dst_ld + (size_t)i0 * es;
+                const uint8_t *sblk = src + i0 * src_ld + (size_t)j0 * es;
+                if (es == 1)
+                    transpose_16x16_u8_avx512(d, dst_ld, sblk, src_ld);
+                else if (wide == 2)
                     transpose_16x16_u16_avx512(d, dst_ld, sblk, src_ld);
                 else
                     transpose_16x16_u16(d, dst_ld, sblk, src_ld);
