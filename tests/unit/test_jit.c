@@ -433,6 +433,19 @@ static void test_scope_not_taken(void **state)
     assert_int_equal(both_tiers("jit/scope_lanes.amber", 0, 0, NULL, 0, 0, NULL), CVM_SUCCESS);
 }
 
+/* An instruction the tier runs by a lane kernel whose operands are wider
+ * than its kernel slots (OpIsInf of a 16-component f64 vector) keeps the
+ * shader interpreted, with the interpreter's result. */
+static void test_wide_operands_not_taken(void **state)
+{
+    (void)state;
+    if (skip_without_llvm())
+        skip();
+    assert_int_equal(both_tiers("jit/wide_operands.amber", CVM_FLAG_NO_VALIDATION, 0, NULL, 0, 0,
+                                NULL),
+                     CVM_SUCCESS);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -441,6 +454,7 @@ int main(void)
         cmocka_unit_test(test_f16_random), cmocka_unit_test(test_decode_threads),
         cmocka_unit_test(test_scope_khr),  cmocka_unit_test(test_scope_nv2),
         cmocka_unit_test(test_scope_not_taken),
+        cmocka_unit_test(test_wide_operands_not_taken),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -585,14 +585,16 @@ static LLVMValueRef fn_const(jctx *j, void *addr, LLVMTypeRef fty)
     return LLVMConstIntToPtr(c_i64(j, (uint64_t)(uintptr_t)addr), LLVMPointerType(fty, 0));
 }
 
-/* A stack slot for a lane kernel's operand or result, allocated in the
- * entry block so that LLVM keeps it in the frame. */
-static LLVMValueRef new_slot(jctx *j)
+/* A stack slot of at least `bytes` for a lane kernel's operand or result
+ * (and never under 2 * JIT_MAX_ACCESS), allocated in the entry block so
+ * that LLVM keeps it in the frame. */
+static LLVMValueRef new_slot(jctx *j, uint64_t bytes)
 {
     LLVMBasicBlockRef cur = LLVMGetInsertBlock(j->B);
     LLVMValueRef first = LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(j->fn));
     LLVMPositionBuilderBefore(j->B, first);
-    LLVMValueRef slot = LLVMBuildAlloca(j->B, LLVMArrayType(j->i8, JIT_MAX_ACCESS * 2), "");
+    uint64_t n = bytes > JIT_MAX_ACCESS * 2 ? (bytes + 15) & ~(uint64_t)15 : JIT_MAX_ACCESS * 2;
+    LLVMValueRef slot = LLVMBuildAlloca(j->B, LLVMArrayType(j->i8, n), "");
     LLVMPositionBuilderAtEnd(j->B, cur);
     return LLVMBuildBitCast(j->B, slot, j->ptr8, "");
 }
@@ -605,7 +607,7 @@ static LLVMValueRef spill(jctx *j, LLVMValueRef v, uint32_t tid)
     int is_bool = comp_sk(j, tid) == CVM_SK_BOOL;
     if (is_bool)
         v = LLVMBuildZExt(j->B, v, n > 1 ? LLVMVectorType(j->i8, n) : j->i8, "");
-    LLVMValueRef slot = new_slot(j);
+    LLVMValueRef slot = new_slot(j, type_of(j, tid)->size);
     LLVMValueRef typed = LLVMBuildBitCast(j->B, slot, LLVMPointerType(LLVMTypeOf(v), 0), "");
     LLVMSetAlignment(LLVMBuildStore(j->B, v, typed), 1);
     return slot;
@@ -633,7 +635,7 @@ static LLVMValueRef call_lane_kernel(jctx *j, void *kernel, int nargs, uint32_t 
     LLVMTypeRef fty = LLVMFunctionType(j->vd, params, (unsigned)nargs, 0);
     LLVMValueRef args[5];
     args[0] = LLVMConstIntToPtr(c_i64(j, (uint64_t)(uintptr_t)&j->p->insns[insn]), j->ptr8);
-    LLVMValueRef r = new_slot(j);
+    LLVMValueRef r = new_slot(j, type_of(j, rtype)->size);
     args[1] = r;
     LLVMValueRef first = NULL;
     for (int k = 0; k < nargs - 2; k++) {
@@ -1185,7 +1187,7 @@ static cvm_result arith_lane(jctx *j, const cvm_insn *in, uint32_t rtype, uint32
     uint32_t ids[3] = {in->a, in->b, in->c}, tids[3];
     for (int k = 0; k < 3; k++) {
         tids[k] = ids[k] < j->p->bound ? j->mod->defs[ids[k]].type : 0;
-        if (ids[k] && !value_type(j, tids[k]))
+        if (ids[k] && (!value_type(j, tids[k]) || type_of(j, tids[k])->size > JIT_MAX_ACCESS))
             return unsupported(j, j->cur_insn, "this operand type");
     }
     if (!in->fn || type_of(j, rtype)->size > JIT_MAX_ACCESS)
