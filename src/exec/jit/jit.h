@@ -76,7 +76,12 @@ void cvm_jit_destroy(cvm_jit *j);
  *     handler for lane 0, as run_uniform runs it;
  *   - matrices and other values the code does not hold stay in the
  *     interpreter's slots and memory; their phis are moved on each edge,
- *     a parallel copy as the interpreter's.
+ *     a parallel copy as the interpreter's;
+ *   - a whole-matrix load of a Function variable that may alias it
+ *     (CVM_INSN_ALIAS), and a store to one, are done inline where the
+ *     group already knows the variable's slot (cvm_exec.mvar_slots): what
+ *     their handlers do then (point the result's slot at the variable;
+ *     nothing, for a value already there); else the handler runs.
  * Which is the interpreter's execution exactly: the same handlers, in the
  * same order, on the same values, with the per-lane bookkeeping between
  * them compiled.  The instruction budget is charged as the interpreter
