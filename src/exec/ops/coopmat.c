@@ -385,8 +385,8 @@ static cvm_result check_khr_operands(cvm_lower *lw, const spv_inst *in, uint32_t
     return stride ? cvm_lower_int_scalar(lw, in, stride, "Stride", o_stride_width) : CVM_SUCCESS;
 }
 
-/* CVM_INSN_ALIAS (result_into_variable) where the result is named only by
- * the store that follows it (cvm_lower_result_to_variable). */
+/* CVM_INSN_ALIAS (cvm_matrix_result_to_variable) where the result is named
+ * only by the store that follows it (cvm_lower_result_to_variable). */
 static void alias_to_variable(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
 {
     uint32_t var, at;
