@@ -1061,17 +1061,30 @@ static void apply_initializers(cvm_group *g)
     }
 }
 
+/* 1 when the program has a function besides its entry point (a callee or
+ * a callback). */
+static int has_callees(const cvm_program *p)
+{
+    for (uint32_t fi = 0; fi < p->nfuncs; fi++)
+        if (fi != p->entry && p->funcs[fi].lowered)
+            return 1;
+    return 0;
+}
+
 /* A workgroup's start: every invocation live, its memory cleared or
- * initialized, its built-ins, and the entry point's frame in *o_frame. */
-static cvm_result group_enter(cvm_group *g, cvm_diagnostic *diag, cvm_frame **o_frame)
+ * initialized, its built-ins (unless `lanes` is 0: nothing will read
+ * per-invocation memory), and the entry point's frame in *o_frame. */
+static cvm_result group_enter(cvm_group *g, cvm_diagnostic *diag, cvm_frame **o_frame, int lanes)
 {
     cvm_exec *ex = &g->ex;
     const cvm_program *p = g->prog;
     memset(g->alive, 1, ex->nlanes);
     memset(g->wg_mem, 0, p->wg_size);
-    memset(g->inv_mem, 0, p->inv_size * ex->nlanes);
+    if (lanes)
+        memset(g->inv_mem, 0, p->inv_size * ex->nlanes);
     apply_initializers(g);
-    CVM_TRY(fill_builtins(g));
+    if (lanes)
+        CVM_TRY(fill_builtins(g));
     *o_frame = frame_get(g, p->entry, diag);
     if (!*o_frame)
         return diag ? diag->result : CVM_ERROR_OUT_OF_MEMORY;
@@ -1091,7 +1104,11 @@ cvm_result cvm_group_run(cvm_group *g, const uint32_t group_id[3], const uint32_
     if (g->desc.jit) {
         cvm_result jr = CVM_SUCCESS;
         cvm_frame *fr;
-        if (cvm_jit_scope_form(g->desc.jit) && (jr = group_enter(g, diag, &fr)) == CVM_SUCCESS) {
+        /* the scope form reads no per-invocation memory itself (its values
+         * are uniform; built-ins it computes); a callback may (a caller's
+         * Private or Input variable), so a program with callbacks keeps it */
+        if (cvm_jit_scope_form(g->desc.jit) &&
+            (jr = group_enter(g, diag, &fr, has_callees(p))) == CVM_SUCCESS) {
             /* every lane active in the entry point's frame, whose handlers
              * the code calls */
             memset(fr->active, 1, ex->nlanes);
@@ -1109,7 +1126,7 @@ cvm_result cvm_group_run(cvm_group *g, const uint32_t group_id[3], const uint32_
         return jr;
     }
     cvm_frame *fr;
-    CVM_TRY(group_enter(g, diag, &fr));
+    CVM_TRY(group_enter(g, diag, &fr, 1));
     cvm_result r = run_function(g, p->entry, g->alive);
     /* hand unused budget back */
     if (g->budget_local) {
