@@ -247,17 +247,6 @@ static int64_t jit_refill(cvm_jit_env *env, uint32_t insn, int64_t cur)
     return cur;
 }
 
-/* The scope form: instruction `insn` run by its interpreter handler over
- * the whole workgroup (every lane active: a cooperative-matrix instruction
- * runs once per scope instance), as run_block_impl runs it.  0, or 1 after
- * a failure (ex->diag set). */
-static int32_t jit_handler(cvm_jit_env *env, uint32_t insn)
-{
-    cvm_exec *ex = env->ex;
-    const cvm_insn *in = &ex->prog->insns[insn];
-    return in->fn(ex, in) != CVM_SUCCESS;
-}
-
 /* The scope form: a CVM_INSN_UNIFORM instruction run by its handler for
  * lane 0 alone, as interp.c run_uniform runs it (every lane is active in
  * this form, so lane 0 is the first active one). */
@@ -434,7 +423,8 @@ typedef struct jctx {
     LLVMValueRef vals_base, budget_unit;
     uint8_t *slot_phi;      /* per instruction: a phi moved by jit_slot_phis */
     uint8_t *has_slot_phis; /* per block */
-    /* edges given a block of their own (edge_to): (from, to, block) */
+    /* edges given blocks of their own (edge_to): (from, to, the last of
+     * them, which branches to `to`) */
     uint32_t *edge_from, *edge_to_blk;
     LLVMBasicBlockRef *edge_bb;
     uint32_t nedges;
@@ -1650,6 +1640,32 @@ static cvm_result to_slots(jctx *j, const spv_inst *si)
     return CVM_SUCCESS;
 }
 
+/* A call of run-time function `fn` (int32_t fn(args), 0 for success) that
+ * goes to the failure exit on anything else; the builder then stands after
+ * it. */
+static void emit_checked_call(jctx *j, void *fn, LLVMTypeRef *ptypes, LLVMValueRef *args,
+                              unsigned n)
+{
+    LLVMTypeRef fty = LLVMFunctionType(j->i32, ptypes, n, 0);
+    LLVMValueRef rc = LLVMBuildCall2(j->B, fty, fn_const(j, fn, fty), args, n, "");
+    LLVMBasicBlockRef go = LLVMAppendBasicBlockInContext(j->C, j->fn, "ran");
+    LLVMBuildCondBr(j->B, LLVMBuildICmp(j->B, LLVMIntNE, rc, c_i32(j, 0), ""), j->fail_bb, go);
+    LLVMPositionBuilderAtEnd(j->B, go);
+}
+
+/* Instruction `ii` run by its handler over the whole workgroup (every lane
+ * active: a cooperative-matrix instruction runs once per scope instance),
+ * as run_block_impl runs it: cvm_insn.fn(ex, in) called directly (a
+ * failure has set ex->diag). */
+static void emit_run_handler(jctx *j, uint32_t ii)
+{
+    LLVMTypeRef params[2] = {j->ptr8, j->ptr8};
+    LLVMValueRef args[2] = {
+        LLVMBuildLoad2(j->B, j->ptr8, env_field(j, ENV_EX, 0), ""),
+        LLVMConstIntToPtr(c_i64(j, (uint64_t)(uintptr_t)&j->p->insns[ii]), j->ptr8)};
+    emit_checked_call(j, (void *)j->p->insns[ii].fn, params, args, 2);
+}
+
 /* Instruction `ii` run by its handler: over every lane (a cooperative-
  * matrix instruction, a barrier), or for lane 0 alone (`one_lane`, a
  * uniform instruction the tier does not translate).  A result of a type
@@ -1660,15 +1676,13 @@ static cvm_result emit_handler_call(jctx *j, uint32_t ii, const spv_inst *si, in
     cvm_result r = to_slots(j, si);
     if (r != CVM_SUCCESS)
         return r;
-    LLVMTypeRef params[2] = {LLVMPointerType(j->env_t, 0), j->i32};
-    LLVMTypeRef fty = LLVMFunctionType(j->i32, params, 2, 0);
-    LLVMValueRef args[2] = {j->env, c_i32(j, ii)};
-    LLVMValueRef rc = LLVMBuildCall2(
-        j->B, fty, fn_const(j, one_lane ? (void *)jit_uniform_handler : (void *)jit_handler, fty),
-        args, 2, "");
-    LLVMBasicBlockRef go = LLVMAppendBasicBlockInContext(j->C, j->fn, "ran");
-    LLVMBuildCondBr(j->B, LLVMBuildICmp(j->B, LLVMIntNE, rc, c_i32(j, 0), ""), j->fail_bb, go);
-    LLVMPositionBuilderAtEnd(j->B, go);
+    if (one_lane) {
+        LLVMTypeRef params[2] = {LLVMPointerType(j->env_t, 0), j->i32};
+        LLVMValueRef args[2] = {j->env, c_i32(j, ii)};
+        emit_checked_call(j, (void *)jit_uniform_handler, params, args, 2);
+    } else {
+        emit_run_handler(j, ii);
+    }
     if (in->result && in->result < j->p->bound && in->type && value_type(j, in->type)) {
         if (!one_lane || !j->p->uniform[in->result])
             return unsupported(j, ii, "a value that differs between invocations");
@@ -1745,11 +1759,8 @@ static int matrix_var_op(jctx *j, uint32_t ii, const spv_inst *si)
     }
     LLVMBuildBr(j->B, join);
     LLVMPositionBuilderAtEnd(j->B, slow);
-    LLVMTypeRef params[2] = {LLVMPointerType(j->env_t, 0), j->i32};
-    LLVMTypeRef fty = LLVMFunctionType(j->i32, params, 2, 0);
-    LLVMValueRef args[2] = {j->env, c_i32(j, ii)};
-    LLVMValueRef rc = LLVMBuildCall2(j->B, fty, fn_const(j, (void *)jit_handler, fty), args, 2, "");
-    LLVMBuildCondBr(j->B, LLVMBuildICmp(j->B, LLVMIntNE, rc, c_i32(j, 0), ""), j->fail_bb, join);
+    emit_run_handler(j, ii);
+    LLVMBuildBr(j->B, join);
     LLVMPositionBuilderAtEnd(j->B, join);
     return 1;
 }
@@ -1861,15 +1872,14 @@ static LLVMBasicBlockRef edge_to(jctx *j, uint32_t to, uint32_t from)
     LLVMBasicBlockRef e = LLVMAppendBasicBlockInContext(j->C, j->fn, "edge");
     LLVMPositionBuilderAtEnd(j->B, e);
     LLVMTypeRef params[3] = {LLVMPointerType(j->env_t, 0), j->i32, j->i32};
-    LLVMTypeRef fty = LLVMFunctionType(j->i32, params, 3, 0);
     LLVMValueRef args[3] = {j->env, c_i32(j, to), c_i32(j, from)};
-    LLVMValueRef rc = LLVMBuildCall2(j->B, fty, fn_const(j, (void *)jit_slot_phis, fty), args, 3, "");
-    LLVMBuildCondBr(j->B, LLVMBuildICmp(j->B, LLVMIntNE, rc, c_i32(j, 0), ""), j->fail_bb,
-                    j->bbs[to]);
+    emit_checked_call(j, (void *)jit_slot_phis, params, args, 3);
+    /* (the block that branches to `to`: what its LLVM phis name) */
+    j->edge_bb[j->nedges] = LLVMGetInsertBlock(j->B);
+    LLVMBuildBr(j->B, j->bbs[to]);
     LLVMPositionBuilderAtEnd(j->B, cur);
     j->edge_from[j->nedges] = from;
     j->edge_to_blk[j->nedges] = to;
-    j->edge_bb[j->nedges] = e;
     j->nedges++;
     return e;
 }
