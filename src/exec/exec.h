@@ -184,10 +184,12 @@ typedef struct cvm_insn {
 /* OpLoad whose result may alias the variable's memory instead of a copy: of
  * a whole cooperative matrix (ops/memory.c load_may_alias says when), or of
  * a dense Function variable (exec/uniform.h CVM_UNIFORM_ALIAS).  On a
- * MulAdd or a cooperative-matrix load (OpCooperativeMatrixLoadKHR/NV): its
- * result may be written straight into the variable the next instruction
- * stores it to (cvm_lower_result_to_variable; the variable's id is its one
- * extra operand). */
+ * MulAdd or a cooperative-matrix load (OpCooperativeMatrixLoadKHR/NV, and
+ * OpCooperativeMatrixLoadTensorNV): its result may be written straight into
+ * the variable the next instruction stores it to
+ * (cvm_lower_result_to_variable; the variable's id is the one extra operand
+ * of a MulAdd or KHR/NV load, and extra word TX_ALIAS_VAR of a tensor
+ * load, ops/tensor_ops.c). */
 #define CVM_INSN_ALIAS 0x04
 /* Computes a value equal in every lane, or stores one to memory every lane
  * addresses alike (exec/uniform.h): runs for one active lane, its result

@@ -56,6 +56,7 @@ struct cvm_group {
      * one_hot + desc.nlanes - l (desc.nlanes zeros, then a one). */
     int uniform_on;
     uint8_t *one_hot;
+    int has_callees; /* the program has a function besides its entry point */
     uint8_t *lane_vars;      /* CVM_REGION_LANE_VARS: dense Function variables */
 };
 
@@ -386,6 +387,16 @@ cvm_exec *cvm_group_exec(cvm_group *g)
     return &g->ex;
 }
 
+/* 1 when the program has a function besides its entry point (a callee or
+ * a callback). */
+static int has_callees(const cvm_program *p)
+{
+    for (uint32_t fi = 0; fi < p->nfuncs; fi++)
+        if (fi != p->entry && p->funcs[fi].lowered)
+            return 1;
+    return 0;
+}
+
 cvm_result cvm_group_create(const cvm_program *prog, const cvm_group_desc *desc,
                             cvm_region *buffer_regions, uint32_t nbuffer_regions,
                             const uint8_t *push, uint32_t push_size, cvm_group **o_group,
@@ -396,6 +407,7 @@ cvm_result cvm_group_create(const cvm_program *prog, const cvm_group_desc *desc,
         return cvm_diag_set(diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
     g->prog = prog;
     g->desc = *desc;
+    g->has_callees = has_callees(prog);
     uint32_t n = desc->nlanes, sg = desc->sg_size;
     uint32_t nsub = (n + sg - 1) / sg;
     uint64_t mem = prog->inv_size * n + prog->wg_size + prog->scope_size * nsub +
@@ -1061,16 +1073,6 @@ static void apply_initializers(cvm_group *g)
     }
 }
 
-/* 1 when the program has a function besides its entry point (a callee or
- * a callback). */
-static int has_callees(const cvm_program *p)
-{
-    for (uint32_t fi = 0; fi < p->nfuncs; fi++)
-        if (fi != p->entry && p->funcs[fi].lowered)
-            return 1;
-    return 0;
-}
-
 /* A workgroup's start: every invocation live, its memory cleared or
  * initialized, its built-ins (unless `lanes` is 0: nothing will read
  * per-invocation memory), and the entry point's frame in *o_frame. */
@@ -1108,7 +1110,7 @@ cvm_result cvm_group_run(cvm_group *g, const uint32_t group_id[3], const uint32_
          * are uniform; built-ins it computes); a callback may (a caller's
          * Private or Input variable), so a program with callbacks keeps it */
         if (cvm_jit_scope_form(g->desc.jit) &&
-            (jr = group_enter(g, diag, &fr, has_callees(p))) == CVM_SUCCESS) {
+            (jr = group_enter(g, diag, &fr, g->has_callees)) == CVM_SUCCESS) {
             /* every lane active in the entry point's frame, whose handlers
              * the code calls */
             memset(fr->active, 1, ex->nlanes);

@@ -2378,11 +2378,9 @@ static cvm_result translate(jctx *j, const char *name)
         loop_lanes = c_i32(j, 1);
         j->budget_unit = LLVMBuildZExt(j->B, sg, j->i64, "");
         LLVMValueRef exp = LLVMBuildLoad2(j->B, j->ptr8, env_field(j, ENV_EX, 0), "");
-        LLVMValueRef vo = c_i64(j, offsetof(cvm_exec, vals));
-        LLVMValueRef vp = LLVMBuildGEP2(j->B, j->i8, exp, &vo, 1, "");
         LLVMTypeRef valp = LLVMPointerType(j->val_t, 0);
-        vp = LLVMBuildBitCast(j->B, vp, LLVMPointerType(valp, 0), "");
-        j->vals_base = LLVMBuildLoad2(j->B, valp, vp, "vals");
+        j->vals_base = LLVMBuildLoad2(j->B, valp, ex_field(j, exp, offsetof(cvm_exec, vals), valp),
+                                      "vals");
     }
     /* the regions' base, size and writability, read once */
     j->nregions = j->max_region + 1;

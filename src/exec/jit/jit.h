@@ -87,7 +87,9 @@ void cvm_jit_destroy(cvm_jit *j);
  * them compiled.  The instruction budget is charged as the interpreter
  * charges it (a block's instructions once per group, in subgroup
  * instructions).  cvm_group_run prepares the group as for the interpreter
- * (memory, built-ins, the entry point's frame) before it runs the code. */
+ * (memory, built-ins, the entry point's frame) before it runs the code.
+ * Returns 1 when `j` (compiled code of cvm_jit_compile, or NULL: 0) is in
+ * this form. */
 int cvm_jit_scope_form(const cvm_jit *j);
 
 /* Runs every invocation of the workgroup `ex` describes (regions, flags,

@@ -94,8 +94,13 @@ typedef struct cvm_muladd_plan {
     uint32_t variant;
     size_t work_size; /* bytes of `work` the variant uses, 0 none (as cvm_muladd_work_size) */
 } cvm_muladd_plan;
+/* Reads d's shape, kinds, signedness and mode only (its operands and work
+ * may be unset); never fails; the plan is a plain value, owning nothing. */
 cvm_muladd_plan cvm_muladd_plan_for(const cvm_muladd_desc *d);
-/* cvm_muladd(d) for a `d` of the shape, kinds and mode `plan` was made for. */
+/* cvm_muladd(d) for a `d` of the shape, kinds and mode `plan` was made for,
+ * with the same contract: R = A x B + C on d's operands, d->work used when
+ * it has plan->work_size bytes, else memory of its own (the reference, same
+ * results, when even that cannot be had). */
 void cvm_muladd_planned(const cvm_muladd_desc *d, const cvm_muladd_plan *plan);
 
 /* Instruction-set extensions the variants use, as a mask; the CPU's (probed
