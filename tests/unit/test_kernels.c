@@ -481,6 +481,8 @@ static const uint32_t sizes[][3] = {
     {1, 1, 1},    {7, 5, 3},    {16, 16, 16}, {33, 17, 65}, {4, 8, 1},    {64, 64, 64},
     {5, 37, 300}, {3, 9, 1000}, {17, 70, 2},  {16, 16, 0},  {2, 130, 513}, {40, 3, 257},
     {64, 64, 32}, {9, 48, 31},  {8, 32, 5},   {24, 33, 7},
+    /* one 16-column panel in 16-row blocks (the narrow-B path) */
+    {32, 16, 16}, {48, 16, 37},
 };
 
 /* The instruction-set levels to run: everything the CPU has, then AVX2

@@ -4,7 +4,9 @@
  *    f32 (exact), the accumulators start at C as f32 and take one FMA per k
  *    in order, which is the reference's fmaf: bit-identical to it.
  *    Vectorised over N (16 floats), register tile 8 x 32 (16 of the 32
- *    vector registers accumulate), 8 x 16 for a last half panel.
+ *    vector registers accumulate), 8 x 16 for a last half panel; a MulAdd
+ *    of one 16-column panel of f16/bf16 B (the 16 x 16 tiles of subgroup
+ *    scope) in 16 x 16 register tiles that widen B's rows as they read them.
  *
  *  - "avx512_vnni_i8": A and B of kinds s8/u8, integer C/R.  vpdpbusd
  *    multiplies unsigned bytes by signed bytes and adds four products into
@@ -202,6 +204,90 @@ MM512_TARGET static void f32_8x16(size_t K, const float *a, size_t lda, const fl
     F_STORE1(7);
 }
 
+/* c[16][16] += a[16][K] x b[K][16] with B's rows f16 or bf16 (`ldb`
+ * elements apart), widened in registers (exact): the whole tile of a
+ * 16 x 16 MulAdd in sixteen accumulators, one B row load per k and no
+ * converted copy of B.  The same FMAs in the same order as f32_8x16 over
+ * converted rows. */
+#define B_ROW_F16(p) _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(p)))
+#define B_ROW_BF16(p)                                                                          \
+    _mm512_castsi512_ps(                                                                       \
+        _mm512_slli_epi32(_mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)(p))), 16))
+#define F32_16X16_NARROW_B(NAME, B_ROW)                                                        \
+    MM512_TARGET static inline __attribute__((always_inline)) void NAME(                       \
+        size_t K, const float *a, size_t lda, const uint16_t *b, size_t ldb, float *c,         \
+        size_t ldc)                                                                            \
+    {                                                                                          \
+        F_LOAD1(0);                                                                            \
+        F_LOAD1(1);                                                                            \
+        F_LOAD1(2);                                                                            \
+        F_LOAD1(3);                                                                            \
+        F_LOAD1(4);                                                                            \
+        F_LOAD1(5);                                                                            \
+        F_LOAD1(6);                                                                            \
+        F_LOAD1(7);                                                                            \
+        F_LOAD1(8);                                                                            \
+        F_LOAD1(9);                                                                            \
+        F_LOAD1(10);                                                                           \
+        F_LOAD1(11);                                                                           \
+        F_LOAD1(12);                                                                           \
+        F_LOAD1(13);                                                                           \
+        F_LOAD1(14);                                                                           \
+        F_LOAD1(15);                                                                           \
+        for (size_t k = 0; k < K; k++, b += ldb) {                                             \
+            __m512 b0 = B_ROW(b);                                                              \
+            F_STEP1(0);                                                                        \
+            F_STEP1(1);                                                                        \
+            F_STEP1(2);                                                                        \
+            F_STEP1(3);                                                                        \
+            F_STEP1(4);                                                                        \
+            F_STEP1(5);                                                                        \
+            F_STEP1(6);                                                                        \
+            F_STEP1(7);                                                                        \
+            F_STEP1(8);                                                                        \
+            F_STEP1(9);                                                                        \
+            F_STEP1(10);                                                                       \
+            F_STEP1(11);                                                                       \
+            F_STEP1(12);                                                                       \
+            F_STEP1(13);                                                                       \
+            F_STEP1(14);                                                                       \
+            F_STEP1(15);                                                                       \
+        }                                                                                      \
+        F_STORE1(0);                                                                           \
+        F_STORE1(1);                                                                           \
+        F_STORE1(2);                                                                           \
+        F_STORE1(3);                                                                           \
+        F_STORE1(4);                                                                           \
+        F_STORE1(5);                                                                           \
+        F_STORE1(6);                                                                           \
+        F_STORE1(7);                                                                           \
+        F_STORE1(8);                                                                           \
+        F_STORE1(9);                                                                           \
+        F_STORE1(10);                                                                          \
+        F_STORE1(11);                                                                          \
+        F_STORE1(12);                                                                          \
+        F_STORE1(13);                                                                          \
+        F_STORE1(14);                                                                          \
+        F_STORE1(15);                                                                          \
+    }
+F32_16X16_NARROW_B(f32_16x16_hb_body, B_ROW_F16)
+F32_16X16_NARROW_B(f32_16x16_bb_body, B_ROW_BF16)
+
+/* The kernels proper: with K = 16 (the common tile) A's sixteen row
+ * offsets are constants, not sixteen registers the loop would spill. */
+MM512_TARGET static void f32_16x16_narrow(int bf16, size_t K, const float *a, const uint16_t *b,
+                                          float *c, size_t ldc)
+{
+    if (K == 16 && !bf16)
+        f32_16x16_hb_body(16, a, 16, b, 16, c, ldc);
+    else if (K == 16)
+        f32_16x16_bb_body(16, a, 16, b, 16, c, ldc);
+    else if (!bf16)
+        f32_16x16_hb_body(K, a, K, b, 16, c, ldc);
+    else
+        f32_16x16_bb_body(K, a, K, b, 16, c, ldc);
+}
+
 size_t cvm_mm_avx512_f32_work(const cvm_muladd_desc *d)
 {
     size_t mp = cvm_mm_round_up(d->m, MR), np = cvm_mm_round_up(d->n, 16);
@@ -221,7 +307,13 @@ MM512_TARGET void cvm_mm_avx512_f32(const cvm_muladd_desc *d, void *work)
      * when its rows need no padding */
     row_to_f32(d->a_kind, a, m * kk, ap);
     memset(ap + m * kk, 0, (mp - m) * kk * sizeof(float));
-    if (np == n) {
+    /* one 16-column panel of f16 or bf16 B in 16-row blocks (the 16 x 16
+     * tiles of subgroup-scope MulAdds): B's rows straight from d->b,
+     * widened in the kernel */
+    int narrow = n == 16 && m % 16 == 0 &&
+                 (d->b_kind == CVM_SK_F16 || d->b_kind == CVM_SK_BF16);
+    if (narrow) {
+    } else if (np == n) {
         row_to_f32(d->b_kind, b, kk * n, bp);
     } else {
         for (size_t k = 0; k < kk; k++) {
@@ -241,13 +333,19 @@ MM512_TARGET void cvm_mm_avx512_f32(const cvm_muladd_desc *d, void *work)
         acc_from_c(d, acc, mp, np);
     }
 
-    size_t jr = 0;
-    for (; jr + NR <= np; jr += NR)
-        for (size_t ir = 0; ir < mp; ir += MR)
-            f32_8x32(kk, ap + ir * kk, kk, bp + jr, np, acc + ir * np + jr, np);
-    if (jr < np)
-        for (size_t ir = 0; ir < mp; ir += MR)
-            f32_8x16(kk, ap + ir * kk, kk, bp + jr, np, acc + ir * np + jr, np);
+    if (narrow) {
+        for (size_t ir = 0; ir < m; ir += 16)
+            f32_16x16_narrow(d->b_kind == CVM_SK_BF16, kk, ap + ir * kk, (const uint16_t *)b,
+                             acc + ir * np, np);
+    } else {
+        size_t jr = 0;
+        for (; jr + NR <= np; jr += NR)
+            for (size_t ir = 0; ir < mp; ir += MR)
+                f32_8x32(kk, ap + ir * kk, kk, bp + jr, np, acc + ir * np + jr, np);
+        if (jr < np)
+            for (size_t ir = 0; ir < mp; ir += MR)
+                f32_8x16(kk, ap + ir * kk, kk, bp + jr, np, acc + ir * np + jr, np);
+    }
 
     if (direct) {
         const __m512 canon = _mm512_castsi512_ps(_mm512_set1_epi32(0x7fc00000));
