@@ -449,10 +449,23 @@ static inline uint32_t cvm_scope_size_of_lane(const cvm_exec *ex, int workgroup,
  * instance takes part (all its live lanes active), 0 when none of its lanes
  * is active (skip it), and sets a CVM_ERROR_DIVERGENT_COLLECTIVE diagnostic
  * and returns -1 when only some are. */
-int cvm_scope_instance_check(cvm_exec *ex, const cvm_insn *in, uint32_t i);
+int cvm_scope_instance_check_lanes(cvm_exec *ex, const cvm_insn *in, uint32_t i);
+static inline int cvm_scope_instance_check(cvm_exec *ex, const cvm_insn *in, uint32_t i)
+{
+    /* every lane active: every instance takes part (active lanes are live) */
+    if (ex->nactive == ex->nlanes && !(ex->flags & CVM_FLAG_REFERENCE_PATHS))
+        return 1;
+    return cvm_scope_instance_check_lanes(ex, in, i);
+}
 
 /* The first active lane of scope instance i, or UINT32_MAX. */
-uint32_t cvm_scope_first_active(const cvm_exec *ex, const cvm_insn *in, uint32_t i);
+uint32_t cvm_scope_first_active_lanes(const cvm_exec *ex, const cvm_insn *in, uint32_t i);
+static inline uint32_t cvm_scope_first_active(const cvm_exec *ex, const cvm_insn *in, uint32_t i)
+{
+    if (ex->nactive == ex->nlanes && cvm_scope_lane_count(ex, in, i) > 0)
+        return cvm_scope_first_lane(ex, in, i);
+    return cvm_scope_first_active_lanes(ex, in, i);
+}
 
 /* The region with index `reg`, or NULL when there is none. */
 static inline const cvm_region *cvm_region_of(const cvm_exec *ex, uint32_t reg)
@@ -475,7 +488,14 @@ uint8_t *cvm_mem_access(cvm_exec *ex, const cvm_insn *in, uint64_t addr, uint64_
  * else NULL; never sets a diagnostic nor fails.  For a caller that checks a
  * whole range at once and falls back to cvm_mem_access per access, so that a
  * failure is reported exactly as before. */
-uint8_t *cvm_mem_peek(const cvm_exec *ex, uint64_t addr, uint64_t size, int write);
+static inline uint8_t *cvm_mem_peek(const cvm_exec *ex, uint64_t addr, uint64_t size, int write)
+{
+    const cvm_region *rg = cvm_region_of(ex, CVM_ADDR_REGION(addr));
+    uint64_t off = CVM_ADDR_OFFSET(addr);
+    if (rg && rg->base && off <= rg->size && size <= rg->size - off && (!write || rg->writable))
+        return rg->base + off;
+    return NULL;
+}
 
 /* A matrix row to or from memory (non-overlapping): rows of the tiles
  * cooperative matrices move are short (32 or 64 bytes for 16 or 32 f16

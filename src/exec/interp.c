@@ -83,11 +83,8 @@ cvm_result cvm_exec_fail(cvm_exec *ex, const cvm_insn *in, cvm_result r, const c
     return r;
 }
 
-int cvm_scope_instance_check(cvm_exec *ex, const cvm_insn *in, uint32_t i)
+int cvm_scope_instance_check_lanes(cvm_exec *ex, const cvm_insn *in, uint32_t i)
 {
-    /* every lane active: every instance takes part (active lanes are live) */
-    if (ex->nactive == ex->nlanes && !(ex->flags & CVM_FLAG_REFERENCE_PATHS))
-        return 1;
     uint32_t first = cvm_scope_first_lane(ex, in, i), n = cvm_scope_lane_count(ex, in, i);
     uint32_t act = 0, live = 0;
     for (uint32_t l = first; l < first + n; l++) {
@@ -107,24 +104,13 @@ int cvm_scope_instance_check(cvm_exec *ex, const cvm_insn *in, uint32_t i)
     return 1;
 }
 
-uint32_t cvm_scope_first_active(const cvm_exec *ex, const cvm_insn *in, uint32_t i)
+uint32_t cvm_scope_first_active_lanes(const cvm_exec *ex, const cvm_insn *in, uint32_t i)
 {
     uint32_t first = cvm_scope_first_lane(ex, in, i), n = cvm_scope_lane_count(ex, in, i);
-    if (ex->nactive == ex->nlanes && n > 0)
-        return first;
     for (uint32_t l = first; l < first + n; l++)
         if (ex->active[l])
             return l;
     return UINT32_MAX;
-}
-
-uint8_t *cvm_mem_peek(const cvm_exec *ex, uint64_t addr, uint64_t size, int write)
-{
-    const cvm_region *rg = cvm_region_of(ex, CVM_ADDR_REGION(addr));
-    uint64_t off = CVM_ADDR_OFFSET(addr);
-    if (rg && rg->base && off <= rg->size && size <= rg->size - off && (!write || rg->writable))
-        return rg->base + off;
-    return NULL;
 }
 
 uint8_t *cvm_mem_access(cvm_exec *ex, const cvm_insn *in, uint64_t addr, uint64_t size,
