@@ -57,7 +57,7 @@ MM_TARGET static void m32_row_to_f32(cvm_scalar_kind k, const uint8_t *src, size
         memcpy(dst, src, n * 4);
         return;
     }
-    size_t sz = cvm_sk_size(k);
+    size_t sz = j < n ? cvm_sk_size(k) : 0; /* (the vector loop's leftovers) */
     for (; j < n; j++)
         dst[j] = (float)cvm_load_as_f64(k, src + j * sz);
 }
@@ -224,7 +224,7 @@ MM_TARGET static void mmf_row_to_f64(cvm_scalar_kind k, const uint8_t *src, size
         for (; j + 4 <= n; j += 4)
             _mm256_storeu_pd(dst + j, _mm256_cvtps_pd(_mm_loadu_ps((const float *)(src + 4 * j))));
     }
-    size_t sz = cvm_sk_size(k);
+    size_t sz = j < n ? cvm_sk_size(k) : 0; /* (the vector loop's leftovers) */
     for (; j < n; j++)
         dst[j] = cvm_load_as_f64(k, src + j * sz);
 }

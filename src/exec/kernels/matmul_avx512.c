@@ -61,7 +61,7 @@ MM512_TARGET static void row_to_f32(cvm_scalar_kind k, const uint8_t *src, size_
         memcpy(dst, src, n * 4);
         return;
     }
-    size_t sz = cvm_sk_size(k);
+    size_t sz = j < n ? cvm_sk_size(k) : 0; /* (the vector loop's leftovers) */
     for (; j < n; j++)
         dst[j] = (float)cvm_load_as_f64(k, src + j * sz);
 }
