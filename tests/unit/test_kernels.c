@@ -602,6 +602,49 @@ static void test_fast_bf16_extremes(void **state)
     }
 }
 
+/* The 16-column panel path (16 x 16 register tiles reading f16/bf16 B
+ * rows directly, NaNs made canonical as it stores) on operands of random
+ * bits: NaNs with payloads, infinities, subnormals, in A, B and C, for f32
+ * and f16 results, against the reference bit for bit. */
+static void test_fast_narrow_b_specials(void **state)
+{
+    (void)state;
+    static const uint32_t shapes[][3] = {{16, 16, 16}, {32, 16, 7}, {16, 16, 33}};
+    static const cvm_scalar_kind bk[] = {CVM_SK_F16, CVM_SK_BF16};
+    static uint16_t a[32 * 33], b[33 * 16], h1[32 * 16], h2[32 * 16];
+    static float c[32 * 16], f1[32 * 16], f2[32 * 16];
+    for (int rep = 0; rep < 40; rep++) {
+        for (size_t si = 0; si < sizeof shapes / sizeof shapes[0]; si++) {
+            uint32_t m = shapes[si][0], n = shapes[si][1], k = shapes[si][2];
+            for (size_t i = 0; i < (size_t)m * k; i++)
+                a[i] = (uint16_t)rng();
+            for (size_t i = 0; i < (size_t)k * n; i++)
+                b[i] = (uint16_t)rng();
+            for (size_t i = 0; i < (size_t)m * n; i++)
+                c[i] = bitsf((uint32_t)rng());
+            for (int kind = 0; kind < 4; kind++) {
+                cvm_scalar_kind ak = bk[kind & 1], rk = kind & 2 ? CVM_SK_F16 : CVM_SK_F32;
+                cvm_muladd_desc d = desc(m, n, k, ak, ak, CVM_SK_F32, rk);
+                d.a = a;
+                d.b = b;
+                d.c = c;
+                d.r = rk == CVM_SK_F16 ? (void *)h1 : (void *)f1;
+                cvm_muladd_reference(&d);
+                d.r = rk == CVM_SK_F16 ? (void *)h2 : (void *)f2;
+                for (size_t li = 0; li < sizeof isa_levels / sizeof isa_levels[0]; li++) {
+                    memset(h2, 0, sizeof h2);
+                    memset(f2, 0, sizeof f2);
+                    cvm_muladd_isa(&d, isa_levels[li]);
+                    if (rk == CVM_SK_F16)
+                        assert_memory_equal(h1, h2, (size_t)m * n * 2);
+                    else
+                        assert_memory_equal(f1, f2, (size_t)m * n * 4);
+                }
+            }
+        }
+    }
+}
+
 /* With caller memory of cvm_muladd_work_size bytes a fast variant
  * allocates nothing: the one allocation the test allows afterwards must
  * still succeed. */
@@ -937,6 +980,7 @@ int main(void)
         cmocka_unit_test(test_alias_r_c),
         cmocka_unit_test(test_fast_vs_reference),
         cmocka_unit_test(test_fast_bf16_extremes),
+        cmocka_unit_test(test_fast_narrow_b_specials),
         cmocka_unit_test(test_fast_uses_caller_memory),
         cmocka_unit_test(test_bf16_pairs),
         cmocka_unit_test(test_fast_int8_saturating_long_k),

@@ -208,7 +208,14 @@ MM512_TARGET static void f32_8x16(size_t K, const float *a, size_t lda, const fl
  * elements apart), widened in registers (exact): the whole tile of a
  * 16 x 16 MulAdd in sixteen accumulators, one B row load per k and no
  * converted copy of B.  The same FMAs in the same order as f32_8x16 over
- * converted rows. */
+ * converted rows; the rows stored with canonical NaNs, since the K loop is
+ * whole here and they are final. */
+/* A result row stored with its NaNs made the canonical quiet NaN (as
+ * finish_row and the direct path's pass over R do). */
+#define F_STORE1_CANON(i)                                                                      \
+    _mm512_storeu_ps(c + (i)*ldc,                                                              \
+                     _mm512_mask_blend_ps(_mm512_cmp_ps_mask(c##i, c##i, _CMP_UNORD_Q), c##i,  \
+                                          canon))
 #define B_ROW_F16(p) _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(p)))
 #define B_ROW_BF16(p)                                                                          \
     _mm512_castsi512_ps(                                                                       \
@@ -234,6 +241,7 @@ MM512_TARGET static void f32_8x16(size_t K, const float *a, size_t lda, const fl
         F_LOAD1(13);                                                                           \
         F_LOAD1(14);                                                                           \
         F_LOAD1(15);                                                                           \
+        const __m512 canon = _mm512_castsi512_ps(_mm512_set1_epi32(0x7fc00000));               \
         for (size_t k = 0; k < K; k++, b += ldb) {                                             \
             __m512 b0 = B_ROW(b);                                                              \
             F_STEP1(0);                                                                        \
@@ -253,22 +261,22 @@ MM512_TARGET static void f32_8x16(size_t K, const float *a, size_t lda, const fl
             F_STEP1(14);                                                                       \
             F_STEP1(15);                                                                       \
         }                                                                                      \
-        F_STORE1(0);                                                                           \
-        F_STORE1(1);                                                                           \
-        F_STORE1(2);                                                                           \
-        F_STORE1(3);                                                                           \
-        F_STORE1(4);                                                                           \
-        F_STORE1(5);                                                                           \
-        F_STORE1(6);                                                                           \
-        F_STORE1(7);                                                                           \
-        F_STORE1(8);                                                                           \
-        F_STORE1(9);                                                                           \
-        F_STORE1(10);                                                                          \
-        F_STORE1(11);                                                                          \
-        F_STORE1(12);                                                                          \
-        F_STORE1(13);                                                                          \
-        F_STORE1(14);                                                                          \
-        F_STORE1(15);                                                                          \
+        F_STORE1_CANON(0);                                                                     \
+        F_STORE1_CANON(1);                                                                     \
+        F_STORE1_CANON(2);                                                                     \
+        F_STORE1_CANON(3);                                                                     \
+        F_STORE1_CANON(4);                                                                     \
+        F_STORE1_CANON(5);                                                                     \
+        F_STORE1_CANON(6);                                                                     \
+        F_STORE1_CANON(7);                                                                     \
+        F_STORE1_CANON(8);                                                                     \
+        F_STORE1_CANON(9);                                                                     \
+        F_STORE1_CANON(10);                                                                    \
+        F_STORE1_CANON(11);                                                                    \
+        F_STORE1_CANON(12);                                                                    \
+        F_STORE1_CANON(13);                                                                    \
+        F_STORE1_CANON(14);                                                                    \
+        F_STORE1_CANON(15);                                                                    \
     }
 F32_16X16_NARROW_B(f32_16x16_hb_body, B_ROW_F16)
 F32_16X16_NARROW_B(f32_16x16_bb_body, B_ROW_BF16)
@@ -347,6 +355,8 @@ MM512_TARGET void cvm_mm_avx512_f32(const cvm_muladd_desc *d, void *work)
                 f32_8x16(kk, ap + ir * kk, kk, bp + jr, np, acc + ir * np + jr, np);
     }
 
+    if (direct && narrow)
+        return; /* (the narrow kernel stores canonical NaNs itself) */
     if (direct) {
         const __m512 canon = _mm512_castsi512_ps(_mm512_set1_epi32(0x7fc00000));
         for (size_t j = 0; j < m * n; j += 16) {
