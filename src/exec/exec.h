@@ -391,8 +391,20 @@ static inline int cvm_matrix_variable_cached(const cvm_exec *ex, const cvm_insn 
  * (that store then copies nothing), when the variable's copies are laid
  * out as a value slot; else back at the result's home slot.  CVM_SUCCESS,
  * or the failure cvm_matrix_variable_slot found. */
-cvm_result cvm_matrix_result_to_variable(cvm_exec *ex, const cvm_insn *in, uint32_t var,
-                                         uint32_t size);
+cvm_result cvm_matrix_result_to_variable_find(cvm_exec *ex, const cvm_insn *in, uint32_t var,
+                                              uint32_t size);
+static inline cvm_result cvm_matrix_result_to_variable(cvm_exec *ex, const cvm_insn *in,
+                                                       uint32_t var, uint32_t size)
+{
+    /* (the variable's slot already known: the usual case in a loop) */
+    cvm_val slot;
+    if (ex->vals_home && !(ex->flags & CVM_FLAG_REFERENCE_PATHS) &&
+        cvm_matrix_variable_cached(ex, in, var, size, &slot)) {
+        ex->vals[in->result] = slot;
+        return CVM_SUCCESS;
+    }
+    return cvm_matrix_result_to_variable_find(ex, in, var, size);
+}
 /* Lowering (ops/memory.c): 1, with *o_var, when the result of `in` is named
  * only by the next instruction, an OpStore of it to Function variable
  * *o_var that only loads and stores name: `in` may then write its result

@@ -769,8 +769,8 @@ int cvm_matrix_variable_slot(cvm_exec *ex, const cvm_insn *in, uint32_t ptr_id, 
     return 1;
 }
 
-cvm_result cvm_matrix_result_to_variable(cvm_exec *ex, const cvm_insn *in, uint32_t var,
-                                         uint32_t size)
+cvm_result cvm_matrix_result_to_variable_find(cvm_exec *ex, const cvm_insn *in, uint32_t var,
+                                              uint32_t size)
 {
     if (!ex->vals_home || var >= ex->prog->bound)
         return CVM_SUCCESS;
