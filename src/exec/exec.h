@@ -528,6 +528,27 @@ static inline void cvm_row_copy(uint8_t *dst, const uint8_t *src, size_t len)
         dst[at] = src[at];
 }
 
+/* `rows` rows of `len` bytes, src_ld and dst_ld bytes apart, in order
+ * (non-overlapping rows): the common tile row lengths as copies of a known
+ * size, inlined. */
+#define CVM_ROWS_OF_(LEN)                                                              \
+    for (uint32_t o_ = 0; o_ < rows; o_++)                                             \
+        memcpy(dst + (size_t)o_ * dst_ld, src + (size_t)o_ * src_ld, LEN);
+static inline void cvm_rows_copy(uint8_t *dst, size_t dst_ld, const uint8_t *src, size_t src_ld,
+                                 uint32_t rows, size_t len)
+{
+    switch (len) {
+    case 16: CVM_ROWS_OF_(16) return;
+    case 32: CVM_ROWS_OF_(32) return;
+    case 64: CVM_ROWS_OF_(64) return;
+    case 128: CVM_ROWS_OF_(128) return;
+    default:
+        for (uint32_t o = 0; o < rows; o++)
+            cvm_row_copy(dst + (size_t)o * dst_ld, src + (size_t)o * src_ld, len);
+    }
+}
+#undef CVM_ROWS_OF_
+
 /* Copy a value of type `type_id` between memory layout (at `mem`) and
  * register layout (at `reg`). */
 void cvm_copy_mem_to_reg(const cvm_program *prog, uint32_t type_id, uint8_t *reg,

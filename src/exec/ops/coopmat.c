@@ -136,10 +136,6 @@ static void column_copy(uint8_t *mat, size_t mat_step, uint8_t *mem, uint32_t n,
  * instead (returns 0, nothing touched) when a line may be out of bounds,
  * under the reference paths, and for a store whose lines overlap (there the
  * order of the writes decides, and the transpose writes in another). */
-#define ROWS_OF(LEN)                                                                   \
-    for (uint32_t o = 0; o < outer; o++)                                               \
-        memcpy(dst + (size_t)o * dst_ld, src + (size_t)o * src_ld, LEN);
-
 static int whole_transfer(cvm_exec *ex, const cvm_type *t, uint64_t base, int64_t stride,
                           uint32_t unit, int rowmajor, uint32_t outer, uint32_t inner, uint32_t es,
                           int store, uint8_t *mat)
@@ -161,15 +157,7 @@ static int whole_transfer(cvm_exec *ex, const cvm_type *t, uint64_t base, int64_
         uint8_t *dst = store ? mem : mat;
         const uint8_t *src = store ? mat : mem;
         size_t dst_ld = store ? (size_t)pitch : mat_ld, src_ld = store ? mat_ld : (size_t)pitch;
-        switch (line) { /* the common tile rows as copies of a known size */
-        case 16: ROWS_OF(16) break;
-        case 32: ROWS_OF(32) break;
-        case 64: ROWS_OF(64) break;
-        case 128: ROWS_OF(128) break;
-        default:
-            for (uint32_t o = 0; o < outer; o++)
-                cvm_row_copy(dst + (size_t)o * dst_ld, src + (size_t)o * src_ld, line);
-        }
+        cvm_rows_copy(dst, dst_ld, src, src_ld, outer, line);
     } else if (store) { /* column o of the matrix to line o of memory */
         cvm_transpose(mem, (size_t)pitch, mat, mat_ld, inner, outer, es);
     } else {

@@ -816,12 +816,16 @@ static int tile_transfer(const cvm_exec *ex, const cvm_tensor_tile *tile,
         (span = (uint64_t)(tile->col_count - 1) * tile->col_step) >= limit)
         return 0;
     uint64_t lo = UINT64_MAX, hi = 0;
+    /* rows at one pitch (of elements; the usual tile): `even` */
+    uint64_t pitch = tile->row_count > 1 ? row_index[1] - row_index[0] : 0;
+    int even = 1;
     for (uint32_t r = 0; r < tile->row_count; r++) {
         uint64_t x = row_index[r];
         if (x >= limit) /* also a negative int64 */
             return 0;
         lo = x < lo ? x : lo;
         hi = x > hi ? x : hi;
+        even &= x == row_index[0] + r * pitch;
     }
     hi += span;
     uint64_t off = CVM_ADDR_OFFSET(base);
@@ -838,9 +842,7 @@ static int tile_transfer(const cvm_exec *ex, const cvm_tensor_tile *tile,
      * transpose between memory and the matrix.  A store only when no two
      * elements share an address (each column's run of rows ends before the
      * next column's starts), where the order of the writes cannot show. */
-    int transposed = step != es && tile->row_count > 1;
-    for (uint32_t r = 1; transposed && r < tile->row_count; r++)
-        transposed = row_index[r] == row_index[r - 1] + 1;
+    int transposed = step != es && tile->row_count > 1 && even && pitch == 1;
     if (transposed && (!store || step >= (size_t)tile->row_count * es)) {
         uint8_t *g = h + (size_t)(row_index[0] - lo) * es;
         uint8_t *m = mat + ((size_t)tile->row_first * N + tile->col_first) * es;
@@ -848,6 +850,17 @@ static int tile_transfer(const cvm_exec *ex, const cvm_tensor_tile *tile,
             cvm_transpose(g, step, m, ld, tile->row_count, tile->col_count, es);
         else /* matrix (r, c) <- memory column c, row r */
             cvm_transpose(m, ld, g, step, tile->col_count, tile->row_count, es);
+        return 1;
+    }
+    if (step == es && even && pitch <= limit / es) {
+        /* contiguous rows at one pitch: copies of a known size where the
+         * row is one of the common lengths */
+        uint8_t *m0 = mat + ((size_t)tile->row_first * N + tile->col_first) * es;
+        uint8_t *g0 = h + (size_t)(row_index[0] - lo) * es;
+        uint8_t *dst = store ? g0 : m0;
+        const uint8_t *src = store ? m0 : g0;
+        size_t gp = (size_t)pitch * es, dst_ld = store ? gp : ld, src_ld = store ? ld : gp;
+        cvm_rows_copy(dst, dst_ld, src, src_ld, tile->row_count, len);
         return 1;
     }
     for (uint32_t r = 0; r < tile->row_count; r++) {
