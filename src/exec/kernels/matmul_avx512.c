@@ -583,31 +583,61 @@ MM512_VNNI_TARGET void cvm_mm_avx512_vnni_i8(const cvm_muladd_desc *d, void *wor
     const uint8_t *a = d->a, *b = d->b;
     uint8_t fa = d->a_signed ? 0x80 : 0, fb = d->b_signed ? 0 : 0x80;
     int64_t oa = d->a_signed ? 128 : 0, ob = d->b_signed ? 0 : 128;
+    const __m512i zero512 = _mm512_setzero_si512();
 
-    memset(ap, 0, mp * kq * 4);
-    /* A' rows 64 bytes at a time (a masked load and store for the rest),
-     * the row sums through vpsadbw against zero (eight 64-bit sums of
-     * eight bytes each) */
-    const __m512i flip_a = _mm512_set1_epi8((char)fa), zero512 = _mm512_setzero_si512();
+    /* A': rows of whole quads and no padding rows are A's own layout, used
+     * as it is when no bit needs flipping (4-byte aligned), else flipped 64
+     * bytes at a time; other shapes row by row with zero padding */
+    const uint32_t *aq = ap;
+    const __m512i flip_a = _mm512_set1_epi8((char)fa);
+    if (kk % 4 == 0 && mp == m) {
+        if (!fa && ((uintptr_t)a & 3) == 0) {
+            aq = (const uint32_t *)(const void *)a;
+        } else {
+            uint8_t *dst = (uint8_t *)ap;
+            size_t total = m * kk;
+            for (size_t x = 0; x < total; x += 64) {
+                __mmask64 in = total - x >= 64 ? ~(__mmask64)0 : ((__mmask64)1 << (total - x)) - 1;
+                _mm512_mask_storeu_epi8(
+                    dst + x, in, _mm512_xor_si512(_mm512_maskz_loadu_epi8(in, a + x), flip_a));
+            }
+        }
+    } else {
+        memset(ap, 0, mp * kq * 4);
+        for (size_t i = 0; i < m; i++) {
+            uint8_t *dst = (uint8_t *)(ap + i * kq);
+            const uint8_t *row = a + i * kk;
+            for (size_t k = 0; k < kk; k += 64) {
+                __mmask64 in = kk - k >= 64 ? ~(__mmask64)0 : ((__mmask64)1 << (kk - k)) - 1;
+                _mm512_mask_storeu_epi8(
+                    dst + k, in, _mm512_xor_si512(_mm512_maskz_loadu_epi8(in, row + k), flip_a));
+            }
+        }
+    }
+    /* + ob * rowsum(a') - K * oa * ob: with B unsigned only; the sums
+     * through vpsadbw against zero (eight 64-bit sums of eight bytes) */
     for (size_t i = 0; i < m; i++) {
-        uint8_t *dst = (uint8_t *)(ap + i * kq);
-        const uint8_t *row = a + i * kk;
+        if (!ob) {
+            row_add[i] = 0;
+            continue;
+        }
+        const uint8_t *row = (const uint8_t *)(aq + i * kq);
         __m512i sums = zero512;
         for (size_t k = 0; k < kk; k += 64) {
             __mmask64 in = kk - k >= 64 ? ~(__mmask64)0 : ((__mmask64)1 << (kk - k)) - 1;
-            __m512i v = _mm512_maskz_mov_epi8(
-                in, _mm512_xor_si512(_mm512_maskz_loadu_epi8(in, row + k), flip_a));
-            _mm512_mask_storeu_epi8(dst + k, in, v);
-            sums = _mm512_add_epi64(sums, _mm512_sad_epu8(v, zero512));
+            sums = _mm512_add_epi64(sums, _mm512_sad_epu8(_mm512_maskz_loadu_epi8(in, row + k),
+                                                          zero512));
         }
         int64_t sum = _mm512_reduce_add_epi64(sums); /* < 32768 * 256 */
-        /* + ob * rowsum(a') - K * oa * ob */
         row_add[i] = ob * sum - (int64_t)kk * oa * ob;
     }
-    /* B' in quads along K: bytes (k, j) for k = 4q .. 4q+3 side by side,
-     * sixteen columns at a time by a byte transpose; colsum(b') beside. */
-    int32_t *colsum = (int32_t *)col_add; /* reuses the space, widened below */
-    memset(colsum, 0, n * sizeof(int32_t));
+
+    /* B' in quads along K: bytes (k, j) for k = 4q .. 4q+3 side by side.
+     * Whole 64-column blocks as four 512-bit rows: two interleaves (bytes,
+     * then 16-bit pairs) leave in 128-bit lane L of register t columns
+     * 16L + 4t .. 16L + 4t + 3, stored to their places; the rest sixteen
+     * columns at a time, then one by one (zero padding). */
+    const __m512i flip_b = _mm512_set1_epi8((char)fb);
     const __m128i flip = _mm_set1_epi8((char)fb), zero = _mm_setzero_si128();
     for (size_t q = 0; q < kq; q++) {
         const uint8_t *r[4];
@@ -615,35 +645,61 @@ MM512_VNNI_TARGET void cvm_mm_avx512_vnni_i8(const cvm_muladd_desc *d, void *wor
             r[t] = 4 * q + (size_t)t < kk ? b + (4 * q + (size_t)t) * n : NULL;
         uint8_t *dst = (uint8_t *)(bp + q * np);
         size_t j = 0;
+        for (; j + 64 <= n; j += 64) {
+            __m512i x[4], y[4];
+            for (int t = 0; t < 4; t++)
+                x[t] = r[t] ? _mm512_xor_si512(_mm512_loadu_si512((const void *)(r[t] + j)), flip_b)
+                            : zero512;
+            __m512i lo01 = _mm512_unpacklo_epi8(x[0], x[1]);
+            __m512i hi01 = _mm512_unpackhi_epi8(x[0], x[1]);
+            __m512i lo23 = _mm512_unpacklo_epi8(x[2], x[3]);
+            __m512i hi23 = _mm512_unpackhi_epi8(x[2], x[3]);
+            y[0] = _mm512_unpacklo_epi16(lo01, lo23);
+            y[1] = _mm512_unpackhi_epi16(lo01, lo23);
+            y[2] = _mm512_unpacklo_epi16(hi01, hi23);
+            y[3] = _mm512_unpackhi_epi16(hi01, hi23);
+            uint8_t *o = dst + 4 * j;
+            for (int t = 0; t < 4; t++) { /* lane L to columns 16L + 4t .. */
+                _mm_storeu_si128((__m128i *)(void *)(o + 16 * t), _mm512_castsi512_si128(y[t]));
+                _mm_storeu_si128((__m128i *)(void *)(o + 64 + 16 * t),
+                                 _mm512_extracti32x4_epi32(y[t], 1));
+                _mm_storeu_si128((__m128i *)(void *)(o + 128 + 16 * t),
+                                 _mm512_extracti32x4_epi32(y[t], 2));
+                _mm_storeu_si128((__m128i *)(void *)(o + 192 + 16 * t),
+                                 _mm512_extracti32x4_epi32(y[t], 3));
+            }
+        }
         for (; j + 16 <= n; j += 16) {
             __m128i x[4];
-            __m512i w = _mm512_loadu_si512(colsum + j);
-            for (int t = 0; t < 4; t++) {
-                x[t] = r[t] ? _mm_xor_si128(_mm_loadu_si128((const __m128i *)(r[t] + j)), flip)
+            for (int t = 0; t < 4; t++)
+                x[t] = r[t] ? _mm_xor_si128(
+                                  _mm_loadu_si128((const __m128i *)(const void *)(r[t] + j)), flip)
                             : zero;
-                w = _mm512_add_epi32(w, _mm512_cvtepi8_epi32(x[t]));
-            }
-            _mm512_storeu_si512(colsum + j, w);
             __m128i lo01 = _mm_unpacklo_epi8(x[0], x[1]), hi01 = _mm_unpackhi_epi8(x[0], x[1]);
             __m128i lo23 = _mm_unpacklo_epi8(x[2], x[3]), hi23 = _mm_unpackhi_epi8(x[2], x[3]);
-            _mm_storeu_si128((__m128i *)(dst + 4 * j), _mm_unpacklo_epi16(lo01, lo23));
-            _mm_storeu_si128((__m128i *)(dst + 4 * j + 16), _mm_unpackhi_epi16(lo01, lo23));
-            _mm_storeu_si128((__m128i *)(dst + 4 * j + 32), _mm_unpacklo_epi16(hi01, hi23));
-            _mm_storeu_si128((__m128i *)(dst + 4 * j + 48), _mm_unpackhi_epi16(hi01, hi23));
+            _mm_storeu_si128((__m128i *)(void *)(dst + 4 * j), _mm_unpacklo_epi16(lo01, lo23));
+            _mm_storeu_si128((__m128i *)(void *)(dst + 4 * j + 16), _mm_unpackhi_epi16(lo01, lo23));
+            _mm_storeu_si128((__m128i *)(void *)(dst + 4 * j + 32), _mm_unpacklo_epi16(hi01, hi23));
+            _mm_storeu_si128((__m128i *)(void *)(dst + 4 * j + 48), _mm_unpackhi_epi16(hi01, hi23));
         }
-        for (; j < np; j++) {
-            for (int t = 0; t < 4; t++) {
-                int8_t v = j < n && r[t] ? (int8_t)(r[t][j] ^ fb) : 0;
-                dst[4 * j + (size_t)t] = (uint8_t)v;
-                if (j < n)
-                    colsum[j] += v;
-            }
+        for (; j < np; j++)
+            for (int t = 0; t < 4; t++)
+                dst[4 * j + (size_t)t] = j < n && r[t] ? (uint8_t)(r[t][j] ^ fb) : 0;
+    }
+    /* - oa * colsum(b'), with A signed only: the column sums from B' itself,
+     * each quad's four bytes summed by vpdpbusd against ones (the padding
+     * columns sum to zero) */
+    int32_t *colsum = (int32_t *)col_add; /* reuses the space, widened below */
+    if (oa) {
+        const __m512i ones = _mm512_set1_epi8(1);
+        for (size_t j = 0; j < np; j += 16) {
+            __m512i w = zero512;
+            for (size_t q = 0; q < kq; q++)
+                w = _mm512_dpbusd_epi32(w, ones,
+                                        _mm512_loadu_si512((const void *)(bp + q * np + j)));
+            _mm512_storeu_si512((void *)(colsum + j), w);
         }
     }
-    /* - oa * colsum(b'), widened from the front of the same space: from
-     * the last column down, so no sum is overwritten before it is read */
-    for (size_t j = n; j-- > 0;)
-        col_add[j] = -oa * (int64_t)colsum[j];
     if (cvm_sk_size(d->c_kind) == 4 && cvm_mm_int_bits(d->r_kind) == 32 && !d->saturate &&
         mp == m && np == n) {
         /* finish_i32_wrap's case in whole tiles: each register tile starts
@@ -654,17 +710,24 @@ MM512_VNNI_TARGET void cvm_mm_avx512_vnni_i8(const cvm_muladd_desc *d, void *wor
         const int32_t *c = d->c;
         for (size_t i = 0; i < m; i++)
             row32[i] = (int32_t)(uint32_t)row_add[i];
-        for (size_t j = 0; j < n; j++)
-            col32[j] = (int32_t)(uint32_t)col_add[j];
+        const __m512i noa = _mm512_set1_epi32((int)-oa);
+        for (size_t j = 0; j < n; j += 16) { /* (n: whole 32-column panels) */
+            __m512i cs = oa ? _mm512_loadu_si512((const void *)(colsum + j)) : zero512;
+            _mm512_storeu_si512((void *)(col32 + j), _mm512_mullo_epi32(cs, noa));
+        }
         for (size_t jr = 0; jr < np; jr += NR)
             for (size_t ir = 0; ir < mp; ir += MR)
-                vnni_8x32(kq, ap + ir * kq, kq, bp + jr, np, r + ir * n + jr, n,
+                vnni_8x32(kq, aq + ir * kq, kq, bp + jr, np, r + ir * n + jr, n,
                           c + ir * n + jr, n, row32 + ir, col32 + jr);
         return;
     }
+    /* widened from the front of the same space: from the last column down,
+     * so no sum is overwritten before it is read */
+    for (size_t j = n; j-- > 0;)
+        col_add[j] = oa ? -oa * (int64_t)colsum[j] : 0;
     for (size_t jr = 0; jr < np; jr += NR)
         for (size_t ir = 0; ir < mp; ir += MR)
-            vnni_8x32(kq, ap + ir * kq, kq, bp + jr, np, s + ir * np + jr, np, NULL, 0, NULL,
+            vnni_8x32(kq, aq + ir * kq, kq, bp + jr, np, s + ir * np + jr, np, NULL, 0, NULL,
                       NULL);
     if (!finish_i32_wrap(d, s, np, row_add, col_add))
         cvm_mm_int_finish_all(d, s, np, row_add, col_add);
