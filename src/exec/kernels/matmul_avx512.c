@@ -616,11 +616,9 @@ MM512_VNNI_TARGET void cvm_mm_avx512_vnni_i8(const cvm_muladd_desc *d, void *wor
     }
     /* + ob * rowsum(a') - K * oa * ob: with B unsigned only; the sums
      * through vpsadbw against zero (eight 64-bit sums of eight bytes) */
-    for (size_t i = 0; i < m; i++) {
-        if (!ob) {
-            row_add[i] = 0;
-            continue;
-        }
+    if (!ob)
+        memset(row_add, 0, m * sizeof(int64_t));
+    for (size_t i = 0; ob && i < m; i++) {
         const uint8_t *row = (const uint8_t *)(aq + i * kq);
         __m512i sums = zero512;
         for (size_t k = 0; k < kk; k += 64) {
@@ -709,7 +707,7 @@ MM512_VNNI_TARGET void cvm_mm_avx512_vnni_i8(const cvm_muladd_desc *d, void *wor
         int32_t *r = d->r, *row32 = s, *col32 = s + m; /* s is not needed */
         const int32_t *c = d->c;
         for (size_t i = 0; i < m; i++)
-            row32[i] = (int32_t)(uint32_t)row_add[i];
+            row32[i] = ob ? (int32_t)(uint32_t)row_add[i] : 0;
         const __m512i noa = _mm512_set1_epi32((int)-oa);
         for (size_t j = 0; j < n; j += 16) { /* (n: whole 32-column panels) */
             __m512i cs = oa ? _mm512_loadu_si512((const void *)(colsum + j)) : zero512;

@@ -816,16 +816,21 @@ static int tile_transfer(const cvm_exec *ex, const cvm_tensor_tile *tile,
         (span = (uint64_t)(tile->col_count - 1) * tile->col_step) >= limit)
         return 0;
     uint64_t lo = UINT64_MAX, hi = 0;
-    /* rows at one pitch (of elements; the usual tile): `even` */
-    uint64_t pitch = tile->row_count > 1 ? row_index[1] - row_index[0] : 0;
-    int even = 1;
-    for (uint32_t r = 0; r < tile->row_count; r++) {
+    /* rows at one pitch (of elements; the usual tile): `even`, and then the
+     * first and last rows bound them all (|pitch| < 2^40 and fewer than 2^20
+     * rows: the progression, as int64, cannot wrap between them) */
+    uint32_t nr = tile->row_count;
+    uint64_t pitch = nr > 1 ? row_index[1] - row_index[0] : 0;
+    int64_t sp = (int64_t)pitch;
+    int even = sp > -(int64_t)limit && sp < (int64_t)limit && nr < (1u << 20);
+    for (uint32_t r = 2; even && r < nr; r++)
+        even = row_index[r] - row_index[r - 1] == pitch;
+    for (uint32_t r = 0; r < nr; r = even && r + 1 < nr - 1 ? nr - 1 : r + 1) {
         uint64_t x = row_index[r];
         if (x >= limit) /* also a negative int64 */
             return 0;
         lo = x < lo ? x : lo;
         hi = x > hi ? x : hi;
-        even &= x == row_index[0] + r * pitch;
     }
     hi += span;
     uint64_t off = CVM_ADDR_OFFSET(base);
