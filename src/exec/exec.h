@@ -530,10 +530,13 @@ static inline void cvm_row_copy(uint8_t *dst, const uint8_t *src, size_t len)
 
 /* `rows` rows of `len` bytes, src_ld and dst_ld bytes apart, in order
  * (non-overlapping rows): the common tile row lengths as copies of a known
- * size, inlined. */
+ * size, inlined, in pieces of at most 32 bytes (GCC turns one memcpy of 64
+ * bytes into a rep movs, slow to start, without AVX). */
 #define CVM_ROWS_OF_(LEN)                                                              \
     for (uint32_t o_ = 0; o_ < rows; o_++)                                             \
-        memcpy(dst + (size_t)o_ * dst_ld, src + (size_t)o_ * src_ld, LEN);
+        for (size_t c_ = 0; c_ < (LEN); c_ += ((LEN) < 32 ? (LEN) : 32))               \
+            memcpy(dst + (size_t)o_ * dst_ld + c_, src + (size_t)o_ * src_ld + c_,     \
+                   (LEN) < 32 ? (LEN) : 32);
 static inline void cvm_rows_copy(uint8_t *dst, size_t dst_ld, const uint8_t *src, size_t src_ld,
                                  uint32_t rows, size_t len)
 {
