@@ -528,8 +528,9 @@ static inline void cvm_row_copy(uint8_t *dst, const uint8_t *src, size_t len)
         dst[at] = src[at];
 }
 
-/* `rows` rows of `len` bytes, src_ld and dst_ld bytes apart, in order
- * (non-overlapping rows): the common tile row lengths as copies of a known
+/* `rows` rows of `len` bytes, src_ld and dst_ld bytes apart, row after row
+ * (where rows of dst overlap, a later row's bytes stay; src and dst must not
+ * overlap each other): the common tile row lengths as copies of a known
  * size, inlined, in pieces of at most 32 bytes (GCC turns one memcpy of 64
  * bytes into a rep movs, slow to start, without AVX). */
 #define CVM_ROWS_OF_(LEN)                                                              \
