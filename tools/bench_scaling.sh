@@ -25,8 +25,14 @@
 #   CASES=""               case names (default: all the bench knows)
 #   SHARED=DIR             the shared bench cases (default: shared/bench, else
 #                          ../shared/bench)
+#   CASES_DIR=DIR          the project's cases (default: bench/cases)
 #   BUILD=build-scaling    build folder; SKIP_BUILD=1 reuses it as it is
 #   JOBS=$(nproc)          build jobs
+#   BENCH=PATH             run this coopvm-bench instead of building one (no
+#                          cmake, cc or ninja needed: tools/bench_package.sh
+#                          makes one for a machine without them); its
+#                          BUILD_INFO, if beside it, goes into summary.txt
+# Relative paths (OUTDIR, SHARED, CASES_DIR, BENCH) are from the repository root.
 # Time: on a 16-core machine a few minutes (the build about one, 1 thread the
 # longest run); lower REPS or THREADS to shorten it.
 set -eu
@@ -36,6 +42,9 @@ THREADS=${THREADS:-"1 2 4 8 16"}
 REPS=${REPS:-5}
 MEM_THREADS=${MEM_THREADS-"1 16"}
 CASES=${CASES:-}
+CASESDIR=${CASES_DIR:-bench/cases}
+PREBUILT=${BENCH:-}
+case $PREBUILT in ""|*/*) ;; *) PREBUILT=./$PREBUILT ;; esac
 BUILD=${BUILD:-build-scaling}
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 4)}
 if [ -z "${SHARED:-}" ]; then
@@ -44,16 +53,17 @@ fi
 mkdir -p "$OUT"
 start=$(date +%s)
 
-if [ "${SKIP_BUILD:-0}" != 1 ]; then
+if [ -n "$PREBUILT" ]; then
+    [ -x "$PREBUILT" ] || { echo "bench_scaling: BENCH=$PREBUILT is not an executable file" >&2; exit 1; }
+elif [ "${SKIP_BUILD:-0}" != 1 ]; then
     cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCVM_BUILD_TESTS=OFF \
         -DCVM_WITH_GLSLANG=OFF > "$OUT/cmake.log" 2>&1 || { cat "$OUT/cmake.log"; exit 1; }
     cmake --build "$BUILD" -j "$JOBS" --target coopvm_bench > "$OUT/build.log" 2>&1 ||
         { tail -50 "$OUT/build.log"; exit 1; }
 fi
-BENCH="$BUILD/coopvm-bench"
+BENCH=${PREBUILT:-$BUILD/coopvm-bench}
 [ -d "$SHARED" ] || echo "bench_scaling: no shared cases at $SHARED (set SHARED=DIR): those cases report 'not run'" >&2
-grep -q "OpenBLAS found" "$OUT/cmake.log" 2>/dev/null ||
-    echo "bench_scaling: OpenBLAS not found at configure time: the GEMM cases have no anchor" >&2
+[ -d "$CASESDIR" ] || echo "bench_scaling: no project cases at $CASESDIR (set CASES_DIR=DIR): those cases report 'not run'" >&2
 
 # One case per line of a JSON document: name engine_ms anchor_ms ratio
 # (the bench writes each case on one line; null stays null).
@@ -61,13 +71,16 @@ cases_of() {
     sed -n 's/.*{"name": "\([^"]*\)".*"engine_ms": \([^,]*\),.*"anchor_ms": \([^,]*\), "ratio": \([^,]*\),.*/\1 \2 \3 \4/p' "$1"
 }
 
+first=$(echo "$THREADS" | awk '{print $1}')
 for t in $THREADS; do
     echo "bench_scaling: $t thread(s)..." >&2
     # shellcheck disable=SC2086
-    "$BENCH" --shared "$SHARED" --reps "$REPS" --threads "$t" --json $CASES > "$OUT/threads-$t.json"
+    "$BENCH" --cases "$CASESDIR" --shared "$SHARED" --reps "$REPS" --threads "$t" --json $CASES \
+        > "$OUT/threads-$t.json"
+    [ "$t" != "$first" ] || grep -q '"openblas": true' "$OUT/threads-$t.json" ||
+        echo "bench_scaling: $BENCH was built without OpenBLAS: the GEMM cases have no anchor" >&2
 done
 
-first=$(echo "$THREADS" | awk '{print $1}')
 {
     printf 'case\tthreads\tengine_ms\tanchor_ms\tratio\tspeedup\tefficiency\n'
     for t in $THREADS; do
@@ -95,11 +108,11 @@ if [ -n "$MEM_THREADS" ]; then
             echo "bench_scaling: memory of $c at $t thread(s)..." >&2
             j="$OUT/mem-$c-$t.json"
             if [ $have_time = 1 ]; then
-                /usr/bin/time -v -o "$OUT/mem-$c-$t.time" "$BENCH" --shared "$SHARED" --reps 1 \
-                    --threads "$t" --json "$c" > "$j"
+                /usr/bin/time -v -o "$OUT/mem-$c-$t.time" "$BENCH" --cases "$CASESDIR" --shared "$SHARED" \
+                    --reps 1 --threads "$t" --json "$c" > "$j"
                 tv=$(sed -n 's/.*Maximum resident set size (kbytes): *//p' "$OUT/mem-$c-$t.time")
             else
-                "$BENCH" --shared "$SHARED" --reps 1 --threads "$t" --json "$c" > "$j"
+                "$BENCH" --cases "$CASESDIR" --shared "$SHARED" --reps 1 --threads "$t" --json "$c" > "$j"
                 tv=-
             fi
             pk=$(sed -n 's/.*"peak_rss_kib": *\([0-9-]*\).*/\1/p' "$j")
@@ -113,6 +126,8 @@ fi
     # from it (a copied tree can come with an older .git)
     changed=$(git status --porcelain --untracked-files=no 2>/dev/null | wc -l | tr -d ' ')
     echo "coopvm bench scaling: $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD 2>/dev/null || echo '?')$( [ "${changed:-0}" != 0 ] && echo " with $changed tracked files changed in the working tree")"
+    [ -z "$PREBUILT" ] || [ ! -f "$(dirname "$PREBUILT")/BUILD_INFO" ] ||
+        echo "binary: $PREBUILT, $(cat "$(dirname "$PREBUILT")/BUILD_INFO")"
     echo "machine: $(nproc 2>/dev/null) CPUs, $(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1)"
     echo "reps $REPS; threads $THREADS; speed-up and efficiency over $first thread(s); $(($(date +%s) - start)) s in all"
     echo
