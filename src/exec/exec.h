@@ -306,6 +306,23 @@ typedef struct cvm_mvar_slot {
     uint32_t wg;
 } cvm_mvar_slot;
 
+/* Events the test hooks count (cvm_test_leaf_batches, cvm_test_jit_groups
+ * and the like).  Each exec counts its own in cvm_exec.counts and
+ * cvm_group_destroy adds them to the process's totals: no cache line shared
+ * by the workers is written per event (sixteen threads incrementing one
+ * counter per callback batch took milliseconds of a dispatch). */
+typedef enum cvm_count {
+    CVM_COUNT_LEAF_BATCHES,     /* leaf-function call batches, either tier */
+    CVM_COUNT_SPLIT_DECODES,    /* DecodeFunc loads through the split plan */
+    CVM_COUNT_JIT_GROUPS,       /* workgroups run compiled */
+    CVM_COUNT_JIT_LEAF_BATCHES, /* leaf batches run compiled */
+    CVM_COUNT_JIT_TILE_BATCHES, /* ... of them over a DecodeFunc tile */
+    CVM_COUNT_JIT_UNCHECKED,    /* ... of those without a check per access */
+    CVM_COUNT_N
+} cvm_count;
+/* The process's total of `k`: every destroyed group's counts (interp.c). */
+uint64_t cvm_count_total(cvm_count k);
+
 typedef struct cvm_exec {
     const cvm_program *prog;
     struct cvm_dispatch *dispatch; /* pipeline-level state (callbacks, flags), may be NULL */
@@ -361,6 +378,7 @@ typedef struct cvm_exec {
      * (ops/coopmat.c muladd_prep: the descriptor and kernel variant that
      * every call of it reuses); NULL until the first.  Freed with the group. */
     void *mm_plans;
+    uint64_t counts[CVM_COUNT_N]; /* this exec's, until cvm_group_destroy */
 } cvm_exec;
 
 /* ops/memory.c: the value slot that is the variable pointer value

@@ -339,10 +339,20 @@ fail:
     return NULL;
 }
 
+static uint64_t count_totals[CVM_COUNT_N];
+
+uint64_t cvm_count_total(cvm_count k)
+{
+    return k < CVM_COUNT_N ? __atomic_load_n(&count_totals[k], __ATOMIC_RELAXED) : 0;
+}
+
 void cvm_group_destroy(cvm_group *g)
 {
     if (!g)
         return;
+    for (int k = 0; k < CVM_COUNT_N; k++)
+        if (g->ex.counts[k])
+            __atomic_fetch_add(&count_totals[k], g->ex.counts[k], __ATOMIC_RELAXED);
     if (g->frames) {
         for (uint32_t i = 0; i < g->prog->nfuncs; i++)
             frame_free(g->frames[i]);
@@ -1499,7 +1509,6 @@ static int leaf_path_open(const cvm_exec *ex)
            !atomic_load(&interpret_leaves);
 }
 
-static _Atomic uint64_t leaf_batches; /* cvm_test_leaf_batches */
 
 void cvm_test_interpret_leaf_calls(int on)
 {
@@ -1508,7 +1517,7 @@ void cvm_test_interpret_leaf_calls(int on)
 
 uint64_t cvm_test_leaf_batches(void)
 {
-    return atomic_load_explicit(&leaf_batches, memory_order_relaxed);
+    return cvm_count_total(CVM_COUNT_LEAF_BATCHES);
 }
 
 /* The calls of a leaf function (cvm_function.leaf), in batches: each
@@ -1548,7 +1557,7 @@ static cvm_result leaf_calls(cvm_group *cg, const cvm_function *f, uint32_t func
             uint32_t n = CVM_MIN(full, count - s);
             if ((r = take_budget(cg, first, b->count)) != CVM_SUCCESS)
                 break;
-            atomic_fetch_add_explicit(&leaf_batches, 1, memory_order_relaxed);
+            cex->counts[CVM_COUNT_LEAF_BATCHES]++;
             for (uint32_t k = 0; k < nargs; k++)
                 bargs[k] = (cvm_val){args[k].p + (size_t)s * args[k].stride, args[k].stride};
             r = cvm_jit_run_leaf(cg->desc.leaves, cex, func, n, bargs, results + (size_t)s * rsize);
@@ -1564,7 +1573,7 @@ interpret:
         uint32_t n = CVM_MIN(full, count - s);
         if ((r = take_budget(cg, first, b->count)) != CVM_SUCCESS)
             break;
-        atomic_fetch_add_explicit(&leaf_batches, 1, memory_order_relaxed);
+        cex->counts[CVM_COUNT_LEAF_BATCHES]++;
         for (uint32_t k = 0; k < nargs && k < f->nparams; k++)
             fr->vals[f->params[k]] =
                 (cvm_val){args[k].p + (size_t)s * args[k].stride, args[k].stride};
@@ -1680,7 +1689,7 @@ int cvm_callback_decode_tile(cvm_exec *ex, const cvm_insn *in, uint32_t func,
     for (uint32_t s = tile->k0; s < tile->k1 && r == CVM_SUCCESS; s += full) {
         if ((r = take_budget(cg, first, b->count)) != CVM_SUCCESS)
             break;
-        atomic_fetch_add_explicit(&leaf_batches, 1, memory_order_relaxed);
+        cg->ex.counts[CVM_COUNT_LEAF_BATCHES]++;
         cvm_decode_tile t = *tile;
         t.k0 = s;
         t.k1 = CVM_MIN(tile->k1 - s, full) + s;

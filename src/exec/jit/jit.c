@@ -25,29 +25,25 @@
 #include "exec/ops/ewise.h"
 #include "exec/ops/tensor_layout.h"
 
-static uint64_t jit_groups_run;
-
 uint64_t cvm_test_jit_groups(void)
 {
-    return __atomic_load_n(&jit_groups_run, __ATOMIC_RELAXED);
+    return cvm_count_total(CVM_COUNT_JIT_GROUPS);
 }
-
-static uint64_t jit_leaf_batches_run, jit_tile_batches_run, jit_unchecked_batches_run;
 
 uint64_t cvm_test_jit_unchecked_batches(void)
 {
-    return __atomic_load_n(&jit_unchecked_batches_run, __ATOMIC_RELAXED);
+    return cvm_count_total(CVM_COUNT_JIT_UNCHECKED);
 }
 
 uint64_t cvm_test_jit_tile_batches(void)
 {
-    return __atomic_load_n(&jit_tile_batches_run, __ATOMIC_RELAXED);
+    return cvm_count_total(CVM_COUNT_JIT_TILE_BATCHES);
 }
 static uint32_t jit_forms_compiled;
 
 uint64_t cvm_test_jit_leaf_batches(void)
 {
-    return __atomic_load_n(&jit_leaf_batches_run, __ATOMIC_RELAXED);
+    return cvm_count_total(CVM_COUNT_JIT_LEAF_BATCHES);
 }
 
 uint32_t cvm_test_jit_forms_compiled(void)
@@ -2848,7 +2844,7 @@ cvm_result cvm_jit_run_group(const cvm_jit *j, cvm_exec *ex, uint64_t *budget_lo
     env.nregions = ex->nregions;
     env.jit = j;
     int32_t rc = j->fn(&env);
-    __atomic_fetch_add(&jit_groups_run, 1, __ATOMIC_RELAXED);
+    ex->counts[CVM_COUNT_JIT_GROUPS]++;
     /* unused invocation instructions back to the group, whole subgroup ones */
     if (env.budget > 0)
         *budget_local += (uint64_t)env.budget / env.sg_size;
@@ -3067,9 +3063,9 @@ static cvm_result run_leaf_code(cvm_exec *ex, void *code, uint32_t count, const 
     env.sink = sink;
     int32_t rc = tile ? ((jit_tile_fn)(uintptr_t)code)(&env, tile, out)
                       : ((jit_leaf_fn)(uintptr_t)code)(&env, args, out);
-    __atomic_fetch_add(&jit_leaf_batches_run, 1, __ATOMIC_RELAXED);
+    ex->counts[CVM_COUNT_JIT_LEAF_BATCHES]++;
     if (tile)
-        __atomic_fetch_add(&jit_tile_batches_run, 1, __ATOMIC_RELAXED);
+        ex->counts[CVM_COUNT_JIT_TILE_BATCHES]++;
     if (rc == 0)
         return CVM_SUCCESS;
     return ex->diag && ex->diag->result != CVM_SUCCESS ? ex->diag->result : CVM_ERROR_INTERNAL;
@@ -3086,7 +3082,7 @@ cvm_result cvm_jit_run_tile(cvm_jit_leaves *lv, cvm_exec *ex, uint32_t func, int
                             const cvm_decode_tile *tile, uint8_t *mat)
 {
     if (how == 2)
-        __atomic_fetch_add(&jit_unchecked_batches_run, 1, __ATOMIC_RELAXED);
+        ex->counts[CVM_COUNT_JIT_UNCHECKED]++;
     return run_leaf_code(ex, lv->code[(size_t)func * V_COUNT + (how == 2 ? V_TILE_U : V_TILE)],
                          tile->k1 - tile->k0, NULL, tile, mat);
 }

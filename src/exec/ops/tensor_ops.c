@@ -18,7 +18,6 @@
  * 'Pointer' operand").  With a DecodeFunc, the function's pointer is
  * 'Pointer' + index * size of the function's pointee type: it addresses the
  * block (SPEC_NOTES "decode pointer"). */
-#include <stdatomic.h>
 #include <string.h>
 
 #include "exec/kernels/transpose.h"
@@ -538,11 +537,9 @@ static cvm_result decode_work(cvm_exec *ex, const cvm_insn *in, tensor_work *w, 
     return CVM_SUCCESS;
 }
 
-static _Atomic uint64_t split_decodes; /* cvm_test_split_decodes */
-
 uint64_t cvm_test_split_decodes(void)
 {
-    return atomic_load_explicit(&split_decodes, memory_order_relaxed);
+    return cvm_count_total(CVM_COUNT_SPLIT_DECODES);
 }
 
 /* A DecodeFunc load whose every element is in memory, from the split plan
@@ -558,7 +555,7 @@ static cvm_result decode_split(cvm_exec *ex, const cvm_insn *in, tensor_work *w,
     uint32_t total = M * N, dim = t->dim, cs = x[TX_COORD_SIZE];
     uint64_t psize = x[TX_DECODE_PSIZE];
     uint64_t max_index = decode_max_index(base, psize);
-    atomic_fetch_add_explicit(&split_decodes, 1, memory_order_relaxed);
+    ex->counts[CVM_COUNT_SPLIT_DECODES]++;
     /* Every pointer in range (the element indices' extremes are the sums
      * of the parts' extremes): the compiled DecodeFunc computes the calls'
      * arguments itself, where the tier runs it. */
