@@ -20,11 +20,31 @@ typedef struct device_slot {
     int used;
 } device_slot;
 
+/* Worker threads kept from one dispatch to the next: starting and joining
+ * them per dispatch cost about 20 us a thread (a third of a millisecond
+ * for sixteen), and each new thread's memory came back page by page.  One
+ * dispatch at a time uses them; a dispatch that finds them taken (another
+ * thread dispatching on the same context) starts its own as before. */
+typedef struct thread_pool {
+    pthread_mutex_t lock;
+    pthread_cond_t wake; /* tickets to take, or stop */
+    pthread_cond_t done; /* running fell to 0 */
+    pthread_t *threads;  /* desc.threads - 1 entries */
+    uint32_t nthreads;   /* started so far (on demand) */
+    int busy;            /* a dispatch owns the pool */
+    int stop;            /* cvm_context_destroy */
+    struct dispatch_job *job;
+    uint32_t tickets;    /* threads still to join the current job */
+    uint32_t running;    /* threads that joined it and have not finished */
+} thread_pool;
+
 struct cvm_context {
     cvm_context_desc desc;
     pthread_mutex_t lock;
     device_slot *slots;
     uint32_t nslots;
+    thread_pool pool;
+    int have_pool; /* its mutex and conditions exist */
 };
 
 struct cvm_buffer {
@@ -100,6 +120,22 @@ cvm_result cvm_context_create(const cvm_context_desc *desc, cvm_context **o_ctx,
         cvm_mem_free(c);
         return cvm_diag_set(o_diag, CVM_ERROR_OUT_OF_MEMORY, "could not create a mutex");
     }
+    /* (without a pool, dispatches start their threads themselves) */
+    thread_pool *tp = &c->pool;
+    if (d.threads > 1 && (tp->threads = cvm_calloc(d.threads - 1, sizeof(pthread_t)))) {
+        int m = pthread_mutex_init(&tp->lock, NULL) == 0;
+        int w = m && pthread_cond_init(&tp->wake, NULL) == 0;
+        int e = w && pthread_cond_init(&tp->done, NULL) == 0;
+        c->have_pool = e;
+        if (!e) {
+            if (w)
+                pthread_cond_destroy(&tp->wake);
+            if (m)
+                pthread_mutex_destroy(&tp->lock);
+            cvm_mem_free(tp->threads);
+            tp->threads = NULL;
+        }
+    }
     *o_ctx = c;
     return CVM_SUCCESS;
 }
@@ -108,6 +144,19 @@ void cvm_context_destroy(cvm_context *ctx)
 {
     if (!ctx)
         return;
+    if (ctx->have_pool) {
+        thread_pool *tp = &ctx->pool;
+        pthread_mutex_lock(&tp->lock);
+        tp->stop = 1;
+        pthread_cond_broadcast(&tp->wake);
+        pthread_mutex_unlock(&tp->lock);
+        for (uint32_t i = 0; i < tp->nthreads; i++)
+            pthread_join(tp->threads[i], NULL);
+        pthread_cond_destroy(&tp->done);
+        pthread_cond_destroy(&tp->wake);
+        pthread_mutex_destroy(&tp->lock);
+        cvm_mem_free(tp->threads);
+    }
     pthread_mutex_destroy(&ctx->lock);
     cvm_mem_free(ctx->slots);
     cvm_mem_free(ctx);
@@ -729,6 +778,68 @@ static void *worker(void *arg)
     return NULL;
 }
 
+/* A pool thread: joins each job while it has tickets, until stop. */
+static void *pool_main(void *arg)
+{
+    thread_pool *tp = arg;
+    pthread_mutex_lock(&tp->lock);
+    for (;;) {
+        while (!tp->stop && tp->tickets == 0)
+            pthread_cond_wait(&tp->wake, &tp->lock);
+        if (tp->stop)
+            break;
+        tp->tickets--;
+        tp->running++;
+        struct dispatch_job *job = tp->job;
+        pthread_mutex_unlock(&tp->lock);
+        worker(job);
+        pthread_mutex_lock(&tp->lock);
+        if (--tp->running == 0)
+            pthread_cond_broadcast(&tp->done);
+    }
+    pthread_mutex_unlock(&tp->lock);
+    return NULL;
+}
+
+/* Offers `job` to `want` pool threads (started now if fewer exist); 0 when
+ * the context has no pool or another dispatch holds it. */
+static int pool_start(cvm_context *ctx, struct dispatch_job *job, uint32_t want)
+{
+    if (!ctx->have_pool)
+        return 0;
+    thread_pool *tp = &ctx->pool;
+    pthread_mutex_lock(&tp->lock);
+    if (tp->busy || tp->stop) {
+        pthread_mutex_unlock(&tp->lock);
+        return 0;
+    }
+    tp->busy = 1;
+    while (tp->nthreads < want && tp->nthreads < ctx->desc.threads - 1 &&
+           pthread_create(&tp->threads[tp->nthreads], NULL, pool_main, tp) == 0)
+        tp->nthreads++;
+    tp->job = job;
+    tp->tickets = want < tp->nthreads ? want : tp->nthreads;
+    tp->running = 0;
+    pthread_cond_broadcast(&tp->wake);
+    pthread_mutex_unlock(&tp->lock);
+    return 1;
+}
+
+/* After the dispatching thread's own worker returned (every workgroup
+ * taken): tickets nobody took are withdrawn, and it waits for the threads
+ * still running the job, which lives on its stack. */
+static void pool_finish(cvm_context *ctx)
+{
+    thread_pool *tp = &ctx->pool;
+    pthread_mutex_lock(&tp->lock);
+    tp->tickets = 0;
+    while (tp->running > 0)
+        pthread_cond_wait(&tp->done, &tp->lock);
+    tp->job = NULL;
+    tp->busy = 0;
+    pthread_mutex_unlock(&tp->lock);
+}
+
 cvm_result cvm_pipeline_dispatch(cvm_pipeline *pipeline, uint32_t gx, uint32_t gy, uint32_t gz,
                                  cvm_diagnostic *o_diag)
 {
@@ -842,9 +953,10 @@ cvm_result cvm_pipeline_dispatch_base(cvm_pipeline *pipeline, const uint32_t bas
     uint32_t nthreads = job.desc.threads;
     if (nthreads > job.total)
         nthreads = (uint32_t)job.total;
-    pthread_t *th = cvm_calloc(nthreads, sizeof(pthread_t));
+    int pooled = nthreads > 1 && pool_start(ctx, &job, nthreads - 1);
+    pthread_t *th = NULL;
     uint32_t started = 0;
-    if (th && nthreads > 1) {
+    if (!pooled && nthreads > 1 && (th = cvm_calloc(nthreads, sizeof(pthread_t)))) {
         for (uint32_t i = 1; i < nthreads; i++) {
             if (pthread_create(&th[i], NULL, worker, &job) != 0)
                 break;
@@ -852,6 +964,8 @@ cvm_result cvm_pipeline_dispatch_base(cvm_pipeline *pipeline, const uint32_t bas
         }
     }
     worker(&job);
+    if (pooled)
+        pool_finish(ctx);
     for (uint32_t i = 1; i <= started; i++)
         pthread_join(th[i], NULL);
     cvm_mem_free(th);

@@ -1,6 +1,7 @@
 /* The engine through the public API: divergent control flow against a C
  * model, shared memory and barriers, and every kind of bad input ending in a
  * status with a message that names the place. */
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -101,6 +102,77 @@ static void run_control_flow(uint32_t sg, uint32_t threads)
 static void test_control_flow_sg32(void **s) { (void)s; run_control_flow(32, 1); }
 static void test_control_flow_sg4(void **s) { (void)s; run_control_flow(4, 2); }
 static void test_control_flow_sg64(void **s) { (void)s; run_control_flow(64, 0); }
+
+/* Dispatches from several application threads on one context at once:
+ * one of them holds the context's worker threads, the others start their
+ * own; every result is right, dispatch after dispatch (the pool's threads
+ * take each new job), and destroying the context joins them. */
+typedef struct cc_arg {
+    cvm_pipeline *pipe;
+    int32_t x[64 * 5], y[64 * 5], t[64 * 5];
+    int bad;
+} cc_arg;
+
+static void *cc_thread(void *p)
+{
+    cc_arg *a = p;
+    for (int rep = 0; rep < 25 && !a->bad; rep++) {
+        for (int i = 0; i < 64 * 5; i++)
+            a->x[i] = (int32_t)((i * 7919 + rep * 104729) % 1000) - 200;
+        memset(a->y, 0x7f, sizeof(a->y));
+        memset(a->t, 0, sizeof(a->t));
+        if (cvm_pipeline_dispatch(a->pipe, 5, 1, 1, NULL) != CVM_SUCCESS) {
+            a->bad = 1;
+            break;
+        }
+        for (int i = 0; i < 64 * 5; i++) {
+            int ey, et;
+            model_control_flow(a->x[i], &ey, &et);
+            if (a->y[i] != ey || a->t[i] != et)
+                a->bad = 2;
+        }
+    }
+    return NULL;
+}
+
+static void test_concurrent_dispatches(void **s)
+{
+    (void)s;
+    enum { T = 4 };
+    tu_run r;
+    if (tu_open(&r, "shaders/control_flow.spv", 32, 3, 0, NULL, 0) != CVM_SUCCESS)
+        fail_msg("opening control_flow.spv: %s", r.diag.message);
+    static cc_arg args[T];
+    pthread_t th[T];
+    for (int k = 0; k < T; k++) {
+        memset(&args[k], 0, sizeof(args[k]));
+        if (k == 0)
+            args[k].pipe = r.pipe;
+        else
+            assert_int_equal(cvm_pipeline_create(r.mod, "main", NULL, 0, &args[k].pipe, NULL),
+                             CVM_SUCCESS);
+        assert_int_equal(cvm_pipeline_bind_buffer(args[k].pipe, 0, 0, 0, args[k].x,
+                                                  sizeof(args[k].x), NULL),
+                         CVM_SUCCESS);
+        assert_int_equal(cvm_pipeline_bind_buffer(args[k].pipe, 0, 1, 0, args[k].y,
+                                                  sizeof(args[k].y), NULL),
+                         CVM_SUCCESS);
+        assert_int_equal(cvm_pipeline_bind_buffer(args[k].pipe, 0, 2, 0, args[k].t,
+                                                  sizeof(args[k].t), NULL),
+                         CVM_SUCCESS);
+    }
+    for (int k = 0; k < T; k++)
+        assert_int_equal(pthread_create(&th[k], NULL, cc_thread, &args[k]), 0);
+    for (int k = 0; k < T; k++)
+        pthread_join(th[k], NULL);
+    for (int k = 0; k < T; k++) {
+        if (args[k].bad)
+            fail_msg("thread %d: %s", k, args[k].bad == 1 ? "dispatch failed" : "wrong result");
+        if (k > 0)
+            cvm_pipeline_destroy(args[k].pipe);
+    }
+    tu_close(&r);
+}
 
 static void test_shared_memory_barrier(void **s)
 {
@@ -532,6 +604,7 @@ int main(void)
         cmocka_unit_test(test_control_flow_sg32),
         cmocka_unit_test(test_control_flow_sg4),
         cmocka_unit_test(test_control_flow_sg64),
+        cmocka_unit_test(test_concurrent_dispatches),
         cmocka_unit_test(test_shared_memory_barrier),
         cmocka_unit_test(test_truncated_binary),
         cmocka_unit_test(test_wrong_magic),
