@@ -108,10 +108,14 @@ typedef enum cvm_context_flags {
      * accumulate in double instead of f32 (src/exec/kernels/coopvec_kernels.h). */
     CVM_FLAG_PRECISE = 1u << 2,
     /* bf16 x bf16 MulAdd through the CPU's AVX512_BF16 dot product
-     * (vdpbf16ps) where it has one: faster, with that instruction's numerics
+     * (vdpbf16ps) where it has one, with that instruction's numerics
      * (products added in pairs along K, subnormals flushed to zero; the last
-     * bits may differ from the default and between CPU vendors).  Without
-     * AVX512_BF16 the default runs; CVM_FLAG_PRECISE takes precedence. */
+     * bits may differ from the default and between CPU vendors).  Faster
+     * than the default only where the CPU issues vdpbf16ps about as fast as
+     * an f32 FMA (it does twice the multiply-adds); on some it is slower
+     * (an AVX-512 Xeon measured for issue 16 issues it at a quarter of the
+     * FMA rate: half the multiply-adds per second).  Without AVX512_BF16 the
+     * default runs; CVM_FLAG_PRECISE takes precedence. */
     CVM_FLAG_BF16_PAIRS = 1u << 3,
     /* Give the cooperative-vector optimal layouts (InferencingOptimalNV,
      * TrainingOptimalNV) a scrambled element order instead of the default
