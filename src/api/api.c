@@ -36,6 +36,10 @@ typedef struct thread_pool {
     struct dispatch_job *job;
     uint32_t tickets;    /* threads still to join the current job */
     uint32_t running;    /* threads that joined it and have not finished */
+    pid_t pid;           /* the process whose threads these are: a child
+                            after fork() has none of them, and leaves the
+                            pool (and its lock, which a thread may have held
+                            at the fork) alone */
 } thread_pool;
 
 struct cvm_context {
@@ -127,6 +131,7 @@ cvm_result cvm_context_create(const cvm_context_desc *desc, cvm_context **o_ctx,
         int w = m && pthread_cond_init(&tp->wake, NULL) == 0;
         int e = w && pthread_cond_init(&tp->done, NULL) == 0;
         c->have_pool = e;
+        tp->pid = getpid();
         if (!e) {
             if (w)
                 pthread_cond_destroy(&tp->wake);
@@ -144,7 +149,9 @@ void cvm_context_destroy(cvm_context *ctx)
 {
     if (!ctx)
         return;
-    if (ctx->have_pool) {
+    if (ctx->have_pool && ctx->pool.pid != getpid()) {
+        cvm_mem_free(ctx->pool.threads); /* a forked child's copy */
+    } else if (ctx->have_pool) {
         thread_pool *tp = &ctx->pool;
         pthread_mutex_lock(&tp->lock);
         tp->stop = 1;
@@ -805,7 +812,7 @@ static void *pool_main(void *arg)
  * the context has no pool or another dispatch holds it. */
 static int pool_start(cvm_context *ctx, struct dispatch_job *job, uint32_t want)
 {
-    if (!ctx->have_pool)
+    if (!ctx->have_pool || ctx->pool.pid != getpid())
         return 0;
     thread_pool *tp = &ctx->pool;
     pthread_mutex_lock(&tp->lock);

@@ -2,6 +2,8 @@
  * model, shared memory and barriers, and every kind of bad input ending in a
  * status with a message that names the place. */
 #include <pthread.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -171,6 +173,47 @@ static void test_concurrent_dispatches(void **s)
         if (k > 0)
             cvm_pipeline_destroy(args[k].pipe);
     }
+    tu_close(&r);
+}
+
+/* A child process dispatches on a context its parent's dispatches gave
+ * worker threads (which the child does not have) and destroys it; the
+ * parent's context still works afterwards. */
+static int fc_dispatch(cc_arg *a)
+{
+    a->bad = 0;
+    cc_thread(a);
+    return a->bad;
+}
+
+static void test_dispatch_after_fork(void **s)
+{
+    (void)s;
+    tu_run r;
+    if (tu_open(&r, "shaders/control_flow.spv", 32, 3, 0, NULL, 0) != CVM_SUCCESS)
+        fail_msg("opening control_flow.spv: %s", r.diag.message);
+    static cc_arg a;
+    memset(&a, 0, sizeof(a));
+    a.pipe = r.pipe;
+    assert_int_equal(cvm_pipeline_bind_buffer(a.pipe, 0, 0, 0, a.x, sizeof(a.x), NULL), CVM_SUCCESS);
+    assert_int_equal(cvm_pipeline_bind_buffer(a.pipe, 0, 1, 0, a.y, sizeof(a.y), NULL), CVM_SUCCESS);
+    assert_int_equal(cvm_pipeline_bind_buffer(a.pipe, 0, 2, 0, a.t, sizeof(a.t), NULL), CVM_SUCCESS);
+    assert_int_equal(fc_dispatch(&a), 0); /* the pool's threads exist now */
+    fflush(NULL);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        alarm(60); /* a hang ends the child, and the test fails */
+        int bad = fc_dispatch(&a);
+        tu_close(&r);
+        _exit(bad ? 10 + bad : 0);
+    }
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        fail_msg("the child %s %d", WIFEXITED(status) ? "exited with" : "was killed by signal",
+                 WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+    assert_int_equal(fc_dispatch(&a), 0);
     tu_close(&r);
 }
 
@@ -605,6 +648,7 @@ int main(void)
         cmocka_unit_test(test_control_flow_sg4),
         cmocka_unit_test(test_control_flow_sg64),
         cmocka_unit_test(test_concurrent_dispatches),
+        cmocka_unit_test(test_dispatch_after_fork),
         cmocka_unit_test(test_shared_memory_barrier),
         cmocka_unit_test(test_truncated_binary),
         cmocka_unit_test(test_wrong_magic),
