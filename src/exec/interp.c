@@ -1509,7 +1509,6 @@ static int leaf_path_open(const cvm_exec *ex)
            !atomic_load(&interpret_leaves);
 }
 
-
 void cvm_test_interpret_leaf_calls(int on)
 {
     atomic_store(&interpret_leaves, on);
