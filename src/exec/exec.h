@@ -409,6 +409,9 @@ static inline int cvm_matrix_variable_cached(const cvm_exec *ex, const cvm_insn 
  * (that store then copies nothing), when the variable's copies are laid
  * out as a value slot; else back at the result's home slot.  CVM_SUCCESS,
  * or the failure cvm_matrix_variable_slot found. */
+/* The search behind it (ops/memory.c): finds the variable's slot and
+ * fills the per-variable cache; the inline function below tries the cache
+ * first. */
 cvm_result cvm_matrix_result_to_variable_find(cvm_exec *ex, const cvm_insn *in, uint32_t var,
                                               uint32_t size);
 static inline cvm_result cvm_matrix_result_to_variable(cvm_exec *ex, const cvm_insn *in,
@@ -479,6 +482,7 @@ static inline uint32_t cvm_scope_size_of_lane(const cvm_exec *ex, int workgroup,
  * instance takes part (all its live lanes active), 0 when none of its lanes
  * is active (skip it), and sets a CVM_ERROR_DIVERGENT_COLLECTIVE diagnostic
  * and returns -1 when only some are. */
+/* (the lane-counting answer, for when some lane is inactive) */
 int cvm_scope_instance_check_lanes(cvm_exec *ex, const cvm_insn *in, uint32_t i);
 static inline int cvm_scope_instance_check(cvm_exec *ex, const cvm_insn *in, uint32_t i)
 {
@@ -489,6 +493,7 @@ static inline int cvm_scope_instance_check(cvm_exec *ex, const cvm_insn *in, uin
 }
 
 /* The first active lane of scope instance i, or UINT32_MAX. */
+/* (the search over the instance's lanes, for when some lane is inactive) */
 uint32_t cvm_scope_first_active_lanes(const cvm_exec *ex, const cvm_insn *in, uint32_t i);
 static inline uint32_t cvm_scope_first_active(const cvm_exec *ex, const cvm_insn *in, uint32_t i)
 {
