@@ -72,6 +72,14 @@ typedef struct cvm_diagnostic {
     char message[768];     /* one line, no trailing newline */
 } cvm_diagnostic;
 
+/* Receives one warning of the validator (cvm_validate_options.on_warning,
+ * cvm_context_desc.on_warning): a rule of warning severity that the module
+ * breaks (cvm_validation_rule.warning), which does not refuse it.  The
+ * diagnostic has the fields and message form of an error of cvm_validate,
+ * with `result` CVM_SUCCESS; it is valid during the call only.  Called on
+ * the thread that validates, in module order. */
+typedef void (*cvm_warning_fn)(void *user, const cvm_diagnostic *warning);
+
 /* Memory the library hands to the caller (assembled words, disassembly text)
  * is released with cvm_free. */
 CVM_API void cvm_free(void *p);
@@ -169,6 +177,10 @@ typedef struct cvm_context_desc {
     uint64_t memory_limit;        /* bytes of engine memory per workgroup; 0 = default */
     uint32_t flags;               /* cvm_context_flags */
     uint64_t seed;                /* for the checking mode's shuffles */
+    /* Receives the warnings of the validation cvm_module_create runs (NULL:
+     * they are dropped); a warning never refuses a module. */
+    cvm_warning_fn on_warning;
+    void *warning_user;           /* passed to on_warning */
 } cvm_context_desc;
 
 /* `desc` may be NULL for defaults. */
@@ -220,7 +232,10 @@ CVM_API uint64_t cvm_buffer_device_address(const cvm_buffer *buffer);
  * for the "spv1.6" target (the rules of the SPIR-V texts; Vulkan's
  * VUID-RuntimeSpirv-* rules are left to cvm_validate with a "vulkan1.x"
  * target, as the engine lifts or checks at run time the device limits they
- * state), and an invalid module is refused with the validator's diagnostic.  Errors: CVM_ERROR_MALFORMED (header, truncation,
+ * state), and an invalid module is refused with the validator's diagnostic;
+ * the rules of warning severity (a SPIR-V version an extension's
+ * Dependencies name) do not refuse it: they go to the context's on_warning.
+ * Errors: CVM_ERROR_MALFORMED (header, truncation,
  * ids past the bound), CVM_ERROR_UNSUPPORTED (a capability or instruction
  * the engine lacks), CVM_ERROR_INVALID_MODULE (a rule of the texts). */
 CVM_API CVM_NODISCARD cvm_result cvm_module_create(cvm_context *ctx, const uint32_t *words,
@@ -592,18 +607,37 @@ CVM_API CVM_NODISCARD cvm_result cvm_assemble(const char *text, size_t length, u
  * cvm_validation_rule_get lists every rule with the text and section it
  * comes from.
  */
+typedef enum cvm_validate_flags {
+    /* Warnings are errors: a broken rule of warning severity refuses the
+     * module like any other rule (`coopvm val --strict`). */
+    CVM_VALIDATE_STRICT = 1u << 0
+} cvm_validate_flags;
+
 typedef struct cvm_validate_options {
     /* NULL = "spv1.6".  "spv1.0" .. "spv1.6" (universal), "vulkan1.0" ..
      * "vulkan1.4", "vulkan1.1spv1.4": the newest SPIR-V version accepted
      * (Vulkan 1.0: 1.0, 1.1: 1.3, 1.2: 1.5, 1.3 and 1.4: 1.6), and for the
      * vulkan targets the Vulkan environment rules. */
     const char *target_env;
-    uint32_t flags; /* reserved: 0 */
+    uint32_t flags;            /* cvm_validate_flags */
+    cvm_warning_fn on_warning; /* each warning (see cvm_validate); NULL: dropped */
+    void *user;                /* passed to on_warning */
 } cvm_validate_options;
 
 /* Validates `word_count` words (host byte order or byte-swapped); the words
- * are only read.  `options` may be NULL.  Returns CVM_SUCCESS for a valid
- * module, else the first broken rule in `o_diag`: CVM_ERROR_MALFORMED (the
+ * are only read.  `options` may be NULL.
+ *
+ * Every rule has a severity (cvm_validation_rule.warning).  A broken error
+ * rule refuses the module; a broken warning rule -- the texts' Dependencies,
+ * "This extension requires SPIR-V 1.6" and the like, which describe the
+ * environment an extension ships in: spirv-val does not check them and
+ * drivers run such modules -- is passed to options->on_warning, once per
+ * place that breaks it, and validation goes on.  With CVM_VALIDATE_STRICT
+ * warning rules are error rules.  Warnings found before the first error are
+ * reported even when the module is then refused.
+ *
+ * Returns CVM_SUCCESS for a valid module (with or without warnings), else
+ * the first broken error rule in `o_diag`: CVM_ERROR_MALFORMED (the
  * header, the instruction stream, an instruction against its grammar, an id
  * outside the bound) or CVM_ERROR_INVALID_MODULE (any other rule), with
  * word_offset and opcode of the instruction, the OpLine source position
@@ -627,6 +661,8 @@ typedef struct cvm_validation_rule {
     int checked;          /* 0: a rule of the texts a module alone cannot be checked
                              for (device properties, pipeline flags, run-time
                              values); `text` says why */
+    int warning;          /* 1: warning severity, a module breaking it is not refused
+                             (unless CVM_VALIDATE_STRICT); 0: error */
 } cvm_validation_rule;
 
 CVM_API uint32_t cvm_validation_rule_count(void);

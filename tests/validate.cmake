@@ -18,5 +18,22 @@ add_test(NAME validate_cli_usage
           -DSTATUS=2 "-DWANT=unknown target environment" -P ${cvm_val_expect})
 add_test(NAME validate_cli_rules
   COMMAND ${CMAKE_COMMAND} -DCOOPVM=$<TARGET_FILE:coopvm_cli> "-DARGS=val;--rules"
-          -DSTATUS=0 "-DWANT=KHR-CM.MulAdd-A;VUID-StandaloneSpirv-Scope-12243;checked;listed"
+          -DSTATUS=0 "-DWANT=KHR-CM.MulAdd-A;VUID-StandaloneSpirv-Scope-12243;checked;listed;error;warning"
+          -P ${cvm_val_expect})
+# Warnings (rules of warning severity: the texts' Dependencies): a SPIR-V 1.4
+# cooperative-vector module, as the Vulkan CTS builds them, is valid with a
+# warning, invalid under --strict, and runs (coopvm run --verbose prints the
+# warning).
+add_test(NAME validate_cli_warning
+  COMMAND ${CMAKE_COMMAND} -DCOOPVM=$<TARGET_FILE:coopvm_cli>
+          "-DARGS=val;${CMAKE_CURRENT_SOURCE_DIR}/validate/spv14/coopvec_spv14.spv"
+          -DSTATUS=0 "-DWANT=warning: ;[NV-CV.Version];SPIR-V 1.4" -P ${cvm_val_expect})
+add_test(NAME validate_cli_strict
+  COMMAND ${CMAKE_COMMAND} -DCOOPVM=$<TARGET_FILE:coopvm_cli>
+          "-DARGS=val;--strict;${CMAKE_CURRENT_SOURCE_DIR}/validate/spv14/coopvec_spv14.spv"
+          -DSTATUS=1 "-DWANT=error: ;[NV-CV.Version]" -P ${cvm_val_expect})
+add_test(NAME validate_run_spv14
+  COMMAND ${CMAKE_COMMAND} -DCOOPVM=$<TARGET_FILE:coopvm_cli>
+          "-DARGS=run;--verbose;${CMAKE_CURRENT_SOURCE_DIR}/validate/spv14/coopvec_spv14.amber"
+          -DSTATUS=0 "-DWANT=PASS EXPECT y IDX 0 EQ 1 10 12;warning: ;[NV-CV.Version]"
           -P ${cvm_val_expect})

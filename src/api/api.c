@@ -242,8 +242,9 @@ cvm_result cvm_module_create(cvm_context *ctx, const uint32_t *words, size_t wor
          * of Vulkan devices, several of which the engine lifts (any matrix
          * layout for training) or checks itself at run time with the values
          * in hand (offset alignments): coopvm val --target-env vulkan1.x
-         * applies them. */
-        cvm_validate_options vo = {"spv1.6", 0};
+         * applies them.  Warnings (the texts' Dependencies) never refuse a
+         * module here: they go to the context's on_warning. */
+        cvm_validate_options vo = {"spv1.6", 0, ctx->desc.on_warning, ctx->desc.warning_user};
         CVM_TRY(cvm_validate(words, word_count, &vo, o_diag));
     }
     spv_binary bin;

@@ -41,7 +41,10 @@ static void usage(FILE *f)
             "  --shard I/N          run only the scripts at positions I, I+N, I+2N... of\n"
             "                       the whole list (I from 0 to N-1), one shard per runner\n"
             "  --quiet              no PASS lines\n"
-            "  --verbose            each failure's EXPECT lines and errors too\n"
+            "  --verbose            each failure's EXPECT lines and errors too, and the\n"
+            "                       validator's warnings (see coopvm val --help: rules of\n"
+            "                       warning severity, which never stop a run); for a\n"
+            "                       .spv too\n"
             "A progress line is shown on a terminal once a run takes a few seconds.  The\n"
             "debugging options below are for one script at a time.\n"
             "\n"
@@ -848,6 +851,12 @@ static void after_expect(void *user, cvm_amber_session *S, const cvm_amber_expec
 
 /* Script mode -------------------------------------------------------------- */
 
+/* --verbose: the validator's warnings, "warning: FILE: [RULE] ...". */
+static void print_warning(void *user, const cvm_diagnostic *w)
+{
+    fprintf(stderr, "warning: %s: %s\n", user ? (const char *)user : "", w->message);
+}
+
 static int run_script(const run_opts *o)
 {
     cvm_amber_script *s = NULL;
@@ -1152,6 +1161,10 @@ int cvm_cli_run(int argc, char **argv)
     int st = parse_args(argc, argv, &o);
     if (st)
         return st < 0 ? 0 : st;
+    if (o.batch.verbose) {
+        o.desc.on_warning = print_warning;
+        o.desc.warning_user = (void *)o.input; /* scripts in a batch name their own */
+    }
     int batch = o.ninputs > 1 || o.batch.junit || o.batch.shard_count;
     for (int i = 0; i < o.ninputs && !batch; i++) {
         struct stat sb;
@@ -1175,8 +1188,8 @@ int cvm_cli_run(int argc, char **argv)
     }
     if (o.ninputs > 1)
         return usage_error("one .spv file only ('%s' is a second)", o.inputs[1]);
-    if (o.batch.quiet || o.batch.verbose)
-        return usage_error("%s: --quiet and --verbose are for scripts", o.input);
+    if (o.batch.quiet)
+        return usage_error("%s: --quiet is for scripts", o.input);
     if (o.diff_image || o.diff_width)
         return usage_error("%s: --diff-image and --diff-width picture the EXPECTs of a script",
                            o.input);

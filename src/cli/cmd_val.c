@@ -10,7 +10,7 @@
 static void val_usage(FILE *f)
 {
     fprintf(f,
-            "usage: coopvm val FILE.spv [--target-env ENV]\n"
+            "usage: coopvm val FILE.spv [--target-env ENV] [--strict]\n"
             "       coopvm val --rules\n"
             "\n"
             "Validates a SPIR-V module against the rules of the cooperative matrix and\n"
@@ -20,10 +20,20 @@ static void val_usage(FILE *f)
             "prints errors: the rule, the source line if the module has OpLine, and\n"
             "the instruction), 2 for a usage or file error.\n"
             "\n"
+            "Rules have a severity.  A few are warnings: the extensions' Dependencies\n"
+            "(\"This extension requires SPIR-V 1.6\", another extension), which describe\n"
+            "the environment an extension ships in; spirv-val does not check them and\n"
+            "drivers run modules that break them.  A broken warning is printed in the\n"
+            "same form as an error, starting with \"warning:\", and does not make the\n"
+            "module invalid (coopvm run and the Vulkan driver run it too).\n"
+            "\n"
             "  --target-env ENV  spv1.0 .. spv1.6 (default spv1.6), vulkan1.0 .. vulkan1.4,\n"
             "                    vulkan1.1spv1.4; vulkan targets add the Vulkan rules\n"
-            "  --rules           list every rule: id, checked or not, environment, text\n"
-            "                    and section, what must hold\n"
+            "  --strict          warnings are errors: the first broken rule of either\n"
+            "                    severity makes the module invalid\n"
+            "  --rules           list every rule: id, checked or not, environment,\n"
+            "                    severity (error or warning), text and section, what\n"
+            "                    must hold\n"
             "  -h, --help        show this help\n");
 }
 
@@ -35,8 +45,9 @@ static int list_rules(void)
         if (cvm_validation_rule_get(i, &r) != CVM_SUCCESS)
             return 1;
         checked += r.checked ? 1 : 0;
-        printf("%s\t%s\t%s\t%s, %s\t%s\n", r.id, r.checked ? "checked" : "listed",
-               r.vulkan_only ? "vulkan" : "any", r.source, r.section, r.text);
+        printf("%s\t%s\t%s\t%s\t%s, %s\t%s\n", r.id, r.checked ? "checked" : "listed",
+               r.vulkan_only ? "vulkan" : "any", r.warning ? "warning" : "error", r.source,
+               r.section, r.text);
     }
     printf("# %u rules, %u checked, %u listed (not checkable from a module alone)\n", n, checked,
            n - checked);
@@ -70,10 +81,35 @@ static int read_words(const char *path, uint32_t **o_words, size_t *o_count)
     return 1;
 }
 
+/* One diagnostic as spirv-val prints its errors: "KIND: FILE: word N (file:
+ * line:column): message", then the instruction on its own line, indented
+ * (the message ends in " at word N: <instruction>"). */
+static void print_diag(const char *kind, const char *path, const cvm_diagnostic *diag)
+{
+    char tail[32];
+    snprintf(tail, sizeof(tail), " at word %u: ", diag->word_offset);
+    const char *cut = diag->word_offset != UINT32_MAX ? strstr(diag->message, tail) : NULL;
+    int head = cut ? (int)(cut - diag->message) : (int)strlen(diag->message);
+    fprintf(stderr, "%s: %s", kind, path);
+    if (diag->word_offset != UINT32_MAX && cut)
+        fprintf(stderr, ": word %u", diag->word_offset);
+    if (diag->line)
+        fprintf(stderr, " (%s:%u:%u)", diag->file[0] ? diag->file : "line", diag->line,
+                diag->column);
+    fprintf(stderr, ": %.*s\n", head, diag->message);
+    if (cut)
+        fprintf(stderr, "  %s\n", cut + strlen(tail));
+}
+
+static void print_warning(void *user, const cvm_diagnostic *warning)
+{
+    print_diag("warning", (const char *)user, warning);
+}
+
 int cvm_cli_val(int argc, char **argv)
 {
     const char *in = NULL;
-    cvm_validate_options opt = {NULL, 0};
+    cvm_validate_options opt = {NULL, 0, NULL, NULL};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -81,6 +117,8 @@ int cvm_cli_val(int argc, char **argv)
             return 0;
         } else if (!strcmp(a, "--rules")) {
             return list_rules();
+        } else if (!strcmp(a, "--strict")) {
+            opt.flags |= CVM_VALIDATE_STRICT;
         } else if (!strcmp(a, "--target-env") && i + 1 < argc) {
             opt.target_env = argv[++i];
         } else if (!strncmp(a, "--target-env=", 13)) {
@@ -106,6 +144,8 @@ int cvm_cli_val(int argc, char **argv)
     if (got <= 0)
         return got < 0 ? 1 : 2;
     cvm_diagnostic diag;
+    opt.on_warning = print_warning;
+    opt.user = (void *)in;
     cvm_result r = cvm_validate(words, count, &opt, &diag);
     free(words);
     if (r == CVM_SUCCESS)
@@ -114,19 +154,6 @@ int cvm_cli_val(int argc, char **argv)
         fprintf(stderr, "coopvm val: %s\n", diag.message);
         return 2;
     }
-    /* The message ends in " at word N: <instruction>"; print the instruction
-     * on its own line, indented, as spirv-val does. */
-    char tail[32];
-    snprintf(tail, sizeof(tail), " at word %u: ", diag.word_offset);
-    const char *cut = diag.word_offset != UINT32_MAX ? strstr(diag.message, tail) : NULL;
-    int head = cut ? (int)(cut - diag.message) : (int)strlen(diag.message);
-    fprintf(stderr, "error: %s", in);
-    if (diag.word_offset != UINT32_MAX && cut)
-        fprintf(stderr, ": word %u", diag.word_offset);
-    if (diag.line)
-        fprintf(stderr, " (%s:%u:%u)", diag.file[0] ? diag.file : "line", diag.line, diag.column);
-    fprintf(stderr, ": %.*s\n", head, diag.message);
-    if (cut)
-        fprintf(stderr, "  %s\n", cut + strlen(tail));
+    print_diag("error", in, &diag);
     return 1;
 }

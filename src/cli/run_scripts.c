@@ -121,6 +121,12 @@ static int run_one(const char *path, const cvm_context_desc *desc, FILE *out, FI
         return r == CVM_ERROR_UNSUPPORTED ? 3 : 1;
     }
     cvm_amber_report rep;
+    cvm_context_desc named;
+    if (desc && desc->on_warning) {
+        named = *desc; /* validator warnings name this script */
+        named.warning_user = (void *)path;
+        desc = &named;
+    }
     r = cvm_amber_execute(s, desc, &rep, &d);
     for (uint32_t i = 0; i < rep.result_count; i++)
         cvm_cli_print_result(out, s, &rep.results[i]);

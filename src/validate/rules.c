@@ -74,8 +74,8 @@ VAL_FOR_OPCODES(vk_cv_matrix_offset_alignment_each, vk_cv_matrix_offset_alignmen
 VAL_FOR_OPCODES(vk_cv_ls_offset_alignment_each, vk_cv_ls_offset_alignment,
                 SpvOpCooperativeVectorLoadNV, SpvOpCooperativeVectorStoreNV)
 
-#define VAL_ROW(id, phase, on, opcode, env, source, section, text, check) \
-    {id, phase, on, env, opcode, source, section, text, check},
+#define VAL_ROW(id, phase, on, opcode, env, severity, source, section, text, check) \
+    {id, phase, on, env, severity, opcode, source, section, text, check},
 
 const val_rule val_rules[] = {VAL_RULES(VAL_ROW)};
 const uint32_t val_rule_count = (uint32_t)CVM_ARRAY_SIZE(val_rules);

@@ -46,12 +46,14 @@ enum {
 };
 
 enum { VAL_ENV_ANY = 0, VAL_ENV_VULKAN = 1 };
+enum { VAL_ERROR = 0, VAL_WARNING = 1 };
 
 typedef struct val_rule {
     const char *id;          /* e.g. "KHR-CM.MulAdd.A-Use" */
     uint8_t phase;           /* 1..4 */
     uint8_t on;              /* VAL_MODULE, VAL_OPCODE, VAL_EACH, VAL_LISTED */
     uint8_t env;             /* VAL_ENV_* */
+    uint8_t severity;        /* VAL_ERROR, VAL_WARNING */
     uint32_t opcode;         /* for VAL_OPCODE */
     const char *source;      /* the text */
     const char *section;     /* its section */
@@ -150,6 +152,11 @@ typedef struct val_ctx {
     val_operand *ops;
     uint32_t ops_cap;
     char why[200];
+
+    /* warnings (cvm_validate_options): strict makes them errors */
+    int strict;
+    cvm_warning_fn on_warning;
+    void *warning_user;
 
     /* the failure being reported */
     char detail[512];

@@ -7,7 +7,7 @@
 #include "validate/rules.h"
 #include "validate/val.h"
 
-#define VAL_DECLARE_CHECK(id, phase, on, opcode, env, source, section, text, check) \
+#define VAL_DECLARE_CHECK(id, phase, on, opcode, env, severity, source, section, text, check) \
     int check(val_ctx *v, const spv_inst *in);
 VAL_RULES(VAL_DECLARE_CHECK)
 #undef VAL_DECLARE_CHECK

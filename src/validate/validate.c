@@ -415,18 +415,39 @@ static cvm_result report(val_ctx *v, const val_rule *r, const spv_inst *in, cvm_
 
 /* ---- running the rules -------------------------------------------------------- */
 
+/* A broken rule of warning severity: reported to the caller, and the run
+ * goes on. */
+static void warn(val_ctx *v, const val_rule *r, const spv_inst *in)
+{
+    if (!v->on_warning)
+        return;
+    cvm_diagnostic w;
+    cvm_diag_clear(&w);
+    report(v, r, in, &w);
+    w.result = CVM_SUCCESS;
+    v->on_warning(v->warning_user, &w);
+}
+
 static int rule_applies(const val_ctx *v, const val_rule *r, uint32_t phase)
 {
     return r->phase == phase && r->on != VAL_LISTED && r->check &&
            (r->env == VAL_ENV_ANY || v->vulkan);
 }
 
+/* 1 when the rule holds (or memory ran out: the caller reports that), or
+ * when it is a warning, which is then reported; 0 for a broken error rule. */
 static int run_check(val_ctx *v, const val_rule *r, const spv_inst *in)
 {
     v->detail[0] = 0;
     v->blame_off = 0;
     int ok = r->check(v, in);
-    return ok || v->oom ? 1 : 0;
+    if (ok || v->oom)
+        return 1;
+    if (r->severity == VAL_WARNING && !v->strict) {
+        warn(v, r, in);
+        return 1;
+    }
+    return 0;
 }
 
 static cvm_result out_of_memory(cvm_diagnostic *diag)
@@ -511,15 +532,20 @@ cvm_result cvm_validate(const uint32_t *words, size_t word_count,
         return cvm_diag_set(o_diag, CVM_ERROR_INVALID_ARGUMENT,
                             "unknown target environment '%s' (spv1.0..spv1.6, vulkan1.0..vulkan1.4)",
                             env_name);
-    if (options && options->flags)
+    if (options && (options->flags & ~(uint32_t)CVM_VALIDATE_STRICT))
         return cvm_diag_set(o_diag, CVM_ERROR_INVALID_ARGUMENT, "unknown validation flags 0x%x",
-                            options->flags);
+                            options->flags & ~(uint32_t)CVM_VALIDATE_STRICT);
 
     val_ctx v;
     memset(&v, 0, sizeof(v));
     v.env_name = env->name;
     v.vulkan = env->vulkan;
     v.env_max_version = env->max_version;
+    if (options) {
+        v.strict = (options->flags & CVM_VALIDATE_STRICT) != 0;
+        v.on_warning = options->on_warning;
+        v.warning_user = options->user;
+    }
     v.words = words;
     v.nwords = word_count;
     uint32_t *swapped = NULL;
@@ -580,5 +606,6 @@ cvm_result cvm_validation_rule_get(uint32_t index, cvm_validation_rule *o_rule)
     o_rule->text = r->text;
     o_rule->vulkan_only = r->env == VAL_ENV_VULKAN;
     o_rule->checked = r->on != VAL_LISTED;
+    o_rule->warning = r->severity == VAL_WARNING;
     return CVM_SUCCESS;
 }

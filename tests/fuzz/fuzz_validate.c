@@ -15,7 +15,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!words)
         return 0;
     static const char *const envs[] = {NULL, "vulkan1.4", "spv1.3"};
-    cvm_validate_options opt = {envs[size % 3], 0};
+    cvm_validate_options opt = {envs[size % 3], 0, NULL, NULL};
     cvm_diagnostic d;
     cvm_result r = cvm_validate(words, nwords, &opt, &d);
     cvm_fuzz_check(r, &d);

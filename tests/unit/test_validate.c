@@ -335,6 +335,35 @@ static void apply_patches(uint32_t *w, size_t n, const vcase *c)
     }
 }
 
+/* ---- warnings ------------------------------------------------------------------------------ */
+
+/* What a warning callback saw: how many warnings, and whether one named
+ * `want` ("[RULE-ID]") with the result CVM_SUCCESS. */
+typedef struct warnings {
+    const char *want;
+    int count, named;
+    char first[768];
+} warnings;
+
+static void collect_warning(void *user, const cvm_diagnostic *w)
+{
+    warnings *c = user;
+    if (!c->count++)
+        snprintf(c->first, sizeof(c->first), "%s", w->message);
+    if (c->want && w->result == CVM_SUCCESS && !strncmp(w->message, c->want, strlen(c->want)))
+        c->named++;
+}
+
+static int rule_is_warning(const char *id)
+{
+    for (uint32_t r = 0; r < cvm_validation_rule_count(); r++) {
+        cvm_validation_rule info;
+        if (cvm_validation_rule_get(r, &info) == CVM_SUCCESS && !strcmp(info.id, id))
+            return info.warning;
+    }
+    return 0;
+}
+
 /* ---- the negative suite ------------------------------------------------------------------ */
 
 static void test_negative_suite(void **state)
@@ -379,7 +408,10 @@ static void test_negative_suite(void **state)
         uint32_t *tw = assemble(&twin, env, &tn, c->id);
         uint32_t *bw = assemble(&broken, env, &bn, c->id);
         apply_patches(bw, bn, c);
-        cvm_validate_options opt = {env, 0};
+        /* Strict: every rule an error, so the twin breaks no rule at all
+         * (no warning either) and the broken module is refused for the
+         * case's rule, whatever its severity. */
+        cvm_validate_options opt = {env, CVM_VALIDATE_STRICT, NULL, NULL};
         cvm_diagnostic td, bd;
         cvm_result tr = cvm_validate(tw, tn, &opt, &td);
         cvm_result br = cvm_validate(bw, bn, &opt, &bd);
@@ -395,10 +427,51 @@ static void test_negative_suite(void **state)
                         br == CVM_SUCCESS ? "" : bd.message);
             failures++;
         }
+        /* Without --strict: an error rule still refuses the module for the
+         * same rule; a warning rule is reported as a warning naming it and
+         * refuses nothing, in cvm_validate and in the engine. */
+        warnings seen = {want, 0, 0, ""};
+        cvm_validate_options lax = {env, 0, collect_warning, &seen};
+        cvm_diagnostic ld;
+        cvm_result lr = cvm_validate(bw, bn, &lax, &ld);
+        if (!rule_is_warning(c->id)) {
+            if (lr == CVM_SUCCESS || strncmp(ld.message, want, strlen(want)) != 0) {
+                print_error("%s %s: without strict, the broken module is %s: %s\n", c->file,
+                            c->id, lr == CVM_SUCCESS ? "accepted" : "rejected for another rule",
+                            lr == CVM_SUCCESS ? "" : ld.message);
+                failures++;
+            }
+        } else {
+            if (lr != CVM_SUCCESS || seen.named != 1) {
+                print_error("%s %s: a warning rule: the broken module is %s (%d warnings "
+                            "naming it; first warning: %s)\n",
+                            c->file, c->id, lr == CVM_SUCCESS ? "accepted" : ld.message,
+                            seen.named, seen.first);
+                failures++;
+            }
+            warnings eng = {want, 0, 0, ""};
+            cvm_context_desc wd;
+            memset(&wd, 0, sizeof(wd));
+            wd.on_warning = collect_warning;
+            wd.warning_user = &eng;
+            cvm_context *wctx;
+            cvm_module *m = NULL;
+            cvm_diagnostic ed;
+            assert_int_equal(cvm_context_create(&wd, &wctx, &ed), CVM_SUCCESS);
+            cvm_result er = cvm_module_create(wctx, bw, bn, &m, &ed);
+            if (er == CVM_ERROR_INVALID_MODULE || eng.named != 1) {
+                print_error("%s %s: a warning rule: the engine %s (%d warnings naming it)\n",
+                            c->file, c->id, er == CVM_SUCCESS ? "takes the module" : ed.message,
+                            eng.named);
+                failures++;
+            }
+            cvm_module_destroy(m);
+            cvm_context_destroy(wctx);
+        }
         if (!strncmp(c->id, "VUID-", 5)) {
             /* Vulkan's rules hold under a Vulkan target only, and the engine
              * validates by the SPIR-V texts' rules alone. */
-            cvm_validate_options spv = {"spv1.6", 0};
+            cvm_validate_options spv = {"spv1.6", 0, NULL, NULL};
             cvm_diagnostic sd, ed;
             if (cvm_validate(bw, bn, &spv, &sd) != CVM_SUCCESS) {
                 print_error("%s %s: the broken module is rejected under spv1.6: %s\n", c->file,
@@ -525,7 +598,7 @@ static int accept_module(const char *path, void *ctx)
         }
     static const char *const envs[] = {"vulkan1.4", "spv1.6"};
     for (size_t i = 0; i < 2; i++) {
-        cvm_validate_options opt = {envs[i], 0};
+        cvm_validate_options opt = {envs[i], 0, NULL, NULL};
         cvm_diagnostic d;
         cvm_result r = cvm_validate(w, n, &opt, &d);
         char want[120];
@@ -647,7 +720,7 @@ static void test_arguments(void **state)
     size_t n;
     uint32_t *w = small_module("%uint_1", &n);
     cvm_diagnostic d;
-    cvm_validate_options bad_env = {"vulkan9.9", 0}, bad_flags = {NULL, 1};
+    cvm_validate_options bad_env = {"vulkan9.9", 0, NULL, NULL}, bad_flags = {NULL, 2, NULL, NULL};
     assert_int_equal(cvm_validate(w, n, &bad_env, &d), CVM_ERROR_INVALID_ARGUMENT);
     assert_non_null(strstr(d.message, "vulkan9.9"));
     assert_int_equal(cvm_validate(w, n, &bad_flags, &d), CVM_ERROR_INVALID_ARGUMENT);
@@ -662,7 +735,7 @@ static void test_arguments(void **state)
     }
     /* The target environment's version limit: SPIR-V 1.6 is too new for
      * Vulkan 1.1. */
-    cvm_validate_options vk11 = {"vulkan1.1", 0};
+    cvm_validate_options vk11 = {"vulkan1.1", 0, NULL, NULL};
     assert_int_equal(cvm_validate(w, n, &vk11, &d), CVM_ERROR_MALFORMED);
     assert_int_equal(strncmp(d.message, "[CORE.Version-Env]", 18), 0);
     assert_int_equal(cvm_validate(w, n, NULL, NULL), CVM_SUCCESS);
@@ -732,6 +805,87 @@ static void test_allocation_failures(void **state)
     cvm_free(bad);
 }
 
+/* ---- warnings: a SPIR-V 1.4 cooperative-vector module ---------------------------------------- */
+
+/* tests/validate/spv14/coopvec_spv14.spv: what the Vulkan CTS's
+ * cooperative-vector pipelines are, a module whose version is below the
+ * "requires SPIR-V 1.6" of SPV_NV_cooperative_vector's Dependencies.  That
+ * is a warning: reported, never a refusal, except under
+ * CVM_VALIDATE_STRICT; and the engine runs the module. */
+static void test_warnings(void **state)
+{
+    (void)state;
+    char path[600];
+    snprintf(path, sizeof(path), "%s/validate/spv14/coopvec_spv14.spv", CVM_TEST_DATA_DIR);
+    size_t n;
+    uint32_t *w = read_words(path, &n);
+    assert_non_null(w);
+    assert_int_equal(w[1], 0x00010400u);
+    /* The committed binary is its .spvasm, assembled. */
+    snprintf(path, sizeof(path), "%s/validate/spv14/coopvec_spv14.spvasm", CVM_TEST_DATA_DIR);
+    size_t tlen, an;
+    char *text = read_text(path, &tlen);
+    assert_non_null(text);
+    uint32_t *a = NULL;
+    cvm_diagnostic d;
+    assert_int_equal(cvm_assemble(text, tlen, 0, NULL, &a, &an, &d), CVM_SUCCESS);
+    assert_int_equal(an, n);
+    assert_memory_equal(a, w, n * 4);
+    cvm_free(a);
+    free(text);
+
+    /* cvm_validate: valid, one warning naming the rule, CVM_SUCCESS in it. */
+    warnings seen = {"[NV-CV.Version]", 0, 0, ""};
+    cvm_validate_options opt = {NULL, 0, collect_warning, &seen};
+    assert_int_equal(cvm_validate(w, n, &opt, &d), CVM_SUCCESS);
+    assert_int_equal(seen.count, 1);
+    assert_int_equal(seen.named, 1);
+    assert_non_null(strstr(seen.first, "SPIR-V 1.4"));
+    assert_int_equal(cvm_validate(w, n, NULL, &d), CVM_SUCCESS);
+    assert_int_equal(cvm_validate(w, n, NULL, NULL), CVM_SUCCESS);
+    /* Strict: the first broken rule, a warning one, refuses it. */
+    warnings none = {NULL, 0, 0, ""};
+    cvm_validate_options strict = {NULL, CVM_VALIDATE_STRICT, collect_warning, &none};
+    assert_int_equal(cvm_validate(w, n, &strict, &d), CVM_ERROR_INVALID_MODULE);
+    assert_int_equal(strncmp(d.message, "[NV-CV.Version]", 15), 0);
+    assert_int_equal(none.count, 0);
+    /* The rule table says which rules are warnings. */
+    assert_true(rule_is_warning("NV-CV.Version"));
+    assert_true(rule_is_warning("KHR-CM.Version"));
+    assert_true(rule_is_warning("NV-CM2.Version"));
+    assert_false(rule_is_warning("KHR-CM.MulAdd-A"));
+    assert_false(rule_is_warning("NV-CV.Extension"));
+
+    /* The engine (cvm_module_create, what coopvm run and the Vulkan driver
+     * call) takes the module, passes the warning to the context's callback,
+     * and runs it: y = W x, hand-computed. */
+    warnings eng = {"[NV-CV.Version]", 0, 0, ""};
+    cvm_context_desc desc;
+    memset(&desc, 0, sizeof(desc));
+    desc.on_warning = collect_warning;
+    desc.warning_user = &eng;
+    cvm_context *ctx;
+    cvm_module *m = NULL;
+    cvm_pipeline *p = NULL;
+    assert_int_equal(cvm_context_create(&desc, &ctx, &d), CVM_SUCCESS);
+    assert_int_equal(cvm_module_create(ctx, w, n, &m, &d), CVM_SUCCESS);
+    assert_int_equal(eng.count, 1);
+    assert_int_equal(eng.named, 1);
+    assert_int_equal(cvm_pipeline_create(m, "main", NULL, 0, &p, &d), CVM_SUCCESS);
+    float x[4] = {1, 2, 3, 4};
+    float mat[12] = {1, 0, 0, 0, 1, 1, 1, 1, 2, -1, 0, 3};
+    float y[3] = {0, 0, 0};
+    assert_int_equal(cvm_pipeline_bind_buffer(p, 0, 0, 0, x, sizeof(x), &d), CVM_SUCCESS);
+    assert_int_equal(cvm_pipeline_bind_buffer(p, 0, 1, 0, mat, sizeof(mat), &d), CVM_SUCCESS);
+    assert_int_equal(cvm_pipeline_bind_buffer(p, 0, 2, 0, y, sizeof(y), &d), CVM_SUCCESS);
+    assert_int_equal(cvm_pipeline_dispatch(p, 1, 1, 1, &d), CVM_SUCCESS);
+    assert_true(y[0] == 1.0f && y[1] == 10.0f && y[2] == 12.0f);
+    cvm_pipeline_destroy(p);
+    cvm_module_destroy(m);
+    cvm_context_destroy(ctx);
+    free(w);
+}
+
 /* ---- the engine validates ---------------------------------------------------------------- */
 
 static void test_engine_refuses_invalid(void **state)
@@ -766,7 +920,7 @@ int main(void)
         cmocka_unit_test(test_negative_suite),     cmocka_unit_test(test_known_modules_valid),
         cmocka_unit_test(test_diagnostic),         cmocka_unit_test(test_arguments),
         cmocka_unit_test(test_rule_table),         cmocka_unit_test(test_allocation_failures),
-        cmocka_unit_test(test_engine_refuses_invalid),
+        cmocka_unit_test(test_engine_refuses_invalid), cmocka_unit_test(test_warnings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
