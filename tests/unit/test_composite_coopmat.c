@@ -2,10 +2,11 @@
  * and structs of KHR and NV matrices of subgroup and workgroup scope built,
  * read and written by OpCompositeConstruct, OpCompositeExtract,
  * OpCompositeInsert (a whole matrix, and one element of a matrix member by
- * invocation), OpCopyObject, OpCopyLogical, OpPhi, OpSelect, a function's
- * argument and return value, and OpLoad/OpStore of Function and Private
- * variables (with access chains into them); and the GLSL pattern of an
- * array of two accumulators, each MulAdd'ed, stored.  Every scope instance
+ * invocation), OpCompositeConstructReplicateEXT, OpCopyObject, OpCopyLogical,
+ * OpPhi, OpSelect, a function's argument and return value, and
+ * OpLoad/OpStore of Function and Private variables (with access chains into
+ * them); and the GLSL pattern of an array of two accumulators, each
+ * MulAdd'ed, stored.  Every scope instance
  * has matrices of its own (from the buffer at its instance index), so a
  * value taken from the wrong instance shows.  The expected values are
  * computed here from the inputs with plain loops.  These once wrote past
@@ -24,7 +25,7 @@
 
 #define LANES 64 /* LocalSize */
 #define E 64     /* elements of an 8x8 matrix */
-#define NREG 13  /* output matrices per scope instance */
+#define NREG 14  /* output matrices per scope instance */
 
 typedef struct sb {
     char *p;
@@ -72,11 +73,12 @@ static char *make_shader(int nv, int wg)
     sb b = {malloc(1 << 16), 0, 1 << 16};
     assert_non_null(b.p);
     emit(&b, "OpCapability Shader\nOpCapability VulkanMemoryModel\n"
-             "OpCapability GroupNonUniform\n");
+             "OpCapability GroupNonUniform\nOpCapability ReplicatedCompositesEXT\n");
     if (nv)
         emit(&b, "OpCapability CooperativeMatrixNV\nOpExtension \"SPV_NV_cooperative_matrix\"\n");
     else
         emit(&b, "OpCapability CooperativeMatrixKHR\nOpExtension \"SPV_KHR_cooperative_matrix\"\n");
+    emit(&b, "OpExtension \"SPV_EXT_replicated_composites\"\n");
     emit(&b, "OpMemoryModel Logical Vulkan\n"
              "OpEntryPoint GLCompute %%main \"main\" %%lidx %%sgid %%In %%In2 %%Out %%Lane "
              "%%vpriv\n"
@@ -198,6 +200,117 @@ static char *make_shader(int nv, int wg)
              "%%pr1 = OpAccessChain %%pfmat %%vacc %%c1\n%%y1 = OpLoad %%mat %%pr1\n");
     store_region(&b, nv, "%y0", 11);
     store_region(&b, nv, "%y1", 12);
+    emit(&b, "%%rep = OpCompositeConstructReplicateEXT %%arr2 %%B\n"
+             "%%x13 = OpCompositeExtract %%mat %%rep 1\n");
+    store_region(&b, nv, "%x13", 13); /* B */
+    emit(&b, "OpReturn\nOpFunctionEnd\n");
+    return b.p;
+}
+
+
+/* ---- cooperative vectors and long vectors ------------------------------------
+ * Per-invocation values of any size: an array of two cooperative vectors
+ * of CV floats and a struct of one and a long vector of LV uints, through
+ * construct, extract (a whole vector and one component through two
+ * indexes), insert, copy, a phi whose lanes come from different blocks, a
+ * function, and a Function variable with an access chain; every component
+ * of every result is written to Out per invocation. */
+#define CV 20
+#define LV 9
+#define NOUT 8 /* cooperative vectors written per invocation */
+#define OUTN (NOUT * CV + LV + 1) /* floats written per invocation */
+
+static char *make_vector_shader(void)
+{
+    sb b = {malloc(1 << 16), 0, 1 << 16};
+    assert_non_null(b.p);
+    emit(&b, "OpCapability Shader\nOpCapability VulkanMemoryModel\n"
+             "OpCapability CooperativeVectorNV\nOpCapability LongVectorEXT\n"
+             "OpExtension \"SPV_NV_cooperative_vector\"\nOpExtension \"SPV_EXT_long_vector\"\n"
+             "OpMemoryModel Logical Vulkan\n"
+             "OpEntryPoint GLCompute %%main \"main\" %%lidx %%Out\n"
+             "OpExecutionMode %%main LocalSize %d 1 1\n"
+             "OpDecorate %%lidx BuiltIn LocalInvocationIndex\n"
+             "OpDecorate %%rtf ArrayStride 4\n"
+             "OpDecorate %%Sf Block\nOpMemberDecorate %%Sf 0 Offset 0\n"
+             "OpDecorate %%Out DescriptorSet 0\nOpDecorate %%Out Binding 0\n"
+             "%%void = OpTypeVoid\n%%fn = OpTypeFunction %%void\n%%bool = OpTypeBool\n"
+             "%%uint = OpTypeInt 32 0\n%%float = OpTypeFloat 32\n"
+             "%%rtf = OpTypeRuntimeArray %%float\n%%Sf = OpTypeStruct %%rtf\n"
+             "%%pSf = OpTypePointer StorageBuffer %%Sf\n%%pf = OpTypePointer StorageBuffer "
+             "%%float\n%%pin = OpTypePointer Input %%uint\n"
+             "%%Out = OpVariable %%pSf StorageBuffer\n%%lidx = OpVariable %%pin Input\n",
+         LANES);
+    for (int k = 0; k <= OUTN; k++)
+        emit(&b, "%%c%d = OpConstant %%uint %d\n", k, k);
+    emit(&b, "%%cCV = OpConstant %%uint %d\n%%cLV = OpConstant %%uint %d\n"
+             "%%f2 = OpConstant %%float 2\n"
+             "%%cv = OpTypeCooperativeVectorNV %%float %%cCV\n"
+             "%%lv = OpTypeVectorIdEXT %%uint %%cLV\n"
+             "%%arr2 = OpTypeArray %%cv %%c2\n%%st = OpTypeStruct %%cv %%lv\n"
+             "%%pfarr = OpTypePointer Function %%arr2\n%%pfcv = OpTypePointer Function %%cv\n"
+             "%%fnswap = OpTypeFunction %%arr2 %%arr2\n",
+         CV, LV);
+    emit(&b, "%%swap = OpFunction %%arr2 None %%fnswap\n%%sa = OpFunctionParameter %%arr2\n"
+             "%%sl = OpLabel\n%%se0 = OpCompositeExtract %%cv %%sa 0\n"
+             "%%se1 = OpCompositeExtract %%cv %%sa 1\n"
+             "%%sr = OpCompositeConstruct %%arr2 %%se1 %%se0\nOpReturnValue %%sr\n"
+             "OpFunctionEnd\n");
+    emit(&b, "%%main = OpFunction %%void None %%fn\n%%entry = OpLabel\n"
+             "%%va = OpVariable %%pfarr Function\n%%lid = OpLoad %%uint %%lidx\n"
+             "%%l100 = OpIMul %%uint %%lid %%c100\n%%obase = OpIMul %%uint %%lid %%c%d\n",
+         OUTN);
+    /* v[k] = lid * 100 + k; u[k] = lid + k */
+    for (int k = 0; k < CV; k++)
+        emit(&b, "%%vi%d = OpIAdd %%uint %%l100 %%c%d\n%%vf%d = OpConvertUToF %%float %%vi%d\n",
+             k, k, k, k);
+    emit(&b, "%%v = OpCompositeConstruct %%cv");
+    for (int k = 0; k < CV; k++)
+        emit(&b, " %%vf%d", k);
+    emit(&b, "\n");
+    for (int k = 0; k < LV; k++)
+        emit(&b, "%%ui%d = OpIAdd %%uint %%lid %%c%d\n", k, k);
+    emit(&b, "%%u = OpCompositeConstruct %%lv");
+    for (int k = 0; k < LV; k++)
+        emit(&b, " %%ui%d", k);
+    emit(&b, "\n");
+    emit(&b, "%%w = OpVectorTimesScalar %%cv %%v %%f2\n"
+             "%%arr = OpCompositeConstruct %%arr2 %%v %%w\n"
+             "%%st1 = OpCompositeConstruct %%st %%w %%u\n"
+             "%%x0 = OpCompositeExtract %%cv %%arr 1\n"                        /* w */
+             "%%ins = OpCompositeInsert %%arr2 %%v %%arr 1\n"
+             "%%x1 = OpCompositeExtract %%cv %%ins 1\n"                        /* v */
+             "%%cp = OpCopyObject %%arr2 %%arr\n%%x2 = OpCompositeExtract %%cv %%cp 0\n" /* v */
+             "%%odd = OpBitwiseAnd %%uint %%lid %%c1\n%%isodd = OpIEqual %%bool %%odd %%c1\n"
+             "OpSelectionMerge %%merge None\nOpBranchConditional %%isodd %%then %%merge\n"
+             "%%then = OpLabel\n%%sw = OpCompositeConstruct %%arr2 %%w %%v\nOpBranch %%merge\n"
+             "%%merge = OpLabel\n%%ph = OpPhi %%arr2 %%arr %%entry %%sw %%then\n"
+             "%%x3 = OpCompositeExtract %%cv %%ph 0\n"                         /* odd: w */
+             "%%fr = OpFunctionCall %%arr2 %%swap %%arr\n"
+             "%%x4 = OpCompositeExtract %%cv %%fr 0\n"                         /* w */
+             "OpStore %%va %%arr\n%%pv1 = OpAccessChain %%pfcv %%va %%c1\n"
+             "%%x5 = OpLoad %%cv %%pv1\n"                                      /* w */
+             "%%x6 = OpCompositeExtract %%cv %%st1 0\n"                        /* w */
+             /* component 3 of arr[1] := 7, then the array's arr[1] */
+             "%%f7 = OpConvertUToF %%float %%c7\n"
+             "%%ic = OpCompositeInsert %%arr2 %%f7 %%arr 1 3\n"
+             "%%x7 = OpCompositeExtract %%cv %%ic 1\n");
+    /* out[at] = float value %val */
+    int at = 0;
+    for (int o = 0; o < NOUT; o++)
+        for (int k = 0; k < CV; k++, at++)
+            emit(&b, "%%e%d = OpCompositeExtract %%float %%x%d %d\n", at, o, k);
+    /* the long vector's components, out of the struct through two indexes */
+    for (int k = 0; k < LV; k++, at++)
+        emit(&b, "%%eu%d = OpCompositeExtract %%uint %%st1 1 %d\n"
+                 "%%e%d = OpConvertUToF %%float %%eu%d\n",
+             k, k, at, k);
+    /* a cooperative-vector component through two indexes: arr[1][5] */
+    emit(&b, "%%e%d = OpCompositeExtract %%float %%arr 1 5\n", at++);
+    for (int k = 0; k < at; k++)
+        emit(&b, "%%a%d = OpIAdd %%uint %%obase %%c%d\n%%p%d = OpAccessChain %%pf %%Out %%c0 %%a%d\n"
+                 "OpStore %%p%d %%e%d\n",
+             k, k, k, k, k, k);
     emit(&b, "OpReturn\nOpFunctionEnd\n");
     return b.p;
 }
@@ -244,7 +357,7 @@ static void run(int nv, int wg, uint32_t sg, uint32_t flags)
             for (int e = 0; e < E; e++) {
                 float A = a_val((int)i, e), B = b_val((int)i, e), want;
                 switch (r) {
-                case 0: case 2: case 4: case 5: case 7: want = B; break;
+                case 0: case 2: case 4: case 5: case 7: case 13: want = B; break;
                 case 1: case 6: case 10: want = A; break;
                 case 3: case 9: want = odd ? B : A; break;
                 case 8: /* element 0 of invocation k's part (flat k * L) is k's index */
@@ -282,6 +395,44 @@ static void run(int nv, int wg, uint32_t sg, uint32_t flags)
     free(lane);
 }
 
+static void test_vectors(void **state)
+{
+    (void)state;
+    char *text = make_vector_shader();
+    float *out = calloc((size_t)LANES * OUTN, sizeof(float));
+    assert_non_null(out);
+    void *bufs[1] = {out};
+    size_t sizes[1] = {(size_t)LANES * OUTN * 4};
+    asm_params p;
+    memset(&p, 0, sizeof(p));
+    p.subgroup_size = 16;
+    asm_result rr = asm_run(text, &p, bufs, sizes, 1);
+    ASM_OK(rr, "cooperative and long vectors");
+    for (int l = 0; l < LANES; l++) {
+        for (int o = 0; o < NOUT; o++) {
+            /* x0 w, x1 v, x2 v, x3 odd ? w : v, x4 w, x5 w, x6 w, x7 w with [3] = 7 */
+            int twice = o == 0 || o == 4 || o == 5 || o == 6 || o == 7 || (o == 3 && (l & 1));
+            for (int k = 0; k < CV; k++) {
+                float want = (float)(l * 100 + k) * (twice ? 2.0f : 1.0f);
+                if (o == 7 && k == 3)
+                    want = 7.0f;
+                float got = out[l * OUTN + o * CV + k];
+                if (got != want)
+                    fail_msg("invocation %d, vector %d, component %d: %g, expected %g", l, o, k,
+                             (double)got, (double)want);
+            }
+        }
+        for (int k = 0; k < LV; k++)
+            if (out[l * OUTN + NOUT * CV + k] != (float)(l + k))
+                fail_msg("invocation %d, long vector component %d: %g", l, k,
+                         (double)out[l * OUTN + NOUT * CV + k]);
+        if (out[l * OUTN + NOUT * CV + LV] != (float)(l * 100 + 5) * 2.0f)
+            fail_msg("invocation %d, arr[1][5]: %g", l, (double)out[l * OUTN + NOUT * CV + LV]);
+    }
+    free(out);
+    free(text);
+}
+
 static void test_khr_subgroup_8(void **s) { (void)s; run(0, 0, 8, 0); }
 static void test_khr_subgroup_32(void **s) { (void)s; run(0, 0, 32, 0); }
 static void test_khr_subgroup_64(void **s) { (void)s; run(0, 0, 64, 0); }
@@ -310,6 +461,7 @@ int main(void)
         cmocka_unit_test(test_khr_subgroup_64), cmocka_unit_test(test_khr_workgroup),
         cmocka_unit_test(test_nv_subgroup_16),  cmocka_unit_test(test_nv_subgroup_32),
         cmocka_unit_test(test_khr_reference_paths), cmocka_unit_test(test_khr_tiers),
+        cmocka_unit_test(test_vectors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
