@@ -290,6 +290,30 @@ CVM_API CVM_NODISCARD cvm_result cvm_pipeline_bind_buffer(cvm_pipeline *pipeline
  * descriptor) reaches is made with cvm_buffer_create. */
 CVM_API uint64_t cvm_pipeline_buffer_address(const cvm_pipeline *pipeline, uint32_t set,
                                              uint32_t binding, uint32_t array_element);
+/* A storage or uniform buffer variable (a descriptor) of the pipeline's
+ * module.  `statically_used` follows the Vulkan specification's "static
+ * use": 1 when the variable is an operand of an instruction of a function in
+ * the entry point's static call tree (or the initializer of a module-scope
+ * variable), else 0.  Only statically used descriptors must be bound for a
+ * dispatch (Vulkan: only they must be valid, VUID-vkCmdDispatch-None-08114);
+ * the engine never reads the others.  The test may count a literal operand
+ * that equals the variable's id, so it can say 1 for a variable the entry
+ * point does not reach, never 0 for one it does. */
+typedef struct cvm_pipeline_resource {
+    uint32_t set, binding;    /* the DescriptorSet (0 when absent) and Binding decorations */
+    uint32_t array_size;      /* elements: 1 for a single block; a runtime array counts 64 */
+    uint32_t storage_class;   /* SpvStorageClassStorageBuffer (12) or Uniform (2) */
+    uint32_t statically_used; /* 1 or 0, as above */
+} cvm_pipeline_resource;
+
+/* The number of descriptors of the pipeline's module (0 for NULL); they are
+ * numbered 0 .. count - 1 in the order the module declares them. */
+CVM_API uint32_t cvm_pipeline_resource_count(const cvm_pipeline *pipeline);
+/* Fills *o_resource with descriptor `index` and returns 1; returns 0 (and
+ * leaves it) when pipeline or o_resource is NULL or index is past the
+ * count. */
+CVM_API int cvm_pipeline_get_resource(const cvm_pipeline *pipeline, uint32_t index,
+                                      cvm_pipeline_resource *o_resource);
 /* Copies `size` bytes of push constants (the data is copied). */
 CVM_API CVM_NODISCARD cvm_result cvm_pipeline_set_push_constants(cvm_pipeline *pipeline,
                                                                  const void *data, size_t size,

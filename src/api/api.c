@@ -75,6 +75,7 @@ struct cvm_pipeline {
     uint8_t *push;
     uint32_t push_size;
     cvm_debug_desc debug; /* sinks of cvm_pipeline_set_debug; all zero when off */
+    uint8_t *desc_used;   /* per prog->descs entry: statically used by the entry point */
     /* The compiled tier (exec/jit/jit.h), tried at the first dispatch that
      * wants it: jit_state 0 untried, 1 compiled (jit), -1 not taken. */
     pthread_mutex_t jit_lock;
@@ -306,6 +307,62 @@ void cvm_module_destroy(cvm_module *module)
 
 /* ---- pipeline ---------------------------------------------------------------- */
 
+/* Marks the descriptors that the entry point statically uses (Vulkan's
+ * "static use"): the variable's id is an operand of an instruction in a
+ * function of the entry point's static call tree, or the initializer of a
+ * module-scope variable.  Any operand word equal to the id counts, literals
+ * included, so the set found may be larger than the true one, never
+ * smaller: a descriptor left unmarked is one the entry point cannot reach. */
+static cvm_result mark_static_use(cvm_pipeline *p, cvm_diagnostic *o_diag)
+{
+    const spv_module *mod = &p->module->mod;
+    const cvm_program *prog = p->prog;
+    p->desc_used = cvm_calloc(prog->ndescs ? prog->ndescs : 1, 1);
+    uint32_t *desc_of = cvm_calloc(mod->bound ? mod->bound : 1, sizeof(uint32_t)); /* index + 1 */
+    uint8_t *seen = cvm_calloc(mod->nfunctions ? mod->nfunctions : 1, 1);
+    uint32_t *stack = cvm_malloc((mod->nfunctions ? mod->nfunctions : 1) * sizeof(uint32_t));
+    cvm_result r = CVM_SUCCESS;
+    if (!p->desc_used || !desc_of || !seen || !stack) {
+        r = cvm_diag_set(o_diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+        goto done;
+    }
+    for (uint32_t i = 0; i < prog->ndescs; i++)
+        if (prog->descs[i].var < mod->bound)
+            desc_of[prog->descs[i].var] = i + 1;
+    spv_inst in;
+    size_t off = mod->globals_begin;
+    while (off < mod->globals_end && spv_next_inst(&mod->bin, &off, &in, NULL) == 1)
+        if (in.opcode == SpvOpVariable && in.word_count > 4 && in.words[4] < mod->bound &&
+            desc_of[in.words[4]])
+            p->desc_used[desc_of[in.words[4]] - 1] = 1;
+    uint32_t sp = 0;
+    if (prog->entry < mod->nfunctions) {
+        seen[prog->entry] = 1;
+        stack[sp++] = prog->entry;
+    }
+    while (sp) {
+        const spv_function *f = &mod->functions[stack[--sp]];
+        off = f->begin;
+        while (off < f->end && spv_next_inst(&mod->bin, &off, &in, NULL) == 1) {
+            for (uint32_t k = 1; k < in.word_count; k++)
+                if (in.words[k] < mod->bound && desc_of[in.words[k]])
+                    p->desc_used[desc_of[in.words[k]] - 1] = 1;
+            if (in.opcode == SpvOpFunctionCall && in.word_count > 3 && in.words[3] < mod->bound) {
+                uint32_t callee = prog->func_index[in.words[3]];
+                if (callee < mod->nfunctions && !seen[callee]) {
+                    seen[callee] = 1;
+                    stack[sp++] = callee;
+                }
+            }
+        }
+    }
+done:
+    cvm_mem_free(desc_of);
+    cvm_mem_free(seen);
+    cvm_mem_free(stack);
+    return r;
+}
+
 cvm_result cvm_pipeline_create(cvm_module *module, const char *entry_point,
                                const cvm_specialization *specs, uint32_t spec_count,
                                cvm_pipeline **o_pipeline, cvm_diagnostic *o_diag)
@@ -324,6 +381,13 @@ cvm_result cvm_pipeline_create(cvm_module *module, const char *entry_point,
     p->module = module;
     cvm_result r = cvm_program_build(&module->mod, entry_point, specs, spec_count, &p->prog, o_diag);
     if (r != CVM_SUCCESS) {
+        cvm_mem_free(p);
+        return r;
+    }
+    r = mark_static_use(p, o_diag);
+    if (r != CVM_SUCCESS) {
+        cvm_program_destroy(p->prog);
+        cvm_mem_free(p->desc_used);
         cvm_mem_free(p);
         return r;
     }
@@ -346,6 +410,7 @@ void cvm_pipeline_destroy(cvm_pipeline *pipeline)
     cvm_program_destroy(pipeline->prog);
     cvm_mem_free(pipeline->bindings);
     cvm_mem_free(pipeline->push);
+    cvm_mem_free(pipeline->desc_used);
     cvm_mem_free(pipeline);
 }
 
@@ -392,6 +457,25 @@ uint64_t cvm_pipeline_buffer_address(const cvm_pipeline *pipeline, uint32_t set,
             return CVM_ADDR(d->first_region + array_element, 0);
     }
     return 0;
+}
+
+uint32_t cvm_pipeline_resource_count(const cvm_pipeline *pipeline)
+{
+    return pipeline ? pipeline->prog->ndescs : 0;
+}
+
+int cvm_pipeline_get_resource(const cvm_pipeline *pipeline, uint32_t index,
+                              cvm_pipeline_resource *o_resource)
+{
+    if (!pipeline || !o_resource || index >= pipeline->prog->ndescs)
+        return 0;
+    const cvm_descriptor *d = &pipeline->prog->descs[index];
+    o_resource->set = d->set;
+    o_resource->binding = d->binding;
+    o_resource->array_size = d->array_size;
+    o_resource->storage_class = d->storage_class;
+    o_resource->statically_used = pipeline->desc_used[index];
+    return 1;
 }
 
 cvm_result cvm_pipeline_set_push_constants(cvm_pipeline *pipeline, const void *data, size_t size,
@@ -916,7 +1000,7 @@ cvm_result cvm_pipeline_dispatch_base(cvm_pipeline *pipeline, const uint32_t bas
                 }
             }
         }
-        if (!any) {
+        if (!any && pipeline->desc_used[i]) {
             const char *name = spv_module_name(&pipeline->module->mod, d->var);
             cvm_mem_free(job.regions);
             return cvm_diag_set(o_diag, CVM_ERROR_MISSING_BINDING,

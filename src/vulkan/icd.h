@@ -81,12 +81,15 @@ struct VkBuffer_T {
     uint64_t address;
 };
 
-/* One binding of a set layout: descriptors [first, first + count) of a set. */
+/* One binding of a set layout: descriptors [first, first + count) of a set;
+ * a dynamic binding takes the set's dynamic offsets [dyn_first, dyn_first +
+ * count) (dynamic offsets go in binding-number order). */
 typedef struct cvk_layout_binding {
     uint32_t binding;
     VkDescriptorType type;
     uint32_t count;
     uint32_t first;
+    uint32_t dyn_first;
 } cvk_layout_binding;
 
 struct VkDescriptorSetLayout_T {
@@ -96,8 +99,16 @@ struct VkDescriptorSetLayout_T {
     uint32_t ndynamic;
 };
 
+/* A buffer descriptor as written.  It keeps the memory the buffer was bound
+ * to (a buffer is bound before it is written to a set, and its binding never
+ * changes), never the VkBuffer: the application may destroy the buffer, and
+ * free its memory, while the set still names it, as long as no dispatch
+ * statically uses the descriptor (VUID-vkCmdDispatch-None-08114).  Nothing
+ * reads through `data` except a dispatch whose pipeline statically uses the
+ * binding. */
 typedef struct cvk_descriptor {
-    struct VkBuffer_T *buffer; /* NULL: nothing written */
+    uint8_t *data;            /* the buffer's first byte; NULL: nothing written, or no memory */
+    VkDeviceSize buffer_size; /* the buffer's size in bytes */
     VkDeviceSize offset, range;
 } cvk_descriptor;
 

@@ -4,6 +4,7 @@
  * runs cvm_pipeline_dispatch_base.  Barriers and event waits need no work:
  * commands run one after the other, each to completion. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime, pthread_cond_timedwait */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -512,33 +513,50 @@ static VkResult run_dispatch(struct VkDevice_T *d, replay_state *st, const uint3
         strcpy(diag.message, "vkCmdDispatch with no compute pipeline bound");
         return lose(d, "dispatch", &diag);
     }
-    for (uint32_t s = 0; s < CVK_MAX_SETS; s++) {
-        struct VkDescriptorSet_T *set = st->sets[s];
-        if (!set)
+    /* Only the descriptors the pipeline statically uses are looked at (the
+     * others may name buffers long destroyed: Vulkan asks validity of the
+     * statically used ones alone, VUID-vkCmdDispatch-None-08114).  Every
+     * element of such a binding is bound again, an element the set lacks or
+     * that was never written as an empty buffer, so that no buffer of an
+     * earlier dispatch stays behind in the pipeline. */
+    uint32_t nres = cvm_pipeline_resource_count(p->pipeline);
+    for (uint32_t r = 0; r < nres; r++) {
+        cvm_pipeline_resource res;
+        if (!cvm_pipeline_get_resource(p->pipeline, r, &res) || !res.statically_used)
             continue;
-        uint32_t dyn = 0;
-        for (uint32_t i = 0; i < set->layout.nbindings; i++) {
-            const cvk_layout_binding *lb = &set->layout.bindings[i];
-            int dynamic = lb->type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC ||
-                          lb->type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC;
-            for (uint32_t e = 0; e < lb->count; e++) {
-                const cvk_descriptor *desc = &set->descriptors[lb->first + e];
-                uint32_t extra = dynamic && st->dynamic[s] ? st->dynamic[s][dyn] : 0;
-                dyn += dynamic;
-                uint8_t *data = buffer_data(desc->buffer);
-                if (!data)
-                    continue;
-                VkDeviceSize off = desc->offset + extra;
-                if (off > desc->buffer->size)
-                    continue;
-                VkDeviceSize size = desc->range == VK_WHOLE_SIZE ? desc->buffer->size - off
-                                                                 : desc->range;
-                if (size > desc->buffer->size - off)
-                    size = desc->buffer->size - off;
-                if (cvm_pipeline_bind_buffer(p->pipeline, s, lb->binding, e, data + off,
-                                             (size_t)size, &diag) != CVM_SUCCESS)
-                    return lose(d, "binding a descriptor", &diag);
+        struct VkDescriptorSet_T *set = res.set < CVK_MAX_SETS ? st->sets[res.set] : NULL;
+        const cvk_layout_binding *lb = NULL;
+        for (uint32_t i = 0; set && i < set->layout.nbindings && !lb; i++)
+            if (set->layout.bindings[i].binding == res.binding)
+                lb = &set->layout.bindings[i];
+        if (!lb) {
+            diag.result = CVM_ERROR_MISSING_BINDING;
+            diag.word_offset = UINT32_MAX;
+            snprintf(diag.message, sizeof(diag.message),
+                     "the shader uses descriptor set %u binding %u, which %s", res.set,
+                     res.binding, set ? "the bound set's layout lacks" : "no bound set has");
+            return lose(d, "dispatch", &diag);
+        }
+        int dynamic = lb->type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC ||
+                      lb->type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC;
+        for (uint32_t e = 0; e < res.array_size; e++) {
+            uint8_t *data = NULL;
+            VkDeviceSize size = 0;
+            const cvk_descriptor *desc = e < lb->count ? &set->descriptors[lb->first + e] : NULL;
+            if (desc && desc->data) {
+                VkDeviceSize off = desc->offset;
+                if (dynamic && st->dynamic[res.set])
+                    off += st->dynamic[res.set][lb->dyn_first + e];
+                if (off <= desc->buffer_size) {
+                    size = desc->range == VK_WHOLE_SIZE ? desc->buffer_size - off : desc->range;
+                    if (size > desc->buffer_size - off)
+                        size = desc->buffer_size - off;
+                    data = desc->data + off;
+                }
             }
+            if (cvm_pipeline_bind_buffer(p->pipeline, res.set, res.binding, e, data, (size_t)size,
+                                         &diag) != CVM_SUCCESS)
+                return lose(d, "binding a descriptor", &diag);
         }
     }
     if (cvm_pipeline_set_push_constants(p->pipeline, st->push, p->push_size, &diag) != CVM_SUCCESS)

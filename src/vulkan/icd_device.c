@@ -458,7 +458,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL cvk_CreateDescriptorSetLayout(
     l->nbindings = pInfo->bindingCount;
     for (uint32_t i = 0; i < pInfo->bindingCount; i++) {
         const VkDescriptorSetLayoutBinding *b = &pInfo->pBindings[i];
-        l->bindings[i] = (cvk_layout_binding){b->binding, b->descriptorType, b->descriptorCount, 0};
+        l->bindings[i] = (cvk_layout_binding){b->binding, b->descriptorType, b->descriptorCount, 0, 0};
     }
     /* Dynamic offsets are consumed in binding-number order. */
     qsort(l->bindings, l->nbindings, sizeof(*l->bindings), cmp_binding);
@@ -467,6 +467,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL cvk_CreateDescriptorSetLayout(
         if (b->type == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK)
             b->count = 0; /* not supported: no descriptors */
         b->first = l->ndescriptors;
+        b->dyn_first = l->ndynamic;
         l->ndescriptors += b->count;
         if (is_dynamic(b->type))
             l->ndynamic += b->count;
@@ -604,6 +605,26 @@ static cvk_descriptor *descriptor_at(struct VkDescriptorSet_T *s, uint32_t bindi
     return &s->descriptors[s->layout.bindings[idx].first + element];
 }
 
+/* The descriptor types the ICD keeps descriptors of: buffers.  Writes of
+ * the others (images, texel buffers, inline uniform blocks, whose
+ * pBufferInfo is ignored and may be anything) change nothing. */
+static int is_buffer_descriptor(VkDescriptorType t)
+{
+    return t == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER || t == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER ||
+           is_dynamic(t);
+}
+
+/* Writes a buffer descriptor: the buffer is read now, while it is valid
+ * (VK_NULL_HANDLE, the null descriptor, writes an empty one). */
+static void write_buffer(cvk_descriptor *d, const VkDescriptorBufferInfo *bi)
+{
+    struct VkBuffer_T *b = bi->buffer;
+    d->data = b && b->memory ? b->memory->data + b->offset : NULL;
+    d->buffer_size = d->data ? b->size : 0;
+    d->offset = bi->offset;
+    d->range = bi->range;
+}
+
 static VKAPI_ATTR void VKAPI_CALL cvk_UpdateDescriptorSets(VkDevice device, uint32_t nwrites,
                                                            const VkWriteDescriptorSet *writes,
                                                            uint32_t ncopies,
@@ -611,19 +632,21 @@ static VKAPI_ATTR void VKAPI_CALL cvk_UpdateDescriptorSets(VkDevice device, uint
 {
     for (uint32_t i = 0; i < nwrites; i++) {
         const VkWriteDescriptorSet *w = &writes[i];
-        if (!w->pBufferInfo)
-            continue; /* images, texel buffers: not supported */
+        if (!is_buffer_descriptor(w->descriptorType) || !w->pBufferInfo)
+            continue;
         for (uint32_t k = 0; k < w->descriptorCount; k++) {
             cvk_descriptor *d = descriptor_at(w->dstSet, w->dstBinding, w->dstArrayElement + k);
             if (!d)
                 break;
-            d->buffer = w->pBufferInfo[k].buffer;
-            d->offset = w->pBufferInfo[k].offset;
-            d->range = w->pBufferInfo[k].range;
+            write_buffer(d, &w->pBufferInfo[k]);
         }
     }
+    /* A copy moves what was written, never looking at the buffers. */
     for (uint32_t i = 0; i < ncopies; i++) {
         const VkCopyDescriptorSet *c = &copies[i];
+        const cvk_layout_binding *sb = find_binding(c->srcSet, c->srcBinding);
+        if (!sb || !is_buffer_descriptor(sb->type))
+            continue;
         for (uint32_t k = 0; k < c->descriptorCount; k++) {
             cvk_descriptor *from = descriptor_at(c->srcSet, c->srcBinding, c->srcArrayElement + k);
             cvk_descriptor *to = descriptor_at(c->dstSet, c->dstBinding, c->dstArrayElement + k);
@@ -669,8 +692,7 @@ static VKAPI_ATTR void VKAPI_CALL cvk_UpdateDescriptorSetWithTemplate(
     const VkDescriptorUpdateTemplateCreateInfo *t = (const VkDescriptorUpdateTemplateCreateInfo *)tmpl;
     for (uint32_t i = 0; i < t->descriptorUpdateEntryCount; i++) {
         const VkDescriptorUpdateTemplateEntry *e = &t->pDescriptorUpdateEntries[i];
-        if (e->descriptorType != VK_DESCRIPTOR_TYPE_STORAGE_BUFFER &&
-            e->descriptorType != VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER && !is_dynamic(e->descriptorType))
+        if (!is_buffer_descriptor(e->descriptorType))
             continue;
         for (uint32_t k = 0; k < e->descriptorCount; k++) {
             const VkDescriptorBufferInfo *bi =
@@ -678,9 +700,7 @@ static VKAPI_ATTR void VKAPI_CALL cvk_UpdateDescriptorSetWithTemplate(
             cvk_descriptor *d = descriptor_at(set, e->dstBinding, e->dstArrayElement + k);
             if (!d)
                 break;
-            d->buffer = bi->buffer;
-            d->offset = bi->offset;
-            d->range = bi->range;
+            write_buffer(d, bi);
         }
     }
 }

@@ -662,36 +662,55 @@ static void core_properties(VkPhysicalDeviceProperties *p)
     l->maxViewports = 1;
 }
 
-/* The cooperative-matrix combinations the KHR and NV queries list: coopvm
- * takes any M, N, K (granularity 1, up to max_matrix_dimension) of any of its
- * component types; a finite list must name some, so these are the sizes
- * compute programs ask for, each with every pair of types below. */
+/* The cooperative-matrix combinations the KHR, NV, flexible-dimension and
+ * Properties2EXT queries list.  coopvm takes any AType, BType, CType and
+ * ResultType of its component types, saturating accumulation for integer
+ * CType and ResultType, at any M, N, K (granularity 1, up to
+ * max_matrix_dimension); a finite list must name some of them, so it names
+ * those a program (or the CTS, which asks for A = B and C = Result) looks
+ * for: every input type with every result type, each integer pair also
+ * saturating, and the two 8-bit mixed-signedness products. */
 typedef struct cvk_combo {
     VkComponentTypeKHR a, b, c;
     VkBool32 saturating;
 } cvk_combo;
 
-static const cvk_combo combos[] = {
-    {VK_COMPONENT_TYPE_FLOAT16_KHR, VK_COMPONENT_TYPE_FLOAT16_KHR, VK_COMPONENT_TYPE_FLOAT16_KHR, 0},
-    {VK_COMPONENT_TYPE_FLOAT16_KHR, VK_COMPONENT_TYPE_FLOAT16_KHR, VK_COMPONENT_TYPE_FLOAT32_KHR, 0},
-    {VK_COMPONENT_TYPE_BFLOAT16_KHR, VK_COMPONENT_TYPE_BFLOAT16_KHR, VK_COMPONENT_TYPE_FLOAT32_KHR, 0},
-    {VK_COMPONENT_TYPE_BFLOAT16_KHR, VK_COMPONENT_TYPE_BFLOAT16_KHR, VK_COMPONENT_TYPE_BFLOAT16_KHR, 0},
-    {VK_COMPONENT_TYPE_FLOAT8_E4M3_EXT, VK_COMPONENT_TYPE_FLOAT8_E4M3_EXT, VK_COMPONENT_TYPE_FLOAT32_KHR, 0},
-    {VK_COMPONENT_TYPE_FLOAT8_E4M3_EXT, VK_COMPONENT_TYPE_FLOAT8_E4M3_EXT, VK_COMPONENT_TYPE_FLOAT16_KHR, 0},
-    {VK_COMPONENT_TYPE_FLOAT8_E5M2_EXT, VK_COMPONENT_TYPE_FLOAT8_E5M2_EXT, VK_COMPONENT_TYPE_FLOAT32_KHR, 0},
-    {VK_COMPONENT_TYPE_FLOAT8_E5M2_EXT, VK_COMPONENT_TYPE_FLOAT8_E5M2_EXT, VK_COMPONENT_TYPE_FLOAT16_KHR, 0},
-    {VK_COMPONENT_TYPE_FLOAT32_KHR, VK_COMPONENT_TYPE_FLOAT32_KHR, VK_COMPONENT_TYPE_FLOAT32_KHR, 0},
-    {VK_COMPONENT_TYPE_FLOAT64_KHR, VK_COMPONENT_TYPE_FLOAT64_KHR, VK_COMPONENT_TYPE_FLOAT64_KHR, 0},
-    {VK_COMPONENT_TYPE_SINT8_KHR, VK_COMPONENT_TYPE_SINT8_KHR, VK_COMPONENT_TYPE_SINT32_KHR, 0},
-    {VK_COMPONENT_TYPE_SINT8_KHR, VK_COMPONENT_TYPE_SINT8_KHR, VK_COMPONENT_TYPE_SINT32_KHR, 1},
-    {VK_COMPONENT_TYPE_UINT8_KHR, VK_COMPONENT_TYPE_UINT8_KHR, VK_COMPONENT_TYPE_UINT32_KHR, 0},
-    {VK_COMPONENT_TYPE_UINT8_KHR, VK_COMPONENT_TYPE_UINT8_KHR, VK_COMPONENT_TYPE_UINT32_KHR, 1},
-    {VK_COMPONENT_TYPE_SINT8_KHR, VK_COMPONENT_TYPE_UINT8_KHR, VK_COMPONENT_TYPE_SINT32_KHR, 0},
-    {VK_COMPONENT_TYPE_UINT8_KHR, VK_COMPONENT_TYPE_SINT8_KHR, VK_COMPONENT_TYPE_SINT32_KHR, 0},
-    {VK_COMPONENT_TYPE_SINT8_KHR, VK_COMPONENT_TYPE_SINT8_KHR, VK_COMPONENT_TYPE_SINT8_KHR, 0},
-    {VK_COMPONENT_TYPE_SINT16_KHR, VK_COMPONENT_TYPE_SINT16_KHR, VK_COMPONENT_TYPE_SINT32_KHR, 0},
+static const VkComponentTypeKHR combo_types[] = {
+    VK_COMPONENT_TYPE_FLOAT16_KHR,     VK_COMPONENT_TYPE_FLOAT32_KHR,
+    VK_COMPONENT_TYPE_FLOAT64_KHR,     VK_COMPONENT_TYPE_BFLOAT16_KHR,
+    VK_COMPONENT_TYPE_FLOAT8_E4M3_EXT, VK_COMPONENT_TYPE_FLOAT8_E5M2_EXT,
+    VK_COMPONENT_TYPE_SINT8_KHR,       VK_COMPONENT_TYPE_SINT16_KHR,
+    VK_COMPONENT_TYPE_SINT32_KHR,      VK_COMPONENT_TYPE_SINT64_KHR,
+    VK_COMPONENT_TYPE_UINT8_KHR,       VK_COMPONENT_TYPE_UINT16_KHR,
+    VK_COMPONENT_TYPE_UINT32_KHR,      VK_COMPONENT_TYPE_UINT64_KHR,
 };
-#define NCOMBOS (sizeof(combos) / sizeof(combos[0]))
+#define NTYPES (sizeof(combo_types) / sizeof(combo_types[0]))
+#define NINTEGER 8 /* the last NINTEGER of combo_types */
+#define NCOMBOS (NTYPES * NTYPES + NINTEGER * NINTEGER + 2)
+
+/* Combination k < NCOMBOS: first every (in, in, out) pair, then the
+ * saturating integer pairs, then s8 x u8 and u8 x s8 into s32. */
+static cvk_combo combo_at(size_t k)
+{
+    cvk_combo c;
+    if (k < NTYPES * NTYPES) {
+        c.a = c.b = combo_types[k / NTYPES];
+        c.c = combo_types[k % NTYPES];
+        c.saturating = VK_FALSE;
+    } else if (k < NTYPES * NTYPES + NINTEGER * NINTEGER) {
+        k -= NTYPES * NTYPES;
+        c.a = c.b = combo_types[NTYPES - NINTEGER + k / NINTEGER];
+        c.c = combo_types[NTYPES - NINTEGER + k % NINTEGER];
+        c.saturating = VK_TRUE;
+    } else {
+        int first = k == NTYPES * NTYPES + NINTEGER * NINTEGER;
+        c.a = first ? VK_COMPONENT_TYPE_SINT8_KHR : VK_COMPONENT_TYPE_UINT8_KHR;
+        c.b = first ? VK_COMPONENT_TYPE_UINT8_KHR : VK_COMPONENT_TYPE_SINT8_KHR;
+        c.c = VK_COMPONENT_TYPE_SINT32_KHR;
+        c.saturating = VK_FALSE;
+    }
+    return c;
+}
 
 static const uint32_t sizes[][3] = {{16, 16, 16}, {16, 8, 16}, {16, 8, 8},
                                     {16, 16, 32}, {16, 8, 32}, {32, 32, 16}};
@@ -707,7 +726,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL cvk_GetPhysicalDeviceCooperativeMatrixProp
     }
     uint32_t n = *pCount < total ? *pCount : total;
     for (uint32_t i = 0; i < n; i++) {
-        const cvk_combo *c = &combos[i / NSIZES];
+        const cvk_combo combo = combo_at(i / NSIZES), *c = &combo;
         const uint32_t *mnk = sizes[i % NSIZES];
         VkCooperativeMatrixPropertiesKHR *p = &pProps[i];
         p->MSize = mnk[0];
@@ -730,7 +749,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL cvk_GetPhysicalDeviceCooperativeMatrixProp
 {
     uint32_t total = 0;
     for (size_t k = 0; k < NCOMBOS * NSIZES; k++) {
-        const cvk_combo *c = &combos[k / NSIZES];
+        const cvk_combo combo = combo_at(k / NSIZES), *c = &combo;
         if (c->a > VK_COMPONENT_TYPE_UINT64_KHR || c->b > VK_COMPONENT_TYPE_UINT64_KHR ||
             c->c > VK_COMPONENT_TYPE_UINT64_KHR || c->saturating)
             continue;
@@ -772,7 +791,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL cvk_GetPhysicalDeviceCooperativeMatrixFlex
     }
     uint32_t n = *pCount < total ? *pCount : total;
     for (uint32_t i = 0; i < n; i++) {
-        const cvk_combo *c = &combos[i / per_combo];
+        const cvk_combo combo = combo_at(i / per_combo), *c = &combo;
         uint32_t w = i % per_combo;
         VkCooperativeMatrixFlexibleDimensionsPropertiesNV *p = &pProps[i];
         p->MGranularity = p->NGranularity = p->KGranularity = lim.flexible_dimension_granularity;
@@ -803,7 +822,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL cvk_GetPhysicalDeviceCooperativeMatrixProp
     int saturating = pInfo && (pInfo->flags & VK_COOPERATIVE_MATRIX_SATURATING_ACCUMULATION_BIT_EXT);
     uint32_t total = 0;
     for (size_t k = 0; ok && k < NCOMBOS; k++) {
-        const cvk_combo *c = &combos[k];
+        const cvk_combo combo = combo_at(k), *c = &combo;
         if ((int)c->saturating != (saturating ? 1 : 0))
             continue;
         if (pProps) {

@@ -95,7 +95,7 @@ static VkDevice make_device(void)
     return dev;
 }
 
-static uint32_t *assemble(size_t *o_words)
+static char *read_shader_text(size_t *o_len)
 {
     FILE *f = fopen(CVK_TEST_DIR "/icd_api.spvasm", "rb");
     if (!f) {
@@ -105,6 +105,13 @@ static uint32_t *assemble(size_t *o_words)
     static char text[1 << 16];
     size_t n = fread(text, 1, sizeof(text) - 1, f);
     fclose(f);
+    text[n] = 0;
+    *o_len = n;
+    return text;
+}
+
+static uint32_t *assemble_text(const char *text, size_t n, size_t *o_words)
+{
     uint32_t *words;
     cvm_diagnostic diag;
     if (cvm_assemble(text, n, 0, "vulkan1.3", &words, o_words, &diag) != CVM_SUCCESS) {
@@ -114,35 +121,38 @@ static uint32_t *assemble(size_t *o_words)
     return words;
 }
 
+static uint32_t *assemble(size_t *o_words)
+{
+    size_t n;
+    const char *text = read_shader_text(&n);
+    return assemble_text(text, n, o_words);
+}
+
 typedef struct pipeline {
     VkDescriptorSetLayout dsl;
     VkPipelineLayout layout;
     VkPipeline pipe;
     VkDescriptorPool pool;
-    VkDescriptorSet set;
+    VkDescriptorSet set, set2;
 } pipeline;
 
-/* The pipeline and a set with src (dynamic, `src_range` bytes) and dst. */
-static pipeline make_pipeline(VkDevice dev, VkBuffer src, VkDeviceSize src_range, VkBuffer dst)
+/* The pipeline of `words` with a set layout of `nb` bindings, and two sets
+ * of it (nothing written). */
+static pipeline make_pipeline_with(VkDevice dev, const VkDescriptorSetLayoutBinding *b, uint32_t nb,
+                                   const uint32_t *words, size_t nwords)
 {
     pipeline p;
-    VkDescriptorSetLayoutBinding b[2] = {
-        {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
-        {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL}};
     VkDescriptorSetLayoutCreateInfo dci = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO, NULL,
-                                           0, 2, b};
+                                           0, nb, b};
     VK(vkCreateDescriptorSetLayout(dev, &dci, NULL, &p.dsl));
     VkPushConstantRange pcr = {VK_SHADER_STAGE_COMPUTE_BIT, 0, 4};
     VkPipelineLayoutCreateInfo plci = {VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, NULL, 0, 1,
                                        &p.dsl, 1, &pcr};
     VK(vkCreatePipelineLayout(dev, &plci, NULL, &p.layout));
-    size_t nwords;
-    uint32_t *words = assemble(&nwords);
     VkShaderModuleCreateInfo smci = {VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, NULL, 0,
                                      nwords * 4, words};
     VkShaderModule sm;
     VK(vkCreateShaderModule(dev, &smci, NULL, &sm));
-    cvm_free(words);
     uint32_t mul = MUL;
     VkSpecializationMapEntry me = {0, 0, 4};
     VkSpecializationInfo si = {1, &me, 4, &mul};
@@ -159,13 +169,32 @@ static pipeline make_pipeline(VkDevice dev, VkBuffer src, VkDeviceSize src_range
     VK(vkCreateComputePipelines(dev, cache, 1, &cpci, NULL, &p.pipe));
     vkDestroyPipelineCache(dev, cache, NULL);
     vkDestroyShaderModule(dev, sm, NULL);
-    VkDescriptorPoolSize ps = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 4};
-    VkDescriptorPoolCreateInfo dpci = {VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, NULL, 0, 1, 1,
-                                       &ps};
+    VkDescriptorPoolSize ps[3] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 16},
+                                  {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, 4},
+                                  {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 4}};
+    VkDescriptorPoolCreateInfo dpci = {VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, NULL,
+                                       VK_DESCRIPTOR_POOL_CREATE_FREE_DESCRIPTOR_SET_BIT, 2, 3, ps};
     VK(vkCreateDescriptorPool(dev, &dpci, NULL, &p.pool));
+    VkDescriptorSetLayout layouts[2] = {p.dsl, p.dsl};
+    VkDescriptorSet sets[2];
     VkDescriptorSetAllocateInfo dsai = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, NULL, p.pool,
-                                        1, &p.dsl};
-    VK(vkAllocateDescriptorSets(dev, &dsai, &p.set));
+                                        2, layouts};
+    VK(vkAllocateDescriptorSets(dev, &dsai, sets));
+    p.set = sets[0];
+    p.set2 = sets[1];
+    return p;
+}
+
+/* The pipeline and a set with src (dynamic, `src_range` bytes) and dst. */
+static pipeline make_pipeline(VkDevice dev, VkBuffer src, VkDeviceSize src_range, VkBuffer dst)
+{
+    VkDescriptorSetLayoutBinding b[2] = {
+        {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
+        {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL}};
+    size_t nwords;
+    uint32_t *words = assemble(&nwords);
+    pipeline p = make_pipeline_with(dev, b, 2, words, nwords);
+    cvm_free(words);
     /* the layout may go once the set exists */
     VkDescriptorBufferInfo bi[2] = {{src, 0, src_range}, {dst, 0, VK_WHOLE_SIZE}};
     VkWriteDescriptorSet w[2] = {
@@ -423,6 +452,356 @@ static void test_device_lost(void)
     vkDestroyDevice(dev, NULL);
 }
 
+/* ---- descriptors the pipeline does not use --------------------------------
+
+ * A set shaped like ggml's shared one: the shader's bindings 0 (src,
+ * dynamic) and 1 (dst), and bindings it never uses, of every buffer
+ * descriptor type, which the tests below point at buffers that are then
+ * destroyed and their memory freed.  Vulkan asks only the descriptors a
+ * dispatch statically uses to be valid (VUID-vkCmdDispatch-None-08114), so
+ * each dispatch must still give dst[i] = expected(src[i]). */
+static const VkDescriptorSetLayoutBinding wide_bindings[] = {
+    {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
+    {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
+    {2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
+    {3, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
+    {4, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
+    {5, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
+};
+#define WIDE_UNUSED 5 /* descriptors in bindings 2 .. 5 */
+#define WIDE_DYNAMIC 3
+
+typedef struct wide {
+    VkDevice dev;
+    VkQueue q;
+    VkCommandPool cmd_pool;
+    buffer src, dst;
+    buffer junk[WIDE_UNUSED];
+    pipeline p;
+} wide;
+
+static wide make_wide(void)
+{
+    wide w;
+    w.dev = make_device();
+    vkGetDeviceQueue(w.dev, 0, 0, &w.q);
+    w.src = make_buffer(w.dev, 4 * N);
+    w.dst = make_buffer(w.dev, 4 * N);
+    for (uint32_t i = 0; i < N; i++)
+        w.src.map[i] = 11 * i + 1;
+    for (int i = 0; i < WIDE_UNUSED; i++)
+        w.junk[i] = make_buffer(w.dev, 256);
+    size_t nwords;
+    uint32_t *words = assemble(&nwords);
+    w.p = make_pipeline_with(w.dev, wide_bindings, 6, words, nwords);
+    cvm_free(words);
+    VkCommandPoolCreateInfo cpci = {VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, NULL, 0, 0};
+    VK(vkCreateCommandPool(w.dev, &cpci, NULL, &w.cmd_pool));
+    return w;
+}
+
+/* Writes src and dst to bindings 0 and 1 of `set`. */
+static void write_used(wide *w, VkDescriptorSet set, VkBuffer dst)
+{
+    VkDescriptorBufferInfo bi[2] = {{w->src.buf, 0, VK_WHOLE_SIZE}, {dst, 0, VK_WHOLE_SIZE}};
+    VkWriteDescriptorSet wr[2] = {
+        {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, NULL, set, 0, 0, 1,
+         VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, NULL, &bi[0], NULL},
+        {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, NULL, set, 1, 0, 1,
+         VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, NULL, &bi[1], NULL}};
+    vkUpdateDescriptorSets(w->dev, 2, wr, 0, NULL);
+}
+
+/* Points bindings 2 .. 5 of `set` at the junk buffers. */
+static void write_unused(wide *w, VkDescriptorSet set)
+{
+    VkDescriptorBufferInfo bi[WIDE_UNUSED];
+    for (int i = 0; i < WIDE_UNUSED; i++)
+        bi[i] = (VkDescriptorBufferInfo){w->junk[i].buf, 0, VK_WHOLE_SIZE};
+    VkWriteDescriptorSet wr[4] = {
+        {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, NULL, set, 2, 0, 2,
+         VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, NULL, &bi[0], NULL},
+        {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, NULL, set, 3, 0, 1,
+         VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, NULL, &bi[2], NULL},
+        {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, NULL, set, 4, 0, 1,
+         VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, NULL, &bi[3], NULL},
+        {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, NULL, set, 5, 0, 1,
+         VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, NULL, &bi[4], NULL}};
+    vkUpdateDescriptorSets(w->dev, 4, wr, 0, NULL);
+}
+
+static void free_junk(wide *w)
+{
+    for (int i = 0; i < WIDE_UNUSED; i++)
+        free_buffer(w->dev, &w->junk[i]);
+}
+
+/* One dispatch over the N invocations with `set`; returns the submission's
+ * result. */
+static VkResult dispatch_wide(wide *w, VkDescriptorSet set)
+{
+    VkCommandBuffer cb;
+    VkCommandBufferAllocateInfo cai = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, NULL,
+                                       w->cmd_pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1};
+    VK(vkAllocateCommandBuffers(w->dev, &cai, &cb));
+    VkCommandBufferBeginInfo cbi = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    VK(vkBeginCommandBuffer(cb, &cbi));
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, w->p.pipe);
+    uint32_t dyn[WIDE_DYNAMIC] = {0, 0, 0}, add = ADD;
+    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, w->p.layout, 0, 1, &set,
+                            WIDE_DYNAMIC, dyn);
+    vkCmdPushConstants(cb, w->p.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4, &add);
+    vkCmdDispatch(cb, N / 4, 1, 1);
+    VK(vkEndCommandBuffer(cb));
+    VkSubmitInfo si = {VK_STRUCTURE_TYPE_SUBMIT_INFO, NULL, 0, NULL, NULL, 1, &cb, 0, NULL};
+    VkResult r = vkQueueSubmit(w->q, 1, &si, VK_NULL_HANDLE);
+    if (r == VK_SUCCESS)
+        r = vkQueueWaitIdle(w->q);
+    vkFreeCommandBuffers(w->dev, w->cmd_pool, 1, &cb);
+    return r;
+}
+
+static void check_dst(const buffer *dst, const buffer *src, const char *what)
+{
+    int bad = 0;
+    for (uint32_t i = 0; i < N && bad < 4; i++)
+        if (dst->map[i] != expected(src->map[i])) {
+            CHECK(0, "%s: dst[%u] = 0x%x, want 0x%x", what, i, dst->map[i], expected(src->map[i]));
+            bad++;
+        }
+}
+
+static void free_wide(wide *w)
+{
+    vkDestroyCommandPool(w->dev, w->cmd_pool, NULL);
+    free_pipeline(w->dev, &w->p);
+    free_buffer(w->dev, &w->src);
+    free_buffer(w->dev, &w->dst);
+    vkDestroyDevice(w->dev, NULL);
+}
+
+/* Unused bindings name buffers destroyed (memory freed) before the dispatch. */
+static void test_unused_binding_freed(void)
+{
+    wide w = make_wide();
+    write_used(&w, w.p.set, w.dst.buf);
+    write_unused(&w, w.p.set);
+    free_junk(&w);
+    VkResult r = dispatch_wide(&w, w.p.set);
+    CHECK(r == VK_SUCCESS, "dispatch with freed unused descriptors -> %d", (int)r);
+    check_dst(&w.dst, &w.src, "freed unused descriptors");
+    /* freeing the set and resetting the pool look at no buffer either */
+    CHECK(vkFreeDescriptorSets(w.dev, w.p.pool, 1, &w.p.set) == VK_SUCCESS, "free the set");
+    CHECK(vkResetDescriptorPool(w.dev, w.p.pool, 0) == VK_SUCCESS, "reset the pool");
+    free_wide(&w);
+}
+
+/* A set copied (vkUpdateDescriptorSets' copies) from one whose unused
+ * entries name freed buffers: the copy and the dispatch with it. */
+static void test_copy_freed(void)
+{
+    wide w = make_wide();
+    write_unused(&w, w.p.set);
+    free_junk(&w);
+    write_used(&w, w.p.set, w.dst.buf);
+    VkCopyDescriptorSet c[6];
+    for (uint32_t i = 0; i < 6; i++)
+        c[i] = (VkCopyDescriptorSet){VK_STRUCTURE_TYPE_COPY_DESCRIPTOR_SET, NULL, w.p.set, i, 0,
+                                     w.p.set2, i, 0, wide_bindings[i].descriptorCount};
+    vkUpdateDescriptorSets(w.dev, 0, NULL, 6, c);
+    memset(w.dst.map, 0, 4 * N);
+    VkResult r = dispatch_wide(&w, w.p.set2);
+    CHECK(r == VK_SUCCESS, "dispatch with a copied set -> %d", (int)r);
+    check_dst(&w.dst, &w.src, "copied set");
+    free_wide(&w);
+}
+
+/* Writes after the unused entries' buffers were destroyed: of the used
+ * bindings (vkUpdateDescriptorSets, then an update template), then a
+ * dispatch, then a write of the unused binding with a live buffer. */
+static void test_update_after_destroy(void)
+{
+    wide w = make_wide();
+    write_unused(&w, w.p.set);
+    free_junk(&w);
+    buffer dst2 = make_buffer(w.dev, 4 * N);
+    write_used(&w, w.p.set, w.dst.buf);
+    VkDescriptorUpdateTemplateEntry te = {1, 0, 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 0,
+                                          sizeof(VkDescriptorBufferInfo)};
+    VkDescriptorUpdateTemplateCreateInfo tci = {
+        VK_STRUCTURE_TYPE_DESCRIPTOR_UPDATE_TEMPLATE_CREATE_INFO, NULL, 0, 1, &te,
+        VK_DESCRIPTOR_UPDATE_TEMPLATE_TYPE_DESCRIPTOR_SET, w.p.dsl, VK_PIPELINE_BIND_POINT_COMPUTE,
+        VK_NULL_HANDLE, 0};
+    VkDescriptorUpdateTemplate t;
+    VK(vkCreateDescriptorUpdateTemplate(w.dev, &tci, NULL, &t));
+    VkDescriptorBufferInfo bi = {dst2.buf, 0, VK_WHOLE_SIZE};
+    vkUpdateDescriptorSetWithTemplate(w.dev, w.p.set, t, &bi);
+    vkDestroyDescriptorUpdateTemplate(w.dev, t, NULL);
+    VkResult r = dispatch_wide(&w, w.p.set);
+    CHECK(r == VK_SUCCESS, "dispatch after the updates -> %d", (int)r);
+    check_dst(&dst2, &w.src, "dst written by the template");
+    VkDescriptorBufferInfo live = {w.src.buf, 0, VK_WHOLE_SIZE};
+    VkWriteDescriptorSet wr = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, NULL, w.p.set, 2, 1, 1,
+                               VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, NULL, &live, NULL};
+    vkUpdateDescriptorSets(w.dev, 1, &wr, 0, NULL);
+    memset(dst2.map, 0, 4 * N);
+    r = dispatch_wide(&w, w.p.set);
+    CHECK(r == VK_SUCCESS, "dispatch after the unused write -> %d", (int)r);
+    check_dst(&dst2, &w.src, "second dispatch");
+    free_buffer(w.dev, &dst2);
+    free_wide(&w);
+}
+
+/* A module that declares a buffer (set 0, binding 7) that only a function
+ * the entry point never calls uses: the entry point does not statically use
+ * it, so it needs no descriptor (the set layout lacks binding 7). */
+static void test_static_use(void)
+{
+    size_t n;
+    const char *text = read_shader_text(&n);
+    static char edited[1 << 16];
+    const char *deco = "OpDecorate %src Binding 0\n";
+    const char *var = "%src = OpVariable %_ptr_StorageBuffer_In StorageBuffer\n";
+    const char *at_deco = strstr(text, deco), *at_var = strstr(text, var);
+    CHECK(at_deco && at_var && at_deco < at_var, "icd_api.spvasm has the lines to edit");
+    if (!at_deco || !at_var || at_deco > at_var)
+        return;
+    at_deco += strlen(deco);
+    at_var += strlen(var);
+    snprintf(edited, sizeof(edited),
+             "%.*sOpDecorate %%unused DescriptorSet 0\nOpDecorate %%unused Binding 7\n"
+             "%.*s%%unused = OpVariable %%_ptr_StorageBuffer_Out StorageBuffer\n"
+             "%s"
+             "%%other = OpFunction %%void None %%3\n%%olabel = OpLabel\n"
+             "%%optr = OpAccessChain %%_ptr_StorageBuffer_uint %%unused %%int_0 %%uint_0\n"
+             "OpStore %%optr %%uint_1\nOpReturn\nOpFunctionEnd\n",
+             (int)(at_deco - text), text, (int)(at_var - at_deco), at_deco, at_var);
+    size_t nwords;
+    uint32_t *words = assemble_text(edited, strlen(edited), &nwords);
+
+    /* the engine's answer: src and dst used, unused not */
+    cvm_context *ctx = NULL;
+    cvm_module *mod = NULL;
+    cvm_pipeline *pipe = NULL;
+    cvm_diagnostic diag;
+    CHECK(cvm_context_create(NULL, &ctx, &diag) == CVM_SUCCESS, "context: %s", diag.message);
+    CHECK(ctx && cvm_module_create(ctx, words, nwords, &mod, &diag) == CVM_SUCCESS, "module: %s",
+          diag.message);
+    CHECK(mod && cvm_pipeline_create(mod, "main", NULL, 0, &pipe, &diag) == CVM_SUCCESS,
+          "pipeline: %s", diag.message);
+    uint32_t count = cvm_pipeline_resource_count(pipe);
+    CHECK(count == 3, "%u resources", count);
+    int seen = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        cvm_pipeline_resource res;
+        CHECK(cvm_pipeline_get_resource(pipe, i, &res) == 1, "resource %u", i);
+        CHECK(res.set == 0 && res.array_size == 1 && res.storage_class == 12,
+              "resource %u: set %u, %u elements, storage class %u", i, res.set, res.array_size,
+              res.storage_class);
+        CHECK(res.statically_used == (res.binding != 7), "binding %u: statically used %u",
+              res.binding, res.statically_used);
+        seen |= 1 << res.binding;
+    }
+    CHECK(seen == (1 | 2 | 128), "bindings 0, 1, 7: mask 0x%x", seen);
+    cvm_pipeline_resource res;
+    CHECK(cvm_pipeline_get_resource(pipe, count, &res) == 0, "past the count");
+    cvm_pipeline_destroy(pipe);
+    cvm_module_destroy(mod);
+    cvm_context_destroy(ctx);
+
+    /* through the ICD, with a layout without binding 7 */
+    wide w;
+    w.dev = make_device();
+    vkGetDeviceQueue(w.dev, 0, 0, &w.q);
+    w.src = make_buffer(w.dev, 4 * N);
+    w.dst = make_buffer(w.dev, 4 * N);
+    for (uint32_t i = 0; i < N; i++)
+        w.src.map[i] = 5 * i + 2;
+    w.p = make_pipeline_with(w.dev, wide_bindings, 6, words, nwords);
+    cvm_free(words);
+    VkCommandPoolCreateInfo cpci = {VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, NULL, 0, 0};
+    VK(vkCreateCommandPool(w.dev, &cpci, NULL, &w.cmd_pool));
+    write_used(&w, w.p.set, w.dst.buf);
+    VkResult r = dispatch_wide(&w, w.p.set);
+    CHECK(r == VK_SUCCESS, "dispatch without binding 7 -> %d", (int)r);
+    check_dst(&w.dst, &w.src, "binding 7 not statically used");
+    free_wide(&w);
+}
+
+/* The cooperative-matrix combinations the CTS looks for
+ * (vktComputeCooperativeMatrixTests.cpp's checkSupport): A = B = an input
+ * type, C = Result = an output type, at subgroup scope in the KHR list and
+ * at subgroup and workgroup scope in the flexible-dimension list, with
+ * saturatingAccumulation VK_FALSE, and VK_TRUE too for integer pairs.  coopvm
+ * runs every pair of its fourteen component types. */
+static const VkComponentTypeKHR all_types[] = {
+    VK_COMPONENT_TYPE_FLOAT16_KHR,     VK_COMPONENT_TYPE_FLOAT32_KHR,
+    VK_COMPONENT_TYPE_FLOAT64_KHR,     VK_COMPONENT_TYPE_BFLOAT16_KHR,
+    VK_COMPONENT_TYPE_FLOAT8_E4M3_EXT, VK_COMPONENT_TYPE_FLOAT8_E5M2_EXT,
+    VK_COMPONENT_TYPE_SINT8_KHR,       VK_COMPONENT_TYPE_SINT16_KHR,
+    VK_COMPONENT_TYPE_SINT32_KHR,      VK_COMPONENT_TYPE_SINT64_KHR,
+    VK_COMPONENT_TYPE_UINT8_KHR,       VK_COMPONENT_TYPE_UINT16_KHR,
+    VK_COMPONENT_TYPE_UINT32_KHR,      VK_COMPONENT_TYPE_UINT64_KHR,
+};
+#define NALL (sizeof(all_types) / sizeof(all_types[0]))
+
+static int is_int_type(VkComponentTypeKHR t)
+{
+    return (t >= VK_COMPONENT_TYPE_SINT8_KHR && t <= VK_COMPONENT_TYPE_SINT64_KHR) ||
+           (t >= VK_COMPONENT_TYPE_UINT8_KHR && t <= VK_COMPONENT_TYPE_UINT64_KHR);
+}
+
+static void test_matrix_combinations(void)
+{
+    PFN_vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR cmp =
+        (PFN_vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR)vkGetInstanceProcAddr(
+            inst, "vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR");
+    PFN_vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV flex =
+        (PFN_vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV)vkGetInstanceProcAddr(
+            inst, "vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV");
+    CHECK(cmp && flex, "the queries");
+    if (!cmp || !flex)
+        return;
+    uint32_t n = 0, nf = 0;
+    CHECK(cmp(pd, &n, NULL) == VK_SUCCESS && n > 0, "KHR count %u", n);
+    CHECK(flex(pd, &nf, NULL) == VK_SUCCESS && nf > 0, "flexible count %u", nf);
+    VkCooperativeMatrixPropertiesKHR *p = calloc(n, sizeof(*p));
+    VkCooperativeMatrixFlexibleDimensionsPropertiesNV *f = calloc(nf, sizeof(*f));
+    if (!p || !f)
+        exit(1);
+    for (uint32_t i = 0; i < n; i++)
+        p[i].sType = VK_STRUCTURE_TYPE_COOPERATIVE_MATRIX_PROPERTIES_KHR;
+    for (uint32_t i = 0; i < nf; i++)
+        f[i].sType = VK_STRUCTURE_TYPE_COOPERATIVE_MATRIX_FLEXIBLE_DIMENSIONS_PROPERTIES_NV;
+    CHECK(cmp(pd, &n, p) == VK_SUCCESS, "KHR list");
+    CHECK(flex(pd, &nf, f) == VK_SUCCESS, "flexible list");
+    int missing = 0;
+    for (size_t a = 0; a < NALL; a++)
+        for (size_t c = 0; c < NALL; c++)
+            for (int sat = 0; sat <= (is_int_type(all_types[a]) && is_int_type(all_types[c])); sat++) {
+                VkComponentTypeKHR in = all_types[a], out = all_types[c];
+                int khr = 0, fsub = 0, fwg = 0;
+                for (uint32_t i = 0; i < n; i++)
+                    khr |= p[i].AType == in && p[i].BType == in && p[i].CType == out &&
+                           p[i].ResultType == out && p[i].scope == VK_SCOPE_SUBGROUP_KHR &&
+                           p[i].saturatingAccumulation == (VkBool32)sat && p[i].MSize &&
+                           p[i].NSize && p[i].KSize;
+                for (uint32_t i = 0; i < nf; i++)
+                    if (f[i].AType == in && f[i].BType == in && f[i].CType == out &&
+                        f[i].ResultType == out && f[i].saturatingAccumulation == (VkBool32)sat &&
+                        f[i].MGranularity == 1 && f[i].NGranularity == 1 && f[i].KGranularity == 1) {
+                        fsub |= f[i].scope == VK_SCOPE_SUBGROUP_KHR;
+                        fwg |= f[i].scope == VK_SCOPE_WORKGROUP_KHR && f[i].workgroupInvocations;
+                    }
+                if ((!khr || !fsub || !fwg) && missing++ < 8)
+                    CHECK(0, "A = B = %d, C = Result = %d, saturating %d: KHR %d, flexible %d %d",
+                          (int)in, (int)out, sat, khr, fsub, fwg);
+            }
+    CHECK(missing == 0, "%d combinations missing", missing);
+    free(p);
+    free(f);
+}
+
 static void test_queries(void)
 {
     PFN_vkGetPhysicalDeviceCooperativeVectorPropertiesNV cvp =
@@ -484,8 +863,13 @@ int main(void)
         return 1;
     }
     test_queries();
+    test_matrix_combinations();
     test_dispatches();
     test_device_lost();
+    test_unused_binding_freed();
+    test_copy_freed();
+    test_update_after_destroy();
+    test_static_use();
     vkDestroyInstance(inst, NULL);
     if (failures)
         fprintf(stderr, "%d checks failed\n", failures);
