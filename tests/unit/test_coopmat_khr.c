@@ -2,7 +2,8 @@
  * load (row/column major, strides), MulAdd (s8 and f16), per-invocation
  * element access through length() at several tile and subgroup sizes
  * (including padding when M*N is not a multiple of the subgroup size),
- * matrix x scalar, matrix + matrix, f32 -> f16 conversion. */
+ * matrix x scalar, matrix + matrix, f32 -> f16 conversion; load and store
+ * through vector pointees with rows of 1 or 3 elements. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -155,6 +156,64 @@ static void test_int_matrix_times_scalar(void **st)
     tu_close(&r);
 }
 
+/* Load and store through f16vec2 / f16vec4 pointees at the sizes a
+ * granularity of 1 lets the Vulkan CTS use (docs/cts-small-sizes.md): rows
+ * of 1 or 3 elements, at odd vector offsets. The expected scalars follow the
+ * text: element (r, c) is scalar W*(Offset + r*Stride) + c of a buffer of
+ * vecW, and a store leaves the rest of each vector as it was. */
+static void run_vector_pointee(uint32_t M, uint32_t N, uint32_t loff, uint32_t lstride, uint32_t soff,
+                               uint32_t sstride, uint32_t sg, uint32_t shared)
+{
+    enum { SRC = 64, DST = 64 }; /* scalars; the shader's shared copies hold as many */
+    uint16_t src[SRC], dense[16], dst[DST], want_dst[DST];
+    for (uint32_t i = 0; i < SRC; i++)
+        src[i] = cvm_f32_to_f16((float)i + 1.0f); /* scalar i holds i + 1 */
+    for (uint32_t i = 0; i < DST; i++)
+        dst[i] = want_dst[i] = cvm_f32_to_f16(-1.0f);
+    memset(dense, 0, sizeof(dense));
+    for (uint32_t r = 0; r < M; r++)
+        for (uint32_t c = 0; c < N; c++)
+            want_dst[4 * (soff + r * sstride) + c] = src[2 * (loff + r * lstride) + c];
+    cvm_specialization sp[8] = {{0, 4, M},    {1, 4, N},       {2, 4, loff}, {3, 4, lstride},
+                                {4, 4, soff}, {5, 4, sstride}, {6, 4, sg},   {7, 4, shared}};
+    tu_run t;
+    if (tu_open(&t, "shaders/coopmat_vector_pointee.spv", sg, 1, 0, sp, 8) != CVM_SUCCESS)
+        fail_msg("open: %s", t.diag.message);
+    assert_int_equal(cvm_pipeline_bind_buffer(t.pipe, 0, 0, 0, src, sizeof(src), NULL), CVM_SUCCESS);
+    assert_int_equal(cvm_pipeline_bind_buffer(t.pipe, 0, 1, 0, dense, sizeof(dense), NULL), CVM_SUCCESS);
+    assert_int_equal(cvm_pipeline_bind_buffer(t.pipe, 0, 2, 0, dst, sizeof(dst), NULL), CVM_SUCCESS);
+    if (cvm_pipeline_dispatch(t.pipe, 1, 1, 1, &t.diag) != CVM_SUCCESS)
+        fail_msg("dispatch: %s", t.diag.message);
+    for (uint32_t r = 0; r < M; r++)
+        for (uint32_t c = 0; c < N; c++) {
+            float got = cvm_f16_to_f32(dense[r * N + c]);
+            float want = (float)(2 * (loff + r * lstride) + c) + 1.0f;
+            if (got != want)
+                fail_msg("%ux%u, f16vec2 offset %u stride %u, subgroup %u, shared %u: element (%u, %u) = %g, "
+                         "expected %g",
+                         M, N, loff, lstride, sg, shared, r, c, (double)got, (double)want);
+        }
+    for (uint32_t i = 0; i < DST; i++)
+        if (dst[i] != want_dst[i])
+            fail_msg("%ux%u, f16vec4 offset %u stride %u, subgroup %u, shared %u: scalar %u = %g, expected %g",
+                     M, N, soff, sstride, sg, shared, i, (double)cvm_f16_to_f32(dst[i]),
+                     (double)cvm_f16_to_f32(want_dst[i]));
+    tu_close(&t);
+}
+
+static void test_vector_pointee_small(void **s)
+{
+    (void)s;
+    for (uint32_t sh = 0; sh < 2; sh++) /* a buffer, then workgroup memory */
+        for (uint32_t sg = 4; sg <= 32; sg *= 8) {
+            run_vector_pointee(1, 1, 3, 4, 1, 2, sg, sh); /* one scalar: component 0 of vec2 3 */
+            run_vector_pointee(1, 3, 5, 4, 3, 2, sg, sh); /* a row across two f16vec2 */
+            run_vector_pointee(3, 1, 1, 4, 1, 3, sg, sh); /* 3 rows of one element */
+            run_vector_pointee(3, 3, 1, 2, 0, 1, sg, sh); /* rows 4 scalars apart, 3 used */
+            run_vector_pointee(2, 3, 0, 3, 2, 5, sg, sh); /* 6 scalars between rows: odd offsets */
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -163,6 +222,7 @@ int main(void)
         cmocka_unit_test(test_s8_odd_tiles_sg4),   cmocka_unit_test(test_f16_gemm),
         cmocka_unit_test(test_load_out_of_bounds),
         cmocka_unit_test(test_int_matrix_times_scalar),
+        cmocka_unit_test(test_vector_pointee_small),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
