@@ -42,10 +42,24 @@ int val_cm_use_is(const val_coopmat *cm, uint64_t use)
 /* 1 when `ptr` (a pointer value) points into an array: it comes from an
  * access chain whose last index selects an array element, from
  * OpPtrAccessChain, or from something whose target is not known here
- * (a parameter, a converted integer, a loaded pointer). 0 when it is the
- * address of a whole variable or of a structure member or vector component. */
+ * (a parameter, a converted integer, a loaded pointer).  Also 1 when it
+ * points *to* an array (its pointee is OpTypeArray or OpTypeRuntimeArray:
+ * the runtime array of a Block, as SPIRV-Tools' own tests of
+ * OpCooperativeMatrixLoadTensorNV pass it; the memory is the array's either
+ * way, and its first element is where the operation starts) and when it is
+ * an untyped pointer (SPV_KHR_untyped_pointers: no pointee type says what
+ * the memory is; an OpUntypedVariableKHR of a Block is the memory of its
+ * runtime array).  0 when it is the address of a whole variable or of a
+ * structure member or vector component that is not an array. */
 int val_points_into_array(const val_ctx *v, uint32_t ptr)
 {
+    uint32_t ptype = val_type_of(v, ptr), pointee = 0;
+    if (val_opcode(v, ptype) == SpvOpTypeUntypedPointerKHR)
+        return 1;
+    if (val_pointer_type(v, ptype, NULL, &pointee) &&
+        (val_opcode(v, pointee) == SpvOpTypeArray ||
+         val_opcode(v, pointee) == SpvOpTypeRuntimeArray))
+        return 1;
     for (int steps = 0; steps < 64; steps++) {
         spv_inst in;
         if (!val_def(v, ptr, &in))
