@@ -366,7 +366,7 @@ X("NV-CM2.Reduce-Dims", 4, VAL_OPCODE, OPC(CooperativeMatrixReduceNV), VAL_ENV_A
 X("NV-CM2.Reduce-Combine", 4, VAL_OPCODE, OPC(CooperativeMatrixReduceNV), VAL_ENV_ANY, VAL_ERROR, SRC_NV2, "3.49.13 OpCooperativeMatrixReduceNV", \
   "CombineFunc is an OpFunction with two parameters whose types and result type are Matrix's component type", nv2_reduce_combine) \
 X("NV-CM2.Convert-Types", 4, VAL_OPCODE, OPC(CooperativeMatrixConvertNV), VAL_ENV_ANY, VAL_ERROR, SRC_NV2, "3.49.11 OpCooperativeMatrixConvertNV", \
-  "Result Type and Matrix's type are cooperative matrix types with the same Component Type, Scope, Rows and Columns", nv2_convert_types) \
+  "Result Type and Matrix's type are cooperative matrix types with the same Component Type (integer types of one width may differ in Signedness, as spirv-val and drivers take it), Scope, Rows and Columns", nv2_convert_types) \
 X("NV-CM2.Convert-Use", 4, VAL_OPCODE, OPC(CooperativeMatrixConvertNV), VAL_ENV_ANY, VAL_ERROR, SRC_NV2, "3.49.11 OpCooperativeMatrixConvertNV", \
   "the Use of Result Type is MatrixAKHR or MatrixBKHR, that of Matrix MatrixAccumulatorKHR", nv2_convert_use) \
 X("NV-CM2.Transpose-Types", 4, VAL_OPCODE, OPC(CooperativeMatrixTransposeNV), VAL_ENV_ANY, VAL_ERROR, SRC_NV2, "3.49.11 OpCooperativeMatrixTransposeNV", \

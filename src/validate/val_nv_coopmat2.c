@@ -585,10 +585,17 @@ int nv2_convert_types(val_ctx *v, const spv_inst *in)
         return val_fail(v, "the Result Type is not a cooperative matrix type");
     if (!val_cm_of(v, in->words[3], &m))
         return val_fail(v, "Matrix %%%u is not a cooperative matrix", in->words[3]);
-    int tr, ext = convert_use_ext(v, in, &tr);
+    int tr;
+    (void)convert_use_ext(v, in, &tr);
+    /* Integer component types of one width that differ only in Signedness
+     * count as the same: maintenance1 says so, and without it the value is
+     * the same bits; glslang emits such a conversion for a GLSL constructor
+     * from a u16 accumulator to an s16 A (the GLSL text maps "coopmat
+     * constructor changing component type or Use" to this instruction),
+     * spirv-val accepts it, and the Vulkan CTS runs it on NVIDIA's driver. */
     uint32_t rw, mw;
     int same_comp = r.component == m.component ||
-                    (ext && val_int_type(v, r.component, &rw, NULL) &&
+                    (val_int_type(v, r.component, &rw, NULL) &&
                      val_int_type(v, m.component, &mw, NULL) && rw == mw);
     int dims = tr ? val_same_dim(v, r.rows_id, m.cols_id) != 0 &&
                         val_same_dim(v, r.cols_id, m.rows_id) != 0

@@ -616,7 +616,8 @@ static cvm_result lower_per_element(cvm_lower *lw, const spv_inst *in, cvm_insn 
  * decorated CooperativeMatrixTransposeEXT (then rows and columns swap, and,
  * as for every conversion so decorated, Matrix must be an accumulator and
  * the result MatrixAKHR or MatrixBKHR).  Without it, SPV_NV_cooperative_matrix2's:
- * accumulator to A or B only, the same component type. */
+ * accumulator to A or B only, the same component type (or an integer one
+ * of the same width, as the validator takes it). */
 static cvm_result lower_convert_transpose(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
 {
     const uint32_t *w = in->words;
@@ -643,8 +644,11 @@ static cvm_result lower_convert_transpose(cvm_lower *lw, const spv_inst *in, cvm
      * NVIDIA's driver passes them: such a transpose converts each element as
      * Op{F,S,U}Convert would, by the two types' kinds. */
     const cvm_type *er = cvm_lower_type(lw, tr->elem), *em = cvm_lower_type(lw, tm->elem);
+    /* Integers of one width that differ in signedness are the same bits:
+     * maintenance1 allows it, and so does the validator without it
+     * (NV-CM2.Convert-Types: glslang emits it for GLSL constructors). */
     int same = same_scalar(er, em) ||
-               (ext && er->tclass == CVM_TC_INT && em->tclass == CVM_TC_INT && er->size == em->size);
+               (er->tclass == CVM_TC_INT && em->tclass == CVM_TC_INT && er->size == em->size);
     int convert = !same && in->opcode == SpvOpCooperativeMatrixTransposeNV &&
                   (er->tclass == CVM_TC_INT || er->tclass == CVM_TC_FLOAT) &&
                   (em->tclass == CVM_TC_INT || em->tclass == CVM_TC_FLOAT);
