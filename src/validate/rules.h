@@ -233,7 +233,7 @@ X("KHR-CM.Vulkan-Memory-Model", 4, VAL_MODULE, 0, VAL_ENV_ANY, VAL_ERROR, SRC_KH
 X("KHR-CM.Scope-Constant", 4, VAL_EACH, 0, VAL_ENV_ANY, VAL_ERROR, SRC_KHR, "2.16.2 Validation Rules for Shader Capabilities (as modified)", \
   "every Scope <id> is the result of a constant instruction (of a 32-bit integer type)", khr_scope_constant) \
 X("KHR-CM.Semantics-Constant", 4, VAL_EACH, 0, VAL_ENV_ANY, VAL_ERROR, SRC_KHR, "2.16.2 Validation Rules for Shader Capabilities (as modified)", \
-  "every Memory Semantics <id> is an OpConstant (of a 32-bit integer type)", khr_semantics_constant) \
+  "every Memory Semantics <id> is an OpConstant (of a 32-bit integer type); with CooperativeMatrixNV, any constant instruction (SPV_NV_cooperative_matrix 2.16.2)", khr_semantics_constant) \
 X("KHR-CM.Variable-Storage", 4, VAL_OPCODE, OPC(Variable), VAL_ENV_ANY, VAL_ERROR, SRC_KHR, "2.16.1 Universal Validation Rules", \
   "cooperative matrix types (or types containing them) are allocated in the Function or Private storage classes only", khr_variable_storage) \
 /* a warning although the text is explicit: the Vulkan CTS (op_constant_null) sets the flags on float matrices, NVIDIA's driver runs them, spirv-val does not check it, and for a float the flag has no meaning to run by */ \
