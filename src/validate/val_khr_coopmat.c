@@ -224,10 +224,14 @@ int khr_semantics_constant(val_ctx *v, const spv_inst *in)
         if (ops[i].kind != SPV_OPERAND_IdMemorySemantics)
             continue;
         uint32_t id = in->words[ops[i].word];
-        if (val_opcode(v, id) != SpvOpConstant || !val_is_int_scalar(v, val_type_of(v, id), 32))
-            return val_fail(v, "Memory Semantics %%%u is not an OpConstant of a 32-bit integer "
-                               "type",
-                            id);
+        /* SPV_NV_cooperative_matrix relaxes the same sentence to "the
+         * result of a constant instruction" (specialization constants
+         * included) when CooperativeMatrixNV is declared. */
+        int nv = val_has_cap(v, SpvCapabilityCooperativeMatrixNV);
+        if (!(nv ? val_is_constant_inst(v, id) : val_opcode(v, id) == SpvOpConstant) ||
+            !val_is_int_scalar(v, val_type_of(v, id), 32))
+            return val_fail(v, "Memory Semantics %%%u is not %s of a 32-bit integer type", id,
+                            nv ? "a constant instruction (CooperativeMatrixNV)" : "an OpConstant");
     }
     return 1;
 }
@@ -464,6 +468,70 @@ int khr_ls_stride_value(val_ctx *v, const spv_inst *in)
                         (long long)(sign ? s : (int64_t)stride));
     if (in->opcode == SpvOpCooperativeMatrixLoadKHR && negative)
         return val_fail(v, "Stride is %lld; a load needs a Stride of at least 0", (long long)s);
+    return 1;
+}
+
+/* ---- SPV_ARM_cooperative_matrix_layouts ------------------------------------------- */
+
+/* 1 and the layout when MemoryLayout is a known RowBlockedInterleavedARM or
+ * ColumnBlockedInterleavedARM. */
+static int arm_layout(const val_ctx *v, const spv_inst *in, uint64_t *o_layout)
+{
+    return val_const_value(v, in->words[ls_of(in).layout], o_layout) &&
+           (*o_layout == SpvCooperativeMatrixLayoutRowBlockedInterleavedARM ||
+            *o_layout == SpvCooperativeMatrixLayoutColumnBlockedInterleavedARM);
+}
+
+static const char *arm_name(uint64_t layout)
+{
+    return layout == SpvCooperativeMatrixLayoutRowBlockedInterleavedARM
+               ? "RowBlockedInterleavedARM"
+               : "ColumnBlockedInterleavedARM";
+}
+
+int arm_ls_stride(val_ctx *v, const spv_inst *in)
+{
+    ls_words w = ls_of(in);
+    uint64_t layout, stride;
+    if (!arm_layout(v, in, &layout))
+        return 1;
+    if (w.stride >= in->word_count)
+        return val_fail(v, "the %s layout needs a Stride operand", arm_name(layout));
+    uint32_t id = in->words[w.stride];
+    if (!val_is_constant_inst(v, id))
+        return val_fail(v, "with the %s layout, Stride %%%u must come from a constant instruction",
+                        arm_name(layout), id);
+    if (val_const_value(v, id, &stride) && stride != 1 && stride != 2 && stride != 4)
+        return val_fail(v, "with the %s layout, Stride is %llu, not 1, 2 or 4", arm_name(layout),
+                        (unsigned long long)stride);
+    return 1;
+}
+
+int arm_ls_shape(val_ctx *v, const spv_inst *in)
+{
+    ls_words w = ls_of(in);
+    uint64_t layout, stride;
+    if (!arm_layout(v, in, &layout) || w.stride >= in->word_count ||
+        !val_const_value(v, in->words[w.stride], &stride) || stride == 0 || stride > 4)
+        return 1;
+    uint32_t t = in->opcode == SpvOpCooperativeMatrixLoadKHR ? in->words[1]
+                                                              : val_type_of(v, in->words[2]);
+    val_coopmat cm;
+    uint32_t width = 0;
+    if (!val_coopmat_type(v, t, &cm) ||
+        !(val_int_type(v, cm.component, &width, NULL) ||
+          val_float_type(v, cm.component, &width, NULL)) ||
+        width < 8 || width > 128)
+        return 1;
+    uint64_t bcols = 16 / (width / 8);
+    int rowb = layout == SpvCooperativeMatrixLayoutRowBlockedInterleavedARM;
+    uint64_t rm = rowb ? 4 : 4 * stride, cmul = rowb ? bcols * stride : bcols;
+    if ((cm.rows_known && cm.rows % rm) || (cm.cols_known && cm.cols % cmul))
+        return val_fail(v, "a %llux%llu matrix of %u-bit components with %s and Stride %llu: "
+                           "Rows must be a multiple of %llu and Columns of %llu",
+                        (unsigned long long)cm.rows, (unsigned long long)cm.cols, width,
+                        arm_name(layout), (unsigned long long)stride, (unsigned long long)rm,
+                        (unsigned long long)cmul);
     return 1;
 }
 
