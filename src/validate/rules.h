@@ -30,7 +30,8 @@
  *
  * Sources: SPIR-V 1.6 (unified) for the core rows; the five texts in
  * shared/specs/seeds (and their asciidoc in shared/specs) with
- * SPV_KHR_cooperative_matrix and SPV_NV_tensor_addressing; the Vulkan rows
+ * SPV_KHR_cooperative_matrix, SPV_NV_tensor_addressing and
+ * SPV_ARM_cooperative_matrix_layouts; the Vulkan rows
  * are the VUIDs of shared/specs/vulkan/spirvenv_cooperative_vuids.adoc. */
 #ifndef CVM_VALIDATE_RULES_H
 #define CVM_VALIDATE_RULES_H
@@ -43,6 +44,7 @@
 #define SRC_QCOM "SPV_QCOM_cooperative_matrix_conversion rev 1"
 #define SRC_CV "SPV_NV_cooperative_vector rev 2"
 #define SRC_M1 "SPV_EXT_cooperative_matrix_maintenance1 rev 1"
+#define SRC_ARM "SPV_ARM_cooperative_matrix_layouts rev 1"
 #define SRC_VK "Vulkan, Appendix: SPIR-V environment"
 
 #define OPC(name) SpvOp##name
@@ -271,6 +273,10 @@ X("KHR-CM.Load-Stride-Required", 4, VAL_OPCODE, OPC(CooperativeMatrixLoadKHR), V
   "RowMajorKHR and ColumnMajorKHR need the Stride operand", khr_ls_stride_required) \
 X("KHR-CM.Load-Stride-Value", 4, VAL_OPCODE, OPC(CooperativeMatrixLoadKHR), VAL_ENV_ANY, VAL_ERROR, SRC_KHR, "3.X Cooperative Matrix Layout", \
   "Stride is greater than or equal to 0 for a load", khr_ls_stride_value) \
+X("ARM-CML.Load-Stride", 4, VAL_OPCODE, OPC(CooperativeMatrixLoadKHR), VAL_ENV_ANY, VAL_ERROR, SRC_ARM, "2.16.1 Universal Validation Rules", \
+  "with RowBlockedInterleavedARM or ColumnBlockedInterleavedARM, Stride is present, comes from a constant instruction and is 1, 2 or 4", arm_ls_stride) \
+X("ARM-CML.Load-Shape", 4, VAL_OPCODE, OPC(CooperativeMatrixLoadKHR), VAL_ENV_ANY, VAL_ERROR, SRC_ARM, "2.16.1 Universal Validation Rules", \
+  "RowBlockedInterleavedARM: Rows a multiple of 4, Columns of 16 / sizeof(Component Type) x Stride; ColumnBlockedInterleavedARM: Rows a multiple of 4 x Stride, Columns of 16 / sizeof(Component Type)", arm_ls_shape) \
 X("KHR-CM.Load-Make-Available", 4, VAL_OPCODE, OPC(CooperativeMatrixLoadKHR), VAL_ENV_ANY, VAL_ERROR, SRC_KHR, "3.26 Memory Operands", \
   "MakePointerAvailable is not valid with OpCooperativeMatrixLoadKHR", khr_load_make_available) \
 X("KHR-CM.Store-Object", 4, VAL_OPCODE, OPC(CooperativeMatrixStoreKHR), VAL_ENV_ANY, VAL_ERROR, SRC_KHR, "3.42.8 OpCooperativeMatrixStoreKHR", \
@@ -287,6 +293,10 @@ X("KHR-CM.Store-Stride-Required", 4, VAL_OPCODE, OPC(CooperativeMatrixStoreKHR),
   "RowMajorKHR and ColumnMajorKHR need the Stride operand", khr_ls_stride_required) \
 X("KHR-CM.Store-Stride-Value", 4, VAL_OPCODE, OPC(CooperativeMatrixStoreKHR), VAL_ENV_ANY, VAL_ERROR, SRC_KHR, "3.X Cooperative Matrix Layout", \
   "Stride is greater than 0 for a store", khr_ls_stride_value) \
+X("ARM-CML.Store-Stride", 4, VAL_OPCODE, OPC(CooperativeMatrixStoreKHR), VAL_ENV_ANY, VAL_ERROR, SRC_ARM, "2.16.1 Universal Validation Rules", \
+  "with RowBlockedInterleavedARM or ColumnBlockedInterleavedARM, Stride is present, comes from a constant instruction and is 1, 2 or 4", arm_ls_stride) \
+X("ARM-CML.Store-Shape", 4, VAL_OPCODE, OPC(CooperativeMatrixStoreKHR), VAL_ENV_ANY, VAL_ERROR, SRC_ARM, "2.16.1 Universal Validation Rules", \
+  "RowBlockedInterleavedARM: Rows a multiple of 4, Columns of 16 / sizeof(Component Type) x Stride; ColumnBlockedInterleavedARM: Rows a multiple of 4 x Stride, Columns of 16 / sizeof(Component Type)", arm_ls_shape) \
 X("KHR-CM.Store-Make-Visible", 4, VAL_OPCODE, OPC(CooperativeMatrixStoreKHR), VAL_ENV_ANY, VAL_ERROR, SRC_KHR, "3.26 Memory Operands", \
   "MakePointerVisible is not valid with OpCooperativeMatrixStoreKHR", khr_store_make_visible) \
 X("KHR-CM.Convert-Shape", 4, VAL_EACH, 0, VAL_ENV_ANY, VAL_ERROR, SRC_KHR, "3.42.11 Conversion Instructions; SPV_NV_cooperative_matrix2 3.49.11", \
