@@ -45,6 +45,8 @@
 #define SRC_CV "SPV_NV_cooperative_vector rev 2"
 #define SRC_M1 "SPV_EXT_cooperative_matrix_maintenance1 rev 1"
 #define SRC_ARM "SPV_ARM_cooperative_matrix_layouts rev 1"
+#define SRC_BF16 "SPV_KHR_bfloat16"
+#define SRC_FP8 "SPV_EXT_float8"
 #define SRC_VK "Vulkan, Appendix: SPIR-V environment"
 
 #define OPC(name) SpvOp##name
@@ -231,6 +233,15 @@ X("KHR-CM.Extension", 4, VAL_MODULE, 0, VAL_ENV_ANY, VAL_ERROR, SRC_KHR, "Extens
   "OpExtension \"SPV_KHR_cooperative_matrix\" is present when CooperativeMatrixKHR is declared", khr_extension) \
 X("KHR-CM.Vulkan-Memory-Model", 4, VAL_MODULE, 0, VAL_ENV_ANY, VAL_ERROR, SRC_KHR, "2.16.2 Validation Rules for Shader Capabilities; Dependencies", \
   "if CooperativeMatrixKHR is declared (with Shader), VulkanMemoryModel is declared as well", khr_vulkan_memory_model) \
+/* ---- SPV_KHR_bfloat16 and SPV_EXT_float8 (their texts are not in shared/specs: the rules as GL_EXT_bfloat16, GL_EXT_float8_e5m2_e4m3 and spirv-val state them) ---- */ \
+X("BF16.Matrix-Capability", 4, VAL_OPCODE, OPC(TypeCooperativeMatrixKHR), VAL_ENV_ANY, VAL_ERROR, SRC_BF16, "Capabilities (BFloat16CooperativeMatrixKHR)", \
+  "a cooperative matrix type whose Component Type is a BFloat16KHR float needs the BFloat16CooperativeMatrixKHR capability", bf16_matrix_capability) \
+X("FP8.Matrix-Capability", 4, VAL_OPCODE, OPC(TypeCooperativeMatrixKHR), VAL_ENV_ANY, VAL_ERROR, SRC_FP8, "Capabilities (Float8CooperativeMatrixEXT)", \
+  "a cooperative matrix type whose Component Type is a Float8E4M3EXT or Float8E5M2EXT float needs the Float8CooperativeMatrixEXT capability", fp8_matrix_capability) \
+X("BF16.Arith", 4, VAL_EACH, 0, VAL_ENV_ANY, VAL_ERROR, SRC_BF16, "Validation Rules; GL_EXT_bfloat16 5.9 (\"Arithmetic operators are not supported on bfloat16_t, or vectors of that type, or cooperative matrices of that type\")", \
+  "the floating-point arithmetic instructions (OpFNegate, OpFAdd, OpFSub, OpFMul, OpFDiv, OpFRem, OpFMod, Op*Times*, OpOuterProduct) take no bfloat16 scalar, vector, matrix or cooperative matrix", bf16_arith) \
+X("FP8.Arith", 4, VAL_EACH, 0, VAL_ENV_ANY, VAL_ERROR, SRC_FP8, "Validation Rules; GL_EXT_float8_e5m2_e4m3 5.9", \
+  "the floating-point arithmetic instructions (OpFNegate, OpFAdd, OpFSub, OpFMul, OpFDiv, OpFRem, OpFMod, Op*Times*, OpOuterProduct) take no Float8E4M3EXT or Float8E5M2EXT scalar, vector, matrix or cooperative matrix", fp8_arith) \
 /* ---- SPV_KHR_cooperative_matrix ---- */ \
 X("KHR-CM.Scope-Constant", 4, VAL_EACH, 0, VAL_ENV_ANY, VAL_ERROR, SRC_KHR, "2.16.2 Validation Rules for Shader Capabilities (as modified)", \
   "every Scope <id> is the result of a constant instruction (of a 32-bit integer type)", khr_scope_constant) \

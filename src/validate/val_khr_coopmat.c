@@ -471,6 +471,97 @@ int khr_ls_stride_value(val_ctx *v, const spv_inst *in)
     return 1;
 }
 
+/* ---- SPV_KHR_bfloat16, SPV_EXT_float8 --------------------------------------------- */
+
+/* The FP encoding of the scalars of a scalar, vector, matrix or cooperative
+ * matrix type: VAL_NONE for IEEE 754 (or not a float). */
+static uint32_t float_encoding(const val_ctx *v, uint32_t type)
+{
+    if (val_opcode(v, type) == SpvOpTypeMatrix) {
+        spv_inst m;
+        if (!val_def(v, type, &m) || m.word_count < 3)
+            return VAL_NONE;
+        type = m.words[2];
+    }
+    uint32_t enc = VAL_NONE;
+    if (!val_float_type(v, val_component_type(v, type), NULL, &enc))
+        return VAL_NONE;
+    return enc;
+}
+
+static int is_fp8(uint32_t enc)
+{
+    return enc == SpvFPEncodingFloat8E4M3EXT || enc == SpvFPEncodingFloat8E5M2EXT;
+}
+
+static int matrix_capability(val_ctx *v, const spv_inst *in, int fp8)
+{
+    val_coopmat cm;
+    uint32_t enc = VAL_NONE;
+    if (!val_coopmat_type(v, in->words[1], &cm) ||
+        !val_float_type(v, cm.component, NULL, &enc) ||
+        !(fp8 ? is_fp8(enc) : enc == SpvFPEncodingBFloat16KHR))
+        return 1;
+    uint32_t cap = fp8 ? SpvCapabilityFloat8CooperativeMatrixEXT
+                       : SpvCapabilityBFloat16CooperativeMatrixKHR;
+    if (!val_has_cap(v, cap))
+        return val_fail(v, "a cooperative matrix of %s components needs the %s capability",
+                        fp8 ? "8-bit float" : "bfloat16",
+                        fp8 ? "Float8CooperativeMatrixEXT" : "BFloat16CooperativeMatrixKHR");
+    return 1;
+}
+
+int bf16_matrix_capability(val_ctx *v, const spv_inst *in)
+{
+    return matrix_capability(v, in, 0);
+}
+
+int fp8_matrix_capability(val_ctx *v, const spv_inst *in)
+{
+    return matrix_capability(v, in, 1);
+}
+
+/* The floating-point arithmetic instructions, whose Result Type may hold
+ * no bfloat16 or 8-bit float (the conversions, MulAdd, loads and stores,
+ * composites and OpDot with BFloat16DotProductKHR are how those types are
+ * used). */
+static int special_arith(val_ctx *v, const spv_inst *in, int fp8)
+{
+    switch (in->opcode) {
+    case SpvOpFNegate:
+    case SpvOpFAdd:
+    case SpvOpFSub:
+    case SpvOpFMul:
+    case SpvOpFDiv:
+    case SpvOpFRem:
+    case SpvOpFMod:
+    case SpvOpVectorTimesScalar:
+    case SpvOpMatrixTimesScalar:
+    case SpvOpVectorTimesMatrix:
+    case SpvOpMatrixTimesVector:
+    case SpvOpMatrixTimesMatrix:
+    case SpvOpOuterProduct:
+        break;
+    default:
+        return 1;
+    }
+    uint32_t enc = float_encoding(v, in->words[1]);
+    if (fp8 ? is_fp8(enc) : enc == SpvFPEncodingBFloat16KHR)
+        return val_fail(v, "%s does not take %s values", val_op_name(in->opcode),
+                        fp8 ? "8-bit float (Float8E4M3EXT, Float8E5M2EXT)" : "bfloat16");
+    return 1;
+}
+
+int bf16_arith(val_ctx *v, const spv_inst *in)
+{
+    return special_arith(v, in, 0);
+}
+
+int fp8_arith(val_ctx *v, const spv_inst *in)
+{
+    return special_arith(v, in, 1);
+}
+
 /* ---- SPV_ARM_cooperative_matrix_layouts ------------------------------------------- */
 
 /* 1 and the layout when MemoryLayout is a known RowBlockedInterleavedARM or
