@@ -384,7 +384,7 @@ X("NV-CM2.Reduce-Use", 4, VAL_OPCODE, OPC(CooperativeMatrixReduceNV), VAL_ENV_AN
 X("NV-CM2.Reduce-Scope", 4, VAL_OPCODE, OPC(CooperativeMatrixReduceNV), VAL_ENV_ANY, VAL_ERROR, SRC_NV2, "3.49.13 OpCooperativeMatrixReduceNV", \
   "Matrix and Result Type have matching Scope", nv2_reduce_scope) \
 X("NV-CM2.Reduce-Mode", 4, VAL_OPCODE, OPC(CooperativeMatrixReduceNV), VAL_ENV_ANY, VAL_ERROR, SRC_NV2, "3.X Cooperative Matrix Reduce Mode", \
-  "2x2 is not combined with Row or Column", nv2_reduce_mode) \
+  "Reduce has Row, Column or 2x2, and 2x2 is not combined with Row or Column", nv2_reduce_mode) \
 X("NV-CM2.Reduce-Dims", 4, VAL_OPCODE, OPC(CooperativeMatrixReduceNV), VAL_ENV_ANY, VAL_ERROR, SRC_NV2, "3.49.13 OpCooperativeMatrixReduceNV", \
   "2x2: the result's dimensions are half of Matrix's; Row: the same number of rows; Column: the same number of columns", nv2_reduce_dims) \
 X("NV-CM2.Reduce-Combine", 4, VAL_OPCODE, OPC(CooperativeMatrixReduceNV), VAL_ENV_ANY, VAL_ERROR, SRC_NV2, "3.49.13 OpCooperativeMatrixReduceNV", \
@@ -392,11 +392,11 @@ X("NV-CM2.Reduce-Combine", 4, VAL_OPCODE, OPC(CooperativeMatrixReduceNV), VAL_EN
 X("NV-CM2.Convert-Types", 4, VAL_OPCODE, OPC(CooperativeMatrixConvertNV), VAL_ENV_ANY, VAL_ERROR, SRC_NV2, "3.49.11 OpCooperativeMatrixConvertNV", \
   "Result Type and Matrix's type are cooperative matrix types with the same Component Type (integer types of one width may differ in Signedness, as spirv-val and drivers take it), Scope, Rows and Columns", nv2_convert_types) \
 X("NV-CM2.Convert-Use", 4, VAL_OPCODE, OPC(CooperativeMatrixConvertNV), VAL_ENV_ANY, VAL_ERROR, SRC_NV2, "3.49.11 OpCooperativeMatrixConvertNV", \
-  "the Use of Result Type is MatrixAKHR or MatrixBKHR, that of Matrix MatrixAccumulatorKHR", nv2_convert_use) \
+  "the Use of Result Type is MatrixAKHR or MatrixBKHR, that of Matrix MatrixAccumulatorKHR (with maintenance1's conversions, one of them MatrixAccumulatorKHR); the two Uses are not the same <id>", nv2_convert_use) \
 X("NV-CM2.Transpose-Types", 4, VAL_OPCODE, OPC(CooperativeMatrixTransposeNV), VAL_ENV_ANY, VAL_ERROR, SRC_NV2, "3.49.11 OpCooperativeMatrixTransposeNV", \
   "Result Type and Matrix's type are cooperative matrix types with the same Scope and Rows and Columns swapped", nv2_transpose_types) \
 X("NV-CM2.Transpose-Use", 4, VAL_OPCODE, OPC(CooperativeMatrixTransposeNV), VAL_ENV_ANY, VAL_ERROR, SRC_NV2, "3.49.11 OpCooperativeMatrixTransposeNV", \
-  "the Use of Result Type is MatrixBKHR, that of Matrix MatrixAccumulatorKHR", nv2_transpose_use) \
+  "the Use of Result Type is MatrixBKHR, that of Matrix MatrixAccumulatorKHR (not the same <id>)", nv2_transpose_use) \
 X("M1.Extension", 4, VAL_MODULE, 0, VAL_ENV_ANY, VAL_ERROR, SRC_M1, "Extension Name", \
   "OpExtension \"SPV_EXT_cooperative_matrix_maintenance1\" is present when CooperativeMatrixConversionsEXT or CooperativeMatrixGetCoordinateEXT is declared", m1_extension) \
 X("M1.GetCoordinate-Result", 4, VAL_OPCODE, OPC(CooperativeMatrixGetCoordinateEXT), VAL_ENV_ANY, VAL_ERROR, SRC_M1, "3.49.1 OpCooperativeMatrixGetCoordinateEXT", \
