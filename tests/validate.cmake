@@ -37,3 +37,12 @@ add_test(NAME validate_run_spv14
           "-DARGS=run;--verbose;${CMAKE_CURRENT_SOURCE_DIR}/validate/spv14/coopvec_spv14.amber"
           -DSTATUS=0 "-DWANT=PASS EXPECT y IDX 0 EQ 1 10 12;warning: ;[NV-CV.Version]"
           -P ${cvm_val_expect})
+# Modules the Vulkan CTS builds that coopvm refused though drivers run them
+# (tests/validate/README.md): each script runs through coopvm run.
+file(GLOB cvm_val_run_scripts CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/validate/run/*.amber)
+foreach(script ${cvm_val_run_scripts})
+  get_filename_component(name ${script} NAME_WE)
+  add_test(NAME validate_run.${name} COMMAND coopvm_cli run ${script} --threads 2)
+  add_test(NAME validate_run.${name}.sg4 COMMAND coopvm_cli run ${script} --threads 1 --subgroup-size 4)
+  add_test(NAME validate_run.${name}.jit COMMAND coopvm_cli run ${script} --threads 1 --jit)
+endforeach()

@@ -18,7 +18,9 @@
  *           extension): they describe the environment an extension ships
  *           in, spirv-val does not check them, and drivers run modules that
  *           break them (shared/docs/SPEC_NOTES.md, "Dependencies and
- *           versions")
+ *           versions"); and explicit rules that drivers and the Vulkan CTS
+ *           ignore where breaking them changes nothing the engine does
+ *           (each says why beside its row)
  *
  * Within a phase, module rules run first, then the instruction rules in
  * module order, each instruction against the rows in this order; the first
@@ -28,7 +30,8 @@
  *
  * Sources: SPIR-V 1.6 (unified) for the core rows; the five texts in
  * shared/specs/seeds (and their asciidoc in shared/specs) with
- * SPV_KHR_cooperative_matrix and SPV_NV_tensor_addressing; the Vulkan rows
+ * SPV_KHR_cooperative_matrix, SPV_NV_tensor_addressing and
+ * SPV_ARM_cooperative_matrix_layouts; the Vulkan rows
  * are the VUIDs of shared/specs/vulkan/spirvenv_cooperative_vuids.adoc. */
 #ifndef CVM_VALIDATE_RULES_H
 #define CVM_VALIDATE_RULES_H
@@ -41,6 +44,9 @@
 #define SRC_QCOM "SPV_QCOM_cooperative_matrix_conversion rev 1"
 #define SRC_CV "SPV_NV_cooperative_vector rev 2"
 #define SRC_M1 "SPV_EXT_cooperative_matrix_maintenance1 rev 1"
+#define SRC_ARM "SPV_ARM_cooperative_matrix_layouts rev 1"
+#define SRC_BF16 "SPV_KHR_bfloat16"
+#define SRC_FP8 "SPV_EXT_float8"
 #define SRC_VK "Vulkan, Appendix: SPIR-V environment"
 
 #define OPC(name) SpvOp##name
@@ -227,14 +233,24 @@ X("KHR-CM.Extension", 4, VAL_MODULE, 0, VAL_ENV_ANY, VAL_ERROR, SRC_KHR, "Extens
   "OpExtension \"SPV_KHR_cooperative_matrix\" is present when CooperativeMatrixKHR is declared", khr_extension) \
 X("KHR-CM.Vulkan-Memory-Model", 4, VAL_MODULE, 0, VAL_ENV_ANY, VAL_ERROR, SRC_KHR, "2.16.2 Validation Rules for Shader Capabilities; Dependencies", \
   "if CooperativeMatrixKHR is declared (with Shader), VulkanMemoryModel is declared as well", khr_vulkan_memory_model) \
+/* ---- SPV_KHR_bfloat16 and SPV_EXT_float8 (their texts are not in shared/specs: the rules as GL_EXT_bfloat16, GL_EXT_float8_e5m2_e4m3 and spirv-val state them) ---- */ \
+X("BF16.Matrix-Capability", 4, VAL_OPCODE, OPC(TypeCooperativeMatrixKHR), VAL_ENV_ANY, VAL_ERROR, SRC_BF16, "Capabilities (BFloat16CooperativeMatrixKHR)", \
+  "a cooperative matrix type whose Component Type is a BFloat16KHR float needs the BFloat16CooperativeMatrixKHR capability", bf16_matrix_capability) \
+X("FP8.Matrix-Capability", 4, VAL_OPCODE, OPC(TypeCooperativeMatrixKHR), VAL_ENV_ANY, VAL_ERROR, SRC_FP8, "Capabilities (Float8CooperativeMatrixEXT)", \
+  "a cooperative matrix type whose Component Type is a Float8E4M3EXT or Float8E5M2EXT float needs the Float8CooperativeMatrixEXT capability", fp8_matrix_capability) \
+X("BF16.Arith", 4, VAL_EACH, 0, VAL_ENV_ANY, VAL_ERROR, SRC_BF16, "Validation Rules; GL_EXT_bfloat16 5.9 (\"Arithmetic operators are not supported on bfloat16_t, or vectors of that type, or cooperative matrices of that type\")", \
+  "the floating-point arithmetic instructions (OpFNegate, OpFAdd, OpFSub, OpFMul, OpFDiv, OpFRem, OpFMod, Op*Times*, OpOuterProduct) take no bfloat16 scalar, vector, matrix or cooperative matrix", bf16_arith) \
+X("FP8.Arith", 4, VAL_EACH, 0, VAL_ENV_ANY, VAL_ERROR, SRC_FP8, "Validation Rules; GL_EXT_float8_e5m2_e4m3 5.9", \
+  "the floating-point arithmetic instructions (OpFNegate, OpFAdd, OpFSub, OpFMul, OpFDiv, OpFRem, OpFMod, Op*Times*, OpOuterProduct) take no Float8E4M3EXT or Float8E5M2EXT scalar, vector, matrix or cooperative matrix", fp8_arith) \
 /* ---- SPV_KHR_cooperative_matrix ---- */ \
 X("KHR-CM.Scope-Constant", 4, VAL_EACH, 0, VAL_ENV_ANY, VAL_ERROR, SRC_KHR, "2.16.2 Validation Rules for Shader Capabilities (as modified)", \
   "every Scope <id> is the result of a constant instruction (of a 32-bit integer type)", khr_scope_constant) \
 X("KHR-CM.Semantics-Constant", 4, VAL_EACH, 0, VAL_ENV_ANY, VAL_ERROR, SRC_KHR, "2.16.2 Validation Rules for Shader Capabilities (as modified)", \
-  "every Memory Semantics <id> is an OpConstant (of a 32-bit integer type)", khr_semantics_constant) \
+  "every Memory Semantics <id> is an OpConstant (of a 32-bit integer type); with CooperativeMatrixNV, any constant instruction (SPV_NV_cooperative_matrix 2.16.2)", khr_semantics_constant) \
 X("KHR-CM.Variable-Storage", 4, VAL_OPCODE, OPC(Variable), VAL_ENV_ANY, VAL_ERROR, SRC_KHR, "2.16.1 Universal Validation Rules", \
   "cooperative matrix types (or types containing them) are allocated in the Function or Private storage classes only", khr_variable_storage) \
-X("KHR-CM.Signed-Components", 4, VAL_OPCODE, OPC(CooperativeMatrixMulAddKHR), VAL_ENV_ANY, VAL_ERROR, SRC_KHR, "2.16.1 Universal Validation Rules", \
+/* a warning although the text is explicit: the Vulkan CTS (op_constant_null) sets the flags on float matrices, NVIDIA's driver runs them, spirv-val does not check it, and for a float the flag has no meaning to run by */ \
+X("KHR-CM.Signed-Components", 4, VAL_OPCODE, OPC(CooperativeMatrixMulAddKHR), VAL_ENV_ANY, VAL_WARNING, SRC_KHR, "2.16.1 Universal Validation Rules", \
   "Matrix{A,B,C,Result}SignedComponentsKHR are used only when the corresponding matrix's component type is an integer type", khr_signed_components) \
 X("KHR-CM.Length-Result", 4, VAL_OPCODE, OPC(CooperativeMatrixLengthKHR), VAL_ENV_ANY, VAL_ERROR, SRC_KHR, "3.42.1 OpCooperativeMatrixLengthKHR", \
   "Result Type is an OpTypeInt with 32-bit Width and 0 Signedness", khr_length_result) \
@@ -268,6 +284,10 @@ X("KHR-CM.Load-Stride-Required", 4, VAL_OPCODE, OPC(CooperativeMatrixLoadKHR), V
   "RowMajorKHR and ColumnMajorKHR need the Stride operand", khr_ls_stride_required) \
 X("KHR-CM.Load-Stride-Value", 4, VAL_OPCODE, OPC(CooperativeMatrixLoadKHR), VAL_ENV_ANY, VAL_ERROR, SRC_KHR, "3.X Cooperative Matrix Layout", \
   "Stride is greater than or equal to 0 for a load", khr_ls_stride_value) \
+X("ARM-CML.Load-Stride", 4, VAL_OPCODE, OPC(CooperativeMatrixLoadKHR), VAL_ENV_ANY, VAL_ERROR, SRC_ARM, "2.16.1 Universal Validation Rules", \
+  "with RowBlockedInterleavedARM or ColumnBlockedInterleavedARM, Stride is present, comes from a constant instruction and is 1, 2 or 4", arm_ls_stride) \
+X("ARM-CML.Load-Shape", 4, VAL_OPCODE, OPC(CooperativeMatrixLoadKHR), VAL_ENV_ANY, VAL_ERROR, SRC_ARM, "2.16.1 Universal Validation Rules", \
+  "RowBlockedInterleavedARM: Rows a multiple of 4, Columns of 16 / sizeof(Component Type) x Stride; ColumnBlockedInterleavedARM: Rows a multiple of 4 x Stride, Columns of 16 / sizeof(Component Type)", arm_ls_shape) \
 X("KHR-CM.Load-Make-Available", 4, VAL_OPCODE, OPC(CooperativeMatrixLoadKHR), VAL_ENV_ANY, VAL_ERROR, SRC_KHR, "3.26 Memory Operands", \
   "MakePointerAvailable is not valid with OpCooperativeMatrixLoadKHR", khr_load_make_available) \
 X("KHR-CM.Store-Object", 4, VAL_OPCODE, OPC(CooperativeMatrixStoreKHR), VAL_ENV_ANY, VAL_ERROR, SRC_KHR, "3.42.8 OpCooperativeMatrixStoreKHR", \
@@ -284,6 +304,10 @@ X("KHR-CM.Store-Stride-Required", 4, VAL_OPCODE, OPC(CooperativeMatrixStoreKHR),
   "RowMajorKHR and ColumnMajorKHR need the Stride operand", khr_ls_stride_required) \
 X("KHR-CM.Store-Stride-Value", 4, VAL_OPCODE, OPC(CooperativeMatrixStoreKHR), VAL_ENV_ANY, VAL_ERROR, SRC_KHR, "3.X Cooperative Matrix Layout", \
   "Stride is greater than 0 for a store", khr_ls_stride_value) \
+X("ARM-CML.Store-Stride", 4, VAL_OPCODE, OPC(CooperativeMatrixStoreKHR), VAL_ENV_ANY, VAL_ERROR, SRC_ARM, "2.16.1 Universal Validation Rules", \
+  "with RowBlockedInterleavedARM or ColumnBlockedInterleavedARM, Stride is present, comes from a constant instruction and is 1, 2 or 4", arm_ls_stride) \
+X("ARM-CML.Store-Shape", 4, VAL_OPCODE, OPC(CooperativeMatrixStoreKHR), VAL_ENV_ANY, VAL_ERROR, SRC_ARM, "2.16.1 Universal Validation Rules", \
+  "RowBlockedInterleavedARM: Rows a multiple of 4, Columns of 16 / sizeof(Component Type) x Stride; ColumnBlockedInterleavedARM: Rows a multiple of 4 x Stride, Columns of 16 / sizeof(Component Type)", arm_ls_shape) \
 X("KHR-CM.Store-Make-Visible", 4, VAL_OPCODE, OPC(CooperativeMatrixStoreKHR), VAL_ENV_ANY, VAL_ERROR, SRC_KHR, "3.26 Memory Operands", \
   "MakePointerVisible is not valid with OpCooperativeMatrixStoreKHR", khr_store_make_visible) \
 X("KHR-CM.Convert-Shape", 4, VAL_EACH, 0, VAL_ENV_ANY, VAL_ERROR, SRC_KHR, "3.42.11 Conversion Instructions; SPV_NV_cooperative_matrix2 3.49.11", \
@@ -360,19 +384,19 @@ X("NV-CM2.Reduce-Use", 4, VAL_OPCODE, OPC(CooperativeMatrixReduceNV), VAL_ENV_AN
 X("NV-CM2.Reduce-Scope", 4, VAL_OPCODE, OPC(CooperativeMatrixReduceNV), VAL_ENV_ANY, VAL_ERROR, SRC_NV2, "3.49.13 OpCooperativeMatrixReduceNV", \
   "Matrix and Result Type have matching Scope", nv2_reduce_scope) \
 X("NV-CM2.Reduce-Mode", 4, VAL_OPCODE, OPC(CooperativeMatrixReduceNV), VAL_ENV_ANY, VAL_ERROR, SRC_NV2, "3.X Cooperative Matrix Reduce Mode", \
-  "2x2 is not combined with Row or Column", nv2_reduce_mode) \
+  "Reduce has Row, Column or 2x2, and 2x2 is not combined with Row or Column", nv2_reduce_mode) \
 X("NV-CM2.Reduce-Dims", 4, VAL_OPCODE, OPC(CooperativeMatrixReduceNV), VAL_ENV_ANY, VAL_ERROR, SRC_NV2, "3.49.13 OpCooperativeMatrixReduceNV", \
   "2x2: the result's dimensions are half of Matrix's; Row: the same number of rows; Column: the same number of columns", nv2_reduce_dims) \
 X("NV-CM2.Reduce-Combine", 4, VAL_OPCODE, OPC(CooperativeMatrixReduceNV), VAL_ENV_ANY, VAL_ERROR, SRC_NV2, "3.49.13 OpCooperativeMatrixReduceNV", \
   "CombineFunc is an OpFunction with two parameters whose types and result type are Matrix's component type", nv2_reduce_combine) \
 X("NV-CM2.Convert-Types", 4, VAL_OPCODE, OPC(CooperativeMatrixConvertNV), VAL_ENV_ANY, VAL_ERROR, SRC_NV2, "3.49.11 OpCooperativeMatrixConvertNV", \
-  "Result Type and Matrix's type are cooperative matrix types with the same Component Type, Scope, Rows and Columns", nv2_convert_types) \
+  "Result Type and Matrix's type are cooperative matrix types with the same Component Type (integer types of one width may differ in Signedness, as spirv-val and drivers take it), Scope, Rows and Columns", nv2_convert_types) \
 X("NV-CM2.Convert-Use", 4, VAL_OPCODE, OPC(CooperativeMatrixConvertNV), VAL_ENV_ANY, VAL_ERROR, SRC_NV2, "3.49.11 OpCooperativeMatrixConvertNV", \
-  "the Use of Result Type is MatrixAKHR or MatrixBKHR, that of Matrix MatrixAccumulatorKHR", nv2_convert_use) \
+  "the Use of Result Type is MatrixAKHR or MatrixBKHR, that of Matrix MatrixAccumulatorKHR (with maintenance1's conversions, one of them MatrixAccumulatorKHR); the two Uses are not the same <id>", nv2_convert_use) \
 X("NV-CM2.Transpose-Types", 4, VAL_OPCODE, OPC(CooperativeMatrixTransposeNV), VAL_ENV_ANY, VAL_ERROR, SRC_NV2, "3.49.11 OpCooperativeMatrixTransposeNV", \
   "Result Type and Matrix's type are cooperative matrix types with the same Scope and Rows and Columns swapped", nv2_transpose_types) \
 X("NV-CM2.Transpose-Use", 4, VAL_OPCODE, OPC(CooperativeMatrixTransposeNV), VAL_ENV_ANY, VAL_ERROR, SRC_NV2, "3.49.11 OpCooperativeMatrixTransposeNV", \
-  "the Use of Result Type is MatrixBKHR, that of Matrix MatrixAccumulatorKHR", nv2_transpose_use) \
+  "the Use of Result Type is MatrixBKHR, that of Matrix MatrixAccumulatorKHR (not the same <id>)", nv2_transpose_use) \
 X("M1.Extension", 4, VAL_MODULE, 0, VAL_ENV_ANY, VAL_ERROR, SRC_M1, "Extension Name", \
   "OpExtension \"SPV_EXT_cooperative_matrix_maintenance1\" is present when CooperativeMatrixConversionsEXT or CooperativeMatrixGetCoordinateEXT is declared", m1_extension) \
 X("M1.GetCoordinate-Result", 4, VAL_OPCODE, OPC(CooperativeMatrixGetCoordinateEXT), VAL_ENV_ANY, VAL_ERROR, SRC_M1, "3.49.1 OpCooperativeMatrixGetCoordinateEXT", \

@@ -42,10 +42,24 @@ int val_cm_use_is(const val_coopmat *cm, uint64_t use)
 /* 1 when `ptr` (a pointer value) points into an array: it comes from an
  * access chain whose last index selects an array element, from
  * OpPtrAccessChain, or from something whose target is not known here
- * (a parameter, a converted integer, a loaded pointer). 0 when it is the
- * address of a whole variable or of a structure member or vector component. */
+ * (a parameter, a converted integer, a loaded pointer).  Also 1 when it
+ * points *to* an array (its pointee is OpTypeArray or OpTypeRuntimeArray:
+ * the runtime array of a Block, as SPIRV-Tools' own tests of
+ * OpCooperativeMatrixLoadTensorNV pass it; the memory is the array's either
+ * way, and its first element is where the operation starts) and when it is
+ * an untyped pointer (SPV_KHR_untyped_pointers: no pointee type says what
+ * the memory is; an OpUntypedVariableKHR of a Block is the memory of its
+ * runtime array).  0 when it is the address of a whole variable or of a
+ * structure member or vector component that is not an array. */
 int val_points_into_array(const val_ctx *v, uint32_t ptr)
 {
+    uint32_t ptype = val_type_of(v, ptr), pointee = 0;
+    if (val_opcode(v, ptype) == SpvOpTypeUntypedPointerKHR)
+        return 1;
+    if (val_pointer_type(v, ptype, NULL, &pointee) &&
+        (val_opcode(v, pointee) == SpvOpTypeArray ||
+         val_opcode(v, pointee) == SpvOpTypeRuntimeArray))
+        return 1;
     for (int steps = 0; steps < 64; steps++) {
         spv_inst in;
         if (!val_def(v, ptr, &in))
@@ -210,10 +224,14 @@ int khr_semantics_constant(val_ctx *v, const spv_inst *in)
         if (ops[i].kind != SPV_OPERAND_IdMemorySemantics)
             continue;
         uint32_t id = in->words[ops[i].word];
-        if (val_opcode(v, id) != SpvOpConstant || !val_is_int_scalar(v, val_type_of(v, id), 32))
-            return val_fail(v, "Memory Semantics %%%u is not an OpConstant of a 32-bit integer "
-                               "type",
-                            id);
+        /* SPV_NV_cooperative_matrix relaxes the same sentence to "the
+         * result of a constant instruction" (specialization constants
+         * included) when CooperativeMatrixNV is declared. */
+        int nv = val_has_cap(v, SpvCapabilityCooperativeMatrixNV);
+        if (!(nv ? val_is_constant_inst(v, id) : val_opcode(v, id) == SpvOpConstant) ||
+            !val_is_int_scalar(v, val_type_of(v, id), 32))
+            return val_fail(v, "Memory Semantics %%%u is not %s of a 32-bit integer type", id,
+                            nv ? "a constant instruction (CooperativeMatrixNV)" : "an OpConstant");
     }
     return 1;
 }
@@ -450,6 +468,161 @@ int khr_ls_stride_value(val_ctx *v, const spv_inst *in)
                         (long long)(sign ? s : (int64_t)stride));
     if (in->opcode == SpvOpCooperativeMatrixLoadKHR && negative)
         return val_fail(v, "Stride is %lld; a load needs a Stride of at least 0", (long long)s);
+    return 1;
+}
+
+/* ---- SPV_KHR_bfloat16, SPV_EXT_float8 --------------------------------------------- */
+
+/* The FP encoding of the scalars of a scalar, vector, matrix or cooperative
+ * matrix type: VAL_NONE for IEEE 754 (or not a float). */
+static uint32_t float_encoding(const val_ctx *v, uint32_t type)
+{
+    if (val_opcode(v, type) == SpvOpTypeMatrix) {
+        spv_inst m;
+        if (!val_def(v, type, &m) || m.word_count < 3)
+            return VAL_NONE;
+        type = m.words[2];
+    }
+    uint32_t enc = VAL_NONE;
+    if (!val_float_type(v, val_component_type(v, type), NULL, &enc))
+        return VAL_NONE;
+    return enc;
+}
+
+static int is_fp8(uint32_t enc)
+{
+    return enc == SpvFPEncodingFloat8E4M3EXT || enc == SpvFPEncodingFloat8E5M2EXT;
+}
+
+static int matrix_capability(val_ctx *v, const spv_inst *in, int fp8)
+{
+    val_coopmat cm;
+    uint32_t enc = VAL_NONE;
+    if (!val_coopmat_type(v, in->words[1], &cm) ||
+        !val_float_type(v, cm.component, NULL, &enc) ||
+        !(fp8 ? is_fp8(enc) : enc == SpvFPEncodingBFloat16KHR))
+        return 1;
+    uint32_t cap = fp8 ? SpvCapabilityFloat8CooperativeMatrixEXT
+                       : SpvCapabilityBFloat16CooperativeMatrixKHR;
+    if (!val_has_cap(v, cap))
+        return val_fail(v, "a cooperative matrix of %s components needs the %s capability",
+                        fp8 ? "8-bit float" : "bfloat16",
+                        fp8 ? "Float8CooperativeMatrixEXT" : "BFloat16CooperativeMatrixKHR");
+    return 1;
+}
+
+int bf16_matrix_capability(val_ctx *v, const spv_inst *in)
+{
+    return matrix_capability(v, in, 0);
+}
+
+int fp8_matrix_capability(val_ctx *v, const spv_inst *in)
+{
+    return matrix_capability(v, in, 1);
+}
+
+/* The floating-point arithmetic instructions, whose Result Type may hold
+ * no bfloat16 or 8-bit float (the conversions, MulAdd, loads and stores,
+ * composites and OpDot with BFloat16DotProductKHR are how those types are
+ * used). */
+static int special_arith(val_ctx *v, const spv_inst *in, int fp8)
+{
+    switch (in->opcode) {
+    case SpvOpFNegate:
+    case SpvOpFAdd:
+    case SpvOpFSub:
+    case SpvOpFMul:
+    case SpvOpFDiv:
+    case SpvOpFRem:
+    case SpvOpFMod:
+    case SpvOpVectorTimesScalar:
+    case SpvOpMatrixTimesScalar:
+    case SpvOpVectorTimesMatrix:
+    case SpvOpMatrixTimesVector:
+    case SpvOpMatrixTimesMatrix:
+    case SpvOpOuterProduct:
+        break;
+    default:
+        return 1;
+    }
+    uint32_t enc = float_encoding(v, in->words[1]);
+    if (fp8 ? is_fp8(enc) : enc == SpvFPEncodingBFloat16KHR)
+        return val_fail(v, "%s does not take %s values", val_op_name(in->opcode),
+                        fp8 ? "8-bit float (Float8E4M3EXT, Float8E5M2EXT)" : "bfloat16");
+    return 1;
+}
+
+int bf16_arith(val_ctx *v, const spv_inst *in)
+{
+    return special_arith(v, in, 0);
+}
+
+int fp8_arith(val_ctx *v, const spv_inst *in)
+{
+    return special_arith(v, in, 1);
+}
+
+/* ---- SPV_ARM_cooperative_matrix_layouts ------------------------------------------- */
+
+/* 1 and the layout when MemoryLayout is a known RowBlockedInterleavedARM or
+ * ColumnBlockedInterleavedARM. */
+static int arm_layout(const val_ctx *v, const spv_inst *in, uint64_t *o_layout)
+{
+    return val_const_value(v, in->words[ls_of(in).layout], o_layout) &&
+           (*o_layout == SpvCooperativeMatrixLayoutRowBlockedInterleavedARM ||
+            *o_layout == SpvCooperativeMatrixLayoutColumnBlockedInterleavedARM);
+}
+
+static const char *arm_name(uint64_t layout)
+{
+    return layout == SpvCooperativeMatrixLayoutRowBlockedInterleavedARM
+               ? "RowBlockedInterleavedARM"
+               : "ColumnBlockedInterleavedARM";
+}
+
+int arm_ls_stride(val_ctx *v, const spv_inst *in)
+{
+    ls_words w = ls_of(in);
+    uint64_t layout, stride;
+    if (!arm_layout(v, in, &layout))
+        return 1;
+    if (w.stride >= in->word_count)
+        return val_fail(v, "the %s layout needs a Stride operand", arm_name(layout));
+    uint32_t id = in->words[w.stride];
+    if (!val_is_constant_inst(v, id))
+        return val_fail(v, "with the %s layout, Stride %%%u must come from a constant instruction",
+                        arm_name(layout), id);
+    if (val_const_value(v, id, &stride) && stride != 1 && stride != 2 && stride != 4)
+        return val_fail(v, "with the %s layout, Stride is %llu, not 1, 2 or 4", arm_name(layout),
+                        (unsigned long long)stride);
+    return 1;
+}
+
+int arm_ls_shape(val_ctx *v, const spv_inst *in)
+{
+    ls_words w = ls_of(in);
+    uint64_t layout, stride;
+    if (!arm_layout(v, in, &layout) || w.stride >= in->word_count ||
+        !val_const_value(v, in->words[w.stride], &stride) || stride == 0 || stride > 4)
+        return 1;
+    uint32_t t = in->opcode == SpvOpCooperativeMatrixLoadKHR ? in->words[1]
+                                                              : val_type_of(v, in->words[2]);
+    val_coopmat cm;
+    uint32_t width = 0;
+    if (!val_coopmat_type(v, t, &cm) ||
+        !(val_int_type(v, cm.component, &width, NULL) ||
+          val_float_type(v, cm.component, &width, NULL)) ||
+        width < 8 || width > 128)
+        return 1;
+    uint64_t bcols = 16 / (width / 8);
+    int rowb = layout == SpvCooperativeMatrixLayoutRowBlockedInterleavedARM;
+    uint64_t rm = rowb ? 4 : 4 * stride, cmul = rowb ? bcols * stride : bcols;
+    if ((cm.rows_known && cm.rows % rm) || (cm.cols_known && cm.cols % cmul))
+        return val_fail(v, "a %llux%llu matrix of %u-bit components with %s and Stride %llu: "
+                           "Rows must be a multiple of %llu and Columns of %llu",
+                        (unsigned long long)cm.rows, (unsigned long long)cm.cols, width,
+                        arm_name(layout), (unsigned long long)stride, (unsigned long long)rm,
+                        (unsigned long long)cmul);
     return 1;
 }
 

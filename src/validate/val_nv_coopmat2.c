@@ -501,6 +501,11 @@ int nv2_reduce_scope(val_ctx *v, const spv_inst *in)
 int nv2_reduce_mode(val_ctx *v, const spv_inst *in)
 {
     uint32_t mode = in->words[4];
+    /* The text defines the result for Row, Column, both and 2x2 only; with
+     * none of them there is nothing to compute. */
+    if (!(mode & (SpvCooperativeMatrixReduce2x2Mask | SpvCooperativeMatrixReduceRowMask |
+                  SpvCooperativeMatrixReduceColumnMask)))
+        return val_fail(v, "Reduce has none of Row, Column and 2x2");
     if ((mode & SpvCooperativeMatrixReduce2x2Mask) &&
         (mode & (SpvCooperativeMatrixReduceRowMask | SpvCooperativeMatrixReduceColumnMask)))
         return val_fail(v, "2x2 is combined with Row or Column");
@@ -585,10 +590,17 @@ int nv2_convert_types(val_ctx *v, const spv_inst *in)
         return val_fail(v, "the Result Type is not a cooperative matrix type");
     if (!val_cm_of(v, in->words[3], &m))
         return val_fail(v, "Matrix %%%u is not a cooperative matrix", in->words[3]);
-    int tr, ext = convert_use_ext(v, in, &tr);
+    int tr;
+    (void)convert_use_ext(v, in, &tr);
+    /* Integer component types of one width that differ only in Signedness
+     * count as the same: maintenance1 says so, and without it the value is
+     * the same bits; glslang emits such a conversion for a GLSL constructor
+     * from a u16 accumulator to an s16 A (the GLSL text maps "coopmat
+     * constructor changing component type or Use" to this instruction),
+     * spirv-val accepts it, and the Vulkan CTS runs it on NVIDIA's driver. */
     uint32_t rw, mw;
     int same_comp = r.component == m.component ||
-                    (ext && val_int_type(v, r.component, &rw, NULL) &&
+                    (val_int_type(v, r.component, &rw, NULL) &&
                      val_int_type(v, m.component, &mw, NULL) && rw == mw);
     int dims = tr ? val_same_dim(v, r.rows_id, m.cols_id) != 0 &&
                         val_same_dim(v, r.cols_id, m.rows_id) != 0
@@ -606,6 +618,11 @@ int nv2_convert_use(val_ctx *v, const spv_inst *in)
     val_coopmat r, m;
     if (!val_coopmat_type(v, in->words[1], &r) || !val_cm_of(v, in->words[3], &m))
         return 1;
+    /* Every reading needs two different Uses; one <id> for both (a
+     * specialization constant included) is one Use, whatever its value. */
+    if (r.use_id == m.use_id)
+        return val_fail(v, "Matrix and the Result Type take their Use from the same <id> %%%u",
+                        r.use_id);
     int tr;
     if (convert_use_ext(v, in, &tr) && !tr) {
         int r_acc = val_cm_use_is(&r, 2), m_acc = val_cm_use_is(&m, 2);
@@ -644,6 +661,9 @@ int nv2_transpose_use(val_ctx *v, const spv_inst *in)
     val_coopmat r, m;
     if (!val_coopmat_type(v, in->words[1], &r) || !val_cm_of(v, in->words[3], &m))
         return 1;
+    if (r.use_id == m.use_id)
+        return val_fail(v, "Matrix and the Result Type take their Use from the same <id> %%%u",
+                        r.use_id);
     if (!val_cm_use_is(&r, 1))
         return val_fail(v, "the Result Type's Use is %s, not MatrixBKHR", val_use_name(r.use));
     if (!val_cm_use_is(&m, 2))
@@ -697,6 +717,10 @@ int nv2_per_element_operands(val_ctx *v, const spv_inst *in)
     for (uint32_t i = 5; i < in->word_count && i - 2 < np; i++) {
         uint32_t op = in->words[i], ot = val_type_of(v, op), want = params[i - 2];
         val_coopmat cm;
+        if (val_opcode(v, ot) == SpvOpTypeCooperativeMatrixNV)
+            return val_fail(v, "the extra operand %%%u is an SPV_NV_cooperative_matrix matrix, "
+                               "not one of Matrix's type",
+                            op);
         if (val_coopmat_type(v, ot, &cm)) {
             if (ot != mt)
                 return val_fail(v, "the extra operand %%%u is a cooperative matrix of another "

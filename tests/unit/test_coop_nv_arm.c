@@ -296,18 +296,20 @@ static void test_arm_layouts(void **state)
 }
 
 /* The text's rules: Stride 1, 2 or 4; the dimensions multiples of the
- * block (times Stride); the capability. */
+ * block (times Stride); the capability.  The validator refuses such a
+ * module (the ARM-CML rules); without validation the engine refuses the
+ * dispatch itself. */
 static void test_arm_refused(void **state)
 {
     (void)state;
     static const struct {
         int rowblocked;
         uint32_t es, S, rows, cols;
-        const char *message;
+        const char *message, *rule;
     } cases[] = {
-        {1, 4, 3, 4, 12, "Stride 3"},
-        {1, 4, 2, 4, 4, "columns of 8"},  /* 16/4 * 2 */
-        {0, 2, 2, 4, 8, "rows must be a multiple of 8"},
+        {1, 4, 3, 4, 12, "Stride 3", "[ARM-CML.Load-Stride]"},
+        {1, 4, 2, 4, 4, "columns of 8", "[ARM-CML.Load-Shape]"},  /* 16/4 * 2 */
+        {0, 2, 2, 4, 8, "rows must be a multiple of 8", "[ARM-CML.Load-Shape]"},
     };
     for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
         char text[sizeof(arm_fmt) + 256];
@@ -318,6 +320,12 @@ static void test_arm_refused(void **state)
         void *bufs[4] = {buf[0], buf[1], buf[2], buf[3]};
         size_t sizes[4] = {4096, 4096, 4096, 4096};
         asm_result rr = asm_run(text, NULL, bufs, sizes, 4);
+        if (rr.create != CVM_ERROR_INVALID_MODULE || !strstr(rr.message, cases[k].rule))
+            fail_msg("case %zu: %s: %s", k, cvm_result_string(rr.create), rr.message);
+        asm_params np;
+        memset(&np, 0, sizeof(np));
+        np.flags = CVM_FLAG_NO_VALIDATION;
+        rr = asm_run(text, &np, bufs, sizes, 4);
         if (rr.dispatch != CVM_ERROR_INVALID_MODULE || !strstr(rr.message, cases[k].message))
             fail_msg("case %zu: %s: %s", k, cvm_result_string(rr.dispatch), rr.message);
     }

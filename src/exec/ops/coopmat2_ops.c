@@ -429,6 +429,31 @@ static cvm_result h_transpose(cvm_exec *ex, const cvm_insn *in)
     return CVM_SUCCESS;
 }
 
+/* Transpose with a change of component type: in->sk / sk2 are the result's
+ * and Matrix's element kinds; each element is converted as
+ * cvm_convert_array converts (Op{F,S,U}Convert by the kinds). */
+static cvm_result h_transpose_convert(cvm_exec *ex, const cvm_insn *in)
+{
+    const cvm_type *tr = &ex->prog->types[in->type];
+    cvm_scalar_kind rk = (cvm_scalar_kind)in->sk, mk = (cvm_scalar_kind)in->sk2;
+    unsigned rs = cvm_sk_size(rk), ms = cvm_sk_size(mk);
+    cvm_val vm = ex->vals[in->a], vr = ex->vals[in->result];
+    for (uint32_t i = 0; i < cvm_scope_instances(ex, in); i++) {
+        int chk = cvm_scope_instance_check(ex, in, i);
+        if (chk < 0)
+            return CVM_ERROR_DIVERGENT_COLLECTIVE;
+        if (chk == 0)
+            continue;
+        const uint8_t *src = vm.p + (size_t)i * vm.stride; /* tr->cols x tr->rows */
+        uint8_t *dst = vr.p + (size_t)i * vr.stride;
+        for (uint32_t r = 0; r < tr->rows; r++)
+            for (uint32_t c = 0; c < tr->cols; c++)
+                cvm_convert_array(rk, dst + ((size_t)r * tr->cols + c) * rs, mk,
+                                  src + ((size_t)c * tr->rows + r) * ms, 1, 0);
+    }
+    return CVM_SUCCESS;
+}
+
 /* ---- lowering -------------------------------------------------------------- */
 
 static const char *use_name(uint32_t use)
@@ -591,7 +616,8 @@ static cvm_result lower_per_element(cvm_lower *lw, const spv_inst *in, cvm_insn 
  * decorated CooperativeMatrixTransposeEXT (then rows and columns swap, and,
  * as for every conversion so decorated, Matrix must be an accumulator and
  * the result MatrixAKHR or MatrixBKHR).  Without it, SPV_NV_cooperative_matrix2's:
- * accumulator to A or B only, the same component type. */
+ * accumulator to A or B only, the same component type (or an integer one
+ * of the same width, as the validator takes it). */
 static cvm_result lower_convert_transpose(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
 {
     const uint32_t *w = in->words;
@@ -609,12 +635,24 @@ static cvm_result lower_convert_transpose(cvm_lower *lw, const spv_inst *in, cvm
     if (tr->tclass != CVM_TC_COOPMAT || tm->tclass != CVM_TC_COOPMAT)
         return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
                               "Result Type and Matrix must be cooperative matrices");
-    /* The SPIR-V text of Transpose does not name the component type; the
-     * GLSL text requires it to match, and there is no conversion to do. */
+    /* The SPIR-V text of Transpose does not name the component type ("the
+     * same 'Scope' as 'Result Type', and with 'Rows', and 'Columns'
+     * swapped"); the GLSL text asks for the same one, yet glslang emits
+     * coopMatTransposeNV between two types as one OpCooperativeMatrixTransposeNV,
+     * the Vulkan CTS's transpose_acc_to_b tests do so (expecting each element
+     * converted: f32 to f16 rounded, integers cut to the result's width) and
+     * NVIDIA's driver passes them: such a transpose converts each element as
+     * Op{F,S,U}Convert would, by the two types' kinds. */
     const cvm_type *er = cvm_lower_type(lw, tr->elem), *em = cvm_lower_type(lw, tm->elem);
+    /* Integers of one width that differ in signedness are the same bits:
+     * maintenance1 allows it, and so does the validator without it
+     * (NV-CM2.Convert-Types: glslang emits it for GLSL constructors). */
     int same = same_scalar(er, em) ||
-               (ext && er->tclass == CVM_TC_INT && em->tclass == CVM_TC_INT && er->size == em->size);
-    if (!same)
+               (er->tclass == CVM_TC_INT && em->tclass == CVM_TC_INT && er->size == em->size);
+    int convert = !same && in->opcode == SpvOpCooperativeMatrixTransposeNV &&
+                  (er->tclass == CVM_TC_INT || er->tclass == CVM_TC_FLOAT) &&
+                  (em->tclass == CVM_TC_INT || em->tclass == CVM_TC_FLOAT);
+    if (!same && !convert)
         return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
                               "Matrix and Result Type have different component types%s",
                               in->opcode == SpvOpCooperativeMatrixTransposeNV
@@ -649,6 +687,11 @@ static cvm_result lower_convert_transpose(cvm_lower *lw, const spv_inst *in, cvm
     out->type = w[1];
     out->flags = scope_flags(tr);
     out->fn = tp ? h_transpose : h_convert_use;
+    if (convert) {
+        out->sk = er->sk;
+        out->sk2 = em->sk;
+        out->fn = h_transpose_convert;
+    }
     return CVM_SUCCESS;
 }
 
