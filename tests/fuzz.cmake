@@ -6,7 +6,10 @@
 #               a bounded time, whenever clang's libFuzzer is installed).
 #   module_unvalidated is fuzz_module.c with CVM_FLAG_NO_VALIDATION: the
 #   reader, lowering and interpreter on their own.
-set(CVM_FUZZ_HARNESSES module module_unvalidated validate disassemble assemble amber)
+#   coopvec_convert is cvm_convert_cooperative_vector_matrix; its seeds are
+#   fuzz/coopvec_convert/*.cvconv (the input format: its header comment).
+set(CVM_FUZZ_HARNESSES module module_unvalidated validate disassemble assemble amber
+    coopvec_convert)
 foreach(h ${CVM_FUZZ_HARNESSES})
   set(src ${h})
   if(h STREQUAL "module_unvalidated")
@@ -120,6 +123,9 @@ file(GLOB_RECURSE cvm_seed_scripts ${CMAKE_CURRENT_SOURCE_DIR}/*.amber
      ${CMAKE_CURRENT_SOURCE_DIR}/*.vkscript)
 list(FILTER cvm_seed_scripts EXCLUDE REGEX "/fuzz/regress/")
 add_test(NAME fuzz.seeds.amber COMMAND replay_amber ${cvm_seed_scripts})
+
+file(GLOB cvm_seed_cvconv ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/coopvec_convert/*.cvconv)
+add_test(NAME fuzz.seeds.coopvec_convert COMMAND replay_coopvec_convert ${cvm_seed_cvconv})
 
 # The dictionaries are what tools/gen_fuzz_dict.py makes from the grammar now.
 add_test(NAME fuzz_dict_fresh

@@ -433,6 +433,99 @@ static void test_vectors(void **state)
     free(text);
 }
 
+
+/* A Private variable holding a workgroup-scope matrix (and an array of
+ * them) is one copy for the workgroup: stored whole, then read element by
+ * element through access chains by every invocation, of every subgroup.
+ * (Private variables holding matrices had one copy per subgroup whatever
+ * the matrices' scope: the subgroups past the first read a copy nothing
+ * had written.) */
+static const char private_wg_shader[] =
+    "OpCapability Shader\n"
+    "OpCapability VulkanMemoryModel\n"
+    "OpCapability CooperativeMatrixKHR\n"
+    "OpExtension \"SPV_KHR_cooperative_matrix\"\n"
+    "OpMemoryModel Logical Vulkan\n"
+    "OpEntryPoint GLCompute %main \"main\" %lidx %In %Out %vm %va\n"
+    "OpExecutionMode %main LocalSize 64 1 1\n"
+    "OpDecorate %lidx BuiltIn LocalInvocationIndex\n"
+    "OpDecorate %rtf ArrayStride 4\n"
+    "OpDecorate %Sf Block\n"
+    "OpMemberDecorate %Sf 0 Offset 0\n"
+    "OpDecorate %In DescriptorSet 0\n"
+    "OpDecorate %In Binding 0\n"
+    "OpDecorate %Out DescriptorSet 0\n"
+    "OpDecorate %Out Binding 1\n"
+    "%void = OpTypeVoid\n"
+    "%fn = OpTypeFunction %void\n"
+    "%uint = OpTypeInt 32 0\n"
+    "%int = OpTypeInt 32 1\n"
+    "%float = OpTypeFloat 32\n"
+    "%rtf = OpTypeRuntimeArray %float\n"
+    "%Sf = OpTypeStruct %rtf\n"
+    "%pSf = OpTypePointer StorageBuffer %Sf\n"
+    "%pf = OpTypePointer StorageBuffer %float\n"
+    "%pin = OpTypePointer Input %uint\n"
+    "%In = OpVariable %pSf StorageBuffer\n"
+    "%Out = OpVariable %pSf StorageBuffer\n"
+    "%lidx = OpVariable %pin Input\n"
+    "%c0 = OpConstant %uint 0\n"
+    "%c1 = OpConstant %uint 1\n"
+    "%c2 = OpConstant %uint 2\n"
+    "%c8 = OpConstant %uint 8\n"
+    "%c64 = OpConstant %uint 64\n"
+    "%s8 = OpConstant %int 8\n"
+    "%wg = OpConstant %uint 2\n"
+    "%mat = OpTypeCooperativeMatrixKHR %float %wg %c8 %c8 %c2\n"
+    "%arr = OpTypeArray %mat %c2\n"
+    "%ppm = OpTypePointer Private %mat\n"
+    "%ppa = OpTypePointer Private %arr\n"
+    "%ppf = OpTypePointer Private %float\n"
+    "%vm = OpVariable %ppm Private\n"
+    "%va = OpVariable %ppa Private\n"
+    "%main = OpFunction %void None %fn\n"
+    "%entry = OpLabel\n"
+    "%lid = OpLoad %uint %lidx\n"
+    "%pA = OpAccessChain %pf %In %c0 %c0\n"
+    "%A = OpCooperativeMatrixLoadKHR %mat %pA %c0 %s8\n"
+    "%pB = OpAccessChain %pf %In %c0 %c64\n"
+    "%B = OpCooperativeMatrixLoadKHR %mat %pB %c0 %s8\n"
+    "OpStore %vm %A\n"
+    "%ar = OpCompositeConstruct %arr %A %B\n"
+    "OpStore %va %ar\n"
+    /* element 0 of each invocation's part: flat index lid (64 lanes, L = 1) */
+    "%pe = OpAccessChain %ppf %vm %c0\n"
+    "%e = OpLoad %float %pe\n"
+    "%o0 = OpAccessChain %pf %Out %c0 %lid\n"
+    "OpStore %o0 %e\n"
+    "%pe1 = OpAccessChain %ppf %va %c1 %c0\n"
+    "%e1 = OpLoad %float %pe1\n"
+    "%l64 = OpIAdd %uint %lid %c64\n"
+    "%o1 = OpAccessChain %pf %Out %c0 %l64\n"
+    "OpStore %o1 %e1\n"
+    "OpReturn\n"
+    "OpFunctionEnd\n";
+
+static void test_private_workgroup_matrix(void **state)
+{
+    (void)state;
+    float in[128], out[128];
+    for (int i = 0; i < 128; i++)
+        in[i] = (float)(i + 1);
+    memset(out, 0, sizeof(out));
+    void *bufs[2] = {in, out};
+    size_t sizes[2] = {sizeof(in), sizeof(out)};
+    asm_params p;
+    memset(&p, 0, sizeof(p));
+    p.subgroup_size = 16;
+    asm_result rr = asm_run(private_wg_shader, &p, bufs, sizes, 2);
+    ASM_OK(rr, "Private variables holding workgroup matrices");
+    for (int l = 0; l < 64; l++)
+        if (out[l] != in[l] || out[64 + l] != in[64 + l])
+            fail_msg("invocation %d: %g and %g, expected %g and %g", l, (double)out[l],
+                     (double)out[64 + l], (double)in[l], (double)in[64 + l]);
+}
+
 static void test_khr_subgroup_8(void **s) { (void)s; run(0, 0, 8, 0); }
 static void test_khr_subgroup_32(void **s) { (void)s; run(0, 0, 32, 0); }
 static void test_khr_subgroup_64(void **s) { (void)s; run(0, 0, 64, 0); }
@@ -461,7 +554,7 @@ int main(void)
         cmocka_unit_test(test_khr_subgroup_64), cmocka_unit_test(test_khr_workgroup),
         cmocka_unit_test(test_nv_subgroup_16),  cmocka_unit_test(test_nv_subgroup_32),
         cmocka_unit_test(test_khr_reference_paths), cmocka_unit_test(test_khr_tiers),
-        cmocka_unit_test(test_vectors),
+        cmocka_unit_test(test_vectors),           cmocka_unit_test(test_private_workgroup_matrix),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
