@@ -1119,6 +1119,8 @@ static const char *const device_extensions[] = {
     "VK_EXT_shader_64bit_indexing",       /* address arithmetic is 64-bit in every mode */
     "VK_EXT_shader_subgroup_partitioned", "VK_NV_shader_subgroup_partitioned", /* partitions */
     "VK_AMD_gpu_shader_int16",            /* 16-bit Frexp exponents */
+    "VK_EXT_shader_long_vector",          /* SPV_EXT_long_vector: vectors of any size,
+                                             OpTypeVectorIdEXT, up to max_vector_components */
 };
 
 int cvm_supports_extension(const char *name)
@@ -1172,6 +1174,7 @@ static const char *const device_features[] = {
     "ShaderOCPMicroscalingTypesFeaturesEXT.shaderMXInt8",
     "CooperativeMatrixFeaturesNV.cooperativeMatrix",
     "Shader64BitIndexingFeaturesEXT.shader64BitIndexing",
+    "ShaderLongVectorFeaturesEXT.longVector",
 };
 
 int cvm_supports_feature(const char *name)
@@ -1222,4 +1225,8 @@ void cvm_get_limits(cvm_limits *o)
     o->max_cooperative_vector_components = CVM_MAX_COOPVEC_COMPONENTS;
     o->cooperative_vector_training_float16_accumulation = 1;
     o->cooperative_vector_training_float32_accumulation = 1;
+    /* Lowering takes vectors of up to 65536 components; the limit offered is
+     * the cooperative vectors' (the same types, OpTypeVectorIdEXT), which the
+     * tests run at its largest. */
+    o->max_vector_components = CVM_MAX_COOPVEC_COMPONENTS;
 }

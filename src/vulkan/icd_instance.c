@@ -557,6 +557,10 @@ void cvk_fill_features(VkBaseOutStructure *s)
             SET(s, VkPhysicalDeviceShaderSubgroupPartitionedFeaturesEXT, shaderSubgroupPartitioned,
                 E("VK_EXT_shader_subgroup_partitioned"));
             break;
+        case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_LONG_VECTOR_FEATURES_EXT:
+            SET(s, VkPhysicalDeviceShaderLongVectorFeaturesEXT, longVector,
+                F("ShaderLongVectorFeaturesEXT.longVector"));
+            break;
         default:
             break;
         }
@@ -1059,6 +1063,10 @@ static void fill_properties(VkBaseOutStructure *s)
                 cooperativeMatrixFlexibleDimensionsMaxDimension, lim.max_matrix_dimension);
             SET(s, VkPhysicalDeviceCooperativeMatrix2PropertiesNV,
                 cooperativeMatrixWorkgroupScopeReservedSharedMemory, 0);
+            break;
+        case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_LONG_VECTOR_PROPERTIES_EXT:
+            SET(s, VkPhysicalDeviceShaderLongVectorPropertiesEXT, maxVectorComponents,
+                lim.max_vector_components);
             break;
         case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_VECTOR_PROPERTIES_NV:
             SET(s, VkPhysicalDeviceCooperativeVectorPropertiesNV, cooperativeVectorSupportedStages,

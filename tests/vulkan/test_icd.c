@@ -802,6 +802,54 @@ static void test_matrix_combinations(void)
     free(f);
 }
 
+static int has_device_extension(const char *name)
+{
+    uint32_t n = 0;
+    VK(vkEnumerateDeviceExtensionProperties(pd, NULL, &n, NULL));
+    VkExtensionProperties *e = calloc(n ? n : 1, sizeof(*e));
+    if (!e)
+        exit(1);
+    VK(vkEnumerateDeviceExtensionProperties(pd, NULL, &n, e));
+    int found = 0;
+    for (uint32_t i = 0; i < n; i++)
+        found |= !strcmp(e[i].extensionName, name);
+    free(e);
+    return found;
+}
+
+/* VK_EXT_shader_long_vector (SPV_EXT_long_vector, which the engine runs):
+ * the extension, its feature, maxVectorComponents as cvm_get_limits gives it
+ * and no smaller than the CTS's largest case (1024 components), and a device
+ * created with the feature on. */
+static void test_long_vector(void)
+{
+    CHECK(has_device_extension("VK_EXT_shader_long_vector"), "VK_EXT_shader_long_vector listed");
+    VkPhysicalDeviceShaderLongVectorFeaturesEXT lvf = {
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_LONG_VECTOR_FEATURES_EXT};
+    VkPhysicalDeviceFeatures2 f2 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &lvf};
+    vkGetPhysicalDeviceFeatures2(pd, &f2);
+    CHECK(lvf.longVector == VK_TRUE, "longVector %u", lvf.longVector);
+    VkPhysicalDeviceShaderLongVectorPropertiesEXT lvp = {
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_LONG_VECTOR_PROPERTIES_EXT};
+    VkPhysicalDeviceProperties2 p2 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &lvp};
+    vkGetPhysicalDeviceProperties2(pd, &p2);
+    cvm_limits lim;
+    cvm_get_limits(&lim);
+    CHECK(lvp.maxVectorComponents == lim.max_vector_components && lvp.maxVectorComponents >= 1024,
+          "maxVectorComponents %u", lvp.maxVectorComponents);
+    float prio = 1;
+    VkDeviceQueueCreateInfo qci = {VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, NULL, 0, 0, 1, &prio};
+    VkPhysicalDeviceShaderLongVectorFeaturesEXT on = {
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_LONG_VECTOR_FEATURES_EXT, NULL, VK_TRUE};
+    const char *ext = "VK_EXT_shader_long_vector";
+    VkDeviceCreateInfo dci = {VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &on, 0, 1, &qci, 0, NULL, 1, &ext,
+                              NULL};
+    VkDevice dev = VK_NULL_HANDLE;
+    CHECK(vkCreateDevice(pd, &dci, NULL, &dev) == VK_SUCCESS, "device with longVector");
+    if (dev)
+        vkDestroyDevice(dev, NULL);
+}
+
 static void test_queries(void)
 {
     PFN_vkGetPhysicalDeviceCooperativeVectorPropertiesNV cvp =
@@ -864,6 +912,7 @@ int main(void)
     }
     test_queries();
     test_matrix_combinations();
+    test_long_vector();
     test_dispatches();
     test_device_lost();
     test_unused_binding_freed();
