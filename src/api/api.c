@@ -1200,6 +1200,21 @@ static const char *const device_properties[] = {
     "FloatControlsProperties.shaderRoundingModeRTEFloat16",
     "FloatControlsProperties.shaderRoundingModeRTEFloat32",
     "FloatControlsProperties.shaderRoundingModeRTEFloat64",
+    /* OpSDot, OpUDot, OpSUDot (and their AccSat forms) on 32-bit scalars
+     * holding four 8-bit values run as one instruction, four to five times
+     * faster than the same sum written with OpBitFieldSExtract, OpIMul and
+     * OpIAdd (64 invocations of 2048 dot products, one thread: OpSDot 0.8 s,
+     * OpSDotAccSat 1.0 s, the emulation with a wrapping add 3.6 to 4.1 s);
+     * the other shapes are not measured, so not claimed */
+    "ShaderIntegerDotProductProperties.integerDotProduct4x8BitPackedUnsignedAccelerated",
+    "ShaderIntegerDotProductProperties.integerDotProduct4x8BitPackedSignedAccelerated",
+    "ShaderIntegerDotProductProperties.integerDotProduct4x8BitPackedMixedSignednessAccelerated",
+    "ShaderIntegerDotProductProperties."
+    "integerDotProductAccumulatingSaturating4x8BitPackedUnsignedAccelerated",
+    "ShaderIntegerDotProductProperties."
+    "integerDotProductAccumulatingSaturating4x8BitPackedSignedAccelerated",
+    "ShaderIntegerDotProductProperties."
+    "integerDotProductAccumulatingSaturating4x8BitPackedMixedSignednessAccelerated",
 };
 
 int cvm_supports_property(const char *name)

@@ -11,6 +11,7 @@
  * cvm_assemble): dst[i] = src[i] * mul + add + SubgroupSize * 65536 for
  * i = GlobalInvocationId.x.  Each expected value below is that formula on the
  * inputs the test writes. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -850,6 +851,47 @@ static void test_long_vector(void)
         vkDestroyDevice(dev, NULL);
 }
 
+/* The integer dot product properties: the packed 4 x 8-bit forms
+ * (OpSDot/OpUDot/OpSUDot with PackedVectorFormat4x8Bit, which ggml's
+ * integer-dot paths ask for) accelerated, with and without accumulation,
+ * in both structures that carry them; the rest as the engine says. */
+static void test_integer_dot(void)
+{
+    VkPhysicalDeviceShaderIntegerDotProductProperties dp = {
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_INTEGER_DOT_PRODUCT_PROPERTIES};
+    VkPhysicalDeviceVulkan13Properties p13 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_PROPERTIES,
+                                              &dp};
+    VkPhysicalDeviceProperties2 p2 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &p13};
+    memset(&dp.integerDotProduct8BitUnsignedAccelerated, 0xAB,
+           sizeof(dp) - offsetof(VkPhysicalDeviceShaderIntegerDotProductProperties,
+                                 integerDotProduct8BitUnsignedAccelerated));
+    vkGetPhysicalDeviceProperties2(pd, &p2);
+    CHECK(dp.integerDotProduct4x8BitPackedSignedAccelerated == VK_TRUE &&
+              dp.integerDotProduct4x8BitPackedUnsignedAccelerated == VK_TRUE &&
+              dp.integerDotProduct4x8BitPackedMixedSignednessAccelerated == VK_TRUE &&
+              dp.integerDotProductAccumulatingSaturating4x8BitPackedSignedAccelerated == VK_TRUE &&
+              dp.integerDotProductAccumulatingSaturating4x8BitPackedUnsignedAccelerated == VK_TRUE &&
+              dp.integerDotProductAccumulatingSaturating4x8BitPackedMixedSignednessAccelerated ==
+                  VK_TRUE,
+          "packed 4 x 8-bit dot products accelerated");
+    CHECK(p13.integerDotProduct4x8BitPackedSignedAccelerated == VK_TRUE &&
+              p13.integerDotProduct4x8BitPackedUnsignedAccelerated == VK_TRUE &&
+              p13.integerDotProduct4x8BitPackedMixedSignednessAccelerated == VK_TRUE,
+          "the same in VkPhysicalDeviceVulkan13Properties");
+    /* every member 0 or 1 (none left as the 0xAB bytes written before),
+     * and the two structures agree */
+    const VkBool32 *a = &dp.integerDotProduct8BitUnsignedAccelerated;
+    const VkBool32 *b = &p13.integerDotProduct8BitUnsignedAccelerated;
+    for (int i = 0; i < 30; i++) {
+        CHECK(a[i] == VK_TRUE || a[i] == VK_FALSE, "member %d is %u", i, a[i]);
+        CHECK(a[i] == b[i], "member %d: %u and %u", i, a[i], b[i]);
+    }
+    CHECK(dp.integerDotProduct8BitSignedAccelerated ==
+              (VkBool32)cvm_supports_property(
+                  "ShaderIntegerDotProductProperties.integerDotProduct8BitSignedAccelerated"),
+          "8-bit vectors as the engine says");
+}
+
 static void test_queries(void)
 {
     PFN_vkGetPhysicalDeviceCooperativeVectorPropertiesNV cvp =
@@ -913,6 +955,7 @@ int main(void)
     test_queries();
     test_matrix_combinations();
     test_long_vector();
+    test_integer_dot();
     test_dispatches();
     test_device_lost();
     test_unused_binding_freed();
