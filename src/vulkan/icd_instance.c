@@ -29,6 +29,7 @@ static const char *const icd_extensions[] = {
     "VK_KHR_get_memory_requirements2", "VK_KHR_bind_memory2",     "VK_KHR_dedicated_allocation",
     "VK_KHR_driver_properties",   "VK_KHR_copy_commands2",        "VK_EXT_host_query_reset",
     "VK_EXT_device_fault",        "VK_EXT_pipeline_creation_cache_control",
+    "VK_EXT_shader_object", /* compute shaders only: icd_shader.c */
 };
 
 /* Extensions coopvm lists whose feature structure the ICD does not fill
@@ -554,6 +555,9 @@ void cvk_fill_features(VkBaseOutStructure *s)
         case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SUBGROUP_PARTITIONED_FEATURES_EXT:
             SET(s, VkPhysicalDeviceShaderSubgroupPartitionedFeaturesEXT, shaderSubgroupPartitioned,
                 E("VK_EXT_shader_subgroup_partitioned"));
+            break;
+        case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_OBJECT_FEATURES_EXT:
+            SET(s, VkPhysicalDeviceShaderObjectFeaturesEXT, shaderObject, VK_TRUE);
             break;
         case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_LONG_VECTOR_FEATURES_EXT:
             SET(s, VkPhysicalDeviceShaderLongVectorFeaturesEXT, longVector,
@@ -1095,6 +1099,12 @@ static void fill_properties(VkBaseOutStructure *s)
             SET(s, VkPhysicalDeviceCooperativeMatrix2PropertiesNV,
                 cooperativeMatrixWorkgroupScopeReservedSharedMemory, 0);
             break;
+        case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_OBJECT_PROPERTIES_EXT: {
+            VkPhysicalDeviceShaderObjectPropertiesEXT *p = (VkPhysicalDeviceShaderObjectPropertiesEXT *)s;
+            uuid(p->shaderBinaryUUID, 'S');
+            p->shaderBinaryVersion = CVK_SHADER_BINARY_VERSION;
+            break;
+        }
         case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_LONG_VECTOR_PROPERTIES_EXT:
             SET(s, VkPhysicalDeviceShaderLongVectorPropertiesEXT, maxVectorComponents,
                 lim.max_vector_components);
