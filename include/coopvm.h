@@ -484,6 +484,9 @@ typedef struct cvm_limits {
     uint32_t max_cooperative_vector_components;
     uint32_t cooperative_vector_training_float16_accumulation; /* 1 = VK_TRUE */
     uint32_t cooperative_vector_training_float32_accumulation;
+    /* VkPhysicalDeviceShaderLongVectorPropertiesEXT::maxVectorComponents:
+     * components of one vector type (SPV_EXT_long_vector) */
+    uint32_t max_vector_components;
 } cvm_limits;
 
 CVM_API void cvm_get_limits(cvm_limits *o_limits);

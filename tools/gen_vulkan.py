@@ -39,6 +39,8 @@ TARGETS = [
     "VK_EXT_shader_ocp_microscaling_types",
     "VK_EXT_shader_64bit_indexing",
     "VK_EXT_shader_subgroup_partitioned",
+    "VK_EXT_shader_long_vector",
+    "VK_EXT_shader_object",
 ]
 
 
@@ -160,7 +162,7 @@ def main():
             if req:
                 emit_type(req, block)
             block.append(" ".join(flat(t).split()))
-        elif cat == "funcpointer":
+        elif cat in ("funcpointer", "handle"):
             block.append(" ".join(flat(t).split()))
 
     for ext_name in TARGETS:
@@ -190,7 +192,9 @@ def main():
                         block.append("#define %s ((%s)%s)" % (name, ext, v))
                     else:
                         block.append("#define %s %s" % (name, v))
-                elif item.tag == "command":
+                elif item.tag == "command" and not rq.get("depends"):
+                    # (a command that exists only with another extension may
+                    # take that extension's types, which this header lacks)
                     pfns.append(item.get("name"))
         for cname in pfns:
             c = commands[cname]

@@ -1120,6 +1120,8 @@ static const char *const device_extensions[] = {
     "VK_EXT_shader_64bit_indexing",       /* address arithmetic is 64-bit in every mode */
     "VK_EXT_shader_subgroup_partitioned", "VK_NV_shader_subgroup_partitioned", /* partitions */
     "VK_AMD_gpu_shader_int16",            /* 16-bit Frexp exponents */
+    "VK_EXT_shader_long_vector",          /* SPV_EXT_long_vector: vectors of any size,
+                                             OpTypeVectorIdEXT, up to max_vector_components */
 };
 
 int cvm_supports_extension(const char *name)
@@ -1173,6 +1175,7 @@ static const char *const device_features[] = {
     "ShaderOCPMicroscalingTypesFeaturesEXT.shaderMXInt8",
     "CooperativeMatrixFeaturesNV.cooperativeMatrix",
     "Shader64BitIndexingFeaturesEXT.shader64BitIndexing",
+    "ShaderLongVectorFeaturesEXT.longVector",
 };
 
 int cvm_supports_feature(const char *name)
@@ -1198,6 +1201,21 @@ static const char *const device_properties[] = {
     "FloatControlsProperties.shaderRoundingModeRTEFloat16",
     "FloatControlsProperties.shaderRoundingModeRTEFloat32",
     "FloatControlsProperties.shaderRoundingModeRTEFloat64",
+    /* OpSDot, OpUDot, OpSUDot (and their AccSat forms) on 32-bit scalars
+     * holding four 8-bit values run as one instruction, four to five times
+     * faster than the same sum written with OpBitFieldSExtract, OpIMul and
+     * OpIAdd (64 invocations of 2048 dot products, one thread: OpSDot 0.8 s,
+     * OpSDotAccSat 1.0 s, the emulation with a wrapping add 3.6 to 4.1 s);
+     * the other shapes are not measured, so not claimed */
+    "ShaderIntegerDotProductProperties.integerDotProduct4x8BitPackedUnsignedAccelerated",
+    "ShaderIntegerDotProductProperties.integerDotProduct4x8BitPackedSignedAccelerated",
+    "ShaderIntegerDotProductProperties.integerDotProduct4x8BitPackedMixedSignednessAccelerated",
+    "ShaderIntegerDotProductProperties."
+    "integerDotProductAccumulatingSaturating4x8BitPackedUnsignedAccelerated",
+    "ShaderIntegerDotProductProperties."
+    "integerDotProductAccumulatingSaturating4x8BitPackedSignedAccelerated",
+    "ShaderIntegerDotProductProperties."
+    "integerDotProductAccumulatingSaturating4x8BitPackedMixedSignednessAccelerated",
 };
 
 int cvm_supports_property(const char *name)
@@ -1223,4 +1241,8 @@ void cvm_get_limits(cvm_limits *o)
     o->max_cooperative_vector_components = CVM_MAX_COOPVEC_COMPONENTS;
     o->cooperative_vector_training_float16_accumulation = 1;
     o->cooperative_vector_training_float32_accumulation = 1;
+    /* Lowering takes vectors of up to 65536 components; the limit offered is
+     * the cooperative vectors' (the same types, OpTypeVectorIdEXT), which the
+     * tests run at its largest. */
+    o->max_vector_components = CVM_MAX_COOPVEC_COMPONENTS;
 }

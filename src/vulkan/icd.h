@@ -138,6 +138,15 @@ struct VkPipeline_T {
     uint32_t push_size;
 };
 
+/* A shader object (VK_EXT_shader_object), compute stage only: a pipeline
+ * as vkCreateComputePipelines makes it, and its binary (vkGetShaderBinaryDataEXT),
+ * which vkCreateShadersEXT takes back with VK_SHADER_CODE_TYPE_BINARY_EXT. */
+struct VkShaderEXT_T {
+    struct VkPipeline_T *pipeline;
+    uint8_t *binary;
+    size_t binary_size;
+};
+
 struct VkPipelineCache_T {
     int unused;
 };
@@ -183,6 +192,14 @@ void cvk_fill_features(VkBaseOutStructure *chain);
 
 /* icd_device.c */
 void cvk_device_fail(struct VkDevice_T *device, const char *what, const cvm_diagnostic *diag);
+VkResult cvk_required_subgroup(const void *chain, uint32_t *o_log2);
+VkResult cvk_specializations(const VkSpecializationInfo *si, cvm_specialization **o_specs,
+                             uint32_t *o_count);
+VkResult cvk_pipeline_build(struct VkDevice_T *d, const uint32_t *words, size_t nwords,
+                            const char *name, const cvm_specialization *specs, uint32_t nspecs,
+                            uint32_t sg_log2, uint32_t push_size, const char *what,
+                            struct VkPipeline_T **o);
+void cvk_pipeline_destroy(struct VkPipeline_T *p);
 struct VkBuffer_T *cvk_buffer_at_address(struct VkDevice_T *device, uint64_t address,
                                          VkDeviceSize *o_offset);
 uint32_t cvk_threads(void);
@@ -191,6 +208,11 @@ uint32_t cvk_threads(void);
  * VK_ERROR_DEVICE_LOST after a failed dispatch (the device is lost). */
 VkResult cvk_execute(struct VkCommandBuffer_T *cb);
 void cvk_cmds_free(struct VkCommandBuffer_T *cb);
+
+/* icd_shader.c: the shader-object commands, by name (NULL for others), and
+ * the shader binary format's version (VkPhysicalDeviceShaderObjectPropertiesEXT). */
+PFN_vkVoidFunction cvk_shader_lookup(const char *name);
+#define CVK_SHADER_BINARY_VERSION 1
 
 /* The entry points, by name; NULL for names the ICD lacks. */
 PFN_vkVoidFunction cvk_lookup(const char *name);

@@ -234,6 +234,21 @@ static VKAPI_ATTR void VKAPI_CALL cvk_CmdBindPipeline(VkCommandBuffer cb, VkPipe
         c->u.pipeline = pipeline;
 }
 
+/* VK_EXT_shader_object: a compute shader binds its pipeline (VK_NULL_HANDLE
+ * unbinds); the other stages have nothing to bind here. */
+static VKAPI_ATTR void VKAPI_CALL cvk_CmdBindShadersEXT(VkCommandBuffer cb, uint32_t n,
+                                                        const VkShaderStageFlagBits *stages,
+                                                        const VkShaderEXT *shaders)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        if (stages[i] != VK_SHADER_STAGE_COMPUTE_BIT)
+            continue;
+        cvk_cmd *c = record(cb, CMD_BIND_PIPELINE, 0);
+        if (c)
+            c->u.pipeline = shaders && shaders[i] ? shaders[i]->pipeline : NULL;
+    }
+}
+
 static VKAPI_ATTR void VKAPI_CALL cvk_CmdBindDescriptorSets(
     VkCommandBuffer cb, VkPipelineBindPoint bp, VkPipelineLayout layout, uint32_t first,
     uint32_t count, const VkDescriptorSet *sets, uint32_t ndynamic, const uint32_t *dynamic)
@@ -884,6 +899,7 @@ static const cvk_proc cmd_procs[] = {
     P(EndCommandBuffer),
     P(ResetCommandBuffer),
     P(CmdBindPipeline),
+    P(CmdBindShadersEXT),
     P(CmdBindDescriptorSets),
     P(CmdPushConstants),
     P(CmdDispatch),

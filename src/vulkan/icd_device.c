@@ -757,7 +757,7 @@ static VKAPI_ATTR void VKAPI_CALL cvk_DestroyShaderModule(VkDevice device, VkSha
     free(module);
 }
 
-static void destroy_pipeline(struct VkPipeline_T *p)
+void cvk_pipeline_destroy(struct VkPipeline_T *p)
 {
     if (!p)
         return;
@@ -780,6 +780,87 @@ static void log_failure(const char *what, const cvm_diagnostic *diag)
         fclose(f);
 }
 
+/* The subgroup size a stage's chain requires (a
+ * VkPipelineShaderStageRequiredSubgroupSizeCreateInfo, also
+ * VkShaderRequiredSubgroupSizeCreateInfoEXT) as its log2, or the default;
+ * VK_ERROR_FEATURE_NOT_PRESENT for a size coopvm lacks. */
+VkResult cvk_required_subgroup(const void *chain, uint32_t *o_log2)
+{
+    *o_log2 = CVK_DEFAULT_SUBGROUP_LOG2;
+    for (const VkBaseInStructure *s = chain; s; s = s->pNext) {
+        if (s->sType != VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO)
+            continue;
+        uint32_t n = ((const VkPipelineShaderStageRequiredSubgroupSizeCreateInfo *)s)->requiredSubgroupSize;
+        if (!n || (n & (n - 1)) || n > 128)
+            return VK_ERROR_FEATURE_NOT_PRESENT;
+        *o_log2 = 0;
+        while ((1u << *o_log2) < n)
+            (*o_log2)++;
+    }
+    return VK_SUCCESS;
+}
+
+/* The specialization constants of `si` (NULL: none) as the engine takes
+ * them, in a new array (*o_specs NULL when there are none); entries past
+ * the data or wider than 8 bytes are left out. */
+VkResult cvk_specializations(const VkSpecializationInfo *si, cvm_specialization **o_specs,
+                             uint32_t *o_count)
+{
+    *o_specs = NULL;
+    *o_count = 0;
+    if (!si || !si->mapEntryCount)
+        return VK_SUCCESS;
+    cvm_specialization *specs = calloc(si->mapEntryCount, sizeof(*specs));
+    if (!specs)
+        return VK_ERROR_OUT_OF_HOST_MEMORY;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < si->mapEntryCount; i++) {
+        const VkSpecializationMapEntry *e = &si->pMapEntries[i];
+        if (e->size > 8 || e->offset + e->size > si->dataSize)
+            continue;
+        specs[n].constant_id = e->constantID;
+        specs[n].size = (uint32_t)e->size;
+        memcpy(&specs[n].bits, (const uint8_t *)si->pData + e->offset, e->size);
+        n++;
+    }
+    *o_specs = specs;
+    *o_count = n;
+    return VK_SUCCESS;
+}
+
+/* A compute pipeline of SPIR-V `words` (copied), entry point `name`, at the
+ * subgroup size 2^sg_log2, with `push_size` bytes of push constants; `what`
+ * names the command in the log. */
+VkResult cvk_pipeline_build(struct VkDevice_T *d, const uint32_t *words, size_t nwords,
+                            const char *name, const cvm_specialization *specs, uint32_t nspecs,
+                            uint32_t sg_log2, uint32_t push_size, const char *what,
+                            struct VkPipeline_T **o)
+{
+    if (!words || sg_log2 >= CVK_SUBGROUP_SIZES)
+        return VK_ERROR_INITIALIZATION_FAILED;
+    struct VkPipeline_T *p = calloc(1, sizeof(*p));
+    if (!p)
+        return VK_ERROR_OUT_OF_HOST_MEMORY;
+    p->push_size = push_size;
+    cvm_diagnostic diag;
+    cvm_result r = cvm_module_create(d->ctx[sg_log2], words, nwords, &p->module, &diag);
+    if (r != CVM_SUCCESS) {
+        log_failure(what, &diag);
+        free(p);
+        return r == CVM_ERROR_OUT_OF_MEMORY ? VK_ERROR_OUT_OF_HOST_MEMORY
+                                            : VK_ERROR_INITIALIZATION_FAILED;
+    }
+    r = cvm_pipeline_create(p->module, name, specs, nspecs, &p->pipeline, &diag);
+    if (r != CVM_SUCCESS) {
+        log_failure(what, &diag);
+        cvk_pipeline_destroy(p);
+        return r == CVM_ERROR_OUT_OF_MEMORY ? VK_ERROR_OUT_OF_HOST_MEMORY
+                                            : VK_ERROR_INITIALIZATION_FAILED;
+    }
+    *o = p;
+    return VK_SUCCESS;
+}
+
 static VkResult create_compute_pipeline(struct VkDevice_T *d, const VkComputePipelineCreateInfo *ci,
                                         struct VkPipeline_T **o)
 {
@@ -788,65 +869,24 @@ static VkResult create_compute_pipeline(struct VkDevice_T *d, const VkComputePip
         return VK_ERROR_FEATURE_NOT_PRESENT;
     const struct VkShaderModule_T *sm = st->module;
     const VkShaderModuleCreateInfo *inline_module = NULL;
-    uint32_t sg_log2 = CVK_DEFAULT_SUBGROUP_LOG2;
-    for (const VkBaseInStructure *s = st->pNext; s; s = s->pNext) {
-        if (s->sType == VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO) {
-            uint32_t n = ((const VkPipelineShaderStageRequiredSubgroupSizeCreateInfo *)s)
-                             ->requiredSubgroupSize;
-            if (!n || (n & (n - 1)) || n > 128)
-                return VK_ERROR_FEATURE_NOT_PRESENT;
-            sg_log2 = 0;
-            while ((1u << sg_log2) < n)
-                sg_log2++;
-        } else if (s->sType == VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO)
+    for (const VkBaseInStructure *s = st->pNext; s; s = s->pNext)
+        if (s->sType == VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO)
             inline_module = (const VkShaderModuleCreateInfo *)s;
-    }
+    uint32_t sg_log2;
+    VkResult vr = cvk_required_subgroup(st->pNext, &sg_log2);
+    if (vr != VK_SUCCESS)
+        return vr;
     const uint32_t *words = sm ? sm->words : inline_module ? inline_module->pCode : NULL;
     size_t nwords = sm ? sm->nwords : inline_module ? inline_module->codeSize / 4 : 0;
-    if (!words)
-        return VK_ERROR_INITIALIZATION_FAILED;
-    struct VkPipeline_T *p = calloc(1, sizeof(*p));
-    if (!p)
-        return VK_ERROR_OUT_OF_HOST_MEMORY;
-    p->push_size = ci->layout ? ci->layout->push_size : 0;
-    cvm_diagnostic diag;
-    cvm_result r = cvm_module_create(d->ctx[sg_log2], words, nwords, &p->module, &diag);
-    if (r != CVM_SUCCESS) {
-        log_failure("vkCreateComputePipelines: module", &diag);
-        free(p);
-        return r == CVM_ERROR_OUT_OF_MEMORY ? VK_ERROR_OUT_OF_HOST_MEMORY
-                                            : VK_ERROR_INITIALIZATION_FAILED;
-    }
-    /* Specialization constants: each map entry names its bytes in pData. */
-    cvm_specialization *specs = NULL;
-    uint32_t nspecs = 0;
-    const VkSpecializationInfo *si = st->pSpecializationInfo;
-    if (si && si->mapEntryCount) {
-        specs = calloc(si->mapEntryCount, sizeof(*specs));
-        if (!specs) {
-            destroy_pipeline(p);
-            return VK_ERROR_OUT_OF_HOST_MEMORY;
-        }
-        for (uint32_t i = 0; i < si->mapEntryCount; i++) {
-            const VkSpecializationMapEntry *e = &si->pMapEntries[i];
-            if (e->size > 8 || e->offset + e->size > si->dataSize)
-                continue;
-            specs[nspecs].constant_id = e->constantID;
-            specs[nspecs].size = (uint32_t)e->size;
-            memcpy(&specs[nspecs].bits, (const uint8_t *)si->pData + e->offset, e->size);
-            nspecs++;
-        }
-    }
-    r = cvm_pipeline_create(p->module, st->pName, specs, nspecs, &p->pipeline, &diag);
+    cvm_specialization *specs;
+    uint32_t nspecs;
+    vr = cvk_specializations(st->pSpecializationInfo, &specs, &nspecs);
+    if (vr != VK_SUCCESS)
+        return vr;
+    vr = cvk_pipeline_build(d, words, nwords, st->pName, specs, nspecs, sg_log2,
+                            ci->layout ? ci->layout->push_size : 0, "vkCreateComputePipelines", o);
     free(specs);
-    if (r != CVM_SUCCESS) {
-        log_failure("vkCreateComputePipelines", &diag);
-        destroy_pipeline(p);
-        return r == CVM_ERROR_OUT_OF_MEMORY ? VK_ERROR_OUT_OF_HOST_MEMORY
-                                            : VK_ERROR_INITIALIZATION_FAILED;
-    }
-    *o = p;
-    return VK_SUCCESS;
+    return vr;
 }
 
 static VKAPI_ATTR VkResult VKAPI_CALL cvk_CreateComputePipelines(
@@ -917,7 +957,7 @@ static VKAPI_ATTR void VKAPI_CALL cvk_DestroyImage(VkDevice device, VkImage imag
 static VKAPI_ATTR void VKAPI_CALL cvk_DestroyPipeline(VkDevice device, VkPipeline pipeline,
                                                       const VkAllocationCallbacks *pA)
 {
-    destroy_pipeline(pipeline);
+    cvk_pipeline_destroy(pipeline);
 }
 
 static VKAPI_ATTR VkResult VKAPI_CALL cvk_CreatePipelineCache(VkDevice device,
@@ -1386,5 +1426,6 @@ PFN_vkVoidFunction cvk_device_lookup(const char *name)
     for (size_t i = 0; i < sizeof(device_procs) / sizeof(device_procs[0]); i++)
         if (!strcmp(device_procs[i].name, name))
             return device_procs[i].fn;
-    return cvk_cmd_lookup(name);
+    PFN_vkVoidFunction f = cvk_shader_lookup(name);
+    return f ? f : cvk_cmd_lookup(name);
 }

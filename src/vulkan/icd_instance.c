@@ -29,6 +29,7 @@ static const char *const icd_extensions[] = {
     "VK_KHR_get_memory_requirements2", "VK_KHR_bind_memory2",     "VK_KHR_dedicated_allocation",
     "VK_KHR_driver_properties",   "VK_KHR_copy_commands2",        "VK_EXT_host_query_reset",
     "VK_EXT_device_fault",        "VK_EXT_pipeline_creation_cache_control",
+    "VK_EXT_shader_object", /* compute shaders only: icd_shader.c */
 };
 
 /* Extensions coopvm lists whose feature structure the ICD does not fill
@@ -221,8 +222,6 @@ static void zero_members(VkBaseOutStructure *s)
           VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROTECTED_MEMORY_PROPERTIES)
         Z(VkPhysicalDeviceSamplerFilterMinmaxProperties,
           VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SAMPLER_FILTER_MINMAX_PROPERTIES)
-        Z(VkPhysicalDeviceShaderIntegerDotProductProperties,
-          VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_INTEGER_DOT_PRODUCT_PROPERTIES)
         Z(VkPhysicalDeviceTexelBufferAlignmentProperties,
           VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TEXEL_BUFFER_ALIGNMENT_PROPERTIES)
         Z(VkPhysicalDeviceDynamicRenderingFeatures,
@@ -557,6 +556,13 @@ void cvk_fill_features(VkBaseOutStructure *s)
             SET(s, VkPhysicalDeviceShaderSubgroupPartitionedFeaturesEXT, shaderSubgroupPartitioned,
                 E("VK_EXT_shader_subgroup_partitioned"));
             break;
+        case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_OBJECT_FEATURES_EXT:
+            SET(s, VkPhysicalDeviceShaderObjectFeaturesEXT, shaderObject, VK_TRUE);
+            break;
+        case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_LONG_VECTOR_FEATURES_EXT:
+            SET(s, VkPhysicalDeviceShaderLongVectorFeaturesEXT, longVector,
+                F("ShaderLongVectorFeaturesEXT.longVector"));
+            break;
         default:
             break;
         }
@@ -868,6 +874,33 @@ static VKAPI_ATTR VkResult VKAPI_CALL cvk_GetPhysicalDeviceCooperativeVectorProp
     return r == CVM_INCOMPLETE || want < n ? VK_INCOMPLETE : VK_SUCCESS;
 }
 
+/* The integer dot product properties (VkPhysicalDeviceShaderIntegerDotProductProperties,
+ * also in VkPhysicalDeviceVulkan13Properties): each member is VK_TRUE when
+ * the engine says it holds (cvm_supports_property of
+ * "ShaderIntegerDotProductProperties.<member>"). */
+#define DOT_KINDS(X)                                                                               \
+    X(8BitUnsigned)                                                                                \
+    X(8BitSigned)                                                                                  \
+    X(8BitMixedSignedness)                                                                         \
+    X(4x8BitPackedUnsigned)                                                                        \
+    X(4x8BitPackedSigned)                                                                          \
+    X(4x8BitPackedMixedSignedness)                                                                 \
+    X(16BitUnsigned)                                                                               \
+    X(16BitSigned)                                                                                 \
+    X(16BitMixedSignedness)                                                                        \
+    X(32BitUnsigned)                                                                               \
+    X(32BitSigned)                                                                                 \
+    X(32BitMixedSignedness)                                                                        \
+    X(64BitUnsigned)                                                                               \
+    X(64BitSigned)                                                                                 \
+    X(64BitMixedSignedness)
+#define DOT_PROPERTY(member)                                                                       \
+    (cvm_supports_property("ShaderIntegerDotProductProperties." member) ? VK_TRUE : VK_FALSE)
+#define DOT_SET(kind)                                                                              \
+    p->integerDotProduct##kind##Accelerated = DOT_PROPERTY("integerDotProduct" #kind "Accelerated"); \
+    p->integerDotProductAccumulatingSaturating##kind##Accelerated =                                \
+        DOT_PROPERTY("integerDotProductAccumulatingSaturating" #kind "Accelerated");
+
 /* VkPhysicalDeviceVulkan12Properties; the float-controls and
  * descriptor-indexing structures copy their members from it. */
 static void vulkan12_properties(VkPhysicalDeviceVulkan12Properties *p)
@@ -973,10 +1006,15 @@ static void fill_properties(VkBaseOutStructure *s)
         case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTIVIEW_PROPERTIES:
         case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROTECTED_MEMORY_PROPERTIES:
         case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SAMPLER_FILTER_MINMAX_PROPERTIES:
-        case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_INTEGER_DOT_PRODUCT_PROPERTIES:
         case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TEXEL_BUFFER_ALIGNMENT_PROPERTIES:
             zero_members(s);
             break;
+        case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_INTEGER_DOT_PRODUCT_PROPERTIES: {
+            VkPhysicalDeviceShaderIntegerDotProductProperties *p =
+                (VkPhysicalDeviceShaderIntegerDotProductProperties *)s;
+            DOT_KINDS(DOT_SET)
+            break;
+        }
         case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_POINT_CLIPPING_PROPERTIES:
             SET(s, VkPhysicalDevicePointClippingProperties, pointClippingBehavior,
                 VK_POINT_CLIPPING_BEHAVIOR_ALL_CLIP_PLANES);
@@ -994,6 +1032,7 @@ static void fill_properties(VkBaseOutStructure *s)
             p->storageTexelBufferOffsetAlignmentBytes = 16;
             p->uniformTexelBufferOffsetAlignmentBytes = 16;
             p->maxBufferSize = CVK_MAX_BUFFER_SIZE;
+            DOT_KINDS(DOT_SET)
             break;
         }
         case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES: {
@@ -1059,6 +1098,16 @@ static void fill_properties(VkBaseOutStructure *s)
                 cooperativeMatrixFlexibleDimensionsMaxDimension, lim.max_matrix_dimension);
             SET(s, VkPhysicalDeviceCooperativeMatrix2PropertiesNV,
                 cooperativeMatrixWorkgroupScopeReservedSharedMemory, 0);
+            break;
+        case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_OBJECT_PROPERTIES_EXT: {
+            VkPhysicalDeviceShaderObjectPropertiesEXT *p = (VkPhysicalDeviceShaderObjectPropertiesEXT *)s;
+            uuid(p->shaderBinaryUUID, 'S');
+            p->shaderBinaryVersion = CVK_SHADER_BINARY_VERSION;
+            break;
+        }
+        case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_LONG_VECTOR_PROPERTIES_EXT:
+            SET(s, VkPhysicalDeviceShaderLongVectorPropertiesEXT, maxVectorComponents,
+                lim.max_vector_components);
             break;
         case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_VECTOR_PROPERTIES_NV:
             SET(s, VkPhysicalDeviceCooperativeVectorPropertiesNV, cooperativeVectorSupportedStages,

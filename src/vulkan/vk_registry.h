@@ -319,4 +319,115 @@ typedef struct VkPhysicalDeviceShaderSubgroupPartitionedFeaturesEXT {
 } VkPhysicalDeviceShaderSubgroupPartitionedFeaturesEXT;
 #endif /* VK_EXT_shader_subgroup_partitioned */
 
+#ifndef VK_EXT_shader_long_vector
+#define VK_EXT_shader_long_vector 1
+#define VK_EXT_SHADER_LONG_VECTOR_SPEC_VERSION 1
+#define VK_EXT_SHADER_LONG_VECTOR_EXTENSION_NAME "VK_EXT_shader_long_vector"
+#define VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_LONG_VECTOR_FEATURES_EXT ((VkStructureType)1000635000)
+#define VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_LONG_VECTOR_PROPERTIES_EXT ((VkStructureType)1000635001)
+typedef struct VkPhysicalDeviceShaderLongVectorFeaturesEXT {
+    VkStructureType sType;
+    void* pNext;
+    VkBool32 longVector;
+} VkPhysicalDeviceShaderLongVectorFeaturesEXT;
+typedef struct VkPhysicalDeviceShaderLongVectorPropertiesEXT {
+    VkStructureType sType;
+    void* pNext;
+    uint32_t maxVectorComponents;
+} VkPhysicalDeviceShaderLongVectorPropertiesEXT;
+#endif /* VK_EXT_shader_long_vector */
+
+#ifndef VK_EXT_shader_object
+#define VK_EXT_shader_object 1
+#define VK_EXT_SHADER_OBJECT_SPEC_VERSION 1
+#define VK_EXT_SHADER_OBJECT_EXTENSION_NAME "VK_EXT_shader_object"
+#define VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_OBJECT_FEATURES_EXT ((VkStructureType)1000482000)
+#define VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_OBJECT_PROPERTIES_EXT ((VkStructureType)1000482001)
+#define VK_STRUCTURE_TYPE_SHADER_CREATE_INFO_EXT ((VkStructureType)1000482002)
+#define VK_STRUCTURE_TYPE_VERTEX_INPUT_BINDING_DESCRIPTION_2_EXT ((VkStructureType)1000352001)
+#define VK_STRUCTURE_TYPE_VERTEX_INPUT_ATTRIBUTE_DESCRIPTION_2_EXT ((VkStructureType)1000352002)
+#define VK_STRUCTURE_TYPE_SHADER_REQUIRED_SUBGROUP_SIZE_CREATE_INFO_EXT VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO
+#define VK_OBJECT_TYPE_SHADER_EXT ((VkObjectType)1000482000)
+#define VK_INCOMPATIBLE_SHADER_BINARY_EXT ((VkResult)1000482000)
+#define VK_ERROR_INCOMPATIBLE_SHADER_BINARY_EXT VK_INCOMPATIBLE_SHADER_BINARY_EXT
+VK_DEFINE_NON_DISPATCHABLE_HANDLE(VkShaderEXT)
+typedef enum VkShaderCreateFlagBitsEXT {
+    VK_SHADER_CREATE_LINK_STAGE_BIT_EXT = 0x00000001,
+    VK_SHADER_CREATE_MAX_ENUM_EXT = 0x7FFFFFFF
+} VkShaderCreateFlagBitsEXT;
+typedef VkFlags VkShaderCreateFlagsEXT;
+typedef enum VkShaderCodeTypeEXT {
+    VK_SHADER_CODE_TYPE_BINARY_EXT = 0,
+    VK_SHADER_CODE_TYPE_SPIRV_EXT = 1,
+    VK_SHADER_CODE_TYPE_MAX_ENUM_EXT = 0x7FFFFFFF
+} VkShaderCodeTypeEXT;
+typedef struct VkPhysicalDeviceShaderObjectFeaturesEXT {
+    VkStructureType sType;
+    void* pNext;
+    VkBool32 shaderObject;
+} VkPhysicalDeviceShaderObjectFeaturesEXT;
+typedef struct VkPhysicalDeviceShaderObjectPropertiesEXT {
+    VkStructureType sType;
+    void* pNext;
+    uint8_t shaderBinaryUUID[VK_UUID_SIZE];
+    uint32_t shaderBinaryVersion;
+} VkPhysicalDeviceShaderObjectPropertiesEXT;
+typedef struct VkShaderCreateInfoEXT {
+    VkStructureType sType;
+    const void* pNext;
+    VkShaderCreateFlagsEXT flags;
+    VkShaderStageFlagBits stage;
+    VkShaderStageFlags nextStage;
+    VkShaderCodeTypeEXT codeType;
+    size_t codeSize;
+    const void* pCode;
+    const char* pName;
+    uint32_t setLayoutCount;
+    const VkDescriptorSetLayout* pSetLayouts;
+    uint32_t pushConstantRangeCount;
+    const VkPushConstantRange* pPushConstantRanges;
+    const VkSpecializationInfo* pSpecializationInfo;
+} VkShaderCreateInfoEXT;
+typedef VkPipelineShaderStageRequiredSubgroupSizeCreateInfo VkShaderRequiredSubgroupSizeCreateInfoEXT;
+#define VK_SHADER_CREATE_ALLOW_VARYING_SUBGROUP_SIZE_BIT_EXT ((VkShaderCreateFlagBitsEXT)(1U << 1))
+#define VK_SHADER_CREATE_REQUIRE_FULL_SUBGROUPS_BIT_EXT ((VkShaderCreateFlagBitsEXT)(1U << 2))
+#define VK_SHADER_CREATE_NO_TASK_SHADER_BIT_EXT ((VkShaderCreateFlagBitsEXT)(1U << 3))
+#define VK_SHADER_CREATE_DISPATCH_BASE_BIT_EXT ((VkShaderCreateFlagBitsEXT)(1U << 4))
+#define VK_SHADER_CREATE_FRAGMENT_SHADING_RATE_ATTACHMENT_BIT_EXT ((VkShaderCreateFlagBitsEXT)(1U << 5))
+#define VK_SHADER_CREATE_FRAGMENT_DENSITY_MAP_ATTACHMENT_BIT_EXT ((VkShaderCreateFlagBitsEXT)(1U << 6))
+typedef VkResult (VKAPI_PTR *PFN_vkCreateShadersEXT)(VkDevice device, uint32_t createInfoCount, const VkShaderCreateInfoEXT* pCreateInfos, const VkAllocationCallbacks* pAllocator, VkShaderEXT* pShaders);
+typedef void (VKAPI_PTR *PFN_vkDestroyShaderEXT)(VkDevice device, VkShaderEXT shader, const VkAllocationCallbacks* pAllocator);
+typedef VkResult (VKAPI_PTR *PFN_vkGetShaderBinaryDataEXT)(VkDevice device, VkShaderEXT shader, size_t* pDataSize, void* pData);
+typedef void (VKAPI_PTR *PFN_vkCmdBindShadersEXT)(VkCommandBuffer commandBuffer, uint32_t stageCount, const VkShaderStageFlagBits* pStages, const VkShaderEXT* pShaders);
+typedef PFN_vkCmdSetCullMode PFN_vkCmdSetCullModeEXT;
+typedef PFN_vkCmdSetFrontFace PFN_vkCmdSetFrontFaceEXT;
+typedef PFN_vkCmdSetPrimitiveTopology PFN_vkCmdSetPrimitiveTopologyEXT;
+typedef PFN_vkCmdSetViewportWithCount PFN_vkCmdSetViewportWithCountEXT;
+typedef PFN_vkCmdSetScissorWithCount PFN_vkCmdSetScissorWithCountEXT;
+typedef PFN_vkCmdBindVertexBuffers2 PFN_vkCmdBindVertexBuffers2EXT;
+typedef PFN_vkCmdSetDepthTestEnable PFN_vkCmdSetDepthTestEnableEXT;
+typedef PFN_vkCmdSetDepthWriteEnable PFN_vkCmdSetDepthWriteEnableEXT;
+typedef PFN_vkCmdSetDepthCompareOp PFN_vkCmdSetDepthCompareOpEXT;
+typedef PFN_vkCmdSetDepthBoundsTestEnable PFN_vkCmdSetDepthBoundsTestEnableEXT;
+typedef PFN_vkCmdSetStencilTestEnable PFN_vkCmdSetStencilTestEnableEXT;
+typedef PFN_vkCmdSetStencilOp PFN_vkCmdSetStencilOpEXT;
+typedef void (VKAPI_PTR *PFN_vkCmdSetVertexInputEXT)(VkCommandBuffer commandBuffer, uint32_t vertexBindingDescriptionCount, const VkVertexInputBindingDescription2EXT* pVertexBindingDescriptions, uint32_t vertexAttributeDescriptionCount, const VkVertexInputAttributeDescription2EXT* pVertexAttributeDescriptions);
+typedef void (VKAPI_PTR *PFN_vkCmdSetPatchControlPointsEXT)(VkCommandBuffer commandBuffer, uint32_t patchControlPoints);
+typedef PFN_vkCmdSetRasterizerDiscardEnable PFN_vkCmdSetRasterizerDiscardEnableEXT;
+typedef PFN_vkCmdSetDepthBiasEnable PFN_vkCmdSetDepthBiasEnableEXT;
+typedef void (VKAPI_PTR *PFN_vkCmdSetLogicOpEXT)(VkCommandBuffer commandBuffer, VkLogicOp logicOp);
+typedef PFN_vkCmdSetPrimitiveRestartEnable PFN_vkCmdSetPrimitiveRestartEnableEXT;
+typedef void (VKAPI_PTR *PFN_vkCmdSetTessellationDomainOriginEXT)(VkCommandBuffer commandBuffer, VkTessellationDomainOrigin domainOrigin);
+typedef void (VKAPI_PTR *PFN_vkCmdSetDepthClampEnableEXT)(VkCommandBuffer commandBuffer, VkBool32 depthClampEnable);
+typedef void (VKAPI_PTR *PFN_vkCmdSetPolygonModeEXT)(VkCommandBuffer commandBuffer, VkPolygonMode polygonMode);
+typedef void (VKAPI_PTR *PFN_vkCmdSetRasterizationSamplesEXT)(VkCommandBuffer commandBuffer, VkSampleCountFlagBits rasterizationSamples);
+typedef void (VKAPI_PTR *PFN_vkCmdSetSampleMaskEXT)(VkCommandBuffer commandBuffer, VkSampleCountFlagBits samples, const VkSampleMask* pSampleMask);
+typedef void (VKAPI_PTR *PFN_vkCmdSetAlphaToCoverageEnableEXT)(VkCommandBuffer commandBuffer, VkBool32 alphaToCoverageEnable);
+typedef void (VKAPI_PTR *PFN_vkCmdSetAlphaToOneEnableEXT)(VkCommandBuffer commandBuffer, VkBool32 alphaToOneEnable);
+typedef void (VKAPI_PTR *PFN_vkCmdSetLogicOpEnableEXT)(VkCommandBuffer commandBuffer, VkBool32 logicOpEnable);
+typedef void (VKAPI_PTR *PFN_vkCmdSetColorBlendEnableEXT)(VkCommandBuffer commandBuffer, uint32_t firstAttachment, uint32_t attachmentCount, const VkBool32* pColorBlendEnables);
+typedef void (VKAPI_PTR *PFN_vkCmdSetColorBlendEquationEXT)(VkCommandBuffer commandBuffer, uint32_t firstAttachment, uint32_t attachmentCount, const VkColorBlendEquationEXT* pColorBlendEquations);
+typedef void (VKAPI_PTR *PFN_vkCmdSetColorWriteMaskEXT)(VkCommandBuffer commandBuffer, uint32_t firstAttachment, uint32_t attachmentCount, const VkColorComponentFlags* pColorWriteMasks);
+#endif /* VK_EXT_shader_object */
+
 #endif /* CVK_VK_REGISTRY_H */

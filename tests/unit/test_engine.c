@@ -511,6 +511,96 @@ static void test_allocation_failures(void **s)
     free(w);
 }
 
+/* Static use (cvm_pipeline_get_resource): binding 0 is stored to by main,
+ * binding 1 by a function main calls, binding 2 by a function nothing calls.
+ * Only 0 and 1 are statically used, and a dispatch needs only them. */
+static const char static_use_text[] =
+    "OpCapability Shader\n"
+    "OpMemoryModel Logical GLSL450\n"
+    "OpEntryPoint GLCompute %main \"main\" %b0 %b1 %b2\n"
+    "OpExecutionMode %main LocalSize 1 1 1\n"
+    "OpDecorate %blk Block\n"
+    "OpMemberDecorate %blk 0 Offset 0\n"
+    "OpDecorate %b0 DescriptorSet 0\n"
+    "OpDecorate %b0 Binding 0\n"
+    "OpDecorate %b1 DescriptorSet 0\n"
+    "OpDecorate %b1 Binding 1\n"
+    "OpDecorate %b2 DescriptorSet 0\n"
+    "OpDecorate %b2 Binding 2\n"
+    "%void = OpTypeVoid\n"
+    "%fn = OpTypeFunction %void\n"
+    "%uint = OpTypeInt 32 0\n"
+    "%c0 = OpConstant %uint 0\n"
+    "%c5 = OpConstant %uint 5\n"
+    "%c7 = OpConstant %uint 7\n"
+    "%c9 = OpConstant %uint 9\n"
+    "%blk = OpTypeStruct %uint\n"
+    "%pblk = OpTypePointer StorageBuffer %blk\n"
+    "%pu = OpTypePointer StorageBuffer %uint\n"
+    "%b0 = OpVariable %pblk StorageBuffer\n"
+    "%b1 = OpVariable %pblk StorageBuffer\n"
+    "%b2 = OpVariable %pblk StorageBuffer\n"
+    "%helper = OpFunction %void None %fn\n"
+    "%hl = OpLabel\n"
+    "%hp = OpAccessChain %pu %b1 %c0\n"
+    "OpStore %hp %c7\n"
+    "OpReturn\n"
+    "OpFunctionEnd\n"
+    "%never = OpFunction %void None %fn\n"
+    "%nl = OpLabel\n"
+    "%np = OpAccessChain %pu %b2 %c0\n"
+    "OpStore %np %c9\n"
+    "OpReturn\n"
+    "OpFunctionEnd\n"
+    "%main = OpFunction %void None %fn\n"
+    "%ml = OpLabel\n"
+    "%mp = OpAccessChain %pu %b0 %c0\n"
+    "OpStore %mp %c5\n"
+    "%r = OpFunctionCall %void %helper\n"
+    "OpReturn\n"
+    "OpFunctionEnd\n";
+
+static void test_static_use(void **s)
+{
+    (void)s;
+    uint32_t *words = NULL;
+    size_t nw = 0;
+    cvm_diagnostic d;
+    assert_int_equal(cvm_assemble(static_use_text, strlen(static_use_text), 0, NULL, &words, &nw, &d),
+                     CVM_SUCCESS);
+    tu_run r;
+    memset(&r, 0, sizeof(r));
+    assert_int_equal(cvm_context_create(NULL, &r.ctx, NULL), CVM_SUCCESS);
+    assert_int_equal(cvm_module_create(r.ctx, words, nw, &r.mod, &r.diag), CVM_SUCCESS);
+    cvm_free(words);
+    assert_int_equal(cvm_pipeline_create(r.mod, NULL, NULL, 0, &r.pipe, &r.diag), CVM_SUCCESS);
+    assert_int_equal(cvm_pipeline_resource_count(r.pipe), 3);
+    uint32_t used[3] = {9, 9, 9};
+    for (uint32_t i = 0; i < 3; i++) {
+        cvm_pipeline_resource res;
+        assert_int_equal(cvm_pipeline_get_resource(r.pipe, i, &res), 1);
+        assert_int_equal(res.set, 0);
+        assert_true(res.binding < 3);
+        assert_int_equal(res.array_size, 1);
+        assert_int_equal(res.storage_class, 12); /* StorageBuffer */
+        used[res.binding] = res.statically_used;
+    }
+    assert_int_equal(used[0], 1);
+    assert_int_equal(used[1], 1);
+    assert_int_equal(used[2], 0);
+    cvm_pipeline_resource res;
+    assert_int_equal(cvm_pipeline_get_resource(r.pipe, 3, &res), 0);
+    assert_int_equal(cvm_pipeline_get_resource(NULL, 0, &res), 0);
+    assert_int_equal(cvm_pipeline_resource_count(NULL), 0);
+    uint32_t x = 0, y = 0;
+    assert_int_equal(cvm_pipeline_bind_buffer(r.pipe, 0, 0, 0, &x, 4, NULL), CVM_SUCCESS);
+    assert_int_equal(cvm_pipeline_bind_buffer(r.pipe, 0, 1, 0, &y, 4, NULL), CVM_SUCCESS);
+    assert_int_equal(cvm_pipeline_dispatch(r.pipe, 1, 1, 1, &r.diag), CVM_SUCCESS);
+    assert_int_equal(x, 5);
+    assert_int_equal(y, 7);
+    tu_close(&r);
+}
+
 /* The Vulkan names scripts ask for: the ones the engine implements are
  * supported, the ones it does not (graphics, flush-to-zero, round toward
  * zero, 16-bit shader inputs and outputs) are not. */
@@ -666,6 +756,7 @@ int main(void)
         cmocka_unit_test(test_allocation_failures),
         cmocka_unit_test(test_capability_names),
         cmocka_unit_test(test_dispatch_base),
+        cmocka_unit_test(test_static_use),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,6 +11,7 @@
  * cvm_assemble): dst[i] = src[i] * mul + add + SubgroupSize * 65536 for
  * i = GlobalInvocationId.x.  Each expected value below is that formula on the
  * inputs the test writes. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,7 +78,15 @@ static void free_buffer(VkDevice dev, buffer *b)
     vkFreeMemory(dev, b->mem, NULL);
 }
 
+static VkDevice make_device_with(const char *extra_extension);
+
 static VkDevice make_device(void)
+{
+    return make_device_with(NULL);
+}
+
+/* The device of the tests, with `extra_extension` (when not NULL) enabled too. */
+static VkDevice make_device_with(const char *extra_extension)
 {
     float prio = 1;
     VkDeviceQueueCreateInfo qci = {VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, NULL, 0, 0, 1, &prio};
@@ -87,9 +96,9 @@ static VkDevice make_device(void)
     VkPhysicalDeviceVulkan12Features f12 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES, &f13};
     f12.timelineSemaphore = VK_TRUE;
     f12.bufferDeviceAddress = VK_TRUE;
-    const char *exts[] = {"VK_NV_cooperative_vector", "VK_EXT_device_fault"};
-    VkDeviceCreateInfo dci = {VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &f12, 0, 1, &qci, 0, NULL, 2, exts,
-                              NULL};
+    const char *exts[] = {"VK_NV_cooperative_vector", "VK_EXT_device_fault", extra_extension};
+    VkDeviceCreateInfo dci = {VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &f12, 0, 1, &qci, 0, NULL,
+                              extra_extension ? 3 : 2, exts, NULL};
     VkDevice dev;
     VK(vkCreateDevice(pd, &dci, NULL, &dev));
     return dev;
@@ -536,9 +545,11 @@ static void free_junk(wide *w)
         free_buffer(w->dev, &w->junk[i]);
 }
 
-/* One dispatch over the N invocations with `set`; returns the submission's
- * result. */
-static VkResult dispatch_wide(wide *w, VkDescriptorSet set)
+static PFN_vkCmdBindShadersEXT bind_shaders;
+
+/* One dispatch over the N invocations with `set`, of the pipeline or (when
+ * not VK_NULL_HANDLE) of `shader`; returns the submission's result. */
+static VkResult dispatch_with(wide *w, VkDescriptorSet set, VkShaderEXT shader)
 {
     VkCommandBuffer cb;
     VkCommandBufferAllocateInfo cai = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, NULL,
@@ -546,7 +557,11 @@ static VkResult dispatch_wide(wide *w, VkDescriptorSet set)
     VK(vkAllocateCommandBuffers(w->dev, &cai, &cb));
     VkCommandBufferBeginInfo cbi = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
     VK(vkBeginCommandBuffer(cb, &cbi));
-    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, w->p.pipe);
+    if (shader) {
+        VkShaderStageFlagBits stage = VK_SHADER_STAGE_COMPUTE_BIT;
+        bind_shaders(cb, 1, &stage, &shader);
+    } else
+        vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, w->p.pipe);
     uint32_t dyn[WIDE_DYNAMIC] = {0, 0, 0}, add = ADD;
     vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, w->p.layout, 0, 1, &set,
                             WIDE_DYNAMIC, dyn);
@@ -559,6 +574,11 @@ static VkResult dispatch_wide(wide *w, VkDescriptorSet set)
         r = vkQueueWaitIdle(w->q);
     vkFreeCommandBuffers(w->dev, w->cmd_pool, 1, &cb);
     return r;
+}
+
+static VkResult dispatch_wide(wide *w, VkDescriptorSet set)
+{
+    return dispatch_with(w, set, VK_NULL_HANDLE);
 }
 
 static void check_dst(const buffer *dst, const buffer *src, const char *what)
@@ -802,6 +822,221 @@ static void test_matrix_combinations(void)
     free(f);
 }
 
+static int has_device_extension(const char *name)
+{
+    uint32_t n = 0;
+    VK(vkEnumerateDeviceExtensionProperties(pd, NULL, &n, NULL));
+    VkExtensionProperties *e = calloc(n ? n : 1, sizeof(*e));
+    if (!e)
+        exit(1);
+    VK(vkEnumerateDeviceExtensionProperties(pd, NULL, &n, e));
+    int found = 0;
+    for (uint32_t i = 0; i < n; i++)
+        found |= !strcmp(e[i].extensionName, name);
+    free(e);
+    return found;
+}
+
+/* VK_EXT_shader_long_vector (SPV_EXT_long_vector, which the engine runs):
+ * the extension, its feature, maxVectorComponents as cvm_get_limits gives it
+ * and no smaller than the CTS's largest case (1024 components), and a device
+ * created with the feature on. */
+static void test_long_vector(void)
+{
+    CHECK(has_device_extension("VK_EXT_shader_long_vector"), "VK_EXT_shader_long_vector listed");
+    VkPhysicalDeviceShaderLongVectorFeaturesEXT lvf = {
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_LONG_VECTOR_FEATURES_EXT};
+    VkPhysicalDeviceFeatures2 f2 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &lvf};
+    vkGetPhysicalDeviceFeatures2(pd, &f2);
+    CHECK(lvf.longVector == VK_TRUE, "longVector %u", lvf.longVector);
+    VkPhysicalDeviceShaderLongVectorPropertiesEXT lvp = {
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_LONG_VECTOR_PROPERTIES_EXT};
+    VkPhysicalDeviceProperties2 p2 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &lvp};
+    vkGetPhysicalDeviceProperties2(pd, &p2);
+    cvm_limits lim;
+    cvm_get_limits(&lim);
+    CHECK(lvp.maxVectorComponents == lim.max_vector_components && lvp.maxVectorComponents >= 1024,
+          "maxVectorComponents %u", lvp.maxVectorComponents);
+    float prio = 1;
+    VkDeviceQueueCreateInfo qci = {VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, NULL, 0, 0, 1, &prio};
+    VkPhysicalDeviceShaderLongVectorFeaturesEXT on = {
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_LONG_VECTOR_FEATURES_EXT, NULL, VK_TRUE};
+    const char *ext = "VK_EXT_shader_long_vector";
+    VkDeviceCreateInfo dci = {VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &on, 0, 1, &qci, 0, NULL, 1, &ext,
+                              NULL};
+    VkDevice dev = VK_NULL_HANDLE;
+    CHECK(vkCreateDevice(pd, &dci, NULL, &dev) == VK_SUCCESS, "device with longVector");
+    if (dev)
+        vkDestroyDevice(dev, NULL);
+}
+
+/* The integer dot product properties: the packed 4 x 8-bit forms
+ * (OpSDot/OpUDot/OpSUDot with PackedVectorFormat4x8Bit, which ggml's
+ * integer-dot paths ask for) accelerated, with and without accumulation,
+ * in both structures that carry them; the rest as the engine says. */
+static void test_integer_dot(void)
+{
+    VkPhysicalDeviceShaderIntegerDotProductProperties dp = {
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_INTEGER_DOT_PRODUCT_PROPERTIES};
+    VkPhysicalDeviceVulkan13Properties p13 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_PROPERTIES,
+                                              &dp};
+    VkPhysicalDeviceProperties2 p2 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &p13};
+    memset(&dp.integerDotProduct8BitUnsignedAccelerated, 0xAB,
+           sizeof(dp) - offsetof(VkPhysicalDeviceShaderIntegerDotProductProperties,
+                                 integerDotProduct8BitUnsignedAccelerated));
+    vkGetPhysicalDeviceProperties2(pd, &p2);
+    CHECK(dp.integerDotProduct4x8BitPackedSignedAccelerated == VK_TRUE &&
+              dp.integerDotProduct4x8BitPackedUnsignedAccelerated == VK_TRUE &&
+              dp.integerDotProduct4x8BitPackedMixedSignednessAccelerated == VK_TRUE &&
+              dp.integerDotProductAccumulatingSaturating4x8BitPackedSignedAccelerated == VK_TRUE &&
+              dp.integerDotProductAccumulatingSaturating4x8BitPackedUnsignedAccelerated == VK_TRUE &&
+              dp.integerDotProductAccumulatingSaturating4x8BitPackedMixedSignednessAccelerated ==
+                  VK_TRUE,
+          "packed 4 x 8-bit dot products accelerated");
+    CHECK(p13.integerDotProduct4x8BitPackedSignedAccelerated == VK_TRUE &&
+              p13.integerDotProduct4x8BitPackedUnsignedAccelerated == VK_TRUE &&
+              p13.integerDotProduct4x8BitPackedMixedSignednessAccelerated == VK_TRUE,
+          "the same in VkPhysicalDeviceVulkan13Properties");
+    /* every member 0 or 1 (none left as the 0xAB bytes written before),
+     * and the two structures agree */
+    const VkBool32 *a = &dp.integerDotProduct8BitUnsignedAccelerated;
+    const VkBool32 *b = &p13.integerDotProduct8BitUnsignedAccelerated;
+    for (int i = 0; i < 30; i++) {
+        CHECK(a[i] == VK_TRUE || a[i] == VK_FALSE, "member %d is %u", i, a[i]);
+        CHECK(a[i] == b[i], "member %d: %u and %u", i, a[i], b[i]);
+    }
+    CHECK(dp.integerDotProduct8BitSignedAccelerated ==
+              (VkBool32)cvm_supports_property(
+                  "ShaderIntegerDotProductProperties.integerDotProduct8BitSignedAccelerated"),
+          "8-bit vectors as the engine says");
+}
+
+/* VK_EXT_shader_object for compute: the queries; a shader made from SPIR-V
+ * with a specialization constant, a required subgroup size, push constants
+ * and a set layout, dispatched through vkCmdBindShadersEXT; its binary
+ * (size query, VK_INCOMPLETE for too small a buffer) made again into a
+ * shader with no specialization or subgroup structure, which computes the
+ * same and gives the same binary back; a damaged binary and a vertex shader
+ * refused with a null handle. */
+static void test_shader_object(void)
+{
+    CHECK(has_device_extension("VK_EXT_shader_object"), "VK_EXT_shader_object listed");
+    VkPhysicalDeviceShaderObjectFeaturesEXT sof = {
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_OBJECT_FEATURES_EXT};
+    VkPhysicalDeviceFeatures2 f2 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &sof};
+    vkGetPhysicalDeviceFeatures2(pd, &f2);
+    CHECK(sof.shaderObject == VK_TRUE, "shaderObject %u", sof.shaderObject);
+    VkPhysicalDeviceShaderObjectPropertiesEXT sop = {
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_OBJECT_PROPERTIES_EXT};
+    sop.shaderBinaryVersion = 12345;
+    VkPhysicalDeviceProperties2 p2 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &sop};
+    vkGetPhysicalDeviceProperties2(pd, &p2);
+    static const uint8_t zero[VK_UUID_SIZE];
+    CHECK(sop.shaderBinaryVersion == 1 && memcmp(sop.shaderBinaryUUID, zero, VK_UUID_SIZE),
+          "shaderBinaryVersion %u and a nonzero UUID", sop.shaderBinaryVersion);
+
+    wide w;
+    w.dev = make_device_with("VK_EXT_shader_object");
+    vkGetDeviceQueue(w.dev, 0, 0, &w.q);
+    PFN_vkCreateShadersEXT create_shaders =
+        (PFN_vkCreateShadersEXT)vkGetDeviceProcAddr(w.dev, "vkCreateShadersEXT");
+    PFN_vkDestroyShaderEXT destroy_shader =
+        (PFN_vkDestroyShaderEXT)vkGetDeviceProcAddr(w.dev, "vkDestroyShaderEXT");
+    PFN_vkGetShaderBinaryDataEXT binary_data =
+        (PFN_vkGetShaderBinaryDataEXT)vkGetDeviceProcAddr(w.dev, "vkGetShaderBinaryDataEXT");
+    bind_shaders = (PFN_vkCmdBindShadersEXT)vkGetDeviceProcAddr(w.dev, "vkCmdBindShadersEXT");
+    CHECK(create_shaders && destroy_shader && binary_data && bind_shaders, "the commands");
+    if (!create_shaders || !destroy_shader || !binary_data || !bind_shaders) {
+        vkDestroyDevice(w.dev, NULL);
+        return;
+    }
+    w.src = make_buffer(w.dev, 4 * N);
+    w.dst = make_buffer(w.dev, 4 * N);
+    for (uint32_t i = 0; i < N; i++)
+        w.src.map[i] = 3 * i + 7;
+    size_t nwords;
+    uint32_t *words = assemble(&nwords);
+    w.p = make_pipeline_with(w.dev, wide_bindings, 6, words, nwords); /* its layout and sets */
+    VkCommandPoolCreateInfo cpci = {VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, NULL, 0, 0};
+    VK(vkCreateCommandPool(w.dev, &cpci, NULL, &w.cmd_pool));
+    write_used(&w, w.p.set, w.dst.buf);
+
+    uint32_t mul = MUL;
+    VkSpecializationMapEntry me = {0, 0, 4};
+    VkSpecializationInfo si = {1, &me, 4, &mul};
+    VkShaderRequiredSubgroupSizeCreateInfoEXT rss = {
+        VK_STRUCTURE_TYPE_SHADER_REQUIRED_SUBGROUP_SIZE_CREATE_INFO_EXT, NULL, SUBGROUP};
+    VkPushConstantRange pcr = {VK_SHADER_STAGE_COMPUTE_BIT, 0, 4};
+    VkShaderCreateInfoEXT ci = {VK_STRUCTURE_TYPE_SHADER_CREATE_INFO_EXT,
+                                &rss,
+                                VK_SHADER_CREATE_DISPATCH_BASE_BIT_EXT,
+                                VK_SHADER_STAGE_COMPUTE_BIT,
+                                0,
+                                VK_SHADER_CODE_TYPE_SPIRV_EXT,
+                                nwords * 4,
+                                words,
+                                "main",
+                                1,
+                                &w.p.dsl,
+                                1,
+                                &pcr,
+                                &si};
+    VkShaderEXT sh = VK_NULL_HANDLE, sh2 = VK_NULL_HANDLE, bad = (VkShaderEXT)(uintptr_t)1;
+    CHECK(create_shaders(w.dev, 1, &ci, NULL, &sh) == VK_SUCCESS && sh, "shader from SPIR-V");
+    VkResult r = dispatch_with(&w, w.p.set, sh);
+    CHECK(r == VK_SUCCESS, "dispatch of the shader -> %d", (int)r);
+    check_dst(&w.dst, &w.src, "shader object");
+
+    size_t size = 0;
+    CHECK(binary_data(w.dev, sh, &size, NULL) == VK_SUCCESS && size > 0, "binary size %zu", size);
+    uint8_t *bin = malloc(size + 1), *bin2 = malloc(size + 1);
+    if (!bin || !bin2)
+        exit(1);
+    size_t small = size - 1;
+    memset(bin, 0x5A, size);
+    CHECK(binary_data(w.dev, sh, &small, bin) == VK_INCOMPLETE && bin[0] == 0x5A,
+          "a buffer one byte short: VK_INCOMPLETE, nothing written");
+    size_t got = size;
+    CHECK(binary_data(w.dev, sh, &got, bin) == VK_SUCCESS && got == size, "binary");
+    VkShaderCreateInfoEXT bci = ci;
+    bci.pNext = NULL;
+    bci.pSpecializationInfo = NULL;
+    bci.codeType = VK_SHADER_CODE_TYPE_BINARY_EXT;
+    bci.codeSize = size;
+    bci.pCode = bin;
+    CHECK(create_shaders(w.dev, 1, &bci, NULL, &sh2) == VK_SUCCESS && sh2, "shader from its binary");
+    memset(w.dst.map, 0, 4 * N);
+    r = dispatch_with(&w, w.p.set, sh2);
+    CHECK(r == VK_SUCCESS, "dispatch of the binary's shader -> %d", (int)r);
+    check_dst(&w.dst, &w.src, "shader object from the binary");
+    got = size;
+    CHECK(binary_data(w.dev, sh2, &got, bin2) == VK_SUCCESS && got == size &&
+              !memcmp(bin, bin2, size),
+          "the binary's shader gives the same binary back");
+
+    bin[0] ^= 0xFF;
+    CHECK(create_shaders(w.dev, 1, &bci, NULL, &bad) == VK_INCOMPATIBLE_SHADER_BINARY_EXT &&
+              bad == VK_NULL_HANDLE,
+          "a damaged binary");
+    bin[0] ^= 0xFF;
+    bci.codeSize = size - 4;
+    bad = (VkShaderEXT)(uintptr_t)1;
+    CHECK(create_shaders(w.dev, 1, &bci, NULL, &bad) == VK_INCOMPATIBLE_SHADER_BINARY_EXT &&
+              bad == VK_NULL_HANDLE,
+          "a truncated binary");
+    VkShaderCreateInfoEXT vci = ci;
+    vci.stage = VK_SHADER_STAGE_VERTEX_BIT;
+    bad = (VkShaderEXT)(uintptr_t)1;
+    CHECK(create_shaders(w.dev, 1, &vci, NULL, &bad) != VK_SUCCESS && bad == VK_NULL_HANDLE,
+          "a vertex shader");
+    free(bin);
+    free(bin2);
+    cvm_free(words);
+    destroy_shader(w.dev, sh, NULL);
+    destroy_shader(w.dev, sh2, NULL);
+    free_wide(&w);
+}
+
 static void test_queries(void)
 {
     PFN_vkGetPhysicalDeviceCooperativeVectorPropertiesNV cvp =
@@ -864,12 +1099,15 @@ int main(void)
     }
     test_queries();
     test_matrix_combinations();
+    test_long_vector();
+    test_integer_dot();
     test_dispatches();
     test_device_lost();
     test_unused_binding_freed();
     test_copy_freed();
     test_update_after_destroy();
     test_static_use();
+    test_shader_object();
     vkDestroyInstance(inst, NULL);
     if (failures)
         fprintf(stderr, "%d checks failed\n", failures);
