@@ -415,6 +415,51 @@ def script_descriptor_arrays():
     return s
 
 
+# ---- cooperative-matrix engine fixes found by the Vulkan CTS's C++ tests ----
+
+COOPMAT_HEADER = 'DEVICE_EXTENSION VK_KHR_cooperative_matrix\nDEVICE_EXTENSION VK_NV_cooperative_matrix2\n'
+
+
+def script_coopmat_dead_load():
+    """coopmat_dead_load.comp: one 4x4 f32 matrix from workgroup memory,
+    times 3 (x * 2 + x, exact for halves); the loads it never uses read past
+    the end of workgroup memory."""
+    data = [i * 0.5 - 3 for i in range(16)]
+    out = [2 * x + x for x in data]
+    s = HEADER
+    s += '# Cooperative-matrix loads (KHR, and a tensor load in a loop) whose values\n'
+    s += '# nothing reads, from out of bounds of workgroup memory, as the Vulkan CTS\n'
+    s += '# loads a matC it never uses in its workgroup-storage tests: the dispatch\n'
+    s += '# stopped with CVM_ERROR_OUT_OF_BOUNDS (1123 CTS cases DeviceLost); now\n'
+    s += '# such loads are not run, as a GPU compiler removes them.\n'
+    s += COOPMAT_HEADER
+    s += 'SHADER compute shader SPIRV-ASM TARGET_ENV vulkan1.3\n' + shader('coopmat_dead_load.spvasm') + 'END\n\n'
+    s += 'BUFFER in DATA_TYPE float DATA ' + ' '.join(fmt(v) for v in data) + ' END\n'
+    s += 'BUFFER out DATA_TYPE float SIZE 16 FILL -1.0\n\n'
+    s += 'PIPELINE compute pipeline\n  ATTACH shader\n'
+    s += '  BIND BUFFER in AS storage DESCRIPTOR_SET 0 BINDING 0\n'
+    s += '  BIND BUFFER out AS storage DESCRIPTOR_SET 0 BINDING 1\nEND\n\n'
+    s += 'RUN pipeline 1 1 1\n\n'
+    s += 'EXPECT out IDX 0 EQ ' + ' '.join(fmt(v) for v in out) + '\n'
+    return s
+
+
+def script_coopmat_live_oob():
+    """errors/: the same out-of-bounds load with its value used must stop the
+    dispatch (amber.errors.coopmat_live_oob checks the message)."""
+    s = HEADER + '# The out-of-bounds load of coopmat_dead_load.amber with its value used:\n'
+    s += '# run, it must end in CVM_ERROR_OUT_OF_BOUNDS (exit status 1).\n'
+    s += COOPMAT_HEADER
+    s += 'SHADER compute shader SPIRV-ASM TARGET_ENV vulkan1.3\n' + shader('coopmat_live_oob.spvasm') + 'END\n\n'
+    s += 'BUFFER in DATA_TYPE float SIZE 16 FILL 1.0\n'
+    s += 'BUFFER out DATA_TYPE float SIZE 16 FILL -1.0\n\n'
+    s += 'PIPELINE compute pipeline\n  ATTACH shader\n'
+    s += '  BIND BUFFER in AS storage DESCRIPTOR_SET 0 BINDING 0\n'
+    s += '  BIND BUFFER out AS storage DESCRIPTOR_SET 0 BINDING 1\nEND\n\n'
+    s += 'RUN pipeline 1 1 1\n'
+    return s
+
+
 SCRIPTS = {
     'descriptor_arrays.amber': script_descriptor_arrays,
     'matrix_stride.amber': script_matrix_stride,
@@ -424,6 +469,8 @@ SCRIPTS = {
     'matrix_ops_f64.amber': script_matrix_ops_f64,
     'workgroup_alias.amber': script_workgroup_alias,
     'hints_init.vkscript': script_hints_init,
+    'coopmat_dead_load.amber': script_coopmat_dead_load,
+    'errors/coopmat_live_oob.amber': script_coopmat_live_oob,
 }
 
 
