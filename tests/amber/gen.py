@@ -460,6 +460,50 @@ def script_coopmat_live_oob():
     return s
 
 
+def script_coopmat_store_stride0():
+    """coopmat_store_stride0.comp: KHR stores of one row, one column and a
+    1x1 matrix (into a vec4 array, counted in vec4s) with Stride 0; an NV
+    store of 4 rows with Stride 0 leaves the last row."""
+    data = [i - 5.5 for i in range(16)] + [0.0]  # x[16]: the Stride, 0
+    out = [2 * x for x in data[0:4]] + [3 * x for x in data[4:8]] + data[12:16] + [-1.0] * 4
+    outv = [-1.0] * 4 + [data[9], -1.0, -1.0, -1.0]
+    s = HEADER
+    s += '# OpCooperativeMatrixStoreKHR with Stride 0 for a single row or column,\n'
+    s += '# where no address depends on Stride (the Vulkan CTS\'s multicomponent\n'
+    s += '# stores to workgroup memory, 44 cases DeviceLost with "stride 0 is not\n'
+    s += '# allowed for a store"), and OpCooperativeMatrixStoreNV with Stride 0,\n'
+    s += '# which its text allows: the rows land in order on one place.\n'
+    s += 'DEVICE_EXTENSION VK_KHR_cooperative_matrix\nDEVICE_EXTENSION VK_NV_cooperative_matrix\n'
+    s += 'SHADER compute shader SPIRV-ASM TARGET_ENV vulkan1.3\n' + shader('coopmat_store_stride0.spvasm') + 'END\n\n'
+    s += 'BUFFER in DATA_TYPE float DATA ' + ' '.join(fmt(v) for v in data) + ' END\n'
+    s += 'BUFFER out DATA_TYPE float SIZE 16 FILL -1.0\n'
+    s += 'BUFFER outv DATA_TYPE float SIZE 8 FILL -1.0\n\n'
+    s += 'PIPELINE compute pipeline\n  ATTACH shader\n'
+    s += '  BIND BUFFER in AS storage DESCRIPTOR_SET 0 BINDING 0\n'
+    s += '  BIND BUFFER out AS storage DESCRIPTOR_SET 0 BINDING 1\n'
+    s += '  BIND BUFFER outv AS storage DESCRIPTOR_SET 0 BINDING 2\nEND\n\n'
+    s += 'RUN pipeline 1 1 1\n\n'
+    s += 'EXPECT out IDX 0 EQ ' + ' '.join(fmt(v) for v in out) + '\n'
+    s += 'EXPECT outv IDX 0 EQ ' + ' '.join(fmt(v) for v in outv) + '\n'
+    return s
+
+
+def script_coopmat_store_stride0_rows():
+    """errors/: a KHR store of two rows with Stride 0 must stop the dispatch
+    (amber.errors.coopmat_store_stride0_rows checks the message)."""
+    s = HEADER + '# A KHR store of two rows with Stride 0, which the text forbids: run, it\n'
+    s += '# must end in CVM_ERROR_INVALID_MODULE (exit status 1).\n'
+    s += 'DEVICE_EXTENSION VK_KHR_cooperative_matrix\n'
+    s += 'SHADER compute shader SPIRV-ASM TARGET_ENV vulkan1.3\n' + shader('coopmat_store_stride0_rows.spvasm') + 'END\n\n'
+    s += 'BUFFER in DATA_TYPE float DATA 1 2 3 4 5 6 7 8 0 END\n'
+    s += 'BUFFER out DATA_TYPE float SIZE 8 FILL -1.0\n\n'
+    s += 'PIPELINE compute pipeline\n  ATTACH shader\n'
+    s += '  BIND BUFFER in AS storage DESCRIPTOR_SET 0 BINDING 0\n'
+    s += '  BIND BUFFER out AS storage DESCRIPTOR_SET 0 BINDING 1\nEND\n\n'
+    s += 'RUN pipeline 1 1 1\n'
+    return s
+
+
 SCRIPTS = {
     'descriptor_arrays.amber': script_descriptor_arrays,
     'matrix_stride.amber': script_matrix_stride,
@@ -471,6 +515,8 @@ SCRIPTS = {
     'hints_init.vkscript': script_hints_init,
     'coopmat_dead_load.amber': script_coopmat_dead_load,
     'errors/coopmat_live_oob.amber': script_coopmat_live_oob,
+    'coopmat_store_stride0.amber': script_coopmat_store_stride0,
+    'errors/coopmat_store_stride0_rows.amber': script_coopmat_store_stride0_rows,
 }
 
 
