@@ -504,6 +504,37 @@ def script_coopmat_store_stride0_rows():
     return s
 
 
+def script_coopmat_splat_nonuniform():
+    """coopmat_splat_nonuniform.comp: 8x8 f32 A + B through per-invocation
+    element access, element 0 from a matrix built from each invocation's
+    own element 0 of B (the CTS's composite test), at subgroup and at
+    workgroup scope: A + B whatever the element distribution."""
+    a = [i * 0.25 - 7 for i in range(64)]
+    b = [(37 * i % 64) * 0.5 - 16 for i in range(64)]
+    out = [x + y for x, y in zip(a, b)]
+    s = HEADER
+    s += '# OpCompositeConstruct of a cooperative matrix from a value that is not\n'
+    s += '# uniform (each invocation\'s own element 0 of another matrix, as the Vulkan\n'
+    s += '# CTS\'s composite tests do): each invocation must read its own value back\n'
+    s += '# (the matrix was filled with the first invocation\'s value: 116 CTS cases\n'
+    s += '# failed).\n'
+    s += COOPMAT_HEADER
+    s += 'SHADER compute shader SPIRV-ASM TARGET_ENV vulkan1.3\n' + shader('coopmat_splat_nonuniform.spvasm') + 'END\n\n'
+    s += 'BUFFER a DATA_TYPE float DATA ' + ' '.join(fmt(v) for v in a) + ' END\n'
+    s += 'BUFFER b DATA_TYPE float DATA ' + ' '.join(fmt(v) for v in b) + ' END\n'
+    s += 'BUFFER o DATA_TYPE float SIZE 64 FILL -1.0\n'
+    s += 'BUFFER w DATA_TYPE float SIZE 64 FILL -1.0\n\n'
+    s += 'PIPELINE compute pipeline\n  ATTACH shader\n'
+    s += '  BIND BUFFER a AS storage DESCRIPTOR_SET 0 BINDING 0\n'
+    s += '  BIND BUFFER b AS storage DESCRIPTOR_SET 0 BINDING 1\n'
+    s += '  BIND BUFFER o AS storage DESCRIPTOR_SET 0 BINDING 2\n'
+    s += '  BIND BUFFER w AS storage DESCRIPTOR_SET 0 BINDING 3\nEND\n\n'
+    s += 'RUN pipeline 1 1 1\n\n'
+    s += 'EXPECT o IDX 0 EQ ' + ' '.join(fmt(v) for v in out) + '\n'
+    s += 'EXPECT w IDX 0 EQ ' + ' '.join(fmt(v) for v in out) + '\n'
+    return s
+
+
 SCRIPTS = {
     'descriptor_arrays.amber': script_descriptor_arrays,
     'matrix_stride.amber': script_matrix_stride,
@@ -517,6 +548,7 @@ SCRIPTS = {
     'errors/coopmat_live_oob.amber': script_coopmat_live_oob,
     'coopmat_store_stride0.amber': script_coopmat_store_stride0,
     'errors/coopmat_store_stride0_rows.amber': script_coopmat_store_stride0_rows,
+    'coopmat_splat_nonuniform.amber': script_coopmat_splat_nonuniform,
 }
 
 
