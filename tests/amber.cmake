@@ -54,3 +54,13 @@ add_test(NAME amber.batch.files
   COMMAND ${CMAKE_COMMAND} ${cvm_cli_status} "-DARGS=run;batch/pass.amber;unsupported/image.amber" -DRC=0
           "-DMATCH=PASS batch/pass.amber;SKIP unsupported/image.amber: line 3: IMAGE;1 passed, 0 failed, 1 skipped"
           -P ${CMAKE_CURRENT_SOURCE_DIR}/cmake/cli_status.cmake)
+
+# Scripts that must stop with an error, and the message that names it.
+add_test(NAME amber.errors.coopmat_live_oob
+  COMMAND ${CMAKE_COMMAND} ${cvm_cli_status} "-DARGS=run;errors/coopmat_live_oob.amber" -DRC=1
+          "-DMATCH=CVM_ERROR_OUT_OF_BOUNDS: OpCooperativeMatrixLoadKHR .* loads 16 bytes at byte offset 64 of a 64-byte workgroup memory"
+          -P ${CMAKE_CURRENT_SOURCE_DIR}/cmake/cli_status.cmake)
+add_test(NAME amber.errors.coopmat_store_stride0_rows
+  COMMAND ${CMAKE_COMMAND} ${cvm_cli_status} "-DARGS=run;errors/coopmat_store_stride0_rows.amber" -DRC=1
+          "-DMATCH=OpCooperativeMatrixStoreKHR .*stride 0 is not allowed for a store of 2 rows"
+          -P ${CMAKE_CURRENT_SOURCE_DIR}/cmake/cli_status.cmake)

@@ -27,6 +27,7 @@ struct cvm_lower {
     uint64_t wg_block_offset; /* where the aliased Workgroup Block variables start,
                                  UINT64_MAX until the first */
     uint8_t *umarks;          /* [bound]: cvm_uniform_analyze's marks */
+    uint8_t *dead;            /* [bound]: find_dead_loads' DEAD_LOAD and DEAD_VAR */
 };
 
 /* ---- helpers for families ------------------------------------------------- */
@@ -1221,6 +1222,305 @@ static int leaf_function(const cvm_program *p, uint32_t fidx)
     return 1;
 }
 
+/* ---- dead cooperative-matrix loads ------------------------------------------ */
+
+/* Cooperative-matrix loads whose value nothing observes are not run, as a
+ * GPU's compiler removes them.  This matters for shaders that load a matrix
+ * they never use from out of bounds of workgroup memory: the Vulkan CTS's
+ * cooperative-matrix tests with workgroup storage load matC from the shared
+ * copy with the buffer's row stride (several times the shared one) in every
+ * test that never uses matC.  An out-of-bounds access is undefined
+ * behaviour, and stopping the dispatch there reports a fault that no
+ * implementation that compiles the shader shows.
+ *
+ * Liveness over ids, conservatively: a "local" variable is a Private or
+ * Function OpVariable whose pointers (itself and its access chains) appear
+ * only as the Pointer of OpStore and OpLoad and the Base of
+ * OpAccessChain (the CTS copies matC into an array it never reads in its
+ * composite_array tests).  Every instruction is a root whose operands are
+ * live, except
+ *   - a non-Volatile OpCooperativeMatrixLoad{KHR,NV,TensorNV} (a tensor load
+ *     only without a DecodeFunc, whose calls may write memory): its operands
+ *     are live when its result is;
+ *   - OpStore through a pointer into a local variable: its Object is live
+ *     when the variable is;
+ *   - OpLoad through such a pointer: the variable is live when the result is.
+ * (The tensor loads need the cycle: each takes the old matC as its Object.)
+ * A dead load and the stores into a dead local variable are not lowered;
+ * lw->dead[id] is DEAD_LOAD for such a load's result and DEAD_VAR for every
+ * pointer into such a variable.  The <id> operands come from the grammar (id_operands). */
+enum { DEAD_LOAD = 1, DEAD_VAR = 2 };
+
+static int removable_load(const spv_inst *in)
+{
+    if (in->opcode != SpvOpCooperativeMatrixLoadKHR && in->opcode != SpvOpCooperativeMatrixLoadNV &&
+        in->opcode != SpvOpCooperativeMatrixLoadTensorNV)
+        return 0;
+    if (in->word_count < 4)
+        return 0;
+    /* the Memory Operand: word 6 in all three (optional in KHR and NV) */
+    uint32_t mo = in->word_count > 6 ? in->words[6] : 0;
+    if (mo & SpvMemoryAccessVolatileMask)
+        return 0;
+    if (in->opcode == SpvOpCooperativeMatrixLoadTensorNV) {
+        /* the Tensor Addressing Operands follow the Memory Operand's own
+         * operands (Aligned, MakePointerAvailable/Visible, ...) */
+        uint32_t ta = 7u + (uint32_t)__builtin_popcount(
+                               mo & (SpvMemoryAccessAlignedMask | SpvMemoryAccessMakePointerAvailableMask |
+                                     SpvMemoryAccessMakePointerVisibleMask |
+                                     SpvMemoryAccessAliasScopeINTELMaskMask |
+                                     SpvMemoryAccessNoAliasINTELMaskMask));
+        if (ta >= in->word_count || (in->words[ta] & SpvTensorAddressingOperandsDecodeFuncMask))
+            return 0;
+    }
+    return 1;
+}
+
+/* Marks in is_id[w] the words of `in` that are <id> operands (not its result
+ * type or result), following the grammar; returns 0 where it cannot place
+ * them (an unknown opcode or enumerant, OpSwitch's literals of the
+ * selector's width, a malformed instruction): the caller then takes every
+ * word for an id, which only keeps more alive. */
+static int walk_operands(const spv_inst *in, const spv_operand_desc *ops, uint16_t nops,
+                         uint32_t *io_w, uint8_t *is_id, int depth);
+
+static int walk_one(const spv_inst *in, uint16_t kind, uint32_t *io_w, uint8_t *is_id, int depth)
+{
+    uint32_t w = *io_w;
+    if (w >= in->word_count || kind >= SPV_OPERAND_KIND_COUNT || depth > 4)
+        return 0;
+    const spv_operand_kind_desc *kd = &spv_operand_kinds[kind];
+    switch (kind) {
+    case SPV_OPERAND_IdResultType: case SPV_OPERAND_IdResult:
+        *io_w = w + 1;
+        return 1;
+    case SPV_OPERAND_LiteralString:
+        for (; w < in->word_count; w++) {
+            uint32_t v = in->words[w];
+            if (!(v & 0xffu) || !(v & 0xff00u) || !(v & 0xff0000u) || !(v & 0xff000000u))
+                break;
+        }
+        if (w >= in->word_count)
+            return 0;
+        *io_w = w + 1;
+        return 1;
+    case SPV_OPERAND_LiteralContextDependentNumber: case SPV_OPERAND_PairLiteralIntegerIdRef:
+        return 0;
+    case SPV_OPERAND_PairIdRefLiteralInteger:
+        is_id[w] = 1;
+        *io_w = w + 2;
+        return w + 2 <= in->word_count;
+    case SPV_OPERAND_PairIdRefIdRef:
+        is_id[w] = 1;
+        if (w + 1 < in->word_count)
+            is_id[w + 1] = 1;
+        *io_w = w + 2;
+        return w + 2 <= in->word_count;
+    default:
+        break;
+    }
+    switch (kd->category) {
+    case SPV_CATEGORY_ID:
+        is_id[w] = 1;
+        *io_w = w + 1;
+        return 1;
+    case SPV_CATEGORY_LITERAL:
+        *io_w = w + 1;
+        return 1;
+    case SPV_CATEGORY_VALUE_ENUM: {
+        const spv_enumerant_desc *e = spv_grammar_enumerant((spv_operand_kind)kind, in->words[w]);
+        *io_w = w + 1;
+        return e && walk_operands(in, e->params, e->num_params, io_w, is_id, depth + 1);
+    }
+    case SPV_CATEGORY_BIT_ENUM: {
+        uint32_t mask = in->words[w];
+        *io_w = w + 1;
+        for (uint32_t b = 0; b < 32; b++) {
+            if (!(mask & (1u << b)))
+                continue;
+            const spv_enumerant_desc *e = spv_grammar_enumerant((spv_operand_kind)kind, 1u << b);
+            if (!e || !walk_operands(in, e->params, e->num_params, io_w, is_id, depth + 1))
+                return 0;
+        }
+        return 1;
+    }
+    default:
+        return 0;
+    }
+}
+
+static int walk_operands(const spv_inst *in, const spv_operand_desc *ops, uint16_t nops,
+                         uint32_t *io_w, uint8_t *is_id, int depth)
+{
+    for (uint16_t k = 0; k < nops; k++) {
+        uint8_t q = ops[k].quantifier;
+        if (*io_w >= in->word_count) {
+            if (q == SPV_QUANT_ONE)
+                return 0;
+            continue;
+        }
+        do {
+            if (!walk_one(in, ops[k].kind, io_w, is_id, depth))
+                return 0;
+        } while (q == SPV_QUANT_VARIABLE && *io_w < in->word_count);
+    }
+    return *io_w <= in->word_count;
+}
+
+/* is_id[] (in->word_count entries) for `in`: its <id> operands. */
+static void id_operands(const spv_inst *in, uint8_t *is_id)
+{
+    memset(is_id, 0, in->word_count);
+    const spv_instruction_desc *d = spv_grammar_instruction(in->opcode);
+    uint32_t w = 1;
+    if (d && in->opcode != SpvOpSwitch &&
+        walk_operands(in, d->operands, d->num_operands, &w, is_id, 0) && w == in->word_count)
+        return;
+    uint32_t first = 1u + (d ? (uint32_t)d->has_result_type + d->has_result : 0u);
+    memset(is_id, 0, in->word_count);
+    for (uint32_t k = first; k < in->word_count; k++)
+        is_id[k] = 1;
+}
+
+static int mark_live(uint8_t *live, uint32_t bound, uint32_t id)
+{
+    if (id >= bound || live[id])
+        return 0;
+    live[id] = 1;
+    return 1;
+}
+
+/* The local variable a pointer `id` reaches (itself, or the base of its
+ * access chains), 0 for none. */
+static uint32_t local_root(const uint32_t *root, uint32_t bound, uint32_t id)
+{
+    return id < bound ? root[id] : 0;
+}
+
+static cvm_result find_dead_loads(cvm_lower *lw)
+{
+    const spv_module *mod = lw->mod;
+    const cvm_program *p = lw->prog;
+    uint32_t bound = mod->bound;
+    spv_inst in;
+    int any = 0;
+    for (uint32_t f = 0; f < mod->nfunctions && !any; f++) {
+        const spv_function *sf = &mod->functions[f];
+        for (uint32_t off = sf->begin; off < sf->end && spv_module_inst_at(mod, off, &in);
+             off += in.word_count ? in.word_count : 1)
+            any |= removable_load(&in);
+    }
+    if (!any)
+        return CVM_SUCCESS;
+    uint32_t *root = cvm_calloc(bound, sizeof(uint32_t));
+    uint8_t *live = cvm_calloc(bound, 1), *is_id = cvm_malloc(65536);
+    if (!root || !live || !is_id) {
+        cvm_mem_free(root);
+        cvm_mem_free(live);
+        cvm_mem_free(is_id);
+        return cvm_diag_set(lw->diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+    }
+    for (uint32_t id = 1; id < bound; id++) {
+        const spv_def *vd = &mod->defs[id];
+        if (vd->opcode != SpvOpVariable || vd->type >= p->ntypes)
+            continue;
+        uint32_t sc = p->types[vd->type].storage_class;
+        if (sc == SpvStorageClassPrivate || sc == SpvStorageClassFunction)
+            root[id] = id;
+    }
+    /* access chains into them, until none is added */
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (uint32_t f = 0; f < mod->nfunctions; f++) {
+            const spv_function *sf = &mod->functions[f];
+            for (uint32_t off = sf->begin; off < sf->end && spv_module_inst_at(mod, off, &in);
+                 off += in.word_count ? in.word_count : 1) {
+                if ((in.opcode != SpvOpAccessChain && in.opcode != SpvOpInBoundsAccessChain) ||
+                    in.word_count < 4 || in.words[2] >= bound || root[in.words[2]])
+                    continue;
+                uint32_t r = local_root(root, bound, in.words[3]);
+                if (r) {
+                    root[in.words[2]] = r;
+                    changed = 1;
+                }
+            }
+        }
+    }
+    /* a variable whose pointers are used otherwise than to load, store or
+     * chain is not local */
+    uint8_t *other = live; /* reused: cleared below */
+    for (uint32_t f = 0; f < mod->nfunctions; f++) {
+        const spv_function *sf = &mod->functions[f];
+        for (uint32_t off = sf->begin; off < sf->end && spv_module_inst_at(mod, off, &in);
+             off += in.word_count ? in.word_count : 1) {
+            uint32_t ptr_word = in.opcode == SpvOpStore                ? 1u
+                                : in.opcode == SpvOpLoad               ? 3u
+                                : in.opcode == SpvOpAccessChain        ? 3u
+                                : in.opcode == SpvOpInBoundsAccessChain ? 3u
+                                                                       : 0u;
+            id_operands(&in, is_id);
+            for (uint32_t w = 1; w < in.word_count; w++) {
+                uint32_t r = is_id[w] && w != ptr_word ? local_root(root, bound, in.words[w]) : 0;
+                if (r)
+                    other[r] = 1;
+            }
+        }
+    }
+    for (uint32_t id = 1; id < bound; id++)
+        if (root[id] && other[root[id]])
+            root[id] = 0;
+    memset(live, 0, bound);
+    for (int changed = 1, pass = 0; changed; pass++) {
+        changed = 0;
+        for (uint32_t f = 0; f < mod->nfunctions; f++) {
+            const spv_function *sf = &mod->functions[f];
+            for (uint32_t off = sf->begin; off < sf->end && spv_module_inst_at(mod, off, &in);
+                 off += in.word_count ? in.word_count : 1) {
+                int mark;
+                uint32_t r;
+                if (removable_load(&in)) {
+                    mark = in.words[2] < bound && live[in.words[2]];
+                } else if (in.opcode == SpvOpStore && in.word_count >= 3 &&
+                           (r = local_root(root, bound, in.words[1])) != 0) {
+                    mark = live[r];
+                } else if (in.opcode == SpvOpLoad && in.word_count >= 4 &&
+                           (r = local_root(root, bound, in.words[3])) != 0) {
+                    if (in.words[2] < bound && live[in.words[2]])
+                        changed |= mark_live(live, bound, r);
+                    continue;
+                } else if ((in.opcode == SpvOpAccessChain ||
+                            in.opcode == SpvOpInBoundsAccessChain) &&
+                           in.word_count >= 4 && local_root(root, bound, in.words[3])) {
+                    continue; /* a pointer into a local variable: its uses decide */
+                } else {
+                    mark = pass == 0; /* a root: once is enough */
+                }
+                if (!mark)
+                    continue;
+                id_operands(&in, is_id);
+                for (uint32_t w = 1; w < in.word_count; w++)
+                    if (is_id[w])
+                        changed |= mark_live(live, bound, in.words[w]);
+            }
+        }
+    }
+    for (uint32_t f = 0; f < mod->nfunctions; f++) {
+        const spv_function *sf = &mod->functions[f];
+        for (uint32_t off = sf->begin; off < sf->end && spv_module_inst_at(mod, off, &in);
+             off += in.word_count ? in.word_count : 1)
+            if (removable_load(&in) && in.words[2] < bound && !live[in.words[2]])
+                lw->dead[in.words[2]] = DEAD_LOAD;
+    }
+    /* every pointer into a dead variable: its stores are not lowered */
+    for (uint32_t id = 1; id < bound; id++)
+        if (root[id] && !live[root[id]])
+            lw->dead[id] = DEAD_VAR;
+    cvm_mem_free(root);
+    cvm_mem_free(live);
+    cvm_mem_free(is_id);
+    return CVM_SUCCESS;
+}
+
 static cvm_result lower_function(cvm_lower *lw, uint32_t fidx)
 {
     const spv_module *mod = lw->mod;
@@ -1379,7 +1679,14 @@ static cvm_result lower_function(cvm_lower *lw, uint32_t fidx)
             case SpvOpLine: case SpvOpNoLine: case SpvOpLoopMerge: case SpvOpSelectionMerge:
             case SpvOpNop: case SpvOpMemoryBarrier: case SpvOpModuleProcessed:
                 continue;
+            case SpvOpStore: /* into a variable nothing reads (find_dead_loads) */
+                if (in.word_count >= 3 && in.words[1] < mod->bound && lw->dead[in.words[1]] == DEAD_VAR)
+                    continue;
+                break;
             default:
+                if (in.word_count >= 3 && in.words[2] < mod->bound &&
+                    lw->dead[in.words[2]] == DEAD_LOAD && removable_load(&in))
+                    continue;
                 break;
             }
             cvm_insn *ins = new_insn(lw);
@@ -1647,11 +1954,12 @@ cvm_result cvm_program_build(const spv_module *mod, const char *entry_name,
     p->var_uoffset = cvm_malloc(mod->bound * sizeof(uint64_t));
     p->var_doff = cvm_malloc(mod->bound * sizeof(uint64_t));
     lw.umarks = cvm_calloc(mod->bound, 1);
+    lw.dead = cvm_calloc(mod->bound, 1);
     lw.block_of_label = cvm_malloc(mod->bound * sizeof(uint32_t));
     p->funcs = cvm_calloc(mod->nfunctions ? mod->nfunctions : 1, sizeof(cvm_function));
     if (!p->types || !p->const_offset || !p->func_index || !p->var_offset || !p->var_region ||
         !lw.block_of_label || !p->funcs || !lw.layout_of || !p->uniform || !p->var_uoffset || !p->var_doff ||
-        !lw.umarks) {
+        !lw.umarks || !lw.dead) {
         r = cvm_diag_set(diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
         goto fail;
     }
@@ -1690,6 +1998,8 @@ cvm_result cvm_program_build(const spv_module *mod, const char *entry_name,
         goto fail;
     if ((r = find_local_size(&lw, ep->func)) != CVM_SUCCESS)
         goto fail;
+    if ((r = find_dead_loads(&lw)) != CVM_SUCCESS)
+        goto fail;
     for (uint32_t i = 0; i < mod->nfunctions; i++)
         if ((r = lower_function(&lw, i)) != CVM_SUCCESS)
             goto fail;
@@ -1697,12 +2007,14 @@ cvm_result cvm_program_build(const spv_module *mod, const char *entry_name,
     cvm_mem_free(lw.block_of_label);
     cvm_mem_free(lw.layout_of);
     cvm_mem_free(lw.umarks);
+    cvm_mem_free(lw.dead);
     *o_prog = p;
     return CVM_SUCCESS;
 fail:
     cvm_mem_free(lw.block_of_label);
     cvm_mem_free(lw.layout_of);
     cvm_mem_free(lw.umarks);
+    cvm_mem_free(lw.dead);
     cvm_program_destroy(p);
     return r;
 }

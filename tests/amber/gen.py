@@ -415,6 +415,126 @@ def script_descriptor_arrays():
     return s
 
 
+# ---- cooperative-matrix engine fixes found by the Vulkan CTS's C++ tests ----
+
+COOPMAT_HEADER = 'DEVICE_EXTENSION VK_KHR_cooperative_matrix\nDEVICE_EXTENSION VK_NV_cooperative_matrix2\n'
+
+
+def script_coopmat_dead_load():
+    """coopmat_dead_load.comp: one 4x4 f32 matrix from workgroup memory,
+    times 3 (x * 2 + x, exact for halves); the loads it never uses read past
+    the end of workgroup memory."""
+    data = [i * 0.5 - 3 for i in range(16)]
+    out = [2 * x + x for x in data]
+    s = HEADER
+    s += '# Cooperative-matrix loads (KHR, and a tensor load in a loop) whose values\n'
+    s += '# nothing reads, from out of bounds of workgroup memory, as the Vulkan CTS\n'
+    s += '# loads a matC it never uses in its workgroup-storage tests: the dispatch\n'
+    s += '# stopped with CVM_ERROR_OUT_OF_BOUNDS (1123 CTS cases DeviceLost); now\n'
+    s += '# such loads are not run, as a GPU compiler removes them.\n'
+    s += COOPMAT_HEADER
+    s += 'SHADER compute shader SPIRV-ASM TARGET_ENV vulkan1.3\n' + shader('coopmat_dead_load.spvasm') + 'END\n\n'
+    s += 'BUFFER in DATA_TYPE float DATA ' + ' '.join(fmt(v) for v in data) + ' END\n'
+    s += 'BUFFER out DATA_TYPE float SIZE 16 FILL -1.0\n\n'
+    s += 'PIPELINE compute pipeline\n  ATTACH shader\n'
+    s += '  BIND BUFFER in AS storage DESCRIPTOR_SET 0 BINDING 0\n'
+    s += '  BIND BUFFER out AS storage DESCRIPTOR_SET 0 BINDING 1\nEND\n\n'
+    s += 'RUN pipeline 1 1 1\n\n'
+    s += 'EXPECT out IDX 0 EQ ' + ' '.join(fmt(v) for v in out) + '\n'
+    return s
+
+
+def script_coopmat_live_oob():
+    """errors/: the same out-of-bounds load with its value used must stop the
+    dispatch (amber.errors.coopmat_live_oob checks the message)."""
+    s = HEADER + '# The out-of-bounds load of coopmat_dead_load.amber with its value used:\n'
+    s += '# run, it must end in CVM_ERROR_OUT_OF_BOUNDS (exit status 1).\n'
+    s += COOPMAT_HEADER
+    s += 'SHADER compute shader SPIRV-ASM TARGET_ENV vulkan1.3\n' + shader('coopmat_live_oob.spvasm') + 'END\n\n'
+    s += 'BUFFER in DATA_TYPE float SIZE 16 FILL 1.0\n'
+    s += 'BUFFER out DATA_TYPE float SIZE 16 FILL -1.0\n\n'
+    s += 'PIPELINE compute pipeline\n  ATTACH shader\n'
+    s += '  BIND BUFFER in AS storage DESCRIPTOR_SET 0 BINDING 0\n'
+    s += '  BIND BUFFER out AS storage DESCRIPTOR_SET 0 BINDING 1\nEND\n\n'
+    s += 'RUN pipeline 1 1 1\n'
+    return s
+
+
+def script_coopmat_store_stride0():
+    """coopmat_store_stride0.comp: KHR stores of one row, one column and a
+    1x1 matrix (into a vec4 array, counted in vec4s) with Stride 0; an NV
+    store of 4 rows with Stride 0 leaves the last row."""
+    data = [i - 5.5 for i in range(16)] + [0.0]  # x[16]: the Stride, 0
+    out = [2 * x for x in data[0:4]] + [3 * x for x in data[4:8]] + data[12:16] + [-1.0] * 4
+    outv = [-1.0] * 4 + [data[9], -1.0, -1.0, -1.0]
+    s = HEADER
+    s += '# OpCooperativeMatrixStoreKHR with Stride 0 for a single row or column,\n'
+    s += '# where no address depends on Stride (the Vulkan CTS\'s multicomponent\n'
+    s += '# stores to workgroup memory, 44 cases DeviceLost with "stride 0 is not\n'
+    s += '# allowed for a store"), and OpCooperativeMatrixStoreNV with Stride 0,\n'
+    s += '# which its text allows: the rows land in order on one place.\n'
+    s += 'DEVICE_EXTENSION VK_KHR_cooperative_matrix\nDEVICE_EXTENSION VK_NV_cooperative_matrix\n'
+    s += 'SHADER compute shader SPIRV-ASM TARGET_ENV vulkan1.3\n' + shader('coopmat_store_stride0.spvasm') + 'END\n\n'
+    s += 'BUFFER in DATA_TYPE float DATA ' + ' '.join(fmt(v) for v in data) + ' END\n'
+    s += 'BUFFER out DATA_TYPE float SIZE 16 FILL -1.0\n'
+    s += 'BUFFER outv DATA_TYPE float SIZE 8 FILL -1.0\n\n'
+    s += 'PIPELINE compute pipeline\n  ATTACH shader\n'
+    s += '  BIND BUFFER in AS storage DESCRIPTOR_SET 0 BINDING 0\n'
+    s += '  BIND BUFFER out AS storage DESCRIPTOR_SET 0 BINDING 1\n'
+    s += '  BIND BUFFER outv AS storage DESCRIPTOR_SET 0 BINDING 2\nEND\n\n'
+    s += 'RUN pipeline 1 1 1\n\n'
+    s += 'EXPECT out IDX 0 EQ ' + ' '.join(fmt(v) for v in out) + '\n'
+    s += 'EXPECT outv IDX 0 EQ ' + ' '.join(fmt(v) for v in outv) + '\n'
+    return s
+
+
+def script_coopmat_store_stride0_rows():
+    """errors/: a KHR store of two rows with Stride 0 must stop the dispatch
+    (amber.errors.coopmat_store_stride0_rows checks the message)."""
+    s = HEADER + '# A KHR store of two rows with Stride 0, which the text forbids: run, it\n'
+    s += '# must end in CVM_ERROR_INVALID_MODULE (exit status 1).\n'
+    s += 'DEVICE_EXTENSION VK_KHR_cooperative_matrix\n'
+    s += 'SHADER compute shader SPIRV-ASM TARGET_ENV vulkan1.3\n' + shader('coopmat_store_stride0_rows.spvasm') + 'END\n\n'
+    s += 'BUFFER in DATA_TYPE float DATA 1 2 3 4 5 6 7 8 0 END\n'
+    s += 'BUFFER out DATA_TYPE float SIZE 8 FILL -1.0\n\n'
+    s += 'PIPELINE compute pipeline\n  ATTACH shader\n'
+    s += '  BIND BUFFER in AS storage DESCRIPTOR_SET 0 BINDING 0\n'
+    s += '  BIND BUFFER out AS storage DESCRIPTOR_SET 0 BINDING 1\nEND\n\n'
+    s += 'RUN pipeline 1 1 1\n'
+    return s
+
+
+def script_coopmat_splat_nonuniform():
+    """coopmat_splat_nonuniform.comp: 8x8 f32 A + B through per-invocation
+    element access, element 0 from a matrix built from each invocation's
+    own element 0 of B (the CTS's composite test), at subgroup and at
+    workgroup scope: A + B whatever the element distribution."""
+    a = [i * 0.25 - 7 for i in range(64)]
+    b = [(37 * i % 64) * 0.5 - 16 for i in range(64)]
+    out = [x + y for x, y in zip(a, b)]
+    s = HEADER
+    s += '# OpCompositeConstruct of a cooperative matrix from a value that is not\n'
+    s += '# uniform (each invocation\'s own element 0 of another matrix, as the Vulkan\n'
+    s += '# CTS\'s composite tests do): each invocation must read its own value back\n'
+    s += '# (the matrix was filled with the first invocation\'s value: 116 CTS cases\n'
+    s += '# failed).\n'
+    s += COOPMAT_HEADER
+    s += 'SHADER compute shader SPIRV-ASM TARGET_ENV vulkan1.3\n' + shader('coopmat_splat_nonuniform.spvasm') + 'END\n\n'
+    s += 'BUFFER a DATA_TYPE float DATA ' + ' '.join(fmt(v) for v in a) + ' END\n'
+    s += 'BUFFER b DATA_TYPE float DATA ' + ' '.join(fmt(v) for v in b) + ' END\n'
+    s += 'BUFFER o DATA_TYPE float SIZE 64 FILL -1.0\n'
+    s += 'BUFFER w DATA_TYPE float SIZE 64 FILL -1.0\n\n'
+    s += 'PIPELINE compute pipeline\n  ATTACH shader\n'
+    s += '  BIND BUFFER a AS storage DESCRIPTOR_SET 0 BINDING 0\n'
+    s += '  BIND BUFFER b AS storage DESCRIPTOR_SET 0 BINDING 1\n'
+    s += '  BIND BUFFER o AS storage DESCRIPTOR_SET 0 BINDING 2\n'
+    s += '  BIND BUFFER w AS storage DESCRIPTOR_SET 0 BINDING 3\nEND\n\n'
+    s += 'RUN pipeline 1 1 1\n\n'
+    s += 'EXPECT o IDX 0 EQ ' + ' '.join(fmt(v) for v in out) + '\n'
+    s += 'EXPECT w IDX 0 EQ ' + ' '.join(fmt(v) for v in out) + '\n'
+    return s
+
+
 SCRIPTS = {
     'descriptor_arrays.amber': script_descriptor_arrays,
     'matrix_stride.amber': script_matrix_stride,
@@ -424,6 +544,11 @@ SCRIPTS = {
     'matrix_ops_f64.amber': script_matrix_ops_f64,
     'workgroup_alias.amber': script_workgroup_alias,
     'hints_init.vkscript': script_hints_init,
+    'coopmat_dead_load.amber': script_coopmat_dead_load,
+    'errors/coopmat_live_oob.amber': script_coopmat_live_oob,
+    'coopmat_store_stride0.amber': script_coopmat_store_stride0,
+    'errors/coopmat_store_stride0_rows.amber': script_coopmat_store_stride0_rows,
+    'coopmat_splat_nonuniform.amber': script_coopmat_splat_nonuniform,
 }
 
 

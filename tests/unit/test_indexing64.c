@@ -149,6 +149,7 @@ static const char matrix_shader[] =
     "%entry = OpLabel\n"
     "%p = OpAccessChain %pu %in %c0 %c0\n"
     "%m = OpCooperativeMatrixLoadKHR %mat %p %c0 %stride\n"
+    "OpCooperativeMatrixStoreKHR %p %m %c0 %c2\n" /* used: a dead load is not run */
     "OpReturn\n"
     "OpFunctionEnd\n";
 

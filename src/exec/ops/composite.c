@@ -292,7 +292,13 @@ static cvm_result h_insert_nested_element(cvm_exec *ex, const cvm_insn *in)
     return CVM_SUCCESS;
 }
 
-/* A matrix from one scalar: every element (per scope instance). */
+/* A matrix from one scalar.  KHR: "all components of the matrix are
+ * initialized to that value.  The 'Constituent' must be dynamically uniform
+ * within the 'Scope'".  When it is not (the Vulkan CTS's composite tests
+ * build a matrix from each invocation's own element 0 of another matrix),
+ * each invocation's value goes to the elements it owns (the mapping at the
+ * top of this file), as on hardware where an invocation's elements live in
+ * its registers; a uniform value fills the matrix either way. */
 static cvm_result h_matrix_splat(cvm_exec *ex, const cvm_insn *in)
 {
     const cvm_type *t = &ex->prog->types[in->type];
@@ -304,10 +310,19 @@ static cvm_result h_matrix_splat(cvm_exec *ex, const cvm_insn *in)
             return CVM_ERROR_DIVERGENT_COLLECTIVE;
         if (chk == 0)
             continue;
-        const uint8_t *v = CVM_LANE(s, cvm_scope_first_active(ex, in, i));
         uint8_t *m = r.p + (size_t)i * r.stride;
+        uint32_t first = cvm_scope_first_lane(ex, in, i), n = cvm_scope_lane_count(ex, in, i);
+        const uint8_t *v0 = CVM_LANE(s, cvm_scope_first_active(ex, in, i));
         for (uint32_t e = 0; e < total; e++)
-            memcpy(m + (size_t)e * es, v, es);
+            memcpy(m + (size_t)e * es, v0, es);
+        for (uint32_t l = first; l < first + n; l++) {
+            if (!ex->active[l] || !memcmp(CVM_LANE(s, l), v0, es))
+                continue;
+            uint32_t L = matrix_L(ex, t, l);
+            uint64_t flat = (uint64_t)lane_in_scope(ex, t, l) * L;
+            for (uint32_t e = 0; e < L && flat + e < total; e++)
+                memcpy(m + (flat + e) * es, CVM_LANE(s, l), es);
+        }
     }
     return CVM_SUCCESS;
 }

@@ -208,12 +208,22 @@ static cvm_result matrix_transfer(cvm_exec *ex, const cvm_insn *in, int store)
             layout != SpvCooperativeMatrixLayoutColumnMajorKHR)
             return cvm_exec_fail(ex, in, CVM_ERROR_UNSUPPORTED, "matrix layout %lld",
                                  (long long)layout);
-        if (stride < 0 || (store && stride == 0))
-            return cvm_exec_fail(ex, in, CVM_ERROR_INVALID_MODULE,
-                                 "stride %lld is not allowed for a %s", (long long)stride,
-                                 store ? "store" : "load");
         int rowmajor = layout == SpvCooperativeMatrixLayoutRowMajorKHR;
         uint32_t outer = rowmajor ? t->rows : t->cols, inner = rowmajor ? t->cols : t->rows;
+        /* KHR: "'Stride' must be greater than 0 when passed to
+         * OpCooperativeMatrixStoreKHR and must be greater than or equal to 0
+         * when passed to OpCooperativeMatrixLoadKHR".  A store of a single
+         * row (column) addresses only Pointer[0 * Stride]: no address
+         * depends on Stride, so a 0 there changes nothing and is stored
+         * (the Vulkan CTS's multicomponent store to workgroup memory passes
+         * N * 8 / 4 / 4 = 0 for N = 1).  The NV text puts no bound on Stride
+         * (its type is any integer): a 0 there stores every row at the same
+         * place, in order, so the last row stays. */
+        if (stride < 0 ||
+            (store && stride == 0 && outer > 1 && in->sk2 != COLUMN_MAJOR_BOOL))
+            return cvm_exec_fail(ex, in, CVM_ERROR_INVALID_MODULE,
+                                 "stride %lld is not allowed for a %s of %u %s", (long long)stride,
+                                 store ? "store" : "load", outer, rowmajor ? "rows" : "columns");
         uint8_t *mat = m.p + (size_t)i * m.stride;
         if (whole_transfer(ex, t, base, stride, in->d, rowmajor, outer, inner, es, store, mat))
             continue;

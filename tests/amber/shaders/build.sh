@@ -9,3 +9,14 @@ for s in matrix_layout matrix_stride matrix_ops matrix_ops_f64 workgroup_alias d
   spirv-dis $s.tmp.spv > $s.spvasm
   rm -f $s.tmp.spv
 done
+# The cooperative-matrix shaders need a glslang that knows GL_KHR_cooperative_matrix
+# and GL_NV_cooperative_matrix2 (Debian's does not; they were built with glslang
+# from KhronosGroup/glslang 90afccf), and are disassembled by coopvm dis, which
+# knows their instructions: GLSLANG=... COOPVM=.../build/coopvm sh build.sh
+if [ -n "$GLSLANG" ] && [ -n "$COOPVM" ]; then
+  for s in coopmat_dead_load coopmat_live_oob coopmat_store_stride0 coopmat_store_stride0_rows coopmat_splat_nonuniform; do
+    "$GLSLANG" -V --target-env vulkan1.3 -o $s.tmp.spv $s.comp >/dev/null
+    "$COOPVM" dis $s.tmp.spv > $s.spvasm
+    rm -f $s.tmp.spv
+  done
+fi
