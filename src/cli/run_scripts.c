@@ -19,6 +19,65 @@
 
 /* Printing ----------------------------------------------------------------- */
 
+/* The reason a diagnostic gives, with its module place. */
+static void print_why(FILE *f, const cvm_diagnostic *d)
+{
+    fprintf(f, "%s", d->message[0] ? d->message : "(no reason given)");
+    if (d->word_offset != UINT32_MAX)
+        fprintf(f, " (word offset %u, opcode %u)", d->word_offset, d->opcode);
+    fprintf(f, "\n");
+}
+
+void cvm_cli_print_tiers(FILE *f, cvm_cli_tiers *t, const char *what, const cvm_tier_info *b,
+                         const cvm_tier_info *a, cvm_result r)
+{
+    int compiled = a->compiled_dispatches > b->compiled_dispatches;
+    int compared = a->compared_dispatches > b->compared_dispatches;
+    t->dispatches++;
+    t->compiled += (uint64_t)compiled;
+    t->compared += (uint64_t)compared;
+    fprintf(f, "tiers: %s: ", what);
+    if (compared)
+        fprintf(f, "compiled code compared with the interpreter: %s\n",
+                r == CVM_ERROR_TIERS_DIFFER ? "they differ" : "alike");
+    else if (compiled)
+        fprintf(f, "compiled code ran\n");
+    else
+        fprintf(f, "interpreted only%s\n",
+                t->flags & CVM_FLAG_COMPARE_TIERS ? ", nothing to compare" : "");
+    if (a->entry > 0) {
+        fprintf(f, "tiers:   entry point: compiled\n");
+    } else if (a->entry < 0) {
+        fprintf(f, "tiers:   entry point: not taken: ");
+        print_why(f, &a->entry_why);
+    } else {
+        fprintf(f, "tiers:   entry point: not compiled (--no-jit, --reference-paths or --trace, "
+                   "a build without LLVM, or a dispatch smaller than the tier waits for "
+                   "without --jit)\n");
+    }
+    if (a->leaf_functions) {
+        fprintf(f, "tiers:   leaf callbacks: %u, %u compiled, %u not taken", a->leaf_functions,
+                a->leaf_compiled, a->leaf_not_taken);
+        if (a->leaf_not_taken) {
+            fprintf(f, ": ");
+            print_why(f, &a->leaf_why);
+        } else {
+            fprintf(f, "\n");
+        }
+    }
+}
+
+void cvm_cli_print_tiers_total(FILE *f, const cvm_cli_tiers *t)
+{
+    if (t->flags & CVM_FLAG_COMPARE_TIERS)
+        fprintf(f, "tiers: %" PRIu64 " of %" PRIu64 " dispatches compared compiled code with the "
+                   "interpreter\n",
+                t->compared, t->dispatches);
+    else
+        fprintf(f, "tiers: %" PRIu64 " of %" PRIu64 " dispatches ran compiled code\n", t->compiled,
+                t->dispatches);
+}
+
 void cvm_cli_print_diag(FILE *f, const char *context_file, uint32_t context_line,
                         const cvm_diagnostic *d)
 {

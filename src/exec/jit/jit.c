@@ -134,6 +134,14 @@ cvm_result cvm_jit_run_tile(cvm_jit_leaves *lv, cvm_exec *ex, uint32_t func, int
     return cvm_exec_fail(ex, NULL, CVM_ERROR_UNSUPPORTED, "no compiled tier");
 }
 
+void cvm_jit_leaves_report(cvm_jit_leaves *lv, uint32_t *o_functions, uint32_t *o_compiled,
+                           uint32_t *o_not_taken, cvm_diagnostic *o_why)
+{
+    (void)lv;
+    (void)o_why;
+    *o_functions = *o_compiled = *o_not_taken = 0;
+}
+
 #else /* CVM_HAVE_LLVM */
 
 #include <llvm-c/Analysis.h>
@@ -429,16 +437,13 @@ typedef struct jctx {
 static cvm_result unsupported(jctx *j, uint32_t insn, const char *what)
 {
     const cvm_insn *in = insn < j->p->ninsns ? &j->p->insns[insn] : NULL;
-    cvm_diag_set(j->diag, CVM_ERROR_UNSUPPORTED, "the compiled tier does not take %s%s%u", what,
-                 in ? " (instruction at word " : "", in ? in->word_off : 0);
-    if (j->diag && in) {
-        size_t n = strlen(j->diag->message);
-        if (n + 1 < sizeof(j->diag->message))
-            strcat(j->diag->message, ")");
-        j->diag->word_offset = in->word_off;
-        j->diag->opcode = in->spv_op;
-    }
-    return CVM_ERROR_UNSUPPORTED;
+    if (!in)
+        return cvm_diag_set(j->diag, CVM_ERROR_UNSUPPORTED, "the compiled tier does not take %s",
+                            what);
+    const spv_instruction_desc *d = spv_grammar_instruction(in->spv_op);
+    return cvm_diag_at(j->diag, CVM_ERROR_UNSUPPORTED, in->word_off, in->spv_op,
+                       "the compiled tier does not take %s (%s at word %u)", what,
+                       d ? d->name : "the instruction", in->word_off);
 }
 
 static int sk_llvm_ok(const jctx *j, uint8_t sk)
@@ -2872,6 +2877,10 @@ struct cvm_jit_leaves {
      * accesses reach, [acc_lo, acc_hi) (written with its code) */
     uint64_t *acc_lo, *acc_hi;
     uint32_t max_region; /* regions the code reads: 0 .. max_region */
+    /* why the tier did not take a batch or tile form, of the lowest function
+     * index so far (why_func UINT32_MAX: none), for cvm_jit_leaves_report */
+    uint32_t why_func;
+    cvm_diagnostic why;
 };
 
 cvm_jit_leaves *cvm_jit_leaves_create(const cvm_program *prog)
@@ -2897,6 +2906,7 @@ cvm_jit_leaves *cvm_jit_leaves_create(const cvm_program *prog)
     }
     lv->acc_hi = lv->acc_lo + prog->nfuncs;
     lv->prog = prog;
+    lv->why_func = UINT32_MAX;
     pthread_mutex_init(&lv->lock, NULL);
     return lv;
 }
@@ -2914,6 +2924,51 @@ void cvm_jit_leaves_destroy(cvm_jit_leaves *lv)
     cvm_mem_free(lv);
 }
 
+/* Keeps `why` form v of leaf fi was not taken (under lv->lock), when it is
+ * of the lowest function so far; the unchecked tile form's absence is no
+ * refusal (the checked form runs such tiles). */
+static void keep_why(cvm_jit_leaves *lv, uint32_t fi, uint32_t v, const cvm_diagnostic *why)
+{
+    if (v == V_TILE_U || fi >= lv->why_func)
+        return;
+    const spv_module *mod = lv->prog->mod;
+    uint32_t id = lv->prog->funcs[fi].id;
+    const char *name = spv_module_name(mod, id);
+    lv->why_func = fi;
+    lv->why = *why;
+    /* the message names the function: "function %N (name): ..." */
+    cvm_diag_set(&lv->why, why->result != CVM_SUCCESS ? why->result : CVM_ERROR_UNSUPPORTED,
+                 "leaf function %%%u%s%s%s: %.600s", id, name && name[0] ? " (" : "",
+                 name && name[0] ? name : "", name && name[0] ? ")" : "",
+                 why->result != CVM_SUCCESS ? why->message : "the compiled tier does not take it");
+}
+
+void cvm_jit_leaves_report(cvm_jit_leaves *lv, uint32_t *o_functions, uint32_t *o_compiled,
+                           uint32_t *o_not_taken, cvm_diagnostic *o_why)
+{
+    *o_functions = *o_compiled = *o_not_taken = 0;
+    if (!lv)
+        return;
+    const cvm_program *p = lv->prog;
+    pthread_mutex_lock(&lv->lock);
+    for (uint32_t fi = 0; fi < p->nfuncs; fi++) {
+        if (!p->funcs[fi].lowered || !p->funcs[fi].leaf)
+            continue;
+        ++*o_functions;
+        int compiled = 0, refused = 0;
+        for (uint32_t v = 0; v < V_COUNT; v++) {
+            int st = __atomic_load_n(&lv->state[(size_t)fi * V_COUNT + v], __ATOMIC_ACQUIRE);
+            compiled |= st == 1;
+            refused |= st == -1 && v != V_TILE_U;
+        }
+        *o_compiled += compiled;
+        *o_not_taken += refused;
+    }
+    if (lv->why_func != UINT32_MAX && o_why)
+        *o_why = lv->why;
+    pthread_mutex_unlock(&lv->lock);
+}
+
 /* Compiles form v of leaf function fi into its own module of lv->lljit
  * (under lv->lock); sets its state. */
 static void compile_form(cvm_jit_leaves *lv, uint32_t fi, uint32_t v)
@@ -2927,6 +2982,8 @@ static void compile_form(cvm_jit_leaves *lv, uint32_t fi, uint32_t v)
     jctx j;
     LLVMOrcThreadSafeContextRef tsc;
     if (!prog->funcs[fi].lowered || !prog->funcs[fi].leaf || !jctx_init(&j, prog, &why, &tsc)) {
+        cvm_diag_set(&why, CVM_ERROR_OUT_OF_MEMORY, "out of memory compiling a leaf");
+        keep_why(lv, fi, v, &why);
         __atomic_store_n(&lv->state[at], -1, __ATOMIC_RELEASE);
         return;
     }
@@ -2946,6 +3003,7 @@ static void compile_form(cvm_jit_leaves *lv, uint32_t fi, uint32_t v)
     if (!ok) {
         LLVMDisposeModule(j.M);
         LLVMOrcDisposeThreadSafeContext(tsc);
+        keep_why(lv, fi, v, &why);
         __atomic_store_n(&lv->state[at], -1, __ATOMIC_RELEASE);
         return;
     }
@@ -2958,6 +3016,9 @@ static void compile_form(cvm_jit_leaves *lv, uint32_t fi, uint32_t v)
         }
     }
     if (!addr) {
+        if (why.result == CVM_SUCCESS)
+            cvm_diag_set(&why, CVM_ERROR_UNSUPPORTED, "the compiled tier: no code for %s", name);
+        keep_why(lv, fi, v, &why);
         __atomic_store_n(&lv->state[at], -1, __ATOMIC_RELEASE);
         return;
     }
