@@ -1196,6 +1196,9 @@ static cvm_result dispatch_compared(cvm_pipeline *pipe, const uint32_t base[3], 
     end_messages(&job, 0);
     tier_copy_out(areas, nareas, compiled);
     tier_copy_in(areas, nareas, before);
+    uint64_t flip = cvm_tier_flip_byte(); /* (a test's) */
+    if (flip && nareas && flip <= areas[0].size)
+        compiled[areas[0].at + flip - 1] ^= 0x01;
     cvm_diagnostic di;
     cvm_diag_clear(&di);
     cvm_result ri = dispatch_run(pipe, base, gx, gy, gz, (flags & ~tiers) | CVM_FLAG_NO_JIT, &job,

@@ -8,6 +8,18 @@
 
 #include "spirv/spirv_grammar.h"
 
+static uint64_t flip_byte; /* cvm_test_tiers_flip */
+
+void cvm_test_tiers_flip(uint64_t n)
+{
+    __atomic_store_n(&flip_byte, n, __ATOMIC_RELAXED);
+}
+
+uint64_t cvm_tier_flip_byte(void)
+{
+    return __atomic_load_n(&flip_byte, __ATOMIC_RELAXED);
+}
+
 int cvm_tier_area_before(const cvm_tier_area *a, const cvm_tier_area *b)
 {
     if (a->set != b->set)
@@ -315,8 +327,8 @@ cvm_result cvm_tier_compare(const cvm_program *p, const cvm_tier_area *areas, ui
             snprintf(vc, sizeof(vc), "0x%02x", c[off]);
             snprintf(vr, sizeof(vr), "0x%02x", r[off]);
         }
-        add(msg, sizeof(msg), ": the compiled tier wrote %s, the interpreter %s; %zu byte%s differ",
-            vc, vr, ndiff, ndiff == 1 ? "" : "s");
+        add(msg, sizeof(msg), ": the compiled tier wrote %s, the interpreter %s; %zu %s", vc, vr,
+            ndiff, ndiff == 1 ? "byte differs" : "bytes differ");
         if (o_diag)
             cvm_diag_clear(o_diag);
         if (d)

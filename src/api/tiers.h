@@ -36,4 +36,10 @@ void cvm_tier_status_text(char *buf, size_t size, cvm_result r, const cvm_diagno
 cvm_result cvm_tier_compare(const cvm_program *prog, const cvm_tier_area *areas, uint32_t n,
                             const uint8_t *compiled, cvm_diagnostic *o_diag);
 
+/* Test hook: nonzero n makes every compared dispatch flip byte n - 1 of
+ * the compiled run's copy of its first area (a difference to report, for
+ * the tests of the report); 0 (the default) stops. */
+void cvm_test_tiers_flip(uint64_t n);
+uint64_t cvm_tier_flip_byte(void); /* the hook's n, for api.c */
+
 #endif /* CVM_API_TIERS_H */

@@ -446,6 +446,21 @@ static cvm_result unsupported(jctx *j, uint32_t insn, const char *what)
                        d ? d->name : "the instruction", in->word_off);
 }
 
+/* unsupported() for an instruction that is not one of the program's
+ * (a variable, a parameter): id `id`'s definition is named. */
+static cvm_result unsupported_def(jctx *j, uint32_t id, const char *what)
+{
+    const spv_def *d = id && id < j->p->bound ? &j->mod->defs[id] : NULL;
+    if (!d || !d->off)
+        return unsupported(j, UINT32_MAX, what);
+    const spv_instruction_desc *in = spv_grammar_instruction(d->opcode);
+    const char *name = spv_module_name(j->mod, id);
+    return cvm_diag_at(j->diag, CVM_ERROR_UNSUPPORTED, d->off, d->opcode,
+                       "the compiled tier does not take %s (%s %%%u%s%s%s at word %u)", what,
+                       in ? in->name : "the instruction", id, name && name[0] ? " '" : "",
+                       name && name[0] ? name : "", name && name[0] ? "'" : "", d->off);
+}
+
 static int sk_llvm_ok(const jctx *j, uint8_t sk)
 {
     switch (sk) {
@@ -2048,7 +2063,7 @@ static cvm_result emit_builtins(jctx *j, LLVMValueRef nlanes, LLVMValueRef sg)
                       sg, "");
     for (uint32_t b = 0; b < p->nbuiltins; b++)
         if (p->builtin_kinds[b] >= 64 || !j->builtin_vals[p->builtin_kinds[b]])
-            return unsupported(j, UINT32_MAX, "this built-in");
+            return unsupported_def(j, p->builtin_vars[b], "this built-in");
     return CVM_SUCCESS;
 }
 
@@ -2208,7 +2223,7 @@ static cvm_result setup_globals(jctx *j)
             continue; /* (a leaf naming one is not taken: emit_load; the scope
                          form runs what names one by its handler) */
         if (ds->array_size != 1)
-            return unsupported(j, UINT32_MAX, "descriptor arrays");
+            return unsupported_def(j, ds->var, "descriptor arrays");
         jptr *pt = &j->ptrs[ds->var];
         pt->kind = JP_MEM;
         pt->region = ds->first_region;
@@ -2254,16 +2269,17 @@ static cvm_result setup_function_vars(jctx *j)
             continue;
         uint32_t id = si.words[2];
         if (si.words[3] != SpvStorageClassFunction)
-            return unsupported(j, UINT32_MAX, "a variable of this storage class");
+            return unsupported_def(j, id, "a variable of this storage class");
         uint32_t pointee = p->types[si.words[1]].elem;
         LLVMTypeRef ty = value_type(j, pointee);
         if (j->scope && !ty)
             continue; /* stays in the interpreter's memory, its loads and
                          stores run by their handlers */
         if (j->scope && p->var_uoffset[id] == UINT64_MAX)
-            return unsupported(j, UINT32_MAX, "a Function variable that may differ between invocations");
+            return unsupported_def(j, id,
+                                   "a Function variable that may differ between invocations");
         if (!ty)
-            return unsupported(j, UINT32_MAX, "a Function variable of this type");
+            return unsupported_def(j, id, "a Function variable of this type");
         LLVMValueRef a = LLVMBuildAlloca(j->B, ty, "");
         j->ptrs[id].kind = JP_VAR;
         j->ptrs[id].alloca = a;
@@ -2598,10 +2614,19 @@ static cvm_result eligible(jctx *j)
     for (uint32_t fi = 0; fi < p->nfuncs; fi++) {
         const cvm_function *f = &p->funcs[fi];
         if (fi != p->entry && f->lowered)
-            return unsupported(j, UINT32_MAX, "function calls");
+            return unsupported_def(j, f->id, "function calls (a function called)");
     }
-    if (p->ninit_vars || p->wg_size)
+    if (p->ninit_vars || p->wg_size) {
+        /* (named: the first such variable) */
+        for (uint32_t id = 1; id < p->bound; id++) {
+            spv_inst vi;
+            if (j->mod->defs[id].opcode == SpvOpVariable && j->mod->defs[id].func == UINT32_MAX &&
+                spv_module_def_inst(j->mod, id, &vi) && vi.word_count > 3 &&
+                (vi.words[3] == SpvStorageClassPrivate || vi.words[3] == SpvStorageClassWorkgroup))
+                return unsupported_def(j, id, "Private or Workgroup variables");
+        }
         return unsupported(j, UINT32_MAX, "Private or Workgroup variables");
+    }
     return CVM_SUCCESS;
 }
 
