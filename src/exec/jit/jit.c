@@ -1401,6 +1401,12 @@ static LLVMValueRef emit_glsl_libm(jctx *j, const cvm_insn *in, uint32_t rtype)
 static cvm_result emit_glsl(jctx *j, const spv_inst *si, const cvm_insn *in)
 {
     uint32_t rtype = si->words[1], result = si->words[2];
+    /* the refusals name the GLSL.std.450 instruction */
+    const spv_extinst_desc *gd =
+        si->word_count > 4 ? spv_grammar_glsl_std450(si->words[4]) : NULL;
+    char what[96], opnd[96];
+    snprintf(what, sizeof(what), "GLSL.std.450 %s", gd ? gd->name : "instruction");
+    snprintf(opnd, sizeof(opnd), "this operand of GLSL.std.450 %s", gd ? gd->name : "instruction");
     if (value_type(j, rtype) && in->fn) {
         LLVMValueRef d = emit_glsl_libm(j, in, rtype);
         if (d && LLVMTypeOf(d) == value_type(j, rtype)) {
@@ -1410,20 +1416,20 @@ static cvm_result emit_glsl(jctx *j, const spv_inst *si, const cvm_insn *in)
     }
     if (!value_type(j, rtype) || comp_sk(j, rtype) == CVM_SK_BOOL || !in->fn ||
         type_of(j, rtype)->size > JIT_MAX_ACCESS)
-        return unsupported(j, j->cur_insn, "this GLSL.std.450 instruction");
+        return unsupported(j, j->cur_insn, what);
     uint32_t ids[3] = {in->a, in->b, in->c}, tids[3] = {0, 0, 0};
     for (int k = 0; k < 3; k++) {
         if (!ids[k])
             continue;
         tids[k] = ids[k] < j->p->bound ? j->mod->defs[ids[k]].type : 0;
         if (!value_type(j, tids[k]) || type_of(j, tids[k])->size > JIT_MAX_ACCESS)
-            return unsupported(j, j->cur_insn, "this GLSL.std.450 operand");
+            return unsupported(j, j->cur_insn, opnd);
     }
     if (!cvm_glsl_eval_lane(in, NULL, NULL, NULL, NULL))
-        return unsupported(j, j->cur_insn, "this GLSL.std.450 instruction");
+        return unsupported(j, j->cur_insn, what);
     LLVMValueRef r = call_lane_kernel(j, (void *)jit_glsl, 5, j->cur_insn, rtype, ids, tids, 3);
     if (!r)
-        return unsupported(j, j->cur_insn, "this GLSL.std.450 operand");
+        return unsupported(j, j->cur_insn, opnd);
     j->vals[result] = r;
     return CVM_SUCCESS;
 }
