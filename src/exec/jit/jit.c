@@ -1207,6 +1207,54 @@ static cvm_result arith_lane(jctx *j, const cvm_insn *in, uint32_t rtype, uint32
     return CVM_SUCCESS;
 }
 
+/* The NaN the host's arithmetic makes where no operand is one (0/0,
+ * inf - inf, 0 * inf), which the interpreter writes: on x86 the "default
+ * NaN" has its sign set (0xffc00000, 0xfff8000000000000).  LLVM, folding
+ * such an operation while it builds or optimizes the code (operands that
+ * are constants, or become known, as a Function variable's stored 0.0
+ * does), makes its own canonical NaN, sign clear (0x7fc00000): the
+ * difference CVM_FLAG_COMPARE_TIERS found.  The texts leave that NaN's
+ * bits open; the tiers must still agree. */
+static uint64_t host_nan_bits(int f64)
+{
+    volatile float zf = 0.0f;
+    volatile double zd = 0.0;
+    if (f64) {
+        double d = zd / zd;
+        uint64_t b;
+        memcpy(&b, &d, 8);
+        return b;
+    }
+    float f = zf / zf;
+    uint32_t b;
+    memcpy(&b, &f, 4);
+    return b;
+}
+
+/* r = a OP b of f32 or f64 values (scalars or vectors): where r is a NaN
+ * and neither operand is one, the host's NaN (host_nan_bits); nothing is
+ * added where the host's NaN is LLVM's. */
+static LLVMValueRef host_made_nan(jctx *j, LLVMValueRef r, LLVMValueRef a, LLVMValueRef b)
+{
+    LLVMTypeRef ty = LLVMTypeOf(r);
+    int vec = LLVMGetTypeKind(ty) == LLVMVectorTypeKind;
+    LLVMTypeRef et = vec ? LLVMGetElementType(ty) : ty;
+    int f64 = et == j->f64;
+    if (!f64 && et != j->f32)
+        return r;
+    uint64_t bits = host_nan_bits(f64);
+    if (bits == (f64 ? UINT64_C(0x7ff8000000000000) : UINT64_C(0x7fc00000)))
+        return r;
+    LLVMValueRef hn = LLVMConstBitCast(LLVMConstInt(f64 ? j->i64 : j->i32, bits, 0), et);
+    if (vec)
+        hn = splat(j, hn, ty);
+    LLVMValueRef rn = LLVMBuildFCmp(j->B, LLVMRealUNO, r, r, "");
+    LLVMValueRef an = LLVMBuildFCmp(j->B, LLVMRealUNO, a, a, "");
+    LLVMValueRef bn = LLVMBuildFCmp(j->B, LLVMRealUNO, b, b, "");
+    LLVMValueRef made = LLVMBuildAnd(j->B, rn, LLVMBuildNot(j->B, LLVMBuildOr(j->B, an, bn, ""), ""), "");
+    return LLVMBuildSelect(j->B, made, hn, r, "");
+}
+
 static cvm_result emit_arith(jctx *j, const spv_inst *si, const cvm_insn *in)
 {
     const uint32_t *w = si->words;
@@ -1268,6 +1316,7 @@ static cvm_result emit_arith(jctx *j, const spv_inst *si, const cvm_insn *in)
         case SpvOpFDiv: r = LLVMBuildFDiv(j->B, x[0], x[1], ""); break;
         default: r = LLVMBuildFMul(j->B, x[0], x[1], ""); break;
         }
+        r = host_made_nan(j, r, x[0], x[1]);
         if (rsk == CVM_SK_F16)
             r = LLVMBuildFPTrunc(j->B, r, rty, "");
         break;
