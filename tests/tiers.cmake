@@ -75,6 +75,22 @@ foreach(rel ${cvm_tier_scripts})
   set_tests_properties(tiers.${name} PROPERTIES SKIP_REGULAR_EXPRESSION "coopvm-skip" TIMEOUT 300)
 endforeach()
 
+# The batch form (a folder) counts over all its scripts; the .spv form
+# reports its one dispatch, here one the tier does not take, with the
+# variable that stops it.
+add_test(NAME tiers.batch.corpus
+  COMMAND ${CMAKE_COMMAND} -DCOOPVM=$<TARGET_FILE:coopvm_cli> -DWORKDIR=${CMAKE_CURRENT_SOURCE_DIR}
+          "-DARGS=run;corpus;--compare-tiers;--verbose;--quiet;--threads;2" -DRC=0
+          "-DMATCH=tiers: [1-9][0-9]* of [0-9]+ dispatches compared compiled code with the interpreter;[0-9]+ passed, 0 failed"
+          -P ${CMAKE_CURRENT_SOURCE_DIR}/cmake/cli_status.cmake)
+set(cvm_bda ${CMAKE_CURRENT_SOURCE_DIR}/cases/bda_gemm)
+add_test(NAME tiers.spv.not_taken
+  COMMAND ${CMAKE_COMMAND} -DCOOPVM=$<TARGET_FILE:coopvm_cli> -DWORKDIR=${CMAKE_CURRENT_BINARY_DIR}
+          "-DARGS=run;${cvm_bda}/bda_gemm.spv;--dispatch;6,1,1;--buffer;0:0=${cvm_bda}/params.bin;--address-buffer;A=${cvm_bda}/a.bin;--address-buffer;B=${cvm_bda}/b.bin;--address-buffer;C=${cvm_bda}/c.bin;--address-buffer;D=zero:12288;--buffer-address;0:0=A;--buffer-address;0:0+8=B;--buffer-address;0:0+16=C;--buffer-address;0:0+24=D;--compare-tiers;--verbose"
+          -DRC=0
+          "-DMATCH=bda_gemm.spv: interpreted only, nothing to compare;entry point: not taken: the compiled tier does not take a Function variable that may differ between invocations .OpVariable %[0-9]+ 'tile' at word [0-9]+.;tiers: 0 of 1 dispatches compared"
+          -P ${CMAKE_CURRENT_SOURCE_DIR}/cmake/cli_status.cmake)
+
 # Unit tests not run with COOPVM_JIT=compare:
 set(cvm_tier_units_left_out
   # compares the tiers itself with CVM_FLAG_JIT and CVM_FLAG_NO_JIT, and
