@@ -53,8 +53,11 @@ typedef enum cvm_result {
     CVM_ERROR_CALLBACK_MISMATCH = 15,  /* checking mode: callbacks gave order-dependent or
                                           decoder-dependent results */
     CVM_ERROR_INTERNAL = 16,         /* a bug in coopvm: please report it */
-    CVM_INCOMPLETE = 17              /* not an error (VK_INCOMPLETE): a query's output was
+    CVM_INCOMPLETE = 17,             /* not an error (VK_INCOMPLETE): a query's output was
                                         too small for everything; see the call */
+    CVM_ERROR_TIERS_DIFFER = 18      /* CVM_FLAG_COMPARE_TIERS: the compiled tier and the
+                                        interpreter ended a dispatch differently (a bug in
+                                        coopvm's compiled tier: please report it) */
 } cvm_result;
 
 /* The name of a status, e.g. "CVM_ERROR_OUT_OF_BOUNDS".  Never NULL. */
@@ -165,7 +168,34 @@ typedef enum cvm_context_flags {
      * CVM_FLAG_NO_JIT never compiles.  CVM_FLAG_REFERENCE_PATHS, a trace or
      * DebugPrintf messages (cvm_pipeline_set_debug) keep the interpreter. */
     CVM_FLAG_JIT = 1u << 7,
-    CVM_FLAG_NO_JIT = 1u << 8
+    CVM_FLAG_NO_JIT = 1u << 8,
+    /* Differential testing of the two tiers (src/api/api.c "Comparing the
+     * tiers").  Each dispatch runs twice from the same memory: first with
+     * the compiled tier forced on everything it takes (as CVM_FLAG_JIT,
+     * whatever the size or the number of callback calls), then on the
+     * interpreter alone (as CVM_FLAG_NO_JIT), every buffer bound to the
+     * pipeline and every cvm_buffer_create buffer restored in between.  When
+     * compiled code ran in the first (workgroups or leaf callbacks), the two
+     * runs must end alike: the same status and, when both succeed, the same
+     * bytes in every buffer.  Otherwise the dispatch fails with
+     * CVM_ERROR_TIERS_DIFFER and a message naming the first byte that
+     * differs (set, binding and array element, or the address-only buffer;
+     * byte offset; the value's place in the block and its type; both values;
+     * the instructions that store to that buffer), or both statuses.  The
+     * buffers are left as the interpreter wrote them; a dispatch that fails
+     * on both tiers with the same status returns the interpreter's
+     * diagnostic, without comparing memory (the tiers may stop at different
+     * invocations: CVM_FLAG_JIT above).  When no compiled code ran (a shader
+     * and callbacks the tier does not take) the first run stands alone: it
+     * was the interpreter's.  DebugPrintf messages are delivered once, from
+     * the run that stands.  A trace and CVM_FLAG_REFERENCE_PATHS keep the
+     * interpreter (the dispatch runs once); in a build without LLVM every
+     * dispatch runs once.  A shader whose result depends on the order of
+     * its workgroups (a race, or atomics that allocate output slots) may
+     * differ between any two runs, so compares unequal by nature.
+     * cvm_pipeline_tier_info counts the dispatches compared.  Costs two
+     * copies of the buffers and two runs per dispatch: a testing mode. */
+    CVM_FLAG_COMPARE_TIERS = 1u << 9
 } cvm_context_flags;
 
 typedef struct cvm_context_desc {
@@ -183,7 +213,21 @@ typedef struct cvm_context_desc {
     void *warning_user;           /* passed to on_warning */
 } cvm_context_desc;
 
-/* `desc` may be NULL for defaults. */
+/* `desc` may be NULL for defaults.
+ *
+ * The environment variable COOPVM_JIT, read here, overrides the choice of
+ * tier that desc->flags make, so that a program (the Vulkan driver under
+ * the CTS, a test) changes it without being rebuilt:
+ *   always   as CVM_FLAG_JIT: compile every shader and leaf callback the
+ *            compiled tier takes, whatever the dispatch's size or the calls
+ *            made (CVM_FLAG_NO_JIT cleared)
+ *   never    as CVM_FLAG_NO_JIT: the interpreter only (CVM_FLAG_JIT cleared)
+ *   compare  as CVM_FLAG_COMPARE_TIERS: every dispatch on both tiers,
+ *            compared (CVM_FLAG_JIT and CVM_FLAG_NO_JIT cleared)
+ *   auto, or unset or empty: desc->flags decide
+ * Any other value is CVM_ERROR_INVALID_ARGUMENT naming it (a misspelt
+ * setting would otherwise test the wrong tier silently).
+ * cvm_context_get_desc returns the flags in force. */
 CVM_API CVM_NODISCARD cvm_result cvm_context_create(const cvm_context_desc *desc,
                                                     cvm_context **o_ctx,
                                                     cvm_diagnostic *o_diag);
@@ -338,6 +382,31 @@ CVM_API CVM_NODISCARD cvm_result cvm_pipeline_dispatch_base(cvm_pipeline *pipeli
                                                             uint32_t groups_x, uint32_t groups_y,
                                                             uint32_t groups_z,
                                                             cvm_diagnostic *o_diag);
+
+/* What the compiled tier (CVM_FLAG_JIT) has done with a pipeline so far. */
+typedef struct cvm_tier_info {
+    /* The entry point: 1 compiled, 0 not tried (no dispatch has wanted it:
+     * too small, the interpreter forced, no LLVM in this build), -1 not
+     * taken, entry_why saying why (CVM_ERROR_UNSUPPORTED, the first
+     * instruction the tier does not take: word offset, opcode). */
+    int32_t entry;
+    uint32_t leaf_functions;   /* leaf callbacks the tier may compile (exec/jit/jit.h) */
+    uint32_t leaf_compiled;    /* of them, those with compiled code */
+    uint32_t leaf_not_taken;   /* of them, those the tier did not take: leaf_why says why
+                                  of the first (by function order) */
+    uint64_t dispatches;       /* dispatches run (a compared one counts once) */
+    uint64_t compiled_dispatches; /* of them, those in which compiled code ran (workgroups
+                                     or leaf callbacks) */
+    uint64_t compared_dispatches; /* CVM_FLAG_COMPARE_TIERS: of those, the ones compared
+                                     with the interpreter (equal, or the dispatch failed
+                                     with CVM_ERROR_TIERS_DIFFER) */
+    cvm_diagnostic entry_why;
+    cvm_diagnostic leaf_why;
+} cvm_tier_info;
+
+/* Fills *o_info (all zero for a NULL pipeline).  Safe between dispatches;
+ * counts of dispatches running meanwhile may or may not be in it. */
+CVM_API void cvm_pipeline_tier_info(const cvm_pipeline *pipeline, cvm_tier_info *o_info);
 
 /* ---------------------------------------------------------------------------
  * Debugging a dispatch: DebugPrintf output, and a trace of one invocation or

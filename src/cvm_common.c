@@ -29,6 +29,7 @@ const char *cvm_result_string(cvm_result result)
     case CVM_ERROR_CALLBACK_MISMATCH: return "CVM_ERROR_CALLBACK_MISMATCH";
     case CVM_ERROR_INTERNAL: return "CVM_ERROR_INTERNAL";
     case CVM_INCOMPLETE: return "CVM_INCOMPLETE";
+    case CVM_ERROR_TIERS_DIFFER: return "CVM_ERROR_TIERS_DIFFER";
     }
     return "CVM_ERROR_UNKNOWN";
 }

@@ -8,11 +8,13 @@
 #   reader, lowering and interpreter on their own.
 #   coopvec_convert is cvm_convert_cooperative_vector_matrix; its seeds are
 #   fuzz/coopvec_convert/*.cvconv (the input format: its header comment).
-set(CVM_FUZZ_HARNESSES module module_unvalidated validate disassemble assemble amber
+#   module_tiers is fuzz_module.c with CVM_FLAG_COMPARE_TIERS: a module the
+#   compiled tier takes whose tiers differ is a finding.
+set(CVM_FUZZ_HARNESSES module module_unvalidated module_tiers validate disassemble assemble amber
     coopvec_convert)
 foreach(h ${CVM_FUZZ_HARNESSES})
   set(src ${h})
-  if(h STREQUAL "module_unvalidated")
+  if(h STREQUAL "module_unvalidated" OR h STREQUAL "module_tiers")
     set(src module)
   endif()
   set(targets replay_${h})
@@ -31,6 +33,9 @@ foreach(h ${CVM_FUZZ_HARNESSES})
     target_link_libraries(${t} PRIVATE coopvm)
     if(h STREQUAL "module_unvalidated")
       target_compile_definitions(${t} PRIVATE CVM_FUZZ_UNVALIDATED=1)
+    endif()
+    if(h STREQUAL "module_tiers")
+      target_compile_definitions(${t} PRIVATE CVM_FUZZ_TIERS=1)
     endif()
   endforeach()
 endforeach()
@@ -133,3 +138,12 @@ add_test(NAME fuzz_dict_fresh
           -DGEN=tools/gen_fuzz_dict.py -DINPUT=${CVM_SHARED_DIR}/grammar -DDIR=tests/fuzz
           -DFILES=spirv_binary.dict,spirv_text.dict -DOUT=${CMAKE_CURRENT_BINARY_DIR}/fuzz_dict_fresh
           -P ${CMAKE_CURRENT_SOURCE_DIR}/cmake/check_fresh.cmake)
+
+# module_tiers over the project's own modules (every .spv under tests/): the
+# harness aborts, failing the test, on a module whose tiers differ.
+if(CVM_HAVE_LLVM)
+  file(GLOB_RECURSE cvm_fuzz_tier_modules CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.spv)
+  list(FILTER cvm_fuzz_tier_modules EXCLUDE REGEX "/fuzz/regress/")
+  add_test(NAME fuzz.tiers.project_modules COMMAND replay_module_tiers ${cvm_fuzz_tier_modules})
+  set_tests_properties(fuzz.tiers.project_modules PROPERTIES TIMEOUT 300)
+endif()

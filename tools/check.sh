@@ -23,10 +23,10 @@ if command -v clang >/dev/null 2>&1 &&
      clang -x c -fsanitize=fuzzer,address,undefined -o /dev/null - >/dev/null 2>&1; then
   CC=clang cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCVM_FUZZ=ON \
     -DCVM_WITH_GLSLANG=OFF -DCVM_WERROR=ON
-  cmake --build build-fuzz -j "$jobs" --target fuzz_module fuzz_module_unvalidated \
+  cmake --build build-fuzz -j "$jobs" --target fuzz_module fuzz_module_unvalidated fuzz_module_tiers \
     fuzz_validate fuzz_disassemble fuzz_assemble fuzz_amber fuzz_coopvec_convert
   tools/fuzz.sh build-fuzz "${CVM_FUZZ_SECONDS:-20}" build-fuzz/fuzz-run module \
-    module_unvalidated validate disassemble assemble amber coopvec_convert
+    module_unvalidated module_tiers validate disassemble assemble amber coopvec_convert
 else
   echo "check.sh: no clang with libFuzzer (Debian: clang libclang-rt-14-dev): fuzz harnesses not run"
 fi

@@ -21,7 +21,7 @@ out=$(cd "$out" && pwd)
 
 seeds() { # harness dir: copy its seed files (flat; libFuzzer reads dirs recursively)
   case $1 in
-    module|module_unvalidated|validate|disassemble) pat='*.spv' ;;
+    module|module_unvalidated|module_tiers|validate|disassemble) pat='*.spv' ;;
     assemble) pat='*.spvasm' ;;
     amber) pat='*.amber *.vkscript' ;;
     coopvec_convert) pat='*.cvconv' ;;

@@ -440,14 +440,17 @@ cvm_pipeline *cvm_amber_session_pipeline(cvm_amber_session *session, uint32_t in
 
 /* What a caller of cvm_amber_execute_hooked sees on the way: debug sinks
  * for every pipeline, a call before each RUN (`command` indexes
- * script->commands), and one after each EXPECT, while the buffers hold
- * what that EXPECT compared.  Every member may be NULL. */
+ * script->commands), one after it with its status, and one after each
+ * EXPECT, while the buffers hold what that EXPECT compared.  Every member
+ * may be NULL. */
 typedef struct cvm_amber_hooks {
     const cvm_debug_desc *debug;
     void (*before_run)(void *user, cvm_amber_session *session, uint32_t command);
     void (*after_expect)(void *user, cvm_amber_session *session,
                          const cvm_amber_expect_result *result);
     void *user;
+    void (*after_run)(void *user, cvm_amber_session *session, uint32_t command,
+                      cvm_result result);
 } cvm_amber_hooks;
 
 /* cvm_amber_execute with hooks (NULL: none). */

@@ -1000,6 +1000,8 @@ cvm_result cvm_amber_execute_hooked(const cvm_amber_script *s, const cvm_context
             if (hooks && hooks->before_run)
                 hooks->before_run(hooks->user, S, i);
             r = run_command(S, c, o_diag);
+            if (hooks && hooks->after_run)
+                hooks->after_run(hooks->user, S, i, r);
             break;
         case CVM_AMBER_CMD_COPY: {
             const cvm_amber_buffer *a = &S->info[c->buffer], *b = &S->info[c->other];

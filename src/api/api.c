@@ -8,6 +8,7 @@
 #include "exec/debug.h"
 #include "exec/program.h"
 #include "exec/jit/jit.h"
+#include "api/tiers.h"
 
 /* Address-only buffers (cvm_buffer_create): slot k is region
  * CVM_REGION_FIRST_DEVICE + k.  A dispatch copies the table under the lock,
@@ -81,11 +82,55 @@ struct cvm_pipeline {
     pthread_mutex_t jit_lock;
     int jit_state;
     cvm_jit *jit;
+    cvm_diagnostic jit_why; /* jit_state -1: why (cvm_jit_compile's diagnostic) */
     int has_coop; /* it holds cooperative-matrix instructions (the scope form's shaders) */
     /* Its leaf callbacks, compiled once they have been called often enough
      * (exec/jit/jit.h); NULL when it has none. */
     cvm_jit_leaves *leaves;
+    /* cvm_pipeline_tier_info's counts (atomic) */
+    uint64_t n_dispatches, n_compiled, n_compared;
 };
+
+/* ---- the choice of tier -------------------------------------------------------
+ * The one place that decides which tier runs a dispatch (exec/jit/jit.h for
+ * what the compiled tier takes):
+ *   - the interpreter only: CVM_FLAG_NO_JIT (COOPVM_JIT=never),
+ *     CVM_FLAG_REFERENCE_PATHS (the reference paths are the interpreter's),
+ *     a trace (cvm_pipeline_set_debug: the interpreter traces), a build or
+ *     CPU without LLVM's native target;
+ *   - the compiled tier on everything it takes, whatever the size:
+ *     CVM_FLAG_JIT (COOPVM_JIT=always; the first run of a compared dispatch,
+ *     CVM_FLAG_COMPARE_TIERS): the entry point at the first dispatch, leaf
+ *     callbacks at their first call (interp.c passes the flag on to
+ *     cvm_jit_leaf_ready and cvm_jit_tile_ready as `eager`);
+ *   - else by size: the entry point at the first dispatch of
+ *     CVM_JIT_MIN_INVOCATIONS invocations or, for a shader with
+ *     cooperative-matrix instructions, of CVM_JIT_MIN_SCOPE_GROUPS
+ *     workgroups; leaf callbacks once the pipeline has made
+ *     CVM_JIT_LEAF_MIN_CALLS calls of them (cvm_config.h; that count is kept
+ *     by jit.c's leaves_hot, across the pipeline's dispatches and threads).
+ * The environment variable COOPVM_JIT sets these flags for a context
+ * (cvm_context_create). */
+typedef enum tier_mode { TIER_NEVER, TIER_BY_SIZE, TIER_ALWAYS } tier_mode;
+
+/* COOPVM_JIT (coopvm.h cvm_context_create) applied to *io_flags. */
+static cvm_result tier_from_environment(uint32_t *io_flags, cvm_diagnostic *o_diag)
+{
+    const char *v = getenv("COOPVM_JIT");
+    const uint32_t tiers = CVM_FLAG_JIT | CVM_FLAG_NO_JIT | CVM_FLAG_COMPARE_TIERS;
+    if (!v || !v[0] || !strcmp(v, "auto"))
+        return CVM_SUCCESS;
+    if (!strcmp(v, "always"))
+        *io_flags = (*io_flags & ~tiers) | CVM_FLAG_JIT;
+    else if (!strcmp(v, "never"))
+        *io_flags = (*io_flags & ~tiers) | CVM_FLAG_NO_JIT;
+    else if (!strcmp(v, "compare"))
+        *io_flags = (*io_flags & ~tiers) | CVM_FLAG_COMPARE_TIERS;
+    else
+        return cvm_diag_set(o_diag, CVM_ERROR_INVALID_ARGUMENT,
+                            "COOPVM_JIT='%.64s': expected always, never, compare or auto", v);
+    return CVM_SUCCESS;
+}
 
 /* ---- context ---------------------------------------------------------------- */
 
@@ -117,6 +162,7 @@ cvm_result cvm_context_create(const cvm_context_desc *desc, cvm_context **o_ctx,
         d.max_call_depth = CVM_DEFAULT_MAX_CALL_DEPTH;
     if (d.memory_limit == 0)
         d.memory_limit = CVM_DEFAULT_MEMORY_LIMIT;
+    CVM_TRY(tier_from_environment(&d.flags, o_diag));
     cvm_context *c = cvm_calloc(1, sizeof(*c));
     if (!c)
         return cvm_diag_set(o_diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
@@ -626,6 +672,7 @@ typedef struct dispatch_job {
     int oom;                 /* a message could not be kept for want of memory */
     cvm_trace trace;
     int tracing, traced;
+    uint64_t counts[CVM_COUNT_N]; /* the workers' events (cvm_group_add_counts), under lock */
 } dispatch_job;
 
 static int kept_before(const kept_message *a, const kept_message *b)
@@ -749,41 +796,66 @@ static void deliver_messages(dispatch_job *job)
     job->nmsgs = 0;
 }
 
-/* The compiled code a dispatch of `groups` workgroups runs, or NULL for the
- * interpreter (coopvm.h CVM_FLAG_JIT says when).  Compiled once per
- * pipeline; a shader the tier does not take is not tried again. */
-static const cvm_jit *dispatch_jit(cvm_pipeline *pipe, uint64_t groups)
+/* The tier a dispatch with context flags `flags` may use (above). */
+static tier_mode tier_of(const cvm_pipeline *pipe, uint32_t flags)
 {
-    uint32_t flags = pipe->module->ctx->desc.flags;
+    if ((flags & (CVM_FLAG_NO_JIT | CVM_FLAG_REFERENCE_PATHS)) || pipe->debug.trace_fn ||
+        !cvm_jit_available())
+        return TIER_NEVER;
+    return (flags & CVM_FLAG_JIT) ? TIER_ALWAYS : TIER_BY_SIZE;
+}
+
+/* The compiled code a dispatch of `groups` workgroups runs in `mode`, or
+ * NULL for the interpreter.  Compiled once per pipeline; a shader the tier
+ * does not take is not tried again (jit_why keeps why). */
+static const cvm_jit *dispatch_jit(cvm_pipeline *pipe, tier_mode mode, uint64_t groups)
+{
     const cvm_program *prog = pipe->prog;
     uint64_t inv = groups * prog->local_size[0] * prog->local_size[1] * prog->local_size[2];
     /* (a shader with DebugPrintf is not one the tier takes) */
-    if ((flags & (CVM_FLAG_NO_JIT | CVM_FLAG_REFERENCE_PATHS)) || pipe->debug.trace_fn ||
-        !cvm_jit_available())
+    if (mode == TIER_NEVER)
         return NULL;
-    if (!(flags & CVM_FLAG_JIT) && inv < CVM_JIT_MIN_INVOCATIONS &&
+    if (mode == TIER_BY_SIZE && inv < CVM_JIT_MIN_INVOCATIONS &&
         !(pipe->has_coop && groups >= CVM_JIT_MIN_SCOPE_GROUPS))
         return NULL;
     pthread_mutex_lock(&pipe->jit_lock);
     if (pipe->jit_state == 0) {
-        cvm_diagnostic why;
-        cvm_diag_clear(&why);
-        pipe->jit_state = cvm_jit_compile(prog, &pipe->jit, &why) == CVM_SUCCESS ? 1 : -1;
+        cvm_diag_clear(&pipe->jit_why);
+        pipe->jit_state =
+            cvm_jit_compile(prog, &pipe->jit, &pipe->jit_why) == CVM_SUCCESS ? 1 : -1;
     }
     const cvm_jit *j = pipe->jit_state == 1 ? pipe->jit : NULL;
     pthread_mutex_unlock(&pipe->jit_lock);
     return j;
 }
 
-/* The pipeline's leaf callbacks, when the compiled tier may run them (the
- * conditions of dispatch_jit other than the size: how often the leaves are
- * called decides, cvm_jit_leaf_ready). */
-static cvm_jit_leaves *dispatch_leaves(cvm_pipeline *pipe)
+/* The pipeline's leaf callbacks, when the compiled tier may run them (how
+ * often they are called decides, cvm_jit_leaf_ready). */
+static cvm_jit_leaves *dispatch_leaves(cvm_pipeline *pipe, tier_mode mode)
 {
-    uint32_t flags = pipe->module->ctx->desc.flags;
-    if ((flags & (CVM_FLAG_NO_JIT | CVM_FLAG_REFERENCE_PATHS)) || pipe->debug.trace_fn)
-        return NULL;
-    return pipe->leaves;
+    return mode == TIER_NEVER ? NULL : pipe->leaves;
+}
+
+void cvm_pipeline_tier_info(const cvm_pipeline *pipeline, cvm_tier_info *o)
+{
+    if (!o)
+        return;
+    memset(o, 0, sizeof(*o));
+    cvm_diag_clear(&o->entry_why);
+    cvm_diag_clear(&o->leaf_why);
+    if (!pipeline)
+        return;
+    cvm_pipeline *p = (cvm_pipeline *)pipeline; /* (its lock) */
+    pthread_mutex_lock(&p->jit_lock);
+    o->entry = p->jit_state;
+    if (p->jit_state < 0)
+        o->entry_why = p->jit_why;
+    pthread_mutex_unlock(&p->jit_lock);
+    cvm_jit_leaves_report(p->leaves, &o->leaf_functions, &o->leaf_compiled, &o->leaf_not_taken,
+                          &o->leaf_why);
+    o->dispatches = __atomic_load_n(&p->n_dispatches, __ATOMIC_RELAXED);
+    o->compiled_dispatches = __atomic_load_n(&p->n_compiled, __ATOMIC_RELAXED);
+    o->compared_dispatches = __atomic_load_n(&p->n_compared, __ATOMIC_RELAXED);
 }
 
 static void *worker(void *arg)
@@ -866,6 +938,9 @@ static void *worker(void *arg)
         __atomic_store_n(&job->failed, 1, __ATOMIC_RELAXED);
         pthread_mutex_unlock(&job->lock);
     }
+    pthread_mutex_lock(&job->lock);
+    cvm_group_add_counts(g, job->counts);
+    pthread_mutex_unlock(&job->lock);
     cvm_group_destroy(g);
     return NULL;
 }
@@ -939,6 +1014,305 @@ cvm_result cvm_pipeline_dispatch(cvm_pipeline *pipeline, uint32_t gx, uint32_t g
     return cvm_pipeline_dispatch_base(pipeline, base, gx, gy, gz, o_diag);
 }
 
+/* One run of a dispatch of gx * gy * gz workgroups with context flags
+ * `flags`, into `job` (the caller's memory, set up here).  The DebugPrintf
+ * messages it gathered stay in the job for end_messages. */
+static cvm_result dispatch_run(cvm_pipeline *pipeline, const uint32_t base[3], uint32_t gx,
+                               uint32_t gy, uint32_t gz, uint32_t flags, dispatch_job *job,
+                               cvm_diagnostic *o_diag)
+{
+    const cvm_program *prog = pipeline->prog;
+    memset(job, 0, sizeof(*job));
+    job->pipe = pipeline;
+    job->desc = pipeline->module->ctx->desc;
+    job->desc.flags = flags;
+    job->groups[0] = gx;
+    job->groups[1] = gy;
+    job->groups[2] = gz;
+    memcpy(job->base, base, sizeof(job->base));
+    job->total = (uint64_t)gx * gy * gz;
+    job->budget = job->desc.instruction_budget;
+    if (prog->push_size > pipeline->push_size)
+        return cvm_diag_set(o_diag, CVM_ERROR_MISSING_BINDING,
+                            "the shader reads %u bytes of push constants, %u were given",
+                            prog->push_size, pipeline->push_size);
+    /* Regions of the bound buffers, in descriptor order. */
+    uint32_t nregions = 0;
+    for (uint32_t i = 0; i < prog->ndescs; i++)
+        nregions = CVM_MAX(nregions, prog->descs[i].first_region + prog->descs[i].array_size -
+                                         CVM_REGION_FIRST_BUFFER);
+    job->regions = cvm_calloc(nregions ? nregions : 1, sizeof(cvm_region));
+    if (!job->regions)
+        return cvm_diag_set(o_diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+    job->nregions = nregions;
+    for (uint32_t i = 0; i < prog->ndescs; i++) {
+        const cvm_descriptor *d = &prog->descs[i];
+        int any = 0;
+        for (uint32_t e = 0; e < d->array_size; e++) {
+            for (uint32_t k = 0; k < pipeline->nbindings; k++) {
+                binding *b = &pipeline->bindings[k];
+                if (b->set == d->set && b->binding == d->binding && b->element == e) {
+                    cvm_region *rg = &job->regions[d->first_region - CVM_REGION_FIRST_BUFFER + e];
+                    rg->base = b->data;
+                    rg->size = b->size;
+                    rg->writable = !spv_module_find_decoration(&pipeline->module->mod, d->var,
+                                                               SPV_NO_MEMBER, SpvDecorationNonWritable) &&
+                                   d->storage_class != SpvStorageClassUniform;
+                    /* NonWritable on the block's members also marks read-only
+                     * access, but stores are then invalid SPIR-V: allow. */
+                    rg->writable = 1;
+                    any = 1;
+                }
+            }
+        }
+        if (!any && pipeline->desc_used[i]) {
+            const char *name = spv_module_name(&pipeline->module->mod, d->var);
+            cvm_mem_free(job->regions);
+            return cvm_diag_set(o_diag, CVM_ERROR_MISSING_BINDING,
+                                "the shader uses descriptor set %u binding %u (%s), which has no "
+                                "buffer bound",
+                                d->set, d->binding, name && name[0] ? name : "unnamed");
+        }
+    }
+    /* The context's address-only buffers as they are now. */
+    cvm_context *ctx = pipeline->module->ctx;
+    pthread_mutex_lock(&ctx->lock);
+    int no_room = 0;
+    if (ctx->nslots) {
+        job->device_regions = cvm_calloc(ctx->nslots, sizeof(cvm_region));
+        if (job->device_regions) {
+            job->ndevice_regions = ctx->nslots;
+            for (uint32_t k = 0; k < ctx->nslots; k++)
+                if (ctx->slots[k].used)
+                    job->device_regions[k] = (cvm_region){ctx->slots[k].data, ctx->slots[k].size, 1};
+        }
+        no_room = !job->device_regions;
+    }
+    pthread_mutex_unlock(&ctx->lock);
+    if (no_room) {
+        cvm_mem_free(job->regions);
+        return cvm_diag_set(o_diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+    }
+    tier_mode mode = tier_of(pipeline, flags);
+    job->jit = dispatch_jit(pipeline, mode, job->total);
+    job->leaves = dispatch_leaves(pipeline, mode);
+    pthread_mutex_init(&job->lock, NULL);
+    if (pipeline->debug.trace_fn) {
+        if (cvm_trace_init(&job->trace, pipeline->debug.trace_fn, pipeline->debug.trace_user,
+                           pipeline->debug.trace_invocation,
+                           pipeline->debug.trace_limit) != CVM_SUCCESS) {
+            pthread_mutex_destroy(&job->lock);
+            cvm_mem_free(job->regions);
+            cvm_mem_free(job->device_regions);
+            return cvm_diag_set(o_diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+        }
+        job->tracing = 1;
+    }
+    uint32_t nthreads = job->desc.threads;
+    if (nthreads > job->total)
+        nthreads = (uint32_t)job->total;
+    int pooled = nthreads > 1 && pool_start(ctx, job, nthreads - 1);
+    pthread_t *th = NULL;
+    uint32_t started = 0;
+    if (!pooled && nthreads > 1 && (th = cvm_calloc(nthreads, sizeof(pthread_t)))) {
+        for (uint32_t i = 1; i < nthreads; i++) {
+            if (pthread_create(&th[i], NULL, worker, job) != 0)
+                break;
+            started++;
+        }
+    }
+    worker(job);
+    if (pooled)
+        pool_finish(ctx);
+    for (uint32_t i = 1; i <= started; i++)
+        pthread_join(th[i], NULL);
+    cvm_mem_free(th);
+    if (job->tracing) {
+        const uint32_t *tw = pipeline->debug.trace_workgroup;
+        if (!job->traced && !job->failed)
+            cvm_trace_text(&job->trace,
+                           "trace: workgroup (%u,%u,%u) is not in this dispatch of %u,%u,%u "
+                           "workgroups",
+                           tw[0], tw[1], tw[2], gx, gy, gz);
+        else if (!job->traced)
+            cvm_trace_text(&job->trace,
+                           "trace: workgroup (%u,%u,%u) did not run: the dispatch stopped on an "
+                           "error first",
+                           tw[0], tw[1], tw[2]);
+        cvm_trace_free(&job->trace);
+    }
+    pthread_mutex_destroy(&job->lock);
+    cvm_mem_free(job->regions);
+    cvm_mem_free(job->device_regions);
+    if (job->failed) {
+        if (o_diag)
+            *o_diag = job->diag;
+        return job->result;
+    }
+    return CVM_SUCCESS;
+}
+
+/* Delivers the messages a run kept (`deliver`), or drops them. */
+static void end_messages(dispatch_job *job, int deliver)
+{
+    if (deliver && job->pipe->debug.printf_fn) {
+        deliver_messages(job);
+        return;
+    }
+    for (uint64_t i = 0; i < job->nmsgs; i++)
+        cvm_mem_free(job->msgs[i].text);
+    cvm_mem_free(job->msgs);
+    job->msgs = NULL;
+    job->nmsgs = 0;
+}
+
+/* Compiled code ran in the run of `job`: workgroups or leaf batches. */
+static int ran_compiled(const dispatch_job *job)
+{
+    return job->counts[CVM_COUNT_JIT_GROUPS] + job->counts[CVM_COUNT_JIT_LEAF_BATCHES] != 0;
+}
+
+/* ---- comparing the tiers ---------------------------------------------------------
+ * CVM_FLAG_COMPARE_TIERS (coopvm.h): the memory a dispatch may write is
+ * every buffer bound to the pipeline and every address-only buffer of the
+ * context (a shader reaches nothing else that outlives it; push constants
+ * are read only).  Its bytes are copied before the first run (the compiled
+ * tier forced), copied again after it, restored, and the interpreter's run
+ * is compared with the second copy.  Describing a difference is tiers.c's. */
+
+/* The areas a compared dispatch keeps copies of: the pipeline's bindings in
+ * (set, binding, element) order, then the address-only buffers (an area
+ * with the same bytes as an earlier one is left out: the CLI and the
+ * AmberScript runner make each bound buffer an address-only one too). */
+static cvm_result tier_areas(cvm_pipeline *pipe, cvm_tier_area **o_areas, uint32_t *o_n,
+                             size_t *o_total)
+{
+    cvm_context *ctx = pipe->module->ctx;
+    pthread_mutex_lock(&ctx->lock);
+    uint32_t cap = pipe->nbindings + ctx->nslots, n = 0;
+    cvm_tier_area *a = cvm_calloc(cap ? cap : 1, sizeof(*a));
+    if (!a) {
+        pthread_mutex_unlock(&ctx->lock);
+        return CVM_ERROR_OUT_OF_MEMORY;
+    }
+    for (uint32_t i = 0; i < pipe->nbindings; i++) {
+        const binding *b = &pipe->bindings[i];
+        a[n++] = (cvm_tier_area){b->data, b->size, b->set, b->binding, b->element, 0, 0, 0};
+    }
+    /* (insertion sort: a handful of bindings) */
+    for (uint32_t i = 1; i < n; i++)
+        for (uint32_t k = i; k > 0 && cvm_tier_area_before(&a[k], &a[k - 1]); k--) {
+            cvm_tier_area t = a[k];
+            a[k] = a[k - 1];
+            a[k - 1] = t;
+        }
+    for (uint32_t k = 0; k < ctx->nslots; k++)
+        if (ctx->slots[k].used)
+            a[n++] = (cvm_tier_area){ctx->slots[k].data, ctx->slots[k].size, 0, 0, 0, 1, k, 0};
+    pthread_mutex_unlock(&ctx->lock);
+    uint32_t kept = 0;
+    size_t total = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        int dup = !a[i].size;
+        for (uint32_t k = 0; k < kept && !dup; k++)
+            dup = a[k].data == a[i].data && a[k].size == a[i].size;
+        if (dup)
+            continue;
+        a[kept] = a[i];
+        a[kept].at = total;
+        if (__builtin_add_overflow(total, a[i].size, &total)) {
+            cvm_mem_free(a);
+            return CVM_ERROR_OUT_OF_MEMORY;
+        }
+        kept++;
+    }
+    *o_areas = a;
+    *o_n = kept;
+    *o_total = total;
+    return CVM_SUCCESS;
+}
+
+static void tier_copy_out(const cvm_tier_area *a, uint32_t n, uint8_t *to)
+{
+    for (uint32_t i = 0; i < n; i++)
+        memcpy(to + a[i].at, a[i].data, a[i].size);
+}
+
+static void tier_copy_in(const cvm_tier_area *a, uint32_t n, const uint8_t *from)
+{
+    for (uint32_t i = 0; i < n; i++)
+        memcpy(a[i].data, from + a[i].at, a[i].size);
+}
+
+/* A compared dispatch (the caller checked that the compiled tier can run). */
+static cvm_result dispatch_compared(cvm_pipeline *pipe, const uint32_t base[3], uint32_t gx,
+                                    uint32_t gy, uint32_t gz, uint32_t flags,
+                                    cvm_diagnostic *o_diag)
+{
+    cvm_tier_area *areas = NULL;
+    uint32_t nareas = 0;
+    size_t total = 0;
+    uint8_t *before = NULL, *compiled = NULL;
+    if (tier_areas(pipe, &areas, &nareas, &total) != CVM_SUCCESS ||
+        !(before = cvm_malloc(total ? total : 1)) || !(compiled = cvm_malloc(total ? total : 1))) {
+        cvm_mem_free(areas);
+        cvm_mem_free(before);
+        return cvm_diag_set(o_diag, CVM_ERROR_OUT_OF_MEMORY,
+                            "out of memory for the copies of a compared dispatch (%zu bytes)",
+                            total);
+    }
+    tier_copy_out(areas, nareas, before);
+    const uint32_t tiers = CVM_FLAG_JIT | CVM_FLAG_NO_JIT | CVM_FLAG_COMPARE_TIERS;
+    dispatch_job job;
+    cvm_diagnostic dc;
+    cvm_diag_clear(&dc);
+    cvm_result rc = dispatch_run(pipe, base, gx, gy, gz, (flags & ~tiers) | CVM_FLAG_JIT, &job,
+                                 &dc);
+    int ran = ran_compiled(&job);
+    __atomic_fetch_add(&pipe->n_dispatches, 1, __ATOMIC_RELAXED);
+    if (!ran) { /* the interpreter's run: it stands */
+        end_messages(&job, 1);
+        if (rc != CVM_SUCCESS && o_diag)
+            *o_diag = dc;
+        goto done;
+    }
+    __atomic_fetch_add(&pipe->n_compiled, 1, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&pipe->n_compared, 1, __ATOMIC_RELAXED);
+    end_messages(&job, 0);
+    tier_copy_out(areas, nareas, compiled);
+    tier_copy_in(areas, nareas, before);
+    uint64_t flip = cvm_tier_flip_byte(); /* (a test's) */
+    if (flip && nareas && flip <= areas[0].size)
+        compiled[areas[0].at + flip - 1] ^= 0x01;
+    cvm_diagnostic di;
+    cvm_diag_clear(&di);
+    cvm_result ri = dispatch_run(pipe, base, gx, gy, gz, (flags & ~tiers) | CVM_FLAG_NO_JIT, &job,
+                                 &di);
+    end_messages(&job, 1);
+    if (rc != ri) {
+        char sc[400], si[400];
+        cvm_tier_status_text(sc, sizeof(sc), rc, &dc);
+        cvm_tier_status_text(si, sizeof(si), ri, &di);
+        rc = cvm_diag_set(o_diag, CVM_ERROR_TIERS_DIFFER,
+                          "the tiers differ: the compiled tier ended with %s, the interpreter "
+                          "with %s",
+                          sc, si);
+        goto done;
+    }
+    if (ri != CVM_SUCCESS) { /* both failed alike: the interpreter's diagnostic */
+        if (o_diag)
+            *o_diag = di;
+        rc = ri;
+        goto done;
+    }
+    rc = cvm_tier_compare(pipe->prog, areas, nareas, compiled, o_diag);
+done:
+    cvm_mem_free(areas);
+    cvm_mem_free(before);
+    cvm_mem_free(compiled);
+    return rc;
+}
+
 cvm_result cvm_pipeline_dispatch_base(cvm_pipeline *pipeline, const uint32_t base[3], uint32_t gx,
                                       uint32_t gy, uint32_t gz, cvm_diagnostic *o_diag)
 {
@@ -956,136 +1330,18 @@ cvm_result cvm_pipeline_dispatch_base(cvm_pipeline *pipeline, const uint32_t bas
         return cvm_diag_set(o_diag, CVM_ERROR_INVALID_ARGUMENT, "pipeline is NULL");
     if (gx == 0 || gy == 0 || gz == 0)
         return CVM_SUCCESS;
-    const cvm_program *prog = pipeline->prog;
+    uint32_t flags = pipeline->module->ctx->desc.flags;
+    if ((flags & CVM_FLAG_COMPARE_TIERS) &&
+        tier_of(pipeline, (flags & ~(uint32_t)CVM_FLAG_NO_JIT) | CVM_FLAG_JIT) != TIER_NEVER)
+        return dispatch_compared(pipeline, base, gx, gy, gz, flags, o_diag);
     dispatch_job job;
-    memset(&job, 0, sizeof(job));
-    job.pipe = pipeline;
-    job.desc = pipeline->module->ctx->desc;
-    job.groups[0] = gx;
-    job.groups[1] = gy;
-    job.groups[2] = gz;
-    memcpy(job.base, base, sizeof(job.base));
-    job.total = (uint64_t)gx * gy * gz;
-    job.budget = job.desc.instruction_budget;
-    if (prog->push_size > pipeline->push_size)
-        return cvm_diag_set(o_diag, CVM_ERROR_MISSING_BINDING,
-                            "the shader reads %u bytes of push constants, %u were given",
-                            prog->push_size, pipeline->push_size);
-    /* Regions of the bound buffers, in descriptor order. */
-    uint32_t nregions = 0;
-    for (uint32_t i = 0; i < prog->ndescs; i++)
-        nregions = CVM_MAX(nregions, prog->descs[i].first_region + prog->descs[i].array_size -
-                                         CVM_REGION_FIRST_BUFFER);
-    job.regions = cvm_calloc(nregions ? nregions : 1, sizeof(cvm_region));
-    if (!job.regions)
-        return cvm_diag_set(o_diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
-    job.nregions = nregions;
-    for (uint32_t i = 0; i < prog->ndescs; i++) {
-        const cvm_descriptor *d = &prog->descs[i];
-        int any = 0;
-        for (uint32_t e = 0; e < d->array_size; e++) {
-            for (uint32_t k = 0; k < pipeline->nbindings; k++) {
-                binding *b = &pipeline->bindings[k];
-                if (b->set == d->set && b->binding == d->binding && b->element == e) {
-                    cvm_region *rg = &job.regions[d->first_region - CVM_REGION_FIRST_BUFFER + e];
-                    rg->base = b->data;
-                    rg->size = b->size;
-                    rg->writable = !spv_module_find_decoration(&pipeline->module->mod, d->var,
-                                                               SPV_NO_MEMBER, SpvDecorationNonWritable) &&
-                                   d->storage_class != SpvStorageClassUniform;
-                    /* NonWritable on the block's members also marks read-only
-                     * access, but stores are then invalid SPIR-V: allow. */
-                    rg->writable = 1;
-                    any = 1;
-                }
-            }
-        }
-        if (!any && pipeline->desc_used[i]) {
-            const char *name = spv_module_name(&pipeline->module->mod, d->var);
-            cvm_mem_free(job.regions);
-            return cvm_diag_set(o_diag, CVM_ERROR_MISSING_BINDING,
-                                "the shader uses descriptor set %u binding %u (%s), which has no "
-                                "buffer bound",
-                                d->set, d->binding, name && name[0] ? name : "unnamed");
-        }
-    }
-    /* The context's address-only buffers as they are now. */
-    cvm_context *ctx = pipeline->module->ctx;
-    pthread_mutex_lock(&ctx->lock);
-    int no_room = 0;
-    if (ctx->nslots) {
-        job.device_regions = cvm_calloc(ctx->nslots, sizeof(cvm_region));
-        if (job.device_regions) {
-            job.ndevice_regions = ctx->nslots;
-            for (uint32_t k = 0; k < ctx->nslots; k++)
-                if (ctx->slots[k].used)
-                    job.device_regions[k] = (cvm_region){ctx->slots[k].data, ctx->slots[k].size, 1};
-        }
-        no_room = !job.device_regions;
-    }
-    pthread_mutex_unlock(&ctx->lock);
-    if (no_room) {
-        cvm_mem_free(job.regions);
-        return cvm_diag_set(o_diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
-    }
-    job.jit = dispatch_jit(pipeline, job.total);
-    job.leaves = dispatch_leaves(pipeline);
-    pthread_mutex_init(&job.lock, NULL);
-    if (pipeline->debug.trace_fn) {
-        if (cvm_trace_init(&job.trace, pipeline->debug.trace_fn, pipeline->debug.trace_user,
-                           pipeline->debug.trace_invocation,
-                           pipeline->debug.trace_limit) != CVM_SUCCESS) {
-            pthread_mutex_destroy(&job.lock);
-            cvm_mem_free(job.regions);
-            cvm_mem_free(job.device_regions);
-            return cvm_diag_set(o_diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
-        }
-        job.tracing = 1;
-    }
-    uint32_t nthreads = job.desc.threads;
-    if (nthreads > job.total)
-        nthreads = (uint32_t)job.total;
-    int pooled = nthreads > 1 && pool_start(ctx, &job, nthreads - 1);
-    pthread_t *th = NULL;
-    uint32_t started = 0;
-    if (!pooled && nthreads > 1 && (th = cvm_calloc(nthreads, sizeof(pthread_t)))) {
-        for (uint32_t i = 1; i < nthreads; i++) {
-            if (pthread_create(&th[i], NULL, worker, &job) != 0)
-                break;
-            started++;
-        }
-    }
-    worker(&job);
-    if (pooled)
-        pool_finish(ctx);
-    for (uint32_t i = 1; i <= started; i++)
-        pthread_join(th[i], NULL);
-    cvm_mem_free(th);
-    if (pipeline->debug.printf_fn)
-        deliver_messages(&job);
-    if (job.tracing) {
-        const uint32_t *tw = pipeline->debug.trace_workgroup;
-        if (!job.traced && !job.failed)
-            cvm_trace_text(&job.trace,
-                           "trace: workgroup (%u,%u,%u) is not in this dispatch of %u,%u,%u "
-                           "workgroups",
-                           tw[0], tw[1], tw[2], gx, gy, gz);
-        else if (!job.traced)
-            cvm_trace_text(&job.trace,
-                           "trace: workgroup (%u,%u,%u) did not run: the dispatch stopped on an "
-                           "error first",
-                           tw[0], tw[1], tw[2]);
-        cvm_trace_free(&job.trace);
-    }
-    pthread_mutex_destroy(&job.lock);
-    cvm_mem_free(job.regions);
-    cvm_mem_free(job.device_regions);
-    if (job.failed) {
-        if (o_diag)
-            *o_diag = job.diag;
-        return job.result;
-    }
-    return CVM_SUCCESS;
+    cvm_result r = dispatch_run(pipeline, base, gx, gy, gz, flags & ~(uint32_t)CVM_FLAG_COMPARE_TIERS,
+                                &job, o_diag);
+    end_messages(&job, 1);
+    __atomic_fetch_add(&pipeline->n_dispatches, 1, __ATOMIC_RELAXED);
+    if (ran_compiled(&job))
+        __atomic_fetch_add(&pipeline->n_compiled, 1, __ATOMIC_RELAXED);
+    return r;
 }
 
 /* ---- capabilities ---------------------------------------------------------------- */

@@ -46,6 +46,25 @@ struct cvm_amber_script;
 struct cvm_amber_expect_result;
 void cvm_cli_print_result(FILE *f, const struct cvm_amber_script *s,
                           const struct cvm_amber_expect_result *r);
+/* --verbose: what the compiled tier did with each dispatch (run_scripts.c),
+ * and the totals for the last line. */
+typedef struct cvm_cli_tiers {
+    uint32_t flags;      /* the context's (CVM_FLAG_COMPARE_TIERS, CVM_FLAG_NO_JIT...) */
+    uint64_t dispatches; /* reported so far */
+    uint64_t compiled;   /* of them, with compiled code run */
+    uint64_t compared;   /* ... and compared with the interpreter */
+} cvm_cli_tiers;
+/* One dispatch (`what`: "RUN name (line N)" or the shader) from its
+ * pipeline's cvm_tier_info before and after, and its status:
+ *   tiers: WHAT: compiled code compared with the interpreter: equal
+ *   tiers: WHAT: interpreted only
+ *   tiers:   entry point: not taken: REASON (word offset W, opcode O)
+ *   tiers:   leaf callbacks: 2 of 3 compiled, 1 not taken: REASON */
+void cvm_cli_print_tiers(FILE *f, cvm_cli_tiers *t, const char *what, const cvm_tier_info *before,
+                         const cvm_tier_info *after, cvm_result r);
+/*   tiers: N of M dispatches compared compiled code with the interpreter
+ * (or "ran compiled code" without CVM_FLAG_COMPARE_TIERS). */
+void cvm_cli_print_tiers_total(FILE *f, const cvm_cli_tiers *t);
 /* Engine and script diagnostics: "file:line: message", or the module place. */
 void cvm_cli_print_diag(FILE *f, const char *context_file, uint32_t context_line,
                         const cvm_diagnostic *d);

@@ -41,10 +41,12 @@ static void usage(FILE *f)
             "  --shard I/N          run only the scripts at positions I, I+N, I+2N... of\n"
             "                       the whole list (I from 0 to N-1), one shard per runner\n"
             "  --quiet              no PASS lines\n"
-            "  --verbose            each failure's EXPECT lines and errors too, and the\n"
+            "  --verbose            each failure's EXPECT lines and errors too; the\n"
             "                       validator's warnings (see coopvm val --help: rules of\n"
-            "                       warning severity, which never stop a run); for a\n"
-            "                       .spv too\n"
+            "                       warning severity, which never stop a run), for a .spv\n"
+            "                       too; and what the compiled tier did: per dispatch for\n"
+            "                       one script or shader, a total line for many\n"
+            "                       (--compare-tiers below)\n"
             "A progress line is shown on a terminal once a run takes a few seconds.  The\n"
             "debugging options below are for one script at a time.\n"
             "\n"
@@ -77,6 +79,16 @@ static void usage(FILE *f)
             "                       per-element, reduction) at their first call (default:\n"
             "                       after 2^18 calls); same results\n"
             "  --no-jit             interpret every shader and callback\n"
+            "  --compare-tiers      run every dispatch twice from the same buffers: on the\n"
+            "                       compiled tier (as --jit) and on the interpreter alone;\n"
+            "                       an error (CVM_ERROR_TIERS_DIFFER) names the first byte\n"
+            "                       that differs, or the statuses when they do; the\n"
+            "                       buffers keep the interpreter's results.  With --verbose,\n"
+            "                       each dispatch says whether compiled code ran and was\n"
+            "                       compared, or why the tier did not take the shader, and\n"
+            "                       a last line counts the dispatches compared.  The\n"
+            "                       environment variable COOPVM_JIT=always|never|compare|auto\n"
+            "                       sets the same for any program using coopvm (coopvm.h)\n"
             "  --budget N           instructions per dispatch before it is stopped\n"
             "\n"
             "Debugging (both forms):\n"
@@ -452,6 +464,8 @@ static int parse_args(int argc, char **argv, run_opts *o)
             o->desc.flags = (o->desc.flags & ~(uint32_t)CVM_FLAG_NO_JIT) | CVM_FLAG_JIT;
         } else if (!strcmp(a, "--no-jit")) {
             o->desc.flags = (o->desc.flags & ~(uint32_t)CVM_FLAG_JIT) | CVM_FLAG_NO_JIT;
+        } else if (!strcmp(a, "--compare-tiers")) {
+            o->desc.flags |= CVM_FLAG_COMPARE_TIERS;
         } else if (!strcmp(a, "--printf")) {
             NEED_VALUE();
             o->printf_path = v;
@@ -677,6 +691,8 @@ typedef struct script_hooks {
     uint32_t expects_seen;
     char **notes; /* per EXPECT result: lines printed after its PASS/FAIL line */
     int status;   /* set to 1 when a picture could not be written */
+    cvm_cli_tiers tiers; /* --verbose: what the compiled tier did */
+    cvm_tier_info before; /* the running pipeline's, before its RUN */
 } script_hooks;
 
 /* Appends a line to the note of the current EXPECT. */
@@ -705,13 +721,29 @@ static void note(script_hooks *h, const char *fmt, ...)
 static void before_run(void *user, cvm_amber_session *session, uint32_t command)
 {
     script_hooks *h = user;
-    (void)session;
+    const cvm_amber_command *rc = &h->script->commands[command];
+    if (h->o->batch.verbose)
+        cvm_pipeline_tier_info(cvm_amber_session_pipeline(session, rc->pipeline), &h->before);
     if (h->sinks->trace_file) {
         const cvm_amber_command *c = &h->script->commands[command];
         fprintf(h->sinks->trace_file, "== RUN %s %u %u %u (%s line %u)\n",
                 h->script->pipelines[c->pipeline].name, c->groups[0], c->groups[1], c->groups[2],
                 h->script->path, c->line);
     }
+}
+
+static void after_run(void *user, cvm_amber_session *session, uint32_t command, cvm_result r)
+{
+    script_hooks *h = user;
+    const cvm_amber_command *c = &h->script->commands[command];
+    if (!h->o->batch.verbose)
+        return;
+    cvm_tier_info now;
+    cvm_pipeline_tier_info(cvm_amber_session_pipeline(session, c->pipeline), &now);
+    char what[256];
+    snprintf(what, sizeof(what), "RUN %s (line %u)", h->script->pipelines[c->pipeline].name,
+             c->line);
+    cvm_cli_print_tiers(stdout, &h->tiers, what, &h->before, &now, r);
 }
 
 /* The matrix shape of buffer `buf`: the row length the shader stores it
@@ -874,8 +906,14 @@ static int run_script(const run_opts *o)
         cvm_amber_script_destroy(s);
         return 1;
     }
-    script_hooks sh = {o, s, &sinks, 0, 0, calloc(s->expect_count + 1, sizeof(char *)), 0};
-    cvm_amber_hooks hooks = {&sinks.desc, before_run, after_expect, &sh};
+    script_hooks sh;
+    memset(&sh, 0, sizeof(sh));
+    sh.o = o;
+    sh.script = s;
+    sh.sinks = &sinks;
+    sh.notes = calloc(s->expect_count + 1, sizeof(char *));
+    sh.tiers.flags = o->desc.flags;
+    cvm_amber_hooks hooks = {&sinks.desc, before_run, after_expect, &sh, after_run};
     r = cvm_amber_execute_hooked(s, &o->desc, &hooks, &rep, &d);
     if (debug_close(o, &sinks))
         sh.status = 1;
@@ -896,6 +934,8 @@ static int run_script(const run_opts *o)
          * test drivers report it as skipped, not as passed. */
         status = r == CVM_ERROR_UNSUPPORTED ? 3 : 1;
     }
+    if (o->batch.verbose)
+        cvm_cli_print_tiers_total(stdout, &sh.tiers);
     if (r == CVM_SUCCESS || r == CVM_ERROR_EXPECTATION_FAILED)
         printf("%u of %u EXPECT passed\n", rep.result_count - rep.failed, rep.result_count);
     if (sh.status && !status)
@@ -1085,7 +1125,17 @@ static int run_shader(run_opts *o)
         print_diag(o->push, 0, &d);
         goto done;
     }
+    cvm_tier_info before, after;
+    cvm_pipeline_tier_info(pipe, &before);
     cvm_result dr = cvm_pipeline_dispatch(pipe, o->groups[0], o->groups[1], o->groups[2], &d);
+    if (o->batch.verbose) {
+        cvm_cli_tiers tiers;
+        memset(&tiers, 0, sizeof(tiers));
+        tiers.flags = o->desc.flags;
+        cvm_pipeline_tier_info(pipe, &after);
+        cvm_cli_print_tiers(stdout, &tiers, o->input, &before, &after, dr);
+        cvm_cli_print_tiers_total(stdout, &tiers);
+    }
     if (debug_close(o, &sinks))
         goto done;
     if (dr != CVM_SUCCESS) {

@@ -19,6 +19,65 @@
 
 /* Printing ----------------------------------------------------------------- */
 
+/* The reason a diagnostic gives, with its module place. */
+static void print_why(FILE *f, const cvm_diagnostic *d)
+{
+    fprintf(f, "%s", d->message[0] ? d->message : "(no reason given)");
+    if (d->word_offset != UINT32_MAX)
+        fprintf(f, " (word offset %u, opcode %u)", d->word_offset, d->opcode);
+    fprintf(f, "\n");
+}
+
+void cvm_cli_print_tiers(FILE *f, cvm_cli_tiers *t, const char *what, const cvm_tier_info *b,
+                         const cvm_tier_info *a, cvm_result r)
+{
+    int compiled = a->compiled_dispatches > b->compiled_dispatches;
+    int compared = a->compared_dispatches > b->compared_dispatches;
+    t->dispatches++;
+    t->compiled += (uint64_t)compiled;
+    t->compared += (uint64_t)compared;
+    fprintf(f, "tiers: %s: ", what);
+    if (compared)
+        fprintf(f, "compiled code compared with the interpreter: %s\n",
+                r == CVM_ERROR_TIERS_DIFFER ? "they differ" : "alike");
+    else if (compiled)
+        fprintf(f, "compiled code ran\n");
+    else
+        fprintf(f, "interpreted only%s\n",
+                t->flags & CVM_FLAG_COMPARE_TIERS ? ", nothing to compare" : "");
+    if (a->entry > 0) {
+        fprintf(f, "tiers:   entry point: compiled\n");
+    } else if (a->entry < 0) {
+        fprintf(f, "tiers:   entry point: not taken: ");
+        print_why(f, &a->entry_why);
+    } else {
+        fprintf(f, "tiers:   entry point: not compiled (--no-jit, --reference-paths or --trace, "
+                   "a build without LLVM, or a dispatch smaller than the tier waits for "
+                   "without --jit)\n");
+    }
+    if (a->leaf_functions) {
+        fprintf(f, "tiers:   leaf callbacks: %u, %u compiled, %u not taken", a->leaf_functions,
+                a->leaf_compiled, a->leaf_not_taken);
+        if (a->leaf_not_taken) {
+            fprintf(f, ": ");
+            print_why(f, &a->leaf_why);
+        } else {
+            fprintf(f, "\n");
+        }
+    }
+}
+
+void cvm_cli_print_tiers_total(FILE *f, const cvm_cli_tiers *t)
+{
+    if (t->flags & CVM_FLAG_COMPARE_TIERS)
+        fprintf(f, "tiers: %" PRIu64 " of %" PRIu64 " dispatches compared compiled code with the "
+                   "interpreter\n",
+                t->compared, t->dispatches);
+    else
+        fprintf(f, "tiers: %" PRIu64 " of %" PRIu64 " dispatches ran compiled code\n", t->compiled,
+                t->dispatches);
+}
+
 void cvm_cli_print_diag(FILE *f, const char *context_file, uint32_t context_line,
                         const cvm_diagnostic *d)
 {
@@ -98,8 +157,36 @@ typedef enum outcome { OUT_PASS, OUT_FAIL, OUT_SKIP } outcome;
  * Returns the exit status of a single-script run: 0 all EXPECTs held, 1 a
  * failure or an error, 3 unsupported.  `reason` (may be NULL) gets a one-line
  * summary. */
+/* --verbose in batch runs: each RUN's tier report to the script's output,
+ * and the totals over all scripts (cvm_cli_print_tiers). */
+typedef struct batch_tiers {
+    cvm_cli_tiers *tiers;
+    const cvm_amber_script *script;
+    FILE *out;
+    cvm_tier_info before;
+} batch_tiers;
+
+static void batch_before_run(void *user, cvm_amber_session *S, uint32_t command)
+{
+    batch_tiers *bt = user;
+    cvm_pipeline_tier_info(
+        cvm_amber_session_pipeline(S, bt->script->commands[command].pipeline), &bt->before);
+}
+
+static void batch_after_run(void *user, cvm_amber_session *S, uint32_t command, cvm_result r)
+{
+    batch_tiers *bt = user;
+    const cvm_amber_command *c = &bt->script->commands[command];
+    cvm_tier_info now;
+    cvm_pipeline_tier_info(cvm_amber_session_pipeline(S, c->pipeline), &now);
+    char what[256];
+    snprintf(what, sizeof(what), "RUN %s (line %u)", bt->script->pipelines[c->pipeline].name,
+             c->line);
+    cvm_cli_print_tiers(bt->out, bt->tiers, what, &bt->before, &now, r);
+}
+
 static int run_one(const char *path, const cvm_context_desc *desc, FILE *out, FILE *err,
-                   char *reason, size_t reason_cap)
+                   char *reason, size_t reason_cap, cvm_cli_tiers *tiers)
 {
     cvm_amber_script *s = NULL;
     cvm_diagnostic d;
@@ -127,7 +214,9 @@ static int run_one(const char *path, const cvm_context_desc *desc, FILE *out, FI
         named.warning_user = (void *)path;
         desc = &named;
     }
-    r = cvm_amber_execute(s, desc, &rep, &d);
+    batch_tiers bt = {tiers, s, out, {0}};
+    cvm_amber_hooks hooks = {NULL, batch_before_run, NULL, &bt, batch_after_run};
+    r = cvm_amber_execute_hooked(s, desc, tiers ? &hooks : NULL, &rep, &d);
     for (uint32_t i = 0; i < rep.result_count; i++)
         cvm_cli_print_result(out, s, &rep.results[i]);
     int status = 0;
@@ -406,6 +495,9 @@ int cvm_cli_run_scripts(const char *const *inputs, int ninputs, const cvm_contex
     }
     progress pr = {isatty(2), 0, now_seconds()};
     size_t np = 0, nf = 0, ns = 0;
+    cvm_cli_tiers tiers;
+    memset(&tiers, 0, sizeof(tiers));
+    tiers.flags = desc ? desc->flags : 0;
     for (size_t i = 0; i < mine.n; i++) {
         progress_show(&pr, i, mine.n, np, nf, ns, mine.items[i]);
         char *buf = NULL;
@@ -414,7 +506,7 @@ int cvm_cli_run_scripts(const char *const *inputs, int ninputs, const cvm_contex
         char reason[512];
         double t0 = now_seconds();
         int st = run_one(mine.items[i], desc, cap ? cap : stdout, cap ? cap : stderr, reason,
-                         sizeof(reason));
+                         sizeof(reason), b->verbose ? &tiers : NULL);
         res[i].seconds = now_seconds() - t0;
         if (cap)
             fclose(cap);
@@ -438,6 +530,8 @@ int cvm_cli_run_scripts(const char *const *inputs, int ninputs, const cvm_contex
     }
     progress_clear(&pr);
     double total = now_seconds() - pr.start;
+    if (b->verbose)
+        cvm_cli_print_tiers_total(stdout, &tiers);
     printf("%zu passed, %zu failed, %zu skipped\n", np, nf, ns);
     if (b->junit && !write_junit(b->junit, &mine, res, mine.n, np, nf, ns, total))
         status = 2;
@@ -461,5 +555,5 @@ done:
 
 int cvm_cli_run_script(const char *path, const cvm_context_desc *desc)
 {
-    return run_one(path, desc, stdout, stderr, NULL, 0);
+    return run_one(path, desc, stdout, stderr, NULL, 0, NULL);
 }

@@ -346,6 +346,13 @@ uint64_t cvm_count_total(cvm_count k)
     return k < CVM_COUNT_N ? __atomic_load_n(&count_totals[k], __ATOMIC_RELAXED) : 0;
 }
 
+void cvm_group_add_counts(const cvm_group *g, uint64_t io_counts[CVM_COUNT_N])
+{
+    for (; g; g = g->callback)
+        for (int k = 0; k < CVM_COUNT_N; k++)
+            io_counts[k] += g->ex.counts[k];
+}
+
 void cvm_group_destroy(cvm_group *g)
 {
     if (!g)

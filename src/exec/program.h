@@ -53,6 +53,9 @@ cvm_result cvm_group_create(const cvm_program *prog, const cvm_group_desc *desc,
                             const uint8_t *push, uint32_t push_size, cvm_group **o_group,
                             cvm_diagnostic *diag);
 void cvm_group_destroy(cvm_group *g);
+/* Adds the events `g` and its callback groups counted so far
+ * (cvm_exec.counts) to io_counts: what a dispatch's workers ran. */
+void cvm_group_add_counts(const cvm_group *g, uint64_t io_counts[CVM_COUNT_N]);
 
 /* Runs one workgroup of the entry point. */
 cvm_result cvm_group_run(cvm_group *g, const uint32_t group_id[3], const uint32_t num_groups[3],

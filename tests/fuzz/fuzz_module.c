@@ -12,7 +12,19 @@
  * Built with CVM_FUZZ_UNVALIDATED (the module_unvalidated harness) the
  * context has CVM_FLAG_NO_VALIDATION: the reader, the lowering and the
  * interpreter meet broken modules themselves and must refuse them with a
- * status too. */
+ * status too.
+ *
+ * Built with CVM_FUZZ_TIERS (the module_tiers harness) every input runs with
+ * CVM_FLAG_COMPARE_TIERS: a module the compiled tier takes (the entry point,
+ * or a leaf callback) runs on it and on the interpreter from the same
+ * buffers, which hold a pattern of ordinary numbers instead of zeros (no
+ * NaNs: which of two NaN operands' payloads an operation returns is open,
+ * and the tiers' code may pick differently).  CVM_ERROR_TIERS_DIFFER is a
+ * finding, except where one tier ran out of the instruction budget and the
+ * other did not: the tiers charge it differently by design (exec/jit/jit.h:
+ * per block of an invocation, not of a subgroup), so a module near the
+ * budget may end on one side only. */
+#include <stdio.h>
 #include <string.h>
 
 #include "fuzz_common.h"
@@ -28,6 +40,9 @@ static cvm_context *context(int jit)
         desc.instruction_budget = 20000;
         desc.memory_limit = 64u << 20;
         desc.flags = jit ? CVM_FLAG_JIT : 0;
+#ifdef CVM_FUZZ_TIERS
+        desc.flags = CVM_FLAG_COMPARE_TIERS;
+#endif
 #ifdef CVM_FUZZ_UNVALIDATED
         desc.flags |= CVM_FLAG_NO_VALIDATION;
 #endif
@@ -38,10 +53,43 @@ static cvm_context *context(int jit)
     return ctx[jit];
 }
 
+#ifdef CVM_FUZZ_TIERS
+/* Word k of every buffer and of the push constants: small integers, as
+ * 32-bit integers and as floats (1.0, -2.5, ...), none a NaN. */
+static uint32_t pattern(uint32_t k)
+{
+    static const uint32_t words[8] = {3u, 0x3f800000u, 0xc0200000u, 17u,
+                                      0x41100000u, 0xfffffffeu, 0x00000000u, 0x3e800000u};
+    return words[k % 8u] + (k / 8u) % 5u;
+}
+
+static void fill(uint8_t *p, size_t bytes)
+{
+    for (size_t at = 0; at + 4 <= bytes; at += 4) {
+        uint32_t w = pattern((uint32_t)(at / 4));
+        memcpy(p + at, &w, 4);
+    }
+}
+
+/* The dispatch's status, with a difference of the tiers as a finding. */
+static void check_tiers(cvm_result r, const cvm_diagnostic *d)
+{
+    if (r == CVM_ERROR_TIERS_DIFFER && !strstr(d->message, "CVM_ERROR_BUDGET_EXCEEDED")) {
+        fprintf(stderr, "fuzz finding: the tiers differ: %s\n", d->message);
+        abort();
+    }
+}
+#endif
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static uint8_t buffers[SETS][BINDINGS][BUFFER_BYTES];
+#ifdef CVM_FUZZ_TIERS
+    static uint8_t push[PUSH_BYTES];
+    fill(push, sizeof(push));
+#else
     static const uint8_t push[PUSH_BYTES];
+#endif
     size_t nwords;
     uint32_t *words = cvm_fuzz_words(data, size, &nwords);
     if (!words)
@@ -59,6 +107,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (r != CVM_SUCCESS)
         goto done;
     memset(buffers, 0, sizeof(buffers));
+#ifdef CVM_FUZZ_TIERS
+    for (uint32_t s = 0; s < SETS; s++)
+        for (uint32_t b = 0; b < BINDINGS; b++)
+            fill(buffers[s][b], BUFFER_BYTES);
+#endif
     for (uint32_t s = 0; s < SETS; s++)
         for (uint32_t b = 0; b < BINDINGS; b++) {
             r = cvm_pipeline_bind_buffer(pipeline, s, b, 0, buffers[s][b], BUFFER_BYTES, &d);
@@ -68,6 +121,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     cvm_fuzz_check(r, &d);
     r = cvm_pipeline_dispatch(pipeline, 1, 1, 1, &d);
     cvm_fuzz_check(r, &d);
+#ifdef CVM_FUZZ_TIERS
+    check_tiers(r, &d);
+#endif
 done:
     cvm_pipeline_destroy(pipeline);
     cvm_module_destroy(module);

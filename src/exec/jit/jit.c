@@ -134,6 +134,14 @@ cvm_result cvm_jit_run_tile(cvm_jit_leaves *lv, cvm_exec *ex, uint32_t func, int
     return cvm_exec_fail(ex, NULL, CVM_ERROR_UNSUPPORTED, "no compiled tier");
 }
 
+void cvm_jit_leaves_report(cvm_jit_leaves *lv, uint32_t *o_functions, uint32_t *o_compiled,
+                           uint32_t *o_not_taken, cvm_diagnostic *o_why)
+{
+    (void)lv;
+    (void)o_why;
+    *o_functions = *o_compiled = *o_not_taken = 0;
+}
+
 #else /* CVM_HAVE_LLVM */
 
 #include <llvm-c/Analysis.h>
@@ -429,16 +437,28 @@ typedef struct jctx {
 static cvm_result unsupported(jctx *j, uint32_t insn, const char *what)
 {
     const cvm_insn *in = insn < j->p->ninsns ? &j->p->insns[insn] : NULL;
-    cvm_diag_set(j->diag, CVM_ERROR_UNSUPPORTED, "the compiled tier does not take %s%s%u", what,
-                 in ? " (instruction at word " : "", in ? in->word_off : 0);
-    if (j->diag && in) {
-        size_t n = strlen(j->diag->message);
-        if (n + 1 < sizeof(j->diag->message))
-            strcat(j->diag->message, ")");
-        j->diag->word_offset = in->word_off;
-        j->diag->opcode = in->spv_op;
-    }
-    return CVM_ERROR_UNSUPPORTED;
+    if (!in)
+        return cvm_diag_set(j->diag, CVM_ERROR_UNSUPPORTED, "the compiled tier does not take %s",
+                            what);
+    const spv_instruction_desc *d = spv_grammar_instruction(in->spv_op);
+    return cvm_diag_at(j->diag, CVM_ERROR_UNSUPPORTED, in->word_off, in->spv_op,
+                       "the compiled tier does not take %s (%s at word %u)", what,
+                       d ? d->name : "the instruction", in->word_off);
+}
+
+/* unsupported() for an instruction that is not one of the program's
+ * (a variable, a parameter): id `id`'s definition is named. */
+static cvm_result unsupported_def(jctx *j, uint32_t id, const char *what)
+{
+    const spv_def *d = id && id < j->p->bound ? &j->mod->defs[id] : NULL;
+    if (!d || !d->off)
+        return unsupported(j, UINT32_MAX, what);
+    const spv_instruction_desc *in = spv_grammar_instruction(d->opcode);
+    const char *name = spv_module_name(j->mod, id);
+    return cvm_diag_at(j->diag, CVM_ERROR_UNSUPPORTED, d->off, d->opcode,
+                       "the compiled tier does not take %s (%s %%%u%s%s%s at word %u)", what,
+                       in ? in->name : "the instruction", id, name && name[0] ? " '" : "",
+                       name && name[0] ? name : "", name && name[0] ? "'" : "", d->off);
 }
 
 static int sk_llvm_ok(const jctx *j, uint8_t sk)
@@ -1187,6 +1207,54 @@ static cvm_result arith_lane(jctx *j, const cvm_insn *in, uint32_t rtype, uint32
     return CVM_SUCCESS;
 }
 
+/* The NaN the host's arithmetic makes where no operand is one (0/0,
+ * inf - inf, 0 * inf), which the interpreter writes: on x86 the "default
+ * NaN" has its sign set (0xffc00000, 0xfff8000000000000).  LLVM, folding
+ * such an operation while it builds or optimizes the code (operands that
+ * are constants, or become known, as a Function variable's stored 0.0
+ * does), makes its own canonical NaN, sign clear (0x7fc00000): the
+ * difference CVM_FLAG_COMPARE_TIERS found.  The texts leave that NaN's
+ * bits open; the tiers must still agree. */
+static uint64_t host_nan_bits(int f64)
+{
+    volatile float zf = 0.0f;
+    volatile double zd = 0.0;
+    if (f64) {
+        double d = zd / zd;
+        uint64_t b;
+        memcpy(&b, &d, 8);
+        return b;
+    }
+    float f = zf / zf;
+    uint32_t b;
+    memcpy(&b, &f, 4);
+    return b;
+}
+
+/* r = a OP b of f32 or f64 values (scalars or vectors): where r is a NaN
+ * and neither operand is one, the host's NaN (host_nan_bits); nothing is
+ * added where the host's NaN is LLVM's. */
+static LLVMValueRef host_made_nan(jctx *j, LLVMValueRef r, LLVMValueRef a, LLVMValueRef b)
+{
+    LLVMTypeRef ty = LLVMTypeOf(r);
+    int vec = LLVMGetTypeKind(ty) == LLVMVectorTypeKind;
+    LLVMTypeRef et = vec ? LLVMGetElementType(ty) : ty;
+    int f64 = et == j->f64;
+    if (!f64 && et != j->f32)
+        return r;
+    uint64_t bits = host_nan_bits(f64);
+    if (bits == (f64 ? UINT64_C(0x7ff8000000000000) : UINT64_C(0x7fc00000)))
+        return r;
+    LLVMValueRef hn = LLVMConstBitCast(LLVMConstInt(f64 ? j->i64 : j->i32, bits, 0), et);
+    if (vec)
+        hn = splat(j, hn, ty);
+    LLVMValueRef rn = LLVMBuildFCmp(j->B, LLVMRealUNO, r, r, "");
+    LLVMValueRef an = LLVMBuildFCmp(j->B, LLVMRealUNO, a, a, "");
+    LLVMValueRef bn = LLVMBuildFCmp(j->B, LLVMRealUNO, b, b, "");
+    LLVMValueRef made = LLVMBuildAnd(j->B, rn, LLVMBuildNot(j->B, LLVMBuildOr(j->B, an, bn, ""), ""), "");
+    return LLVMBuildSelect(j->B, made, hn, r, "");
+}
+
 static cvm_result emit_arith(jctx *j, const spv_inst *si, const cvm_insn *in)
 {
     const uint32_t *w = si->words;
@@ -1248,6 +1316,7 @@ static cvm_result emit_arith(jctx *j, const spv_inst *si, const cvm_insn *in)
         case SpvOpFDiv: r = LLVMBuildFDiv(j->B, x[0], x[1], ""); break;
         default: r = LLVMBuildFMul(j->B, x[0], x[1], ""); break;
         }
+        r = host_made_nan(j, r, x[0], x[1]);
         if (rsk == CVM_SK_F16)
             r = LLVMBuildFPTrunc(j->B, r, rty, "");
         break;
@@ -1381,6 +1450,12 @@ static LLVMValueRef emit_glsl_libm(jctx *j, const cvm_insn *in, uint32_t rtype)
 static cvm_result emit_glsl(jctx *j, const spv_inst *si, const cvm_insn *in)
 {
     uint32_t rtype = si->words[1], result = si->words[2];
+    /* the refusals name the GLSL.std.450 instruction */
+    const spv_extinst_desc *gd =
+        si->word_count > 4 ? spv_grammar_glsl_std450(si->words[4]) : NULL;
+    char what[96], opnd[96];
+    snprintf(what, sizeof(what), "GLSL.std.450 %s", gd ? gd->name : "instruction");
+    snprintf(opnd, sizeof(opnd), "this operand of GLSL.std.450 %s", gd ? gd->name : "instruction");
     if (value_type(j, rtype) && in->fn) {
         LLVMValueRef d = emit_glsl_libm(j, in, rtype);
         if (d && LLVMTypeOf(d) == value_type(j, rtype)) {
@@ -1390,20 +1465,20 @@ static cvm_result emit_glsl(jctx *j, const spv_inst *si, const cvm_insn *in)
     }
     if (!value_type(j, rtype) || comp_sk(j, rtype) == CVM_SK_BOOL || !in->fn ||
         type_of(j, rtype)->size > JIT_MAX_ACCESS)
-        return unsupported(j, j->cur_insn, "this GLSL.std.450 instruction");
+        return unsupported(j, j->cur_insn, what);
     uint32_t ids[3] = {in->a, in->b, in->c}, tids[3] = {0, 0, 0};
     for (int k = 0; k < 3; k++) {
         if (!ids[k])
             continue;
         tids[k] = ids[k] < j->p->bound ? j->mod->defs[ids[k]].type : 0;
         if (!value_type(j, tids[k]) || type_of(j, tids[k])->size > JIT_MAX_ACCESS)
-            return unsupported(j, j->cur_insn, "this GLSL.std.450 operand");
+            return unsupported(j, j->cur_insn, opnd);
     }
     if (!cvm_glsl_eval_lane(in, NULL, NULL, NULL, NULL))
-        return unsupported(j, j->cur_insn, "this GLSL.std.450 instruction");
+        return unsupported(j, j->cur_insn, what);
     LLVMValueRef r = call_lane_kernel(j, (void *)jit_glsl, 5, j->cur_insn, rtype, ids, tids, 3);
     if (!r)
-        return unsupported(j, j->cur_insn, "this GLSL.std.450 operand");
+        return unsupported(j, j->cur_insn, opnd);
     j->vals[result] = r;
     return CVM_SUCCESS;
 }
@@ -2043,7 +2118,7 @@ static cvm_result emit_builtins(jctx *j, LLVMValueRef nlanes, LLVMValueRef sg)
                       sg, "");
     for (uint32_t b = 0; b < p->nbuiltins; b++)
         if (p->builtin_kinds[b] >= 64 || !j->builtin_vals[p->builtin_kinds[b]])
-            return unsupported(j, UINT32_MAX, "this built-in");
+            return unsupported_def(j, p->builtin_vars[b], "this built-in");
     return CVM_SUCCESS;
 }
 
@@ -2203,7 +2278,7 @@ static cvm_result setup_globals(jctx *j)
             continue; /* (a leaf naming one is not taken: emit_load; the scope
                          form runs what names one by its handler) */
         if (ds->array_size != 1)
-            return unsupported(j, UINT32_MAX, "descriptor arrays");
+            return unsupported_def(j, ds->var, "descriptor arrays");
         jptr *pt = &j->ptrs[ds->var];
         pt->kind = JP_MEM;
         pt->region = ds->first_region;
@@ -2249,16 +2324,17 @@ static cvm_result setup_function_vars(jctx *j)
             continue;
         uint32_t id = si.words[2];
         if (si.words[3] != SpvStorageClassFunction)
-            return unsupported(j, UINT32_MAX, "a variable of this storage class");
+            return unsupported_def(j, id, "a variable of this storage class");
         uint32_t pointee = p->types[si.words[1]].elem;
         LLVMTypeRef ty = value_type(j, pointee);
         if (j->scope && !ty)
             continue; /* stays in the interpreter's memory, its loads and
                          stores run by their handlers */
         if (j->scope && p->var_uoffset[id] == UINT64_MAX)
-            return unsupported(j, UINT32_MAX, "a Function variable that may differ between invocations");
+            return unsupported_def(j, id,
+                                   "a Function variable that may differ between invocations");
         if (!ty)
-            return unsupported(j, UINT32_MAX, "a Function variable of this type");
+            return unsupported_def(j, id, "a Function variable of this type");
         LLVMValueRef a = LLVMBuildAlloca(j->B, ty, "");
         j->ptrs[id].kind = JP_VAR;
         j->ptrs[id].alloca = a;
@@ -2593,10 +2669,19 @@ static cvm_result eligible(jctx *j)
     for (uint32_t fi = 0; fi < p->nfuncs; fi++) {
         const cvm_function *f = &p->funcs[fi];
         if (fi != p->entry && f->lowered)
-            return unsupported(j, UINT32_MAX, "function calls");
+            return unsupported_def(j, f->id, "function calls (a function called)");
     }
-    if (p->ninit_vars || p->wg_size)
+    if (p->ninit_vars || p->wg_size) {
+        /* (named: the first such variable) */
+        for (uint32_t id = 1; id < p->bound; id++) {
+            spv_inst vi;
+            if (j->mod->defs[id].opcode == SpvOpVariable && j->mod->defs[id].func == UINT32_MAX &&
+                spv_module_def_inst(j->mod, id, &vi) && vi.word_count > 3 &&
+                (vi.words[3] == SpvStorageClassPrivate || vi.words[3] == SpvStorageClassWorkgroup))
+                return unsupported_def(j, id, "Private or Workgroup variables");
+        }
         return unsupported(j, UINT32_MAX, "Private or Workgroup variables");
+    }
     return CVM_SUCCESS;
 }
 
@@ -2872,6 +2957,10 @@ struct cvm_jit_leaves {
      * accesses reach, [acc_lo, acc_hi) (written with its code) */
     uint64_t *acc_lo, *acc_hi;
     uint32_t max_region; /* regions the code reads: 0 .. max_region */
+    /* why the tier did not take a batch or tile form, of the lowest function
+     * index so far (why_func UINT32_MAX: none), for cvm_jit_leaves_report */
+    uint32_t why_func;
+    cvm_diagnostic why;
 };
 
 cvm_jit_leaves *cvm_jit_leaves_create(const cvm_program *prog)
@@ -2897,6 +2986,7 @@ cvm_jit_leaves *cvm_jit_leaves_create(const cvm_program *prog)
     }
     lv->acc_hi = lv->acc_lo + prog->nfuncs;
     lv->prog = prog;
+    lv->why_func = UINT32_MAX;
     pthread_mutex_init(&lv->lock, NULL);
     return lv;
 }
@@ -2914,6 +3004,51 @@ void cvm_jit_leaves_destroy(cvm_jit_leaves *lv)
     cvm_mem_free(lv);
 }
 
+/* Keeps `why` form v of leaf fi was not taken (under lv->lock), when it is
+ * of the lowest function so far; the unchecked tile form's absence is no
+ * refusal (the checked form runs such tiles). */
+static void keep_why(cvm_jit_leaves *lv, uint32_t fi, uint32_t v, const cvm_diagnostic *why)
+{
+    if (v == V_TILE_U || fi >= lv->why_func)
+        return;
+    const spv_module *mod = lv->prog->mod;
+    uint32_t id = lv->prog->funcs[fi].id;
+    const char *name = spv_module_name(mod, id);
+    lv->why_func = fi;
+    lv->why = *why;
+    /* the message names the function: "function %N (name): ..." */
+    cvm_diag_set(&lv->why, why->result != CVM_SUCCESS ? why->result : CVM_ERROR_UNSUPPORTED,
+                 "leaf function %%%u%s%s%s: %.600s", id, name && name[0] ? " (" : "",
+                 name && name[0] ? name : "", name && name[0] ? ")" : "",
+                 why->result != CVM_SUCCESS ? why->message : "the compiled tier does not take it");
+}
+
+void cvm_jit_leaves_report(cvm_jit_leaves *lv, uint32_t *o_functions, uint32_t *o_compiled,
+                           uint32_t *o_not_taken, cvm_diagnostic *o_why)
+{
+    *o_functions = *o_compiled = *o_not_taken = 0;
+    if (!lv)
+        return;
+    const cvm_program *p = lv->prog;
+    pthread_mutex_lock(&lv->lock);
+    for (uint32_t fi = 0; fi < p->nfuncs; fi++) {
+        if (!p->funcs[fi].lowered || !p->funcs[fi].leaf)
+            continue;
+        ++*o_functions;
+        int compiled = 0, refused = 0;
+        for (uint32_t v = 0; v < V_COUNT; v++) {
+            int st = __atomic_load_n(&lv->state[(size_t)fi * V_COUNT + v], __ATOMIC_ACQUIRE);
+            compiled |= st == 1;
+            refused |= st == -1 && v != V_TILE_U;
+        }
+        *o_compiled += compiled;
+        *o_not_taken += refused;
+    }
+    if (lv->why_func != UINT32_MAX && o_why)
+        *o_why = lv->why;
+    pthread_mutex_unlock(&lv->lock);
+}
+
 /* Compiles form v of leaf function fi into its own module of lv->lljit
  * (under lv->lock); sets its state. */
 static void compile_form(cvm_jit_leaves *lv, uint32_t fi, uint32_t v)
@@ -2927,6 +3062,8 @@ static void compile_form(cvm_jit_leaves *lv, uint32_t fi, uint32_t v)
     jctx j;
     LLVMOrcThreadSafeContextRef tsc;
     if (!prog->funcs[fi].lowered || !prog->funcs[fi].leaf || !jctx_init(&j, prog, &why, &tsc)) {
+        cvm_diag_set(&why, CVM_ERROR_OUT_OF_MEMORY, "out of memory compiling a leaf");
+        keep_why(lv, fi, v, &why);
         __atomic_store_n(&lv->state[at], -1, __ATOMIC_RELEASE);
         return;
     }
@@ -2946,6 +3083,7 @@ static void compile_form(cvm_jit_leaves *lv, uint32_t fi, uint32_t v)
     if (!ok) {
         LLVMDisposeModule(j.M);
         LLVMOrcDisposeThreadSafeContext(tsc);
+        keep_why(lv, fi, v, &why);
         __atomic_store_n(&lv->state[at], -1, __ATOMIC_RELEASE);
         return;
     }
@@ -2958,6 +3096,9 @@ static void compile_form(cvm_jit_leaves *lv, uint32_t fi, uint32_t v)
         }
     }
     if (!addr) {
+        if (why.result == CVM_SUCCESS)
+            cvm_diag_set(&why, CVM_ERROR_UNSUPPORTED, "the compiled tier: no code for %s", name);
+        keep_why(lv, fi, v, &why);
         __atomic_store_n(&lv->state[at], -1, __ATOMIC_RELEASE);
         return;
     }

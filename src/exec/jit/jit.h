@@ -155,6 +155,13 @@ int cvm_jit_tile_ready(cvm_jit_leaves *lv, const cvm_exec *ex, uint32_t func,
 cvm_result cvm_jit_run_tile(cvm_jit_leaves *lv, cvm_exec *ex, uint32_t func, int how,
                             const cvm_decode_tile *tile, uint8_t *mat);
 
+/* What happened to the leaves of `lv` (NULL: all zero) so far: how many
+ * there are, how many have compiled code, how many the tier did not take
+ * (a batch or tile form it could not translate), and why for the first of
+ * those by function index (*o_why untouched when none). */
+void cvm_jit_leaves_report(cvm_jit_leaves *lv, uint32_t *o_functions, uint32_t *o_compiled,
+                           uint32_t *o_not_taken, cvm_diagnostic *o_why);
+
 /* Test hook: the workgroups run compiled so far (all threads), to show that
  * a test took the compiled tier. */
 uint64_t cvm_test_jit_groups(void);

@@ -1,0 +1,114 @@
+# The two tiers compared (issue 33; coopvm.h CVM_FLAG_COMPARE_TIERS), in
+# builds with the compiled tier (LLVM): every dispatch runs on the compiled
+# tier (forced on everything it takes, whatever the size) and on the
+# interpreter from the same buffers, and must leave the same bytes, bit for
+# bit, with no tolerance.
+#
+# 1. Every AmberScript and VkScript under tests/ through
+#    `coopvm run SCRIPT --compare-tiers --verbose` (tests/cmake/compare_tiers.cmake):
+#    it must pass, and its last line must show at least one dispatch that
+#    compared compiled code -- except the scripts listed below as ones the
+#    tier takes nothing of, whose `--verbose` output says why (the
+#    instruction or variable it does not take), and which must compare none.
+# 2. Every unit test (tests/unit/test_*.c) with COOPVM_JIT=compare, so each
+#    dispatch any of them makes is compared -- except those listed below,
+#    each with its reason.
+if(NOT CVM_HAVE_LLVM)
+  return()
+endif()
+
+# Not run: scripts that do not pass by design.
+set(cvm_tier_scripts_left_out
+  # its EXPECT fails on purpose (amber.batch checks the failure's report)
+  amber/batch/fail.amber
+  # scripts coopvm refuses (exit status 3) before anything is dispatched
+  amber/unsupported/clear.vkscript amber/unsupported/feature.amber
+  amber/unsupported/graphics.amber amber/unsupported/image.amber
+  amber/unsupported/property.amber
+  # fuzz inputs that once crashed the parser: their statuses are fuzz.cmake's
+  fuzz/regress/amber/expect_failed_no_message.amber fuzz/regress/amber/nul_byte_in_word.amber)
+
+# Scripts the compiled tier takes nothing of (`coopvm run --verbose` says
+# why for each: the first variable or instruction it does not take), so no
+# dispatch compares compiled code; the test fails when one starts to.
+set(cvm_tier_scripts_interpreted
+  corpus/coopvec_int8/coopvec_int8.amber        # a Function variable of this type ('tempArg')
+  corpus/coopvec_mlp/coopvec_mlp.amber          # (the same)
+  corpus/coopvec_training/coopvec_training.amber # (the same)
+  corpus/gemm_khr_s8/gemm_khr_s8.amber          # a Function variable per invocation ('i')
+  corpus/qcom_rows/qcom_rows.amber              # a Function variable per invocation ('row')
+  corpus/workgroup_reduce/workgroup_reduce.amber # a Workgroup variable ('s_sum')
+  cases/bda_gemm/bda_gemm.amber                 # a Function variable per invocation ('tile')
+  cases/callback_private/callback_private.amber # (the same, 'sg')
+  cases/coopvec_optimal/coopvec_optimal.amber   # a Function variable of this type ('tempArg')
+  cases/qcom_s8_gemm/qcom_s8_gemm.amber         # a Function variable per invocation ('sub')
+  jit/barrier.amber                             # a Workgroup variable (its point: not taken)
+  jit/scope_lanes.amber                         # a value per lane in a matrix shader (an OpLoad; its point)
+  jit/wide_operands.amber                       # an operand type of OpIsInf (its point)
+  amber/descriptor_arrays.amber                 # descriptor arrays ('ubos')
+  amber/matrix_layout.amber                     # a Function variable of this type ('m')
+  amber/matrix_ops.amber                        # function calls ('put3')
+  amber/matrix_ops_f64.amber                    # a load (OpLoad) it does not take
+  amber/matrix_stride.amber                     # a Function variable of this type ('m')
+  amber/tolerance_components.amber              # no RUN at all
+  amber/batch/pass.amber                        # no RUN at all
+  amber/workgroup_alias.amber                   # Workgroup variables
+  amber/hints_init.vkscript                     # a Workgroup variable
+  amber/batch/nested/skip.vkscript)             # refused (exit status 3: skipped)
+
+file(GLOB_RECURSE cvm_tier_scripts RELATIVE ${CMAKE_CURRENT_SOURCE_DIR} CONFIGURE_DEPENDS
+     ${CMAKE_CURRENT_SOURCE_DIR}/*.amber ${CMAKE_CURRENT_SOURCE_DIR}/*.vkscript)
+foreach(rel ${cvm_tier_scripts})
+  if(rel IN_LIST cvm_tier_scripts_left_out)
+    continue()
+  endif()
+  set(compared 1)
+  if(rel IN_LIST cvm_tier_scripts_interpreted)
+    set(compared 0)
+  endif()
+  string(REGEX REPLACE "\\.(amber|vkscript)$" "" name ${rel})
+  string(REPLACE "/" "." name ${name})
+  add_test(NAME tiers.${name}
+    COMMAND ${CMAKE_COMMAND} -DCOOPVM=$<TARGET_FILE:coopvm_cli>
+            -DSCRIPT=${CMAKE_CURRENT_SOURCE_DIR}/${rel} -DCOMPARED=${compared}
+            -P ${CMAKE_CURRENT_SOURCE_DIR}/cmake/compare_tiers.cmake)
+  set_tests_properties(tiers.${name} PROPERTIES SKIP_REGULAR_EXPRESSION "coopvm-skip" TIMEOUT 300)
+endforeach()
+
+# The batch form (a folder) counts over all its scripts; the .spv form
+# reports its one dispatch, here one the tier does not take, with the
+# variable that stops it.
+add_test(NAME tiers.batch.corpus
+  COMMAND ${CMAKE_COMMAND} -DCOOPVM=$<TARGET_FILE:coopvm_cli> -DWORKDIR=${CMAKE_CURRENT_SOURCE_DIR}
+          "-DARGS=run;corpus;--compare-tiers;--verbose;--quiet;--threads;2" -DRC=0
+          "-DMATCH=tiers: [1-9][0-9]* of [0-9]+ dispatches compared compiled code with the interpreter;[0-9]+ passed, 0 failed"
+          -P ${CMAKE_CURRENT_SOURCE_DIR}/cmake/cli_status.cmake)
+set(cvm_bda ${CMAKE_CURRENT_SOURCE_DIR}/cases/bda_gemm)
+add_test(NAME tiers.spv.not_taken
+  COMMAND ${CMAKE_COMMAND} -DCOOPVM=$<TARGET_FILE:coopvm_cli> -DWORKDIR=${CMAKE_CURRENT_BINARY_DIR}
+          "-DARGS=run;${cvm_bda}/bda_gemm.spv;--dispatch;6,1,1;--buffer;0:0=${cvm_bda}/params.bin;--address-buffer;A=${cvm_bda}/a.bin;--address-buffer;B=${cvm_bda}/b.bin;--address-buffer;C=${cvm_bda}/c.bin;--address-buffer;D=zero:12288;--buffer-address;0:0=A;--buffer-address;0:0+8=B;--buffer-address;0:0+16=C;--buffer-address;0:0+24=D;--compare-tiers;--verbose"
+          -DRC=0
+          "-DMATCH=bda_gemm.spv: interpreted only, nothing to compare;entry point: not taken: the compiled tier does not take a Function variable that may differ between invocations .OpVariable %[0-9]+ 'tile' at word [0-9]+.;tiers: 0 of 1 dispatches compared"
+          -P ${CMAKE_CURRENT_SOURCE_DIR}/cmake/cli_status.cmake)
+
+# Unit tests not run with COOPVM_JIT=compare:
+set(cvm_tier_units_left_out
+  # compares the tiers itself with CVM_FLAG_JIT and CVM_FLAG_NO_JIT, and
+  # counts which tier ran each workgroup: COOPVM_JIT overrides those flags
+  test_jit
+  # the same for leaf callbacks; and its inputs meet two NaNs of different
+  # payloads in one f32 operation (max, +), whose result's payload IEEE 754
+  # (6.2.3) and the texts leave open: the interpreter's C kernels and LLVM's
+  # code pick different operands (seen: 0x7fc12345 against 0x7fc00001).  It
+  # states that exception itself (compare_bits), for those words only.
+  test_leaf_calls
+  # sets COOPVM_JIT itself
+  test_tiers)
+foreach(src ${CVM_UNIT_TESTS})
+  get_filename_component(name ${src} NAME_WE)
+  if(name IN_LIST cvm_tier_units_left_out)
+    continue()
+  endif()
+  add_test(NAME tiers.unit.${name} COMMAND ${name})
+  set_tests_properties(tiers.unit.${name} PROPERTIES ENVIRONMENT COOPVM_JIT=compare TIMEOUT 600)
+endforeach()
