@@ -26,7 +26,9 @@ set(cvm_tier_scripts_left_out
   amber/unsupported/graphics.amber amber/unsupported/image.amber
   amber/unsupported/property.amber
   # fuzz inputs that once crashed the parser: their statuses are fuzz.cmake's
-  fuzz/regress/amber/expect_failed_no_message.amber fuzz/regress/amber/nul_byte_in_word.amber)
+  fuzz/regress/amber/expect_failed_no_message.amber fuzz/regress/amber/nul_byte_in_word.amber
+  # scripts that end in an error on purpose (exit status 1; amber.cmake checks it)
+  amber/errors/coopmat_live_oob.amber amber/errors/coopmat_store_stride0_rows.amber)
 
 # Scripts the compiled tier takes nothing of (`coopvm run --verbose` says
 # why for each: the first variable or instruction it does not take), so no
@@ -54,6 +56,10 @@ set(cvm_tier_scripts_interpreted
   amber/batch/pass.amber                        # no RUN at all
   amber/workgroup_alias.amber                   # Workgroup variables
   amber/hints_init.vkscript                     # a Workgroup variable
+  amber/coopmat_dead_load.amber                 # a value per lane in a matrix shader (an OpLoad)
+  amber/coopmat_splat_nonuniform.amber          # a Function variable per invocation ('i')
+  amber/coopmat_store_stride0.amber             # a value per lane in a matrix shader (an OpLoad)
+  validate/spv14/coopvec_spv14.amber            # OpCooperativeVectorLoadNV
   amber/batch/nested/skip.vkscript)             # refused (exit status 3: skipped)
 
 file(GLOB_RECURSE cvm_tier_scripts RELATIVE ${CMAKE_CURRENT_SOURCE_DIR} CONFIGURE_DEPENDS
