@@ -498,7 +498,9 @@ CVM_API const char *cvm_component_type_string(uint32_t component_type);
  * The optimal layouts are implementation-defined; coopvm's is the tightly
  * packed row-major order (element (r, c) of a R x C matrix at byte
  * (r * C + c) * element size), or, with CVM_FLAG_SCRAMBLE_OPTIMAL_LAYOUTS, a
- * fixed permutation of those element slots (the same size). */
+ * fixed permutation of those element slots, followed by padding up to a
+ * multiple of 64 bytes, so that matrices placed one after another by their
+ * size keep the 64-byte alignment the Vulkan valid usage asks of them. */
 typedef enum cvm_coopvec_matrix_layout {
     CVM_COOPVEC_MATRIX_LAYOUT_ROW_MAJOR = 0,
     CVM_COOPVEC_MATRIX_LAYOUT_COLUMN_MAJOR = 1,
@@ -552,12 +554,15 @@ typedef struct cvm_coopvec_convert_info {
  * pipelines made from `ctx` (its CVM_FLAG_SCRAMBLE_OPTIMAL_LAYOUTS decides
  * the optimal layouts).  With dst_data NULL: *dst_size gets the bytes the
  * destination needs (a function of the destination layout only: R * C *
- * element size for the optimal layouts, (outer - 1) * stride + inner *
- * element size for row-/column-major).  Otherwise, if *dst_size is smaller
- * than that, nothing is written and CVM_INCOMPLETE is returned; else the
- * matrix is converted, *dst_size is set to the bytes written, and bytes of
- * the destination between elements (row/column padding) are left as they
- * were.  Component types: the same type on both sides (any type the
+ * element size rounded up to a multiple of 64 for the optimal layouts,
+ * (outer - 1) * stride + inner * element size for row-/column-major).
+ * Otherwise, if *dst_size is smaller than that, nothing is written and
+ * CVM_INCOMPLETE is returned; else the matrix is converted, *dst_size is set
+ * to the bytes written, the padding after an optimal layout's elements is
+ * zeroed, and bytes of a row-/column-major destination between elements
+ * (row/column padding) are left as they were.  A shader reads (and an
+ * outer product accumulates into) the whole of that size: the buffer must
+ * hold it.  Component types: the same type on both sides (any type the
  * properties list as a matrix_interpretation), or a conversion between any
  * two of FLOAT16, BFLOAT16, FLOAT32, FLOAT_E4M3, FLOAT_E5M2 with FLOAT16 or
  * FLOAT32 on one side, rounded to nearest even (overflow gives infinity, or

@@ -144,6 +144,11 @@ cvm_result cvm_convert_cooperative_vector_matrix(const cvm_context *ctx,
         return cvm_diag_set(o_diag, CVM_ERROR_INVALID_ARGUMENT,
                             "the source and destination overlap (valid usage 10076)");
     cvm_coopvec_convert(&sl, sk, info->src_data, &dl, dk, info->dst_data);
+    if (info->dst_layout > CVM_COOPVEC_MATRIX_LAYOUT_COLUMN_MAJOR) {
+        /* the padding after an optimal layout's elements: zeros */
+        uint64_t used = (uint64_t)info->num_rows * info->num_columns * des;
+        memset((uint8_t *)info->dst_data + used, 0, (size_t)(need - used));
+    }
     *info->dst_size = (size_t)need;
     return CVM_SUCCESS;
 }

@@ -285,8 +285,11 @@ uint64_t cvm_coopvec_layout_extent(const cvm_coopvec_layout *L)
         return (uint64_t)(L->rows - 1) * L->stride + (uint64_t)L->cols * L->esize;
     case CVM_COOPVEC_MATRIX_LAYOUT_COLUMN_MAJOR:
         return (uint64_t)(L->cols - 1) * L->stride + (uint64_t)L->rows * L->esize;
-    default:
-        return (uint64_t)L->rows * L->cols * L->esize;
+    default: {
+        uint64_t bytes = (uint64_t)L->rows * L->cols * L->esize;
+        return (bytes + CVM_COOPVEC_OPTIMAL_SIZE_ALIGN - 1) / CVM_COOPVEC_OPTIMAL_SIZE_ALIGN *
+               CVM_COOPVEC_OPTIMAL_SIZE_ALIGN;
+    }
     }
 }
 

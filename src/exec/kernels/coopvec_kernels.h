@@ -99,8 +99,21 @@ static inline uint64_t cvm_coopvec_element_offset(const cvm_coopvec_layout *L, u
     }
     }
 }
-/* Bytes from the first byte of the matrix past its last element: the size a
- * buffer must have (and what the size query of the conversion reports). */
+/* The size of a matrix in an optimal layout is a multiple of this many
+ * bytes: its elements, then padding.  Applications place optimal matrices
+ * one after another by the size the conversion's query reports, and the
+ * texts want each at a 64-byte boundary: OuterProductAccumulate's
+ * Pointer + Offset (VUID-RuntimeSpirv-OpCooperativeVectorOuterProductAccumulateNV-10101),
+ * MatrixOffset (-MatrixMulNV-10097), vkCmdConvertCooperativeVectorMatrixNV's
+ * dstData (-pInfo-10085).  The Vulkan CTS relies on it: it puts the
+ * outer-product matrix of invocation i at i times the reported size, and a
+ * network's next layer at the reported size rounded up to 64 bytes. */
+#define CVM_COOPVEC_OPTIMAL_SIZE_ALIGN 64u
+
+/* The bytes a matrix occupies from its first byte: the size a buffer must
+ * have, and what the size query of the conversion reports.  Row-/column-
+ * major: up to the end of its last element; the optimal layouts: the
+ * element bytes rounded up to CVM_COOPVEC_OPTIMAL_SIZE_ALIGN. */
 uint64_t cvm_coopvec_layout_extent(const cvm_coopvec_layout *L);
 
 /* ---- component types ------------------------------------------------------ */
