@@ -554,15 +554,19 @@ typedef struct cvm_coopvec_convert_info {
  * pipelines made from `ctx` (its CVM_FLAG_SCRAMBLE_OPTIMAL_LAYOUTS decides
  * the optimal layouts).  With dst_data NULL: *dst_size gets the bytes the
  * destination needs (a function of the destination layout only: R * C *
- * element size rounded up to a multiple of 64 for the optimal layouts,
+ * element size rounded up to a multiple of 64 for the optimal layouts, as
+ * GPU drivers' sizes are and applications such as the Vulkan CTS assume;
  * (outer - 1) * stride + inner * element size for row-/column-major).
  * Otherwise, if *dst_size is smaller than that, nothing is written and
  * CVM_INCOMPLETE is returned; else the matrix is converted, *dst_size is set
- * to the bytes written, the padding after an optimal layout's elements is
- * zeroed, and bytes of a row-/column-major destination between elements
- * (row/column padding) are left as they were.  A shader reads (and an
- * outer product accumulates into) the whole of that size: the buffer must
- * hold it.  Component types: the same type on both sides (any type the
+ * to the bytes written (exactly the size query's answer: never more than
+ * the *dst_size given), the padding at the end of an optimal layout is
+ * zeroed, and bytes of the destination between elements (row/column
+ * padding) are left as they were.  At most src_size bytes of src_data are
+ * read: those of the source's elements (for a source in an optimal layout,
+ * R * C * element size, its padding not needed).  A shader's matrix in an
+ * optimal layout occupies the whole size the query reports (its buffer must
+ * hold it).  Component types: the same type on both sides (any type the
  * properties list as a matrix_interpretation), or a conversion between any
  * two of FLOAT16, BFLOAT16, FLOAT32, FLOAT_E4M3, FLOAT_E5M2 with FLOAT16 or
  * FLOAT32 on one side, rounded to nearest even (overflow gives infinity, or
@@ -572,7 +576,8 @@ typedef struct cvm_coopvec_convert_info {
  * rows or columns, a stride shorter than a row/column or not a multiple of
  * the element size, src_size too small, overlapping source and destination,
  * an E4M3/E5M2 destination in a non-optimal layout, or an unknown layout;
- * CVM_ERROR_UNSUPPORTED for a component type or pair not listed above. */
+ * CVM_ERROR_UNSUPPORTED for a component type or pair not listed above;
+ * CVM_ERROR_LIMIT for a destination larger than the address space. */
 CVM_API CVM_NODISCARD cvm_result cvm_convert_cooperative_vector_matrix(
     const cvm_context *ctx, const cvm_coopvec_convert_info *info, cvm_diagnostic *o_diag);
 

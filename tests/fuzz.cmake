@@ -6,7 +6,10 @@
 #               a bounded time, whenever clang's libFuzzer is installed).
 #   module_unvalidated is fuzz_module.c with CVM_FLAG_NO_VALIDATION: the
 #   reader, lowering and interpreter on their own.
-set(CVM_FUZZ_HARNESSES module module_unvalidated validate disassemble assemble amber)
+#   coopvec_convert is cvm_convert_cooperative_vector_matrix; its seeds are
+#   fuzz/coopvec_convert/*.cvconv (the input format: its header comment).
+set(CVM_FUZZ_HARNESSES module module_unvalidated validate disassemble assemble amber
+    coopvec_convert)
 foreach(h ${CVM_FUZZ_HARNESSES})
   set(src ${h})
   if(h STREQUAL "module_unvalidated")
@@ -86,6 +89,22 @@ cvm_fuzz_regression(assemble newline_in_message.spvasm "Invalid Opcode name 'OpT
 cvm_fuzz_regression(amber expect_failed_no_message.amber "1 of 1 EXPECT commands failed, the first at line 4")
 cvm_fuzz_regression(amber nul_byte_in_word.amber "expected END closing SHADER_OPTIMIZATION of line 4, got end of file")
 
+# Valid modules that once crashed (fuzz/regress/module/hbo_*.spv, see its
+# README): each must now run to the end, validated or not.
+function(cvm_fuzz_regression_valid harness file)
+  get_filename_component(name ${file} NAME_WE)
+  add_test(NAME fuzz.regress.${harness}.${name}
+           COMMAND replay_${harness} ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/regress/module/${file})
+  set_tests_properties(fuzz.regress.${harness}.${name} PROPERTIES
+                       PASS_REGULAR_EXPRESSION "${file}: CVM_SUCCESS: \n"
+                       TIMEOUT 60)
+endfunction()
+foreach(f hbo_construct_array_of_coopmat.spv hbo_construct_struct_with_coopmat.spv
+          hbo_insert_coopmat_into_array.spv hbo_write_extract_from_array_of_coopmat.spv)
+  cvm_fuzz_regression_valid(module ${f})
+  cvm_fuzz_regression_valid(module_unvalidated ${f})
+endforeach()
+
 # The seeds themselves run clean through the harnesses (a crash or a broken
 # contract fails the test; fuzz_validate's contract includes "what the
 # validator accepts, the disassembler decodes", which
@@ -104,6 +123,9 @@ file(GLOB_RECURSE cvm_seed_scripts ${CMAKE_CURRENT_SOURCE_DIR}/*.amber
      ${CMAKE_CURRENT_SOURCE_DIR}/*.vkscript)
 list(FILTER cvm_seed_scripts EXCLUDE REGEX "/fuzz/regress/")
 add_test(NAME fuzz.seeds.amber COMMAND replay_amber ${cvm_seed_scripts})
+
+file(GLOB cvm_seed_cvconv ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/coopvec_convert/*.cvconv)
+add_test(NAME fuzz.seeds.coopvec_convert COMMAND replay_coopvec_convert ${cvm_seed_cvconv})
 
 # The dictionaries are what tools/gen_fuzz_dict.py makes from the grammar now.
 add_test(NAME fuzz_dict_fresh

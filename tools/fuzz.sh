@@ -8,13 +8,14 @@
 #
 # Seeds: the project's modules (.spv) for the binary harnesses, its assembly
 # (.spvasm) for the assembler, its scripts (.amber, .vkscript) for the
-# AmberScript one; dictionaries: tests/fuzz/*.dict (tools/gen_fuzz_dict.py).
+# AmberScript one, tests/fuzz/coopvec_convert/*.cvconv for the matrix
+# conversion; dictionaries: tests/fuzz/*.dict (tools/gen_fuzz_dict.py).
 set -eu
 [ $# -ge 3 ] || { echo "usage: $0 BUILD_DIR SECONDS OUT [harness...]" >&2; exit 2; }
 build=$(cd "$1" && pwd) secs=$2 out=$3
 shift 3
 src=$(cd "$(dirname "$0")/.." && pwd)
-harnesses=${*:-module validate disassemble assemble amber}
+harnesses=${*:-module validate disassemble assemble amber coopvec_convert}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 
@@ -23,6 +24,7 @@ seeds() { # harness dir: copy its seed files (flat; libFuzzer reads dirs recursi
     module|module_unvalidated|validate|disassemble) pat='*.spv' ;;
     assemble) pat='*.spvasm' ;;
     amber) pat='*.amber *.vkscript' ;;
+    coopvec_convert) pat='*.cvconv' ;;
   esac
   mkdir -p "$2"
   for p in $pat; do
@@ -36,7 +38,11 @@ run_one() {
   h=$1
   bin=$build/tests/fuzz_$h
   [ -x "$bin" ] || { echo "fuzz: $bin is not built" >&2; return 1; }
-  case $h in assemble|amber) dict=spirv_text.dict ;; *) dict=spirv_binary.dict ;; esac
+  case $h in
+    assemble|amber) dict=-dict=$src/tests/fuzz/spirv_text.dict ;;
+    coopvec_convert) dict= ;; # a binary header of numbers: no words to suggest
+    *) dict=-dict=$src/tests/fuzz/spirv_binary.dict ;;
+  esac
   # a new corpus and log each run; findings of earlier runs stay
   rm -rf "$out/$h/corpus" "$out/$h/seeds" "$out/$h/log"
   mkdir -p "$out/$h/corpus" "$out/$h/crashes"
@@ -44,7 +50,7 @@ run_one() {
   # -rss_limit_mb/-malloc_limit_mb: a legitimate input stays far below;
   # -timeout: one input over 10 s is a hang.
   if (cd "$out/$h" && "$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
-        -malloc_limit_mb=1024 -dict="$src/tests/fuzz/$dict" -print_final_stats=1 \
+        -malloc_limit_mb=1024 $dict -print_final_stats=1 \
         -artifact_prefix="$out/$h/crashes/" corpus seeds) > "$out/$h/log" 2>&1; then
     echo "fuzz $h: $(grep -E '^stat::number_of_executed_units' "$out/$h/log" | awk '{print $2}') executions, $(grep -E '^#[0-9]+.*DONE' "$out/$h/log" | sed 's/ *lim:.*//; s/^#[0-9]* *DONE *//') no finding"
   else

@@ -115,10 +115,13 @@ cvm_result cvm_convert_cooperative_vector_matrix(const cvm_context *ctx,
     cvm_coopvec_layout dl;
     cvm_coopvec_layout_init(&dl, info->dst_layout, info->num_rows, info->num_columns,
                             info->dst_stride, des, scramble);
-    uint64_t need = cvm_coopvec_layout_extent(&dl);
-    if (need > SIZE_MAX)
-        return cvm_diag_set(o_diag, CVM_ERROR_LIMIT, "the destination needs %llu bytes",
-                            (unsigned long long)need);
+    /* what the conversion writes (the optimal layouts padded to 64 bytes:
+     * cvm_coopvec_conversion_size says why) */
+    uint64_t need = cvm_coopvec_conversion_size(&dl);
+    if (need > SIZE_MAX || need == UINT64_MAX)
+        return cvm_diag_set(o_diag, CVM_ERROR_LIMIT,
+                            "the destination (%u x %u, stride %zu) needs more than %zu bytes",
+                            info->num_rows, info->num_columns, info->dst_stride, SIZE_MAX);
     if (!info->dst_data) {
         *info->dst_size = (size_t)need; /* the size query */
         return CVM_SUCCESS;
@@ -131,6 +134,9 @@ cvm_result cvm_convert_cooperative_vector_matrix(const cvm_context *ctx,
     cvm_coopvec_layout sl;
     cvm_coopvec_layout_init(&sl, info->src_layout, info->num_rows, info->num_columns,
                             info->src_stride, ses, scramble);
+    /* the source's elements (a source in an optimal layout may come with or
+     * without its padding: valid usage 10074 allows "the standard matrix
+     * layout" or the size this command reports) */
     uint64_t have = cvm_coopvec_layout_extent(&sl);
     if (info->src_size < have)
         return cvm_diag_set(o_diag, CVM_ERROR_INVALID_ARGUMENT,
@@ -139,16 +145,16 @@ cvm_result cvm_convert_cooperative_vector_matrix(const cvm_context *ctx,
                             info->src_size, (unsigned long long)have);
     if (*info->dst_size < need)
         return CVM_INCOMPLETE; /* nothing written */
+    /* overlap of [s0, s0 + have) and [d0, d0 + need), without forming an
+     * address past either */
     uintptr_t s0 = (uintptr_t)info->src_data, d0 = (uintptr_t)info->dst_data;
-    if (s0 < d0 + need && d0 < s0 + have)
+    if (s0 >= d0 ? s0 - d0 < need : d0 - s0 < have)
         return cvm_diag_set(o_diag, CVM_ERROR_INVALID_ARGUMENT,
                             "the source and destination overlap (valid usage 10076)");
-    cvm_coopvec_convert(&sl, sk, info->src_data, &dl, dk, info->dst_data);
-    if (info->dst_layout > CVM_COOPVEC_MATRIX_LAYOUT_COLUMN_MAJOR) {
-        /* the padding after an optimal layout's elements: zeros */
-        uint64_t used = (uint64_t)info->num_rows * info->num_columns * des;
-        memset((uint8_t *)info->dst_data + used, 0, (size_t)(need - used));
-    }
+    if (cvm_coopvec_convert(&sl, sk, info->src_data, info->src_size, &dl, dk, info->dst_data,
+                            *info->dst_size) != 0)
+        return cvm_diag_set(o_diag, CVM_ERROR_INTERNAL,
+                            "cvm_coopvec_convert refused sizes the checks above accepted");
     *info->dst_size = (size_t)need;
     return CVM_SUCCESS;
 }

@@ -16,7 +16,9 @@
  *             cvm_type).  Constants have stride 0.  Cooperative matrices are
  *             values of their scope: one dense row-major array per scope
  *             instance (subgroup, or the one workgroup), instance i at
- *             p + i * stride.
+ *             p + i * stride.  Arrays and structs are per lane even when
+ *             they hold matrices (each lane a whole copy: ops/composite.c
+ *             moves matrices in and out of them).
  *   pointer   a 64-bit address: region index in the high 24 bits, byte offset
  *             in the low 40 (CVM_ADDR).  Regions: bound buffers (whose
  *             addresses are also their PhysicalStorageBuffer device

@@ -1270,7 +1270,8 @@ static cvm_result collect_caller_vars(cvm_group *cg, cvm_diagnostic *diag)
             const spv_def *d = &p->mod->defs[id];
             if (d->opcode != SpvOpVariable || d->func != UINT32_MAX)
                 continue;
-            if (p->var_region[id] != CVM_REGION_INVOCATION && p->var_region[id] != CVM_REGION_SCOPE)
+            if (p->var_region[id] != CVM_REGION_INVOCATION && p->var_region[id] != CVM_REGION_SCOPE &&
+                p->var_region[id] != (CVM_REGION_SCOPE | 0x80)) /* (a workgroup's one copy) */
                 continue;
             if (pass)
                 cg->caller_vars[n] = id;

@@ -180,19 +180,28 @@ static int decoration_u32(const spv_module *mod, uint32_t target, uint32_t membe
     return 1;
 }
 
-static int type_has_coopmat(const cvm_program *p, uint32_t tid)
+/* The scope whose instances each hold a copy of a variable of type `tid`:
+ * 0 when it holds no cooperative matrix (a copy per invocation), 2 when its
+ * matrices are all of workgroup scope (one copy), else 1 (a copy per
+ * subgroup).  The rule of ops/memory.c matrix_scope_of for Function
+ * variables. */
+static int type_matrix_scope(const cvm_program *p, uint32_t tid)
 {
     const cvm_type *t = &p->types[tid];
     switch (t->tclass) {
     case CVM_TC_COOPMAT:
-        return 1;
+        return t->scope == SpvScopeWorkgroup ? 2 : 1;
     case CVM_TC_ARRAY:
-        return type_has_coopmat(p, t->elem);
-    case CVM_TC_STRUCT:
-        for (uint32_t i = 0; i < t->nmembers; i++)
-            if (type_has_coopmat(p, t->member_types[i]))
-                return 1;
-        return 0;
+        return type_matrix_scope(p, t->elem);
+    case CVM_TC_STRUCT: {
+        int s = 0;
+        for (uint32_t i = 0; i < t->nmembers; i++) {
+            int m = type_matrix_scope(p, t->member_types[i]);
+            if (m && (!s || m < s))
+                s = m;
+        }
+        return s;
+    }
     default:
         return 0;
     }
@@ -841,11 +850,9 @@ static cvm_result lower_global_variable(cvm_lower *lw, const spv_inst *in, uint3
         return record_initializer(lw, in);
     case SpvStorageClassPrivate:
     case SpvStorageClassInput: {
-        if (type_has_coopmat(p, pointee)) {
-            p->scope_size = align_up64(p->scope_size, 16);
-            p->var_region[id] = CVM_REGION_SCOPE;
-            p->var_offset[id] = p->scope_size;
-            p->scope_size += size;
+        int ms = type_matrix_scope(p, pointee);
+        if (ms) {
+            CVM_TRY(cvm_lower_alloc_variable(lw, id, size, ms));
             if (in->word_count > 4)
                 return cvm_lower_fail(lw, in, CVM_ERROR_UNSUPPORTED,
                                       "an initializer for a variable holding cooperative "

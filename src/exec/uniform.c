@@ -107,8 +107,12 @@ int cvm_uniform_operand(const cvm_program *p, uint32_t fidx, const uint8_t *mark
     }
     if (p->const_offset[id] != UINT64_MAX)
         return 1;
+    /* (a variable holding cooperative matrices, one copy per subgroup or,
+     * flagged 0x80, one for the workgroup, is not: access chains into its
+     * matrices' elements point somewhere else in every lane) */
     if (d->func == UINT32_MAX && d->opcode == SpvOpVariable)
-        return p->var_region[id] != CVM_REGION_INVOCATION && p->var_region[id] != CVM_REGION_SCOPE;
+        return p->var_region[id] != CVM_REGION_INVOCATION &&
+               (p->var_region[id] & 0x7fu) != CVM_REGION_SCOPE;
     return 0;
 }
 

@@ -46,6 +46,7 @@ static char *read_text(const char *path, size_t *o_len)
 static uint32_t *read_words(const char *path, size_t *o_count)
 {
     size_t n;
+    *o_count = 0; /* set on every path (gcc -O3 sees the NULL return's) */
     char *b = read_text(path, &n);
     if (!b)
         return NULL;

@@ -280,17 +280,37 @@ uint64_t cvm_coopvec_layout_extent(const cvm_coopvec_layout *L)
 {
     if (L->rows == 0 || L->cols == 0)
         return 0;
+    uint64_t outer, inner, lead, line, sum;
     switch (L->layout) {
     case CVM_COOPVEC_MATRIX_LAYOUT_ROW_MAJOR:
-        return (uint64_t)(L->rows - 1) * L->stride + (uint64_t)L->cols * L->esize;
+        outer = L->rows, inner = L->cols;
+        break;
     case CVM_COOPVEC_MATRIX_LAYOUT_COLUMN_MAJOR:
-        return (uint64_t)(L->cols - 1) * L->stride + (uint64_t)L->rows * L->esize;
-    default: {
-        uint64_t bytes = (uint64_t)L->rows * L->cols * L->esize;
-        return (bytes + CVM_COOPVEC_OPTIMAL_SIZE_ALIGN - 1) / CVM_COOPVEC_OPTIMAL_SIZE_ALIGN *
-               CVM_COOPVEC_OPTIMAL_SIZE_ALIGN;
+        outer = L->cols, inner = L->rows;
+        break;
+    default: /* every element once, tight */
+        if (__builtin_mul_overflow((uint64_t)L->rows * L->cols, (uint64_t)L->esize, &sum))
+            return UINT64_MAX;
+        return sum;
     }
-    }
+    /* (outer - 1) * stride + inner * esize */
+    if (__builtin_mul_overflow(outer - 1, L->stride, &lead) ||
+        __builtin_mul_overflow(inner, (uint64_t)L->esize, &line) ||
+        __builtin_add_overflow(lead, line, &sum) || sum == UINT64_MAX)
+        return UINT64_MAX;
+    return sum;
+}
+
+uint64_t cvm_coopvec_conversion_size(const cvm_coopvec_layout *L)
+{
+    uint64_t e = cvm_coopvec_layout_extent(L);
+    if (L->layout == CVM_COOPVEC_MATRIX_LAYOUT_ROW_MAJOR ||
+        L->layout == CVM_COOPVEC_MATRIX_LAYOUT_COLUMN_MAJOR)
+        return e;
+    const uint64_t a = CVM_COOPVEC_OPTIMAL_SIZE_ALIGN;
+    if (e > UINT64_MAX - a)
+        return UINT64_MAX;
+    return (e + a - 1) / a * a;
 }
 
 /* ---- component types --------------------------------------------------------- */
@@ -436,9 +456,18 @@ int cvm_coopvec_combination_supported(uint32_t input_type, uint32_t input_interp
 
 /* ---- host conversion -------------------------------------------------------------- */
 
-void cvm_coopvec_convert(const cvm_coopvec_layout *sl, cvm_scalar_kind sk, const uint8_t *src,
-                         const cvm_coopvec_layout *dl, cvm_scalar_kind dk, uint8_t *dst)
+int cvm_coopvec_convert(const cvm_coopvec_layout *sl, cvm_scalar_kind sk, const uint8_t *src,
+                        size_t src_size, const cvm_coopvec_layout *dl, cvm_scalar_kind dk,
+                        uint8_t *dst, size_t dst_size)
 {
+    /* Every element offset lies below its layout's extent (which did not
+     * overflow), so these bound every read and write below. */
+    uint64_t have = cvm_coopvec_layout_extent(sl), extent = cvm_coopvec_layout_extent(dl);
+    uint64_t need = cvm_coopvec_conversion_size(dl);
+    if (sl->rows != dl->rows || sl->cols != dl->cols || have == UINT64_MAX ||
+        need == UINT64_MAX || have > src_size || need > dst_size || extent > need ||
+        cvm_sk_size(sk) != sl->esize || cvm_sk_size(dk) != dl->esize)
+        return -1;
     for (uint32_t r = 0; r < sl->rows; r++) {
         for (uint32_t c = 0; c < sl->cols; c++) {
             const uint8_t *s = src + cvm_coopvec_element_offset(sl, r, c);
@@ -449,4 +478,7 @@ void cvm_coopvec_convert(const cvm_coopvec_layout *sl, cvm_scalar_kind sk, const
                 cvm_store_from_f64(dk, d, cvm_load_as_f64(sk, s), 0);
         }
     }
+    if (need > extent) /* an optimal layout's padding */
+        memset(dst + extent, 0, (size_t)(need - extent));
+    return 0;
 }

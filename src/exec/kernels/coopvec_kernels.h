@@ -99,22 +99,35 @@ static inline uint64_t cvm_coopvec_element_offset(const cvm_coopvec_layout *L, u
     }
     }
 }
-/* The size of a matrix in an optimal layout is a multiple of this many
- * bytes: its elements, then padding.  Applications place optimal matrices
- * one after another by the size the conversion's query reports, and the
- * texts want each at a 64-byte boundary: OuterProductAccumulate's
- * Pointer + Offset (VUID-RuntimeSpirv-OpCooperativeVectorOuterProductAccumulateNV-10101),
- * MatrixOffset (-MatrixMulNV-10097), vkCmdConvertCooperativeVectorMatrixNV's
- * dstData (-pInfo-10085).  The Vulkan CTS relies on it: it puts the
- * outer-product matrix of invocation i at i times the reported size, and a
- * network's next layer at the reported size rounded up to 64 bytes. */
-#define CVM_COOPVEC_OPTIMAL_SIZE_ALIGN 64u
-
-/* The bytes a matrix occupies from its first byte: the size a buffer must
- * have, and what the size query of the conversion reports.  Row-/column-
- * major: up to the end of its last element; the optimal layouts: the
- * element bytes rounded up to CVM_COOPVEC_OPTIMAL_SIZE_ALIGN. */
+/* Bytes from the first byte of the matrix past its last element: the size a
+ * buffer must have for the matrix's elements; UINT64_MAX when that does not
+ * fit in 64 bits (a stride or size no buffer has: every caller compares it
+ * with a buffer's size, so the access is refused rather than wrapped). */
 uint64_t cvm_coopvec_layout_extent(const cvm_coopvec_layout *L);
+
+/* The optimal layouts' sizes are multiples of this many bytes. */
+#define CVM_COOPVEC_OPTIMAL_SIZE_ALIGN 64
+/* Bytes a host conversion to layout L writes, which its size query reports
+ * (vkConvertCooperativeVectorMatrixNV with dstData NULL): the extent for
+ * row- and column-major; for the two optimal layouts the extent rounded up
+ * to CVM_COOPVEC_OPTIMAL_SIZE_ALIGN, the padding written as zero bytes.  The
+ * optimal layouts are the implementation's to define, size included, and
+ * applications lay matrices out assuming what GPU drivers give: the Vulkan
+ * CTS (cooperative_vector.matmul.*) puts each converted matrix after its
+ * row-major source at the next multiple of 64 bytes and sizes the whole set
+ * as round64(source + converted size), which holds only when the converted
+ * size is a multiple of 64 (with 20 bytes for a 10 x 1 f16 matrix the last
+ * one ended past the buffer, and each overwrote the next set's source).
+ * The alignment is the one the texts ask of every matrix (MatrixOffset,
+ * VUID-RuntimeSpirv-OpCooperativeVectorMatrixMulNV-10097; OuterProduct's
+ * Pointer + Offset, -OuterProductAccumulateNV-10101; the device
+ * conversion's dstData, VUID-vkCmdConvertCooperativeVectorMatrixNV-pInfo-10085),
+ * so that matrices placed one after another by this size keep it: the CTS
+ * puts the training-optimal matrix of invocation i at i times this size.
+ * It is also the size a shader's matrix occupies (ops/coopvec.c checks
+ * that the buffer holds all of it, as a GPU's layout may use every byte).
+ * UINT64_MAX on overflow. */
+uint64_t cvm_coopvec_conversion_size(const cvm_coopvec_layout *L);
 
 /* ---- component types ------------------------------------------------------ */
 
@@ -134,11 +147,19 @@ int cvm_coopvec_combination_supported(uint32_t input_type, uint32_t input_interp
                                       uint32_t bias_interpretation, uint32_t result_type);
 
 /* ---- host conversion ------------------------------------------------------
- * Copies every element (r, c) of a rows x cols matrix from `src` in layout
- * `sl` and kind `sk` to `dst` in layout `dl` and kind `dk`, converting
- * (cvm_store_from_f64, round to nearest even) when the kinds differ.  The
- * caller has checked that both extents fit and the regions do not overlap. */
-void cvm_coopvec_convert(const cvm_coopvec_layout *sl, cvm_scalar_kind sk, const uint8_t *src,
-                         const cvm_coopvec_layout *dl, cvm_scalar_kind dk, uint8_t *dst);
+ * Copies every element (r, c) of a rows x cols matrix from `src` (src_size
+ * bytes readable) in layout `sl` and kind `sk` to `dst` (dst_size bytes
+ * writable) in layout `dl` and kind `dk`, converting (cvm_store_from_f64,
+ * round to nearest even) when the kinds differ, and zeroes the padding of
+ * an optimal destination up to cvm_coopvec_conversion_size(dl).  Returns 0
+ * after writing exactly cvm_coopvec_conversion_size(dl) bytes (row/column
+ * padding of a row- or column-major destination left as it was); or -1,
+ * writing nothing, when the two layouts do not describe the same matrix,
+ * the source's extent exceeds src_size or the destination's conversion
+ * size exceeds dst_size.  The caller has checked that the regions do not
+ * overlap. */
+int cvm_coopvec_convert(const cvm_coopvec_layout *sl, cvm_scalar_kind sk, const uint8_t *src,
+                        size_t src_size, const cvm_coopvec_layout *dl, cvm_scalar_kind dk,
+                        uint8_t *dst, size_t dst_size);
 
 #endif /* CVM_KERNELS_COOPVEC_KERNELS_H */

@@ -159,6 +159,139 @@ static cvm_result h_construct(cvm_exec *ex, const cvm_insn *in)
     return CVM_SUCCESS;
 }
 
+/* ---- aggregates that hold cooperative matrices ------------------------------
+ * An array or struct is a per-invocation value whatever its members: lane l
+ * holds a whole copy in its slot, cooperative-matrix members included (at
+ * their register-layout offsets, as for any member).  A cooperative matrix
+ * on its own is a value of its scope (one copy per scope instance, exec.h),
+ * so the instructions that move a matrix into or out of an aggregate move it
+ * between the two: into every active lane's copy from its scope instance's
+ * matrix, and out of an aggregate from the copy of the instance's first
+ * active lane.  The copies of the invocations of an instance stay equal
+ * (every way a matrix enters an aggregate writes them alike; an element
+ * written through OpCompositeInsert is written to all of them), so any one
+ * of them is the instance's matrix.  Memory holding such aggregates is the
+ * variable's per-scope copy (lower.c, ops/memory.c): loads and stores move
+ * the whole aggregate lane by lane.  Non-matrix members stay
+ * per-invocation in values; in per-scope memory they are shared by the
+ * scope instance, as are the variable's matrices. */
+
+/* The scope instance whose matrix lane l sees: `kind` 1 subgroup, 2 workgroup. */
+static inline uint32_t kind_instance(const cvm_exec *ex, uint32_t kind, uint32_t l)
+{
+    return kind == 2 ? 0 : l / ex->sg_size;
+}
+
+/* Construct with constituents that are cooperative matrices: extra holds
+ * (id, offset, size, kind) per constituent, kind 0 for a per-invocation
+ * value, 1 / 2 for a subgroup / workgroup matrix (read from the lane's
+ * scope instance). */
+static cvm_result h_construct_scope(cvm_exec *ex, const cvm_insn *in)
+{
+    cvm_val r = ex->vals[in->result];
+    const uint32_t *parts = ex->prog->extra + in->extra;
+    CVM_FOR_ACTIVE(ex, l) {
+        uint8_t *dst = CVM_LANE(r, l);
+        for (uint32_t k = 0; k < in->nextra; k += 4) {
+            cvm_val v = ex->vals[parts[k]];
+            const uint8_t *src = parts[k + 3] ? v.p + (size_t)kind_instance(ex, parts[k + 3], l) * v.stride
+                                              : CVM_LANE(v, l);
+            memcpy(dst + parts[k + 1], src, parts[k + 2]);
+        }
+    }
+    return CVM_SUCCESS;
+}
+
+/* A cooperative matrix out of an aggregate: in->a the aggregate, in->b the
+ * matrix's offset, in->c its size; per scope instance (in->flags), from its
+ * first active lane's copy. */
+static cvm_result h_extract_scope(cvm_exec *ex, const cvm_insn *in)
+{
+    cvm_val r = ex->vals[in->result], a = ex->vals[in->a];
+    for (uint32_t i = 0; i < cvm_scope_instances(ex, in); i++) {
+        uint32_t l = cvm_scope_first_active(ex, in, i);
+        if (l == UINT32_MAX)
+            continue;
+        memcpy(r.p + (size_t)i * r.stride, CVM_LANE(a, l) + in->b, in->c);
+    }
+    return CVM_SUCCESS;
+}
+
+/* A cooperative matrix into an aggregate: as h_insert, the object read from
+ * the lane's scope instance (in->flags says the scope). */
+static cvm_result h_insert_scope(cvm_exec *ex, const cvm_insn *in)
+{
+    cvm_val r = ex->vals[in->result], obj = ex->vals[in->a], comp = ex->vals[in->d];
+    uint32_t size = ex->prog->types[in->type].size;
+    uint32_t kind = (in->flags & CVM_INSN_WORKGROUP_SCOPE) ? 2 : 1;
+    CVM_FOR_ACTIVE(ex, l) {
+        uint8_t *dst = CVM_LANE(r, l);
+        if (dst != CVM_LANE(comp, l))
+            memmove(dst, CVM_LANE(comp, l), size);
+        memcpy(dst + in->b, obj.p + (size_t)kind_instance(ex, kind, l) * obj.stride, in->c);
+    }
+    return CVM_SUCCESS;
+}
+
+/* An element of a cooperative matrix inside an aggregate, by invocation
+ * (the mapping of h_matrix_extract): in->a the aggregate, in->b the
+ * matrix's offset in it, in->c the element index, in->d the matrix type. */
+static cvm_result h_extract_nested_element(cvm_exec *ex, const cvm_insn *in)
+{
+    const cvm_type *t = &ex->prog->types[in->d];
+    cvm_val r = ex->vals[in->result], a = ex->vals[in->a];
+    uint32_t es = ex->prog->types[t->elem].size, total = t->rows * t->cols;
+    CVM_FOR_ACTIVE(ex, l) {
+        uint32_t L = matrix_L(ex, t, l);
+        uint64_t flat = (uint64_t)lane_in_scope(ex, t, l) * L + in->c;
+        if (flat < total && in->c < L)
+            memcpy(CVM_LANE(r, l), CVM_LANE(a, l) + in->b + flat * es, es);
+        else
+            memset(CVM_LANE(r, l), 0, es);
+    }
+    return CVM_SUCCESS;
+}
+
+/* An element into a cooperative matrix inside an aggregate: in->a the
+ * object, in->d the composite, in->b the matrix's offset, in->c the element
+ * index; extra word 0 the matrix type.  Each lane owns other elements, and
+ * every lane's copy of the matrix must end up with all of them: per scope
+ * instance, every active lane's element goes into the first active lane's
+ * copy, which is then copied to the other active lanes. */
+static cvm_result h_insert_nested_element(cvm_exec *ex, const cvm_insn *in)
+{
+    const cvm_type *ct = &ex->prog->types[in->type];
+    const cvm_type *t = &ex->prog->types[ex->prog->extra[in->extra]];
+    cvm_val r = ex->vals[in->result], obj = ex->vals[in->a], comp = ex->vals[in->d];
+    uint32_t es = ex->prog->types[t->elem].size, total = t->rows * t->cols;
+    CVM_FOR_ACTIVE(ex, l) {
+        if (CVM_LANE(r, l) != CVM_LANE(comp, l))
+            memmove(CVM_LANE(r, l), CVM_LANE(comp, l), ct->size);
+    }
+    cvm_insn probe = *in;
+    probe.flags = CVM_INSN_PER_INSTANCE | (t->scope == SpvScopeWorkgroup ? CVM_INSN_WORKGROUP_SCOPE : 0);
+    for (uint32_t i = 0; i < cvm_scope_instances(ex, &probe); i++) {
+        uint32_t f = cvm_scope_first_active(ex, &probe, i);
+        if (f == UINT32_MAX)
+            continue;
+        uint32_t first = cvm_scope_first_lane(ex, &probe, i);
+        uint32_t end = first + cvm_scope_lane_count(ex, &probe, i);
+        uint8_t *m = CVM_LANE(r, f) + in->b;
+        for (uint32_t l = first; l < end; l++) {
+            if (!ex->active[l])
+                continue;
+            uint32_t L = matrix_L(ex, t, l);
+            uint64_t flat = (uint64_t)lane_in_scope(ex, t, l) * L + in->c;
+            if (flat < total && in->c < L)
+                memcpy(m + flat * es, CVM_LANE(obj, l), es);
+        }
+        for (uint32_t l = first; l < end; l++)
+            if (ex->active[l] && l != f)
+                memcpy(CVM_LANE(r, l) + in->b, m, t->size);
+    }
+    return CVM_SUCCESS;
+}
+
 /* A matrix from one scalar: every element (per scope instance). */
 static cvm_result h_matrix_splat(cvm_exec *ex, const cvm_insn *in)
 {
@@ -237,13 +370,22 @@ static cvm_result h_vec_insert_dyn(cvm_exec *ex, const cvm_insn *in)
     return CVM_SUCCESS;
 }
 
-/* Walks constant indices through a type in register layout. */
+/* Walks constant indices through a type in register layout.  A
+ * cooperative matrix reached before the last index stops the walk there:
+ * *o_used (may be NULL: then that is an error) gets the indices consumed,
+ * and the one index left selects an element by invocation. */
 static cvm_result walk_indices(cvm_lower *lw, const spv_inst *in, uint32_t type, const uint32_t *idx,
-                               uint32_t n, uint32_t *o_off, uint32_t *o_type)
+                               uint32_t n, uint32_t *o_off, uint32_t *o_type, uint32_t *o_used)
 {
     uint32_t off = 0;
+    if (o_used)
+        *o_used = n;
     for (uint32_t i = 0; i < n; i++) {
         const cvm_type *t = cvm_lower_type(lw, type);
+        if (t->tclass == CVM_TC_COOPMAT && o_used) {
+            *o_used = i;
+            break;
+        }
         switch (t->tclass) {
         case CVM_TC_VECTOR:
         case CVM_TC_MATRIX:
@@ -289,6 +431,27 @@ static cvm_result check_size(cvm_lower *lw, const spv_inst *in, const char *what
 static uint8_t scope_flags(const cvm_type *t)
 {
     return CVM_INSN_PER_INSTANCE | (t->scope == SpvScopeWorkgroup ? CVM_INSN_WORKGROUP_SCOPE : 0);
+}
+
+/* 0 for a per-invocation value of type `t`, 1 / 2 for a subgroup /
+ * workgroup cooperative matrix (a value of its scope). */
+static uint32_t scope_kind(const cvm_type *t)
+{
+    if (t->tclass != CVM_TC_COOPMAT)
+        return 0;
+    return t->scope == SpvScopeWorkgroup ? 2 : 1;
+}
+
+/* An element of matrix member of type `mt` of an aggregate, by invocation:
+ * `nleft` indexes are left after the matrix, and one must be. */
+static cvm_result nested_element(cvm_lower *lw, const spv_inst *in, uint32_t nleft, uint32_t mt)
+{
+    if (nleft != 1)
+        return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                              "%u indexes into cooperative matrix %%%u where one selects an "
+                              "element",
+                              nleft, mt);
+    return CVM_SUCCESS;
 }
 
 cvm_result cvm_lower_composite(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
@@ -342,11 +505,30 @@ cvm_result cvm_lower_composite(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
             out->fn = h_matrix_extract;
             return CVM_SUCCESS;
         }
-        uint32_t off, et;
-        CVM_TRY(walk_indices(lw, in, ct, w + 4, in->word_count - 4u, &off, &et));
+        uint32_t off, et, used;
+        CVM_TRY(walk_indices(lw, in, ct, w + 4, in->word_count - 4u, &off, &et, &used));
+        const cvm_type *e = cvm_lower_type(lw, et);
+        if (used < in->word_count - 4u) {
+            /* an element of a matrix member, by invocation */
+            CVM_TRY(nested_element(lw, in, in->word_count - 4u - used, et));
+            out->b = off;
+            out->c = w[4 + used];
+            out->d = et;
+            CVM_TRY(check_size(lw, in, "Result Type", w[1], w[1],
+                               cvm_lower_type(lw, e->elem)->size));
+            out->flags = scope_flags(e);
+            out->fn = h_extract_nested_element;
+            return CVM_SUCCESS;
+        }
         out->b = off;
-        out->c = cvm_lower_type(lw, et)->size;
+        out->c = e->size;
         CVM_TRY(check_size(lw, in, "Result Type", w[1], w[1], out->c));
+        if (scope_kind(e)) {
+            /* a matrix member: the value of its scope */
+            out->flags = scope_flags(e);
+            out->fn = h_extract_scope;
+            return CVM_SUCCESS;
+        }
         out->fn = h_extract;
         return CVM_SUCCESS;
     }
@@ -364,12 +546,34 @@ cvm_result cvm_lower_composite(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
             out->fn = h_matrix_insert;
             return CVM_SUCCESS;
         }
-        uint32_t off, et;
-        CVM_TRY(walk_indices(lw, in, ct, w + 5, in->word_count - 5u, &off, &et));
-        out->b = off;
-        out->c = cvm_lower_type(lw, et)->size;
-        CVM_TRY(check_size(lw, in, "Object", w[3], cvm_lower_type_of(lw, w[3]), out->c));
+        uint32_t off, et, used;
+        CVM_TRY(walk_indices(lw, in, ct, w + 5, in->word_count - 5u, &off, &et, &used));
+        const cvm_type *e = cvm_lower_type(lw, et);
         CVM_TRY(check_size(lw, in, "Composite", w[4], cvm_lower_type_of(lw, w[4]), t->size));
+        if (used < in->word_count - 5u) {
+            /* an element of a matrix member, by invocation */
+            CVM_TRY(nested_element(lw, in, in->word_count - 5u - used, et));
+            CVM_TRY(check_size(lw, in, "Object", w[3], cvm_lower_type_of(lw, w[3]),
+                               cvm_lower_type(lw, e->elem)->size));
+            out->b = off;
+            out->c = w[5 + used];
+            out->extra = cvm_lower_extra(lw, &et, 1);
+            if (out->extra == UINT32_MAX)
+                return cvm_lower_fail(lw, in, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+            out->nextra = 1;
+            out->flags = scope_flags(e);
+            out->fn = h_insert_nested_element;
+            return CVM_SUCCESS;
+        }
+        out->b = off;
+        out->c = e->size;
+        CVM_TRY(check_size(lw, in, "Object", w[3], cvm_lower_type_of(lw, w[3]), out->c));
+        if (scope_kind(e)) {
+            /* a matrix member, from the value of its scope */
+            out->flags = scope_flags(e);
+            out->fn = h_insert_scope;
+            return CVM_SUCCESS;
+        }
         out->fn = h_insert;
         return CVM_SUCCESS;
     }
@@ -387,6 +591,12 @@ cvm_result cvm_lower_composite(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
         uint32_t off = 0;
         out->extra = 0;
         out->nextra = 0;
+        /* constituents that are cooperative matrices (values of their
+         * scope): the parts carry a fourth word, their kind */
+        uint32_t pw = 3;
+        for (uint32_t i = 0; i < nparts; i++)
+            if (scope_kind(cvm_lower_type(lw, cvm_lower_type_of(lw, rep ? w[3] : w[3 + i]))))
+                pw = 4;
         for (uint32_t i = 0; i < nparts; i++) {
             uint32_t id = rep ? w[3] : w[3 + i];
             const cvm_type *ct = cvm_lower_type(lw, cvm_lower_type_of(lw, id));
@@ -403,13 +613,13 @@ cvm_result cvm_lower_composite(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
             }
             if (at + ct->size > t->size)
                 return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "constituents exceed the result");
-            uint32_t part[3] = {id, at, ct->size};
-            uint32_t e = cvm_lower_extra(lw, part, 3);
+            uint32_t part[4] = {id, at, ct->size, scope_kind(ct)};
+            uint32_t e = cvm_lower_extra(lw, part, pw);
             if (e == UINT32_MAX)
                 return cvm_lower_fail(lw, in, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
             if (out->nextra == 0)
                 out->extra = e;
-            out->nextra += 3;
+            out->nextra += pw;
             off += ct->size;
         }
         /* the constituents fill a vector (one sized by a specialization
@@ -419,7 +629,9 @@ cvm_result cvm_lower_composite(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
                                   "the constituents make %u bytes of a %u-byte vector of %u "
                                   "components (as specialized)",
                                   off, t->size, t->count);
-        out->fn = h_construct;
+        if (pw == 4)
+            out->flags = CVM_INSN_PER_INSTANCE; /* (reads values of a scope) */
+        out->fn = pw == 4 ? h_construct_scope : h_construct;
         return CVM_SUCCESS;
     }
     case SpvOpAssumeTrueKHR:

@@ -1102,6 +1102,10 @@ static int is_scope_matrix(const cvm_type *t, uint8_t *o_flags)
     return 1;
 }
 
+/* The scope whose instances each hold a copy of a variable of type `tid`:
+ * 0 (per invocation) when it holds no cooperative matrix, 2 (one copy) when
+ * all its matrices are of workgroup scope, else 1 (a copy per subgroup: a
+ * struct of matrices of both scopes included). */
 static int matrix_scope_of(const cvm_program *p, uint32_t tid)
 {
     const cvm_type *t = &p->types[tid];
@@ -1110,13 +1114,15 @@ static int matrix_scope_of(const cvm_program *p, uint32_t tid)
         return t->scope == SpvScopeWorkgroup ? 2 : 1;
     case CVM_TC_ARRAY:
         return matrix_scope_of(p, t->elem);
-    case CVM_TC_STRUCT:
+    case CVM_TC_STRUCT: {
+        int s = 0;
         for (uint32_t i = 0; i < t->nmembers; i++) {
-            int s = matrix_scope_of(p, t->member_types[i]);
-            if (s)
-                return s;
+            int m = matrix_scope_of(p, t->member_types[i]);
+            if (m && (!s || m < s))
+                s = m;
         }
-        return 0;
+        return s;
+    }
     default:
         return 0;
     }
