@@ -39,6 +39,7 @@ TARGETS = [
     "VK_EXT_shader_ocp_microscaling_types",
     "VK_EXT_shader_64bit_indexing",
     "VK_EXT_shader_subgroup_partitioned",
+    "VK_EXT_shader_long_vector",
 ]
 
 

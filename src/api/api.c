@@ -1036,6 +1036,7 @@ static const char *const device_extensions[] = {
     "VK_EXT_shader_64bit_indexing",       /* address arithmetic is 64-bit in every mode */
     "VK_EXT_shader_subgroup_partitioned", "VK_NV_shader_subgroup_partitioned", /* partitions */
     "VK_AMD_gpu_shader_int16",            /* 16-bit Frexp exponents */
+    "VK_EXT_shader_long_vector",          /* SPV_EXT_long_vector: vectors of any size */
 };
 
 int cvm_supports_extension(const char *name)
@@ -1089,6 +1090,7 @@ static const char *const device_features[] = {
     "ShaderOCPMicroscalingTypesFeaturesEXT.shaderMXInt8",
     "CooperativeMatrixFeaturesNV.cooperativeMatrix",
     "Shader64BitIndexingFeaturesEXT.shader64BitIndexing",
+    "ShaderLongVectorFeaturesEXT.longVector",
 };
 
 int cvm_supports_feature(const char *name)

@@ -553,6 +553,10 @@ void cvk_fill_features(VkBaseOutStructure *s)
             SET(s, VkPhysicalDeviceShader64BitIndexingFeaturesEXT, shader64BitIndexing,
                 F("Shader64BitIndexingFeaturesEXT.shader64BitIndexing"));
             break;
+        case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_LONG_VECTOR_FEATURES_EXT:
+            SET(s, VkPhysicalDeviceShaderLongVectorFeaturesEXT, longVector,
+                F("ShaderLongVectorFeaturesEXT.longVector"));
+            break;
         case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SUBGROUP_PARTITIONED_FEATURES_EXT:
             SET(s, VkPhysicalDeviceShaderSubgroupPartitionedFeaturesEXT, shaderSubgroupPartitioned,
                 E("VK_EXT_shader_subgroup_partitioned"));
@@ -1051,6 +1055,12 @@ static void fill_properties(VkBaseOutStructure *s)
                 cooperativeVectorTrainingFloat32Accumulation,
                 lim.cooperative_vector_training_float32_accumulation ? VK_TRUE : VK_FALSE);
             SET(s, VkPhysicalDeviceCooperativeVectorPropertiesNV, maxCooperativeVectorComponents,
+                lim.max_cooperative_vector_components);
+            break;
+        case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_LONG_VECTOR_PROPERTIES_EXT:
+            /* a long vector is the engine's vector of any count, as a
+             * cooperative vector is: the same documented bound */
+            SET(s, VkPhysicalDeviceShaderLongVectorPropertiesEXT, maxVectorComponents,
                 lim.max_cooperative_vector_components);
             break;
         default:

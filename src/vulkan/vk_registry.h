@@ -319,4 +319,22 @@ typedef struct VkPhysicalDeviceShaderSubgroupPartitionedFeaturesEXT {
 } VkPhysicalDeviceShaderSubgroupPartitionedFeaturesEXT;
 #endif /* VK_EXT_shader_subgroup_partitioned */
 
+#ifndef VK_EXT_shader_long_vector
+#define VK_EXT_shader_long_vector 1
+#define VK_EXT_SHADER_LONG_VECTOR_SPEC_VERSION 1
+#define VK_EXT_SHADER_LONG_VECTOR_EXTENSION_NAME "VK_EXT_shader_long_vector"
+#define VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_LONG_VECTOR_FEATURES_EXT ((VkStructureType)1000635000)
+#define VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_LONG_VECTOR_PROPERTIES_EXT ((VkStructureType)1000635001)
+typedef struct VkPhysicalDeviceShaderLongVectorFeaturesEXT {
+    VkStructureType sType;
+    void* pNext;
+    VkBool32 longVector;
+} VkPhysicalDeviceShaderLongVectorFeaturesEXT;
+typedef struct VkPhysicalDeviceShaderLongVectorPropertiesEXT {
+    VkStructureType sType;
+    void* pNext;
+    uint32_t maxVectorComponents;
+} VkPhysicalDeviceShaderLongVectorPropertiesEXT;
+#endif /* VK_EXT_shader_long_vector */
+
 #endif /* CVK_VK_REGISTRY_H */

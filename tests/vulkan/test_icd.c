@@ -470,6 +470,41 @@ static void test_queries(void)
               cvf.cooperativeVectorTraining ==
                   (VkBool32)cvm_supports_feature("CooperativeVectorFeaturesNV.cooperativeVectorTraining"),
           "cooperative-vector features as the engine says");
+    /* VK_EXT_shader_long_vector (SPV_EXT_long_vector, which the engine
+     * runs): listed, its feature on, maxVectorComponents the engine's bound,
+     * at least the 1024 components the CTS's cooperative_vector.longvec.*
+     * use, and a device created with the feature enabled */
+    uint32_t next = 0;
+    CHECK(vkEnumerateDeviceExtensionProperties(pd, NULL, &next, NULL) == VK_SUCCESS, "count");
+    VkExtensionProperties *ep = calloc(next ? next : 1, sizeof(*ep));
+    int listed = 0;
+    if (ep && vkEnumerateDeviceExtensionProperties(pd, NULL, &next, ep) == VK_SUCCESS)
+        for (uint32_t i = 0; i < next; i++)
+            listed |= !strcmp(ep[i].extensionName, "VK_EXT_shader_long_vector");
+    free(ep);
+    CHECK(listed, "VK_EXT_shader_long_vector listed");
+    VkPhysicalDeviceShaderLongVectorFeaturesEXT lvf = {
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_LONG_VECTOR_FEATURES_EXT};
+    VkPhysicalDeviceFeatures2 lf2 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &lvf};
+    vkGetPhysicalDeviceFeatures2(pd, &lf2);
+    CHECK(lvf.longVector == VK_TRUE, "longVector");
+    VkPhysicalDeviceShaderLongVectorPropertiesEXT lvp = {
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_LONG_VECTOR_PROPERTIES_EXT};
+    VkPhysicalDeviceProperties2 lp2 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &lvp};
+    vkGetPhysicalDeviceProperties2(pd, &lp2);
+    CHECK(lvp.maxVectorComponents == lim.max_cooperative_vector_components &&
+              lvp.maxVectorComponents >= 1024,
+          "maxVectorComponents %u", lvp.maxVectorComponents);
+    float prio = 1;
+    VkDeviceQueueCreateInfo qci = {VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, NULL, 0, 0, 1, &prio};
+    const char *lext[] = {"VK_EXT_shader_long_vector"};
+    lvf.longVector = VK_TRUE;
+    VkDeviceCreateInfo dci = {VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &lvf, 0, 1, &qci, 0, NULL, 1, lext,
+                              NULL};
+    VkDevice ldev = VK_NULL_HANDLE;
+    CHECK(vkCreateDevice(pd, &dci, NULL, &ldev) == VK_SUCCESS, "a device with longVector");
+    if (ldev)
+        vkDestroyDevice(ldev, NULL);
 }
 
 int main(void)
