@@ -594,7 +594,9 @@ CVM_API const char *cvm_component_type_string(uint32_t component_type);
  * The optimal layouts are implementation-defined; coopvm's is the tightly
  * packed row-major order (element (r, c) of a R x C matrix at byte
  * (r * C + c) * element size), or, with CVM_FLAG_SCRAMBLE_OPTIMAL_LAYOUTS, a
- * fixed permutation of those element slots (the same size). */
+ * fixed permutation of those element slots, followed by padding up to a
+ * multiple of 64 bytes, so that matrices placed one after another by their
+ * size keep the 64-byte alignment the Vulkan valid usage asks of them. */
 typedef enum cvm_coopvec_matrix_layout {
     CVM_COOPVEC_MATRIX_LAYOUT_ROW_MAJOR = 0,
     CVM_COOPVEC_MATRIX_LAYOUT_COLUMN_MAJOR = 1,
@@ -658,7 +660,9 @@ typedef struct cvm_coopvec_convert_info {
  * zeroed, and bytes of the destination between elements (row/column
  * padding) are left as they were.  At most src_size bytes of src_data are
  * read: those of the source's elements (for a source in an optimal layout,
- * R * C * element size, its padding not needed).  Component types: the same type on both sides (any type the
+ * R * C * element size, its padding not needed).  A shader's matrix in an
+ * optimal layout occupies the whole size the query reports (its buffer must
+ * hold it).  Component types: the same type on both sides (any type the
  * properties list as a matrix_interpretation), or a conversion between any
  * two of FLOAT16, BFLOAT16, FLOAT32, FLOAT_E4M3, FLOAT_E5M2 with FLOAT16 or
  * FLOAT32 on one side, rounded to nearest even (overflow gives infinity, or

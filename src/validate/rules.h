@@ -508,7 +508,7 @@ X("NV-CV.Load-Pointer", 4, VAL_OPCODE, OPC(CooperativeVectorLoadNV), VAL_ENV_ANY
 X("NV-CV.Load-Storage", 4, VAL_OPCODE, OPC(CooperativeVectorLoadNV), VAL_ENV_ANY, VAL_ERROR, SRC_CV, "3.42.8 OpCooperativeVectorLoadNV", \
   "Pointer's storage class is CrossWorkgroup, Workgroup, StorageBuffer or PhysicalStorageBuffer", cv_ls_storage) \
 X("NV-CV.Load-Offset", 4, VAL_OPCODE, OPC(CooperativeVectorLoadNV), VAL_ENV_ANY, VAL_ERROR, SRC_CV, "3.42.8 OpCooperativeVectorLoadNV", \
-  "Offset is a 32-bit integer (32- or 64-bit with SPV_EXT_shader_64bit_indexing's Shader64BitIndexingEXT)", cv_ls_offset) \
+  "Offset is a 32- or 64-bit integer (SPV_EXT_shader_64bit_indexing's wording, which needs no declaration in the module: Vulkan enables 64-bit offsets by a pipeline flag too)", cv_ls_offset) \
 X("NV-CV.Load-Make-Available", 4, VAL_OPCODE, OPC(CooperativeVectorLoadNV), VAL_ENV_ANY, VAL_ERROR, SRC_CV, "3.26 Memory Operands", \
   "MakePointerAvailable is not valid with OpCooperativeVectorLoadNV", cv_load_make_available) \
 X("NV-CV.Store-Object", 4, VAL_OPCODE, OPC(CooperativeVectorStoreNV), VAL_ENV_ANY, VAL_ERROR, SRC_CV, "3.42.8 OpCooperativeVectorStoreNV", \
@@ -518,7 +518,7 @@ X("NV-CV.Store-Pointer", 4, VAL_OPCODE, OPC(CooperativeVectorStoreNV), VAL_ENV_A
 X("NV-CV.Store-Storage", 4, VAL_OPCODE, OPC(CooperativeVectorStoreNV), VAL_ENV_ANY, VAL_ERROR, SRC_CV, "3.42.8 OpCooperativeVectorStoreNV", \
   "Pointer's storage class is CrossWorkgroup, Workgroup, StorageBuffer or PhysicalStorageBuffer", cv_ls_storage) \
 X("NV-CV.Store-Offset", 4, VAL_OPCODE, OPC(CooperativeVectorStoreNV), VAL_ENV_ANY, VAL_ERROR, SRC_CV, "3.42.8 OpCooperativeVectorStoreNV", \
-  "Offset is a 32-bit integer (32- or 64-bit with SPV_EXT_shader_64bit_indexing's Shader64BitIndexingEXT)", cv_ls_offset) \
+  "Offset is a 32- or 64-bit integer (SPV_EXT_shader_64bit_indexing's wording, which needs no declaration in the module: Vulkan enables 64-bit offsets by a pipeline flag too)", cv_ls_offset) \
 X("NV-CV.Store-Make-Visible", 4, VAL_OPCODE, OPC(CooperativeVectorStoreNV), VAL_ENV_ANY, VAL_ERROR, SRC_CV, "3.26 Memory Operands", \
   "MakePointerVisible is not valid with OpCooperativeVectorStoreNV", cv_store_make_visible) \
 X("NV-CV.Vector-Shuffle", 4, VAL_OPCODE, OPC(VectorShuffle), VAL_ENV_ANY, VAL_ERROR, SRC_CV, "2.2 Terms (Composite)", \
@@ -548,7 +548,7 @@ X("NV-CV.MatMul-Matrix", 4, VAL_EACH, 0, VAL_ENV_ANY, VAL_ERROR, SRC_CV, "3.42.X
 X("NV-CV.MatMul-Bias", 4, VAL_OPCODE, OPC(CooperativeVectorMatrixMulAddNV), VAL_ENV_ANY, VAL_ERROR, SRC_CV, "3.42.X OpCooperativeVectorMatrixMulAddNV", \
   "Bias is a pointer to an array of scalars in the CrossWorkgroup, StorageBuffer or PhysicalStorageBuffer storage class", cv_mm_bias) \
 X("NV-CV.MatMul-Offsets", 4, VAL_EACH, 0, VAL_ENV_ANY, VAL_ERROR, SRC_CV, "3.42.X OpCooperativeVectorMatrixMulAddNV", \
-  "MatrixOffset and BiasOffset are 32-bit integers (32- or 64-bit with SPV_EXT_shader_64bit_indexing's Shader64BitIndexingEXT)", cv_mm_offsets_each) \
+  "MatrixOffset and BiasOffset are 32- or 64-bit integers (SPV_EXT_shader_64bit_indexing's wording, which needs no declaration in the module: Vulkan enables 64-bit offsets by a pipeline flag too)", cv_mm_offsets_each) \
 X("NV-CV.MatMul-Interpretations", 4, VAL_EACH, 0, VAL_ENV_ANY, VAL_ERROR, SRC_CV, "3.42.X OpCooperativeVectorMatrixMulAddNV", \
   "InputInterpretation, MatrixInterpretation and BiasInterpretation are 32-bit integer constant instructions whose values are Component Types (SPIR-V's, or those the client API adds: Vulkan's VkComponentTypeKHR)", cv_mm_interpretations_each) \
 X("NV-CV.MatMul-Dims", 4, VAL_EACH, 0, VAL_ENV_ANY, VAL_ERROR, SRC_CV, "3.42.X OpCooperativeVectorMatrixMulAddNV", \
@@ -564,7 +564,7 @@ X("NV-CV.Outer-Types", 4, VAL_OPCODE, OPC(CooperativeVectorOuterProductAccumulat
 X("NV-CV.Outer-Pointer", 4, VAL_OPCODE, OPC(CooperativeVectorOuterProductAccumulateNV), VAL_ENV_ANY, VAL_ERROR, SRC_CV, "3.42.X OpCooperativeVectorOuterProductAccumulateNV", \
   "Pointer is a pointer to an array of scalars or vectors in the Workgroup, CrossWorkgroup, StorageBuffer or PhysicalStorageBuffer storage class", cv_outer_pointer) \
 X("NV-CV.Outer-Offset", 4, VAL_OPCODE, OPC(CooperativeVectorOuterProductAccumulateNV), VAL_ENV_ANY, VAL_ERROR, SRC_CV, "3.42.X OpCooperativeVectorOuterProductAccumulateNV", \
-  "Offset is a 32-bit integer (32- or 64-bit with SPV_EXT_shader_64bit_indexing's Shader64BitIndexingEXT)", cv_outer_offset) \
+  "Offset is a 32- or 64-bit integer (SPV_EXT_shader_64bit_indexing's wording, which needs no declaration in the module: Vulkan enables 64-bit offsets by a pipeline flag too)", cv_outer_offset) \
 X("NV-CV.Outer-Layout", 4, VAL_OPCODE, OPC(CooperativeVectorOuterProductAccumulateNV), VAL_ENV_ANY, VAL_ERROR, SRC_CV, "3.42.X OpCooperativeVectorOuterProductAccumulateNV", \
   "MemoryLayout comes from a 32-bit integer constant instruction whose value is a Cooperative Vector Matrix Layout", cv_outer_layout) \
 X("NV-CV.Outer-Interpretation", 4, VAL_OPCODE, OPC(CooperativeVectorOuterProductAccumulateNV), VAL_ENV_ANY, VAL_ERROR, SRC_CV, "3.42.X OpCooperativeVectorOuterProductAccumulateNV", \
@@ -576,7 +576,7 @@ X("NV-CV.Reduce-V", 4, VAL_OPCODE, OPC(CooperativeVectorReduceSumAccumulateNV), 
 X("NV-CV.Reduce-Pointer", 4, VAL_OPCODE, OPC(CooperativeVectorReduceSumAccumulateNV), VAL_ENV_ANY, VAL_ERROR, SRC_CV, "3.42.X OpCooperativeVectorReduceSumAccumulateNV", \
   "Pointer is a pointer to an array of scalars or vectors in the Workgroup, CrossWorkgroup, StorageBuffer or PhysicalStorageBuffer storage class", cv_reduce_pointer) \
 X("NV-CV.Reduce-Offset", 4, VAL_OPCODE, OPC(CooperativeVectorReduceSumAccumulateNV), VAL_ENV_ANY, VAL_ERROR, SRC_CV, "3.42.X OpCooperativeVectorReduceSumAccumulateNV", \
-  "Offset is a 32-bit integer (32- or 64-bit with SPV_EXT_shader_64bit_indexing's Shader64BitIndexingEXT)", cv_reduce_offset) \
+  "Offset is a 32- or 64-bit integer (SPV_EXT_shader_64bit_indexing's wording, which needs no declaration in the module: Vulkan enables 64-bit offsets by a pipeline flag too)", cv_reduce_offset) \
 X("NV-CV.Matrix-Unmodified", 4, VAL_LISTED, 0, VAL_ENV_ANY, VAL_ERROR, SRC_CV, "3.42.X OpCooperativeVectorMatrixMulAddNV", \
   "run time: the matrix and bias memory is not modified while a shader may use it", val_listed) \
 /* ---- Vulkan environment (spirvenv_cooperative_vuids.adoc) ---- */ \
@@ -613,9 +613,9 @@ X("VUID-RuntimeSpirv-OpCooperativeVectorReduceSumAccumulateNV-10100", 4, VAL_OPC
 X("VUID-RuntimeSpirv-OpCooperativeVectorOuterProductAccumulateNV-10101", 4, VAL_OPCODE, OPC(CooperativeVectorOuterProductAccumulateNV), VAL_ENV_VULKAN, VAL_ERROR, SRC_VK, "VUID-RuntimeSpirv-OpCooperativeVectorOuterProductAccumulateNV-10101", \
   "Offset is a multiple of 64 (checked for constants)", vk_cv_outer_offset_alignment) \
 X("VUID-RuntimeSpirv-OpCooperativeVectorMatrixMulAddNV-11808", 4, VAL_LISTED, 0, VAL_ENV_VULKAN, VAL_ERROR, SRC_VK, "VUID-RuntimeSpirv-OpCooperativeVectorMatrixMulAddNV-11808", \
-  "not run separately: MatrixOffset and BiasOffset are 32-bit integers is NV-CV.MatMul-Offsets, checked in every environment (64-bit offsets are taken when the module declares Shader64BitIndexingEXT; whether the pipeline has 64-bit indexing a module does not say)", val_listed) \
+  "pipeline flag: MatrixOffset and BiasOffset are 32-bit integers unless the entry point has Shader64BitIndexingEXT or the pipeline VK_PIPELINE_CREATE_2_64_BIT_INDEXING_BIT_EXT, which a module does not say (NV-CV.MatMul-Offsets checks 32 or 64 bits)", val_listed) \
 X("VUID-RuntimeSpirv-OpCooperativeVectorLoadNV-11809", 4, VAL_LISTED, 0, VAL_ENV_VULKAN, VAL_ERROR, SRC_VK, "VUID-RuntimeSpirv-OpCooperativeVectorLoadNV-11809", \
-  "not run separately: the Offset operands are 32-bit integers is NV-CV.*-Offset, checked in every environment (64-bit offsets are taken when the module declares Shader64BitIndexingEXT; whether the pipeline has 64-bit indexing a module does not say)", val_listed) \
+  "pipeline flag: the Offset operands are 32-bit integers unless the entry point has Shader64BitIndexingEXT or the pipeline VK_PIPELINE_CREATE_2_64_BIT_INDEXING_BIT_EXT, which a module does not say (NV-CV.*-Offset check 32 or 64 bits)", val_listed) \
 X("VUID-RuntimeSpirv-OpTypeCooperativeMatrixKHR-10163", 4, VAL_LISTED, 0, VAL_ENV_VULKAN, VAL_ERROR, SRC_VK, "VUID-RuntimeSpirv-OpTypeCooperativeMatrixKHR-10163", \
   "device property: the type matches a VkCooperativeMatrixPropertiesKHR of the device", val_listed) \
 X("VUID-RuntimeSpirv-OpCooperativeMatrixMulAddKHR-10060", 4, VAL_LISTED, 0, VAL_ENV_VULKAN, VAL_ERROR, SRC_VK, "VUID-RuntimeSpirv-OpCooperativeMatrixMulAddKHR-10060", \

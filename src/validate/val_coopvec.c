@@ -200,15 +200,24 @@ static int int32_operand(val_ctx *v, uint32_t id, const char *what)
     return 1;
 }
 
-/* An offset: SPV_EXT_shader_64bit_indexing makes it "a 32- or 64-bit
- * integer" (Vulkan then asks for the Shader64BitIndexingEXT mode or the
- * pipeline flag: VUID-RuntimeSpirv-OpCooperativeVectorLoadNV-11809). */
+/* An offset (Offset, MatrixOffset, BiasOffset): SPV_NV_cooperative_vector
+ * says "a 32 bit integer"; SPV_EXT_shader_64bit_indexing replaces that with
+ * "a 32- or 64-bit integer".  A module need not declare that extension for
+ * it: glslang declares it (and Shader64BitIndexingEXT) only for
+ * `#pragma shader_64bit_indexing`, not for GL_EXT_shader_64bit_indexing's
+ * 64-bit offsets, which Vulkan enables with the pipeline flag
+ * VK_PIPELINE_CREATE_2_64_BIT_INDEXING_BIT_EXT instead of the execution mode
+ * (VUID-RuntimeSpirv-OpCooperativeVectorLoadNV-11809, -MatrixMulAddNV-11808;
+ * the Vulkan CTS's cooperative_vector.*.64b_indexing.* pipelines are built
+ * so); spirv-val takes either width in every module.  Whether the pipeline
+ * has 64-bit indexing a module does not say, so both widths are taken. */
 static int offset_operand(val_ctx *v, uint32_t id, const char *what)
 {
-    if (val_has_cap(v, SpvCapabilityShader64BitIndexingEXT) &&
-        val_is_int_scalar(v, val_type_of(v, id), 64))
+    if (val_is_int_scalar(v, val_type_of(v, id), 64))
         return 1;
-    return int32_operand(v, id, what);
+    if (!val_is_int_scalar(v, val_type_of(v, id), 32))
+        return val_fail(v, "%s %%%u is not a 32- or 64-bit integer", what, id);
+    return 1;
 }
 
 int cv_ls_offset(val_ctx *v, const spv_inst *in)

@@ -552,16 +552,16 @@ void cvk_fill_features(VkBaseOutStructure *s)
             SET(s, VkPhysicalDeviceShader64BitIndexingFeaturesEXT, shader64BitIndexing,
                 F("Shader64BitIndexingFeaturesEXT.shader64BitIndexing"));
             break;
+        case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_LONG_VECTOR_FEATURES_EXT:
+            SET(s, VkPhysicalDeviceShaderLongVectorFeaturesEXT, longVector,
+                F("ShaderLongVectorFeaturesEXT.longVector"));
+            break;
         case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SUBGROUP_PARTITIONED_FEATURES_EXT:
             SET(s, VkPhysicalDeviceShaderSubgroupPartitionedFeaturesEXT, shaderSubgroupPartitioned,
                 E("VK_EXT_shader_subgroup_partitioned"));
             break;
         case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_OBJECT_FEATURES_EXT:
             SET(s, VkPhysicalDeviceShaderObjectFeaturesEXT, shaderObject, VK_TRUE);
-            break;
-        case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_LONG_VECTOR_FEATURES_EXT:
-            SET(s, VkPhysicalDeviceShaderLongVectorFeaturesEXT, longVector,
-                F("ShaderLongVectorFeaturesEXT.longVector"));
             break;
         default:
             break;

@@ -269,7 +269,7 @@ static size_t matrix_extent(const mm_case *c)
     switch (c->layout) {
     case 0: return (size_t)(c->m - 1) * c->stride + c->k * es;
     case 1: return (size_t)(c->k - 1) * c->stride + c->m * es;
-    default: return (size_t)c->m * c->k * es;
+    default: return ((size_t)c->m * c->k * es + 63) / 64 * 64; /* padded to 64 bytes */
     }
 }
 
@@ -1111,7 +1111,7 @@ static void test_training_contention(void **state)
             uint16_t *a = calloc(inv * 32, 2), *b = calloc(inv * 32, 2);
             size_t msize = 128 + (layout == 0 ? (size_t)(M - 1) * stride + N * es
                                   : layout == 1 ? (size_t)(N - 1) * stride + M * es
-                                                : (size_t)M * N * es);
+                                                : ((size_t)M * N * es + 63) / 64 * 64);
             uint8_t *mat = calloc(1, msize), *sums = calloc(1, 32 + 16 * 2);
             double want[M][N], wsum[M];
             memset(want, 0, sizeof(want));
@@ -1188,7 +1188,9 @@ static void test_training_rounding(void **state)
         char *text = module(LS, decls, body);
         size_t inv = (size_t)LS * G;
         uint16_t *a = calloc(inv * 8, 2), *b = calloc(inv * 8, 2);
-        uint8_t *mat = calloc(1, M * N * 4), *sums = calloc(1, N * 2);
+        /* the training-optimal matrix with its padding to 64 bytes */
+        size_t msize = ((size_t)M * N * (acc32 ? 4 : 2) + 63) / 64 * 64;
+        uint8_t *mat = calloc(1, msize), *sums = calloc(1, N * 2);
         for (size_t i = 0; i < inv * 8; i++) {
             /* |v| in [2^-4, 4): products and sums are exact in double */
             double v = ldexp(1.0 + (double)(rng() % 1024) / 1024.0, (int)(rng() % 6) - 4);
@@ -1215,7 +1217,7 @@ static void test_training_rounding(void **state)
                 sum[q] = decode_bits(F16, round_narrow(F16, sum[q] + h2d(b[i * 8 + q])));
         }
         void *bufs[4] = {a, b, mat, sums};
-        size_t sizes[4] = {inv * 16, inv * 16, (size_t)M * N * 4, (size_t)N * 2};
+        size_t sizes[4] = {inv * 16, inv * 16, msize, (size_t)N * 2};
         expect_run(text, 0, 1, bufs, sizes, G, CVM_SUCCESS, CVM_SUCCESS, NULL);
         for (int e = 0; e < M * N; e++) {
             double got;
@@ -1528,6 +1530,163 @@ static void test_properties(void **state)
     free(all);
 }
 
+/* Optimal matrices placed one after another by the size the conversion's
+ * query reports, as applications (and the Vulkan CTS) place them, keep the
+ * 64-byte alignment the valid usage asks of each matrix and stay inside a
+ * buffer sized from the same reports.  (1) OuterProductAccumulate into the
+ * training-optimal matrix of invocation i at i times the size (CTS
+ * training.outerproduct.*: the offsets must be multiples of 64, VUID 10101).
+ * (2) Weight sets of [row-major source, then the converted matrix at the
+ * next 64-byte boundary], each set the source and the reported size
+ * together rounded up to 64 bytes (CTS matmul.*.inferencingOptimal/
+ * trainingOptimal): the last set's matrix must end inside the buffer. */
+static size_t optimal_size(uint32_t type, uint32_t layout, uint32_t rows, uint32_t cols)
+{
+    cvm_context *ctx = NULL;
+    cvm_diagnostic d;
+    assert_int_equal(cvm_context_create(NULL, &ctx, &d), CVM_SUCCESS);
+    size_t size = 0;
+    cvm_coopvec_convert_info ci;
+    memset(&ci, 0, sizeof(ci));
+    ci.dst_size = &size;
+    ci.src_component_type = ci.dst_component_type = type;
+    ci.num_rows = rows;
+    ci.num_columns = cols;
+    ci.src_layout = CVM_COOPVEC_MATRIX_LAYOUT_ROW_MAJOR;
+    ci.src_stride = cols * size_of(type);
+    ci.dst_layout = layout;
+    assert_int_equal(cvm_convert_cooperative_vector_matrix(ctx, &ci, &d), CVM_SUCCESS);
+    cvm_context_destroy(ctx);
+    return size;
+}
+
+static void test_optimal_packing(void **state)
+{
+    (void)state;
+    enum { LS = 4, G = 2, INV = LS * G };
+    /* (1) 3 x 5 f32 outer products, one matrix per invocation */
+    {
+        enum { M = 3, N = 5 };
+        size_t S = optimal_size(F32, CVM_COOPVEC_MATRIX_LAYOUT_TRAINING_OPTIMAL, M, N);
+        assert_int_equal(S, 64); /* 60 bytes of elements, padded to 64 */
+        char decls[1024];
+        snprintf(decls, sizeof(decls),
+                 "%%k_M = OpConstant %%uint %u\n%%k_N = OpConstant %%uint %u\n"
+                 "%%k_vm = OpTypeCooperativeVectorNV %%half %%k_M\n"
+                 "%%k_vn = OpTypeCooperativeVectorNV %%half %%k_N\n"
+                 "%%k_layout = OpConstant %%int 3\n%%k_interp = OpConstant %%int %d\n"
+                 "%%k_S = OpConstant %%uint %zu\n",
+                 M, N, F32, S);
+        const char *body = "%o = OpIMul %uint %gl %c_16\n"
+                           "%a = OpCooperativeVectorLoadNV %k_vm %p0 %o\n"
+                           "%b = OpCooperativeVectorLoadNV %k_vn %p1 %o\n"
+                           "%mo = OpIMul %uint %gl %k_S\n"
+                           "OpCooperativeVectorOuterProductAccumulateNV %p2 %mo %a %b %k_layout "
+                           "%k_interp\n";
+        char *text = module(LS, decls, body);
+        uint16_t a[INV * 8], b[INV * 8];
+        for (int i = 0; i < INV * 8; i++) {
+            a[i] = (uint16_t)round_narrow(F16, (double)((int)(rng() % 7) - 3));
+            b[i] = (uint16_t)round_narrow(F16, (double)((int)(rng() % 9) - 4));
+        }
+        uint8_t *mat = calloc(INV, S), sink[16] = {0};
+        void *bufs[4] = {a, b, mat, sink};
+        size_t sizes[4] = {sizeof(a), sizeof(b), INV * S, sizeof(sink)};
+        expect_run(text, 0, 2, bufs, sizes, G, CVM_SUCCESS, CVM_SUCCESS, NULL);
+        for (int i = 0; i < INV; i++)
+            for (int r = 0; r < M; r++)
+                for (int q = 0; q < N; q++) {
+                    float f;
+                    memcpy(&f, mat + (size_t)i * S + ((size_t)r * N + q) * 4, 4);
+                    double want = h2d(a[i * 8 + r]) * h2d(b[i * 8 + q]);
+                    if ((double)f != want) {
+                        print_error("invocation %d (%d,%d): got %g want %g\n", i, r, q, (double)f, want);
+                        fail();
+                    }
+                }
+        free(mat);
+        free(text);
+    }
+    /* (2) 2 x 3 f16 weights, two sets, invocation i uses set i / 4 */
+    for (uint32_t layout = 2; layout < 4; layout++) {
+        enum { M = 2, K = 3, SETS = INV / 4 };
+        size_t S = optimal_size(F16, layout, M, K);
+        assert_int_equal(S, 64); /* 12 bytes of elements, padded to 64 */
+        size_t raw_stride = 16, raw = M * raw_stride;       /* 32 */
+        size_t opt = (raw + 63) / 64 * 64;                   /* 64 */
+        size_t set = (raw + S + 63) / 64 * 64;               /* 128 */
+        uint8_t *mat = calloc(SETS, set);
+        double w[SETS][M][K];
+        cvm_context *ctx = NULL;
+        cvm_diagnostic d;
+        assert_int_equal(cvm_context_create(NULL, &ctx, &d), CVM_SUCCESS);
+        for (int s = 0; s < SETS; s++) {
+            uint8_t *src = mat + (size_t)s * set;
+            for (int j = 0; j < M; j++)
+                for (int q = 0; q < K; q++) {
+                    w[s][j][q] = (double)((int)(rng() % 11) - 5);
+                    uint16_t h = (uint16_t)round_narrow(F16, w[s][j][q]);
+                    memcpy(src + j * raw_stride + q * 2, &h, 2);
+                }
+            size_t room = S;
+            cvm_coopvec_convert_info ci;
+            memset(&ci, 0, sizeof(ci));
+            ci.src_size = raw;
+            ci.src_data = src;
+            ci.dst_size = &room;
+            ci.dst_data = src + opt;
+            ci.src_component_type = ci.dst_component_type = F16;
+            ci.num_rows = M;
+            ci.num_columns = K;
+            ci.src_layout = CVM_COOPVEC_MATRIX_LAYOUT_ROW_MAJOR;
+            ci.src_stride = raw_stride;
+            ci.dst_layout = layout;
+            assert_int_equal(cvm_convert_cooperative_vector_matrix(ctx, &ci, &d), CVM_SUCCESS);
+        }
+        cvm_context_destroy(ctx);
+        char decls[1024];
+        snprintf(decls, sizeof(decls),
+                 "%%k_M = OpConstant %%uint %u\n%%k_K = OpConstant %%uint %u\n"
+                 "%%k_vk = OpTypeCooperativeVectorNV %%half %%k_K\n"
+                 "%%k_vr = OpTypeCooperativeVectorNV %%float %%k_M\n"
+                 "%%k_ii = OpConstant %%int %d\n%%k_layout = OpConstant %%int %u\n"
+                 "%%k_false = OpConstantFalse %%bool\n%%k_4 = OpConstant %%uint 4\n"
+                 "%%k_set = OpConstant %%uint %zu\n%%k_opt = OpConstant %%uint %zu\n",
+                 M, K, F16, layout, set, opt);
+        const char *body = "%o = OpIMul %uint %gl %c_16\n"
+                           "%x = OpCooperativeVectorLoadNV %k_vk %p0 %o\n"
+                           "%ws = OpUDiv %uint %gl %k_4\n"
+                           "%wo = OpIMul %uint %ws %k_set\n"
+                           "%mo = OpIAdd %uint %wo %k_opt\n"
+                           "%r = OpCooperativeVectorMatrixMulNV %k_vr %x %k_ii %p1 %mo %k_ii %k_M "
+                           "%k_K %k_layout %k_false\n"
+                           "OpCooperativeVectorStoreNV %p3 %o %r\n";
+        char *text = module(LS, decls, body);
+        uint16_t x[INV * 8];
+        for (int i = 0; i < INV * 8; i++)
+            x[i] = (uint16_t)round_narrow(F16, (double)((int)(rng() % 9) - 4));
+        float out[INV * 4];
+        memset(out, 0, sizeof(out));
+        uint8_t sink[16] = {0};
+        void *bufs[4] = {x, mat, sink, out};
+        size_t sizes[4] = {sizeof(x), SETS * set, sizeof(sink), sizeof(out)};
+        expect_run(text, 0, 2, bufs, sizes, G, CVM_SUCCESS, CVM_SUCCESS, NULL);
+        for (int i = 0; i < INV; i++)
+            for (int j = 0; j < M; j++) {
+                double want = 0;
+                for (int q = 0; q < K; q++)
+                    want += w[i / 4][j][q] * h2d(x[i * 8 + q]);
+                if ((double)out[i * 4 + j] != want) {
+                    print_error("layout %u invocation %d row %d: got %g want %g\n", layout, i, j,
+                                (double)out[i * 4 + j], want);
+                    fail();
+                }
+            }
+        free(mat);
+        free(text);
+    }
+}
+
 /* The host conversion: size query, VK_INCOMPLETE, conversions between
  * layouts (round trips through every layout), between types (rounded to
  * nearest even, against the model), and each valid-usage error. */
@@ -1603,6 +1762,9 @@ static void test_convert(void **state)
                 }
             if (lay < 2) /* padding between rows/columns untouched */
                 assert_int_equal(dst[lay == 0 ? C * es : R * es], 0x77);
+            else /* the optimal layouts' padding after the elements: zeros */
+                for (size_t i = (size_t)R * C * es; i < need; i++)
+                    assert_int_equal(dst[i], 0);
             assert_int_equal(dst[need], 0x77);
             /* and back to f32: the rounded values, exactly */
             if (dtypes[ti] != F32) {
@@ -1720,6 +1882,7 @@ static void test_convert(void **state)
     p1.dst_data = a2;
     assert_int_equal(cvm_convert_cooperative_vector_matrix(sc, &p1, &d), CVM_SUCCESS);
     assert_int_equal(s1, s2);
+    assert_int_equal(s1, 64);
     assert_memory_equal(a1, idx, sizeof(idx)); /* default: tight row-major */
     int seen[R * C] = {0}, moved = 0;
     for (int i = 0; i < R * C; i++) {
@@ -2021,6 +2184,7 @@ int main(void)
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_training_contention),
         cmocka_unit_test(test_training_rounding),
+        cmocka_unit_test(test_optimal_packing),
         cmocka_unit_test(test_load_store),
         cmocka_unit_test(test_load_store_bounds),
         cmocka_unit_test(test_type_and_training_rules),

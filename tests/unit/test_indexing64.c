@@ -4,7 +4,8 @@
  * names and is reported out of bounds there, never wrapped to 32 bits (with
  * a 16-byte buffer, element 0x40000001 of a uint array would wrap to
  * element 1) nor carried into the next buffer; OpArrayLength may have a
- * 64-bit result; cooperative-vector offsets may be 64-bit integers. */
+ * 64-bit result; cooperative-vector offsets may be 64-bit integers, with or
+ * without the capability (a Vulkan pipeline flag may enable them). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -222,7 +223,11 @@ static void test_coopvec_offset(void **state)
     ASM_OK(rr, "64-bit cooperative-vector offset");
     for (int i = 0; i < 4; i++)
         assert_int_equal(out[i], in[4 + i]);
-    /* without the capability (and its extension) a 64-bit Offset is refused */
+    /* Without the capability, its extension and the execution mode -- what
+     * glslang emits for GL_EXT_shader_64bit_indexing's 64-bit offsets, which
+     * Vulkan enables with VK_PIPELINE_CREATE_2_64_BIT_INDEXING_BIT_EXT (the
+     * CTS's cooperative_vector.*.64b_indexing.*) -- the module is still valid
+     * and reads the same elements. */
     char text[sizeof(coopvec_shader)];
     snprintf(text, sizeof(text), "%s", coopvec_shader);
     const char *cut[] = {"OpCapability Shader64BitIndexingEXT\n",
@@ -233,6 +238,18 @@ static void test_coopvec_offset(void **state)
         assert_non_null(c);
         memmove(c, c + strlen(cut[k]), strlen(c + strlen(cut[k])) + 1);
     }
+    memset(out, 0, sizeof(out));
+    rr = asm_run(text, NULL, bufs, sizes, 2);
+    ASM_OK(rr, "64-bit cooperative-vector offset, no Shader64BitIndexingEXT");
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(out[i], in[4 + i]);
+    /* a 16-bit Offset is neither 32- nor 64-bit */
+    char *ul = strstr(text, "%ulong = OpTypeInt 64 0");
+    assert_non_null(ul);
+    memcpy(ul, "%ulong = OpTypeInt 16 0", strlen("%ulong = OpTypeInt 16 0"));
+    char *cap = strstr(text, "OpCapability Int64");
+    assert_non_null(cap);
+    memcpy(cap, "OpCapability Int16", strlen("OpCapability Int16"));
     rr = asm_run(text, NULL, bufs, sizes, 2);
     if (rr.create != CVM_ERROR_INVALID_MODULE || !strstr(rr.message, "Offset"))
         fail_msg("%s: %s", cvm_result_string(rr.create), rr.message);

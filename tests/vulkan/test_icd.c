@@ -368,14 +368,16 @@ static void test_dispatches(void)
           "graphics pipeline");
 
     /* vkConvertCooperativeVectorMatrixNV: 2 x 3 f32 row-major to f16
-     * inferencing-optimal, coopvm's tight row-major */
+     * inferencing-optimal, coopvm's tight row-major padded with zeros to 64
+     * bytes (optimal matrices placed by their size stay 64-byte aligned) */
     PFN_vkConvertCooperativeVectorMatrixNV convert =
         (PFN_vkConvertCooperativeVectorMatrixNV)vkGetDeviceProcAddr(dev,
                                                                     "vkConvertCooperativeVectorMatrixNV");
     CHECK(convert != NULL, "vkConvertCooperativeVectorMatrixNV");
     if (convert) {
         float m[6] = {1, -2, 0.5f, 3, 4, -0.25f};
-        uint16_t out[6] = {0};
+        uint16_t out[32];
+        memset(out, 0x55, sizeof(out));
         size_t size = 0;
         VkConvertCooperativeVectorMatrixInfoNV ci = {
             VK_STRUCTURE_TYPE_CONVERT_COOPERATIVE_VECTOR_MATRIX_INFO_NV};
@@ -389,13 +391,15 @@ static void test_dispatches(void)
         ci.srcLayout = VK_COOPERATIVE_VECTOR_MATRIX_LAYOUT_ROW_MAJOR_NV;
         ci.srcStride = 12;
         ci.dstLayout = VK_COOPERATIVE_VECTOR_MATRIX_LAYOUT_INFERENCING_OPTIMAL_NV;
-        CHECK(convert(dev, &ci) == VK_SUCCESS && size == 12, "size query: %zu", size);
+        CHECK(convert(dev, &ci) == VK_SUCCESS && size == 64, "size query: %zu", size);
         ci.dstData.hostAddress = out;
         CHECK(convert(dev, &ci) == VK_SUCCESS, "conversion");
         /* IEEE half bits of the six values */
         static const uint16_t want[6] = {0x3C00, 0xC000, 0x3800, 0x4200, 0x4400, 0xB400};
         CHECK(!memcmp(out, want, sizeof(want)), "converted %04x %04x %04x %04x %04x %04x",
               out[0], out[1], out[2], out[3], out[4], out[5]);
+        for (int i = 6; i < 32; i++)
+            CHECK(out[i] == 0, "padding half %d: %04x", i, out[i]);
     }
 
     vkDestroyCommandPool(dev, pool, NULL);
@@ -1080,6 +1084,41 @@ static void test_queries(void)
               cvf.cooperativeVectorTraining ==
                   (VkBool32)cvm_supports_feature("CooperativeVectorFeaturesNV.cooperativeVectorTraining"),
           "cooperative-vector features as the engine says");
+    /* VK_EXT_shader_long_vector (SPV_EXT_long_vector, which the engine
+     * runs): listed, its feature on, maxVectorComponents the engine's bound,
+     * at least the 1024 components the CTS's cooperative_vector.longvec.*
+     * use, and a device created with the feature enabled */
+    uint32_t next = 0;
+    CHECK(vkEnumerateDeviceExtensionProperties(pd, NULL, &next, NULL) == VK_SUCCESS, "count");
+    VkExtensionProperties *ep = calloc(next ? next : 1, sizeof(*ep));
+    int listed = 0;
+    if (ep && vkEnumerateDeviceExtensionProperties(pd, NULL, &next, ep) == VK_SUCCESS)
+        for (uint32_t i = 0; i < next; i++)
+            listed |= !strcmp(ep[i].extensionName, "VK_EXT_shader_long_vector");
+    free(ep);
+    CHECK(listed, "VK_EXT_shader_long_vector listed");
+    VkPhysicalDeviceShaderLongVectorFeaturesEXT lvf = {
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_LONG_VECTOR_FEATURES_EXT};
+    VkPhysicalDeviceFeatures2 lf2 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &lvf};
+    vkGetPhysicalDeviceFeatures2(pd, &lf2);
+    CHECK(lvf.longVector == VK_TRUE, "longVector");
+    VkPhysicalDeviceShaderLongVectorPropertiesEXT lvp = {
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_LONG_VECTOR_PROPERTIES_EXT};
+    VkPhysicalDeviceProperties2 lp2 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &lvp};
+    vkGetPhysicalDeviceProperties2(pd, &lp2);
+    CHECK(lvp.maxVectorComponents == lim.max_cooperative_vector_components &&
+              lvp.maxVectorComponents >= 1024,
+          "maxVectorComponents %u", lvp.maxVectorComponents);
+    float prio = 1;
+    VkDeviceQueueCreateInfo qci = {VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, NULL, 0, 0, 1, &prio};
+    const char *lext[] = {"VK_EXT_shader_long_vector"};
+    lvf.longVector = VK_TRUE;
+    VkDeviceCreateInfo dci = {VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &lvf, 0, 1, &qci, 0, NULL, 1, lext,
+                              NULL};
+    VkDevice ldev = VK_NULL_HANDLE;
+    CHECK(vkCreateDevice(pd, &dci, NULL, &ldev) == VK_SUCCESS, "a device with longVector");
+    if (ldev)
+        vkDestroyDevice(ldev, NULL);
 }
 
 int main(void)

@@ -118,6 +118,14 @@ uint64_t cvm_coopvec_layout_extent(const cvm_coopvec_layout *L);
  * as round64(source + converted size), which holds only when the converted
  * size is a multiple of 64 (with 20 bytes for a 10 x 1 f16 matrix the last
  * one ended past the buffer, and each overwrote the next set's source).
+ * The alignment is the one the texts ask of every matrix (MatrixOffset,
+ * VUID-RuntimeSpirv-OpCooperativeVectorMatrixMulNV-10097; OuterProduct's
+ * Pointer + Offset, -OuterProductAccumulateNV-10101; the device
+ * conversion's dstData, VUID-vkCmdConvertCooperativeVectorMatrixNV-pInfo-10085),
+ * so that matrices placed one after another by this size keep it: the CTS
+ * puts the training-optimal matrix of invocation i at i times this size.
+ * It is also the size a shader's matrix occupies (ops/coopvec.c checks
+ * that the buffer holds all of it, as a GPU's layout may use every byte).
  * UINT64_MAX on overflow. */
 uint64_t cvm_coopvec_conversion_size(const cvm_coopvec_layout *L);
 

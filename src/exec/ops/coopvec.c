@@ -466,7 +466,8 @@ static cvm_result locate_matrix(cvm_exec *ex, const cvm_insn *in, const cv_mm *m
     uint32_t srows = mm->transpose ? mm->k : mm->m, scols = mm->transpose ? mm->m : mm->k;
     cvm_coopvec_layout_init(&o->L, mm->layout, srows, scols, op->stride, es,
                             (ex->flags & CVM_FLAG_SCRAMBLE_OPTIMAL_LAYOUTS) != 0);
-    uint64_t extent = cvm_coopvec_layout_extent(&o->L);
+    /* the whole matrix the size query reports (optimal layouts: padded) */
+    uint64_t extent = cvm_coopvec_conversion_size(&o->L);
     o->addr = op->maddr;
     o->base = peek(ex, op->maddr, extent, 0);
     if (!o->base && !robust(ex))
@@ -756,7 +757,7 @@ static cvm_result h_outer_product(cvm_exec *ex, const cvm_insn *in)
                                  l, (unsigned long long)stride, aes);
         cvm_coopvec_layout L;
         cvm_coopvec_layout_init(&L, layout, m, n, stride, aes, scramble);
-        uint64_t extent = cvm_coopvec_layout_extent(&L);
+        uint64_t extent = cvm_coopvec_conversion_size(&L); /* optimal: padded */
         uint8_t *base = peek(ex, addr, extent, 0);
         if (!base && !robust(ex))
             return out_of_bounds(ex, in, l, "matrix", addr, extent);
