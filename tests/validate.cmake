@@ -46,3 +46,14 @@ foreach(script ${cvm_val_run_scripts})
   add_test(NAME validate_run.${name}.sg4 COMMAND coopvm_cli run ${script} --threads 1 --subgroup-size 4)
   add_test(NAME validate_run.${name}.jit COMMAND coopvm_cli run ${script} --threads 1 --jit)
 endforeach()
+# The Vulkan driver (src/vulkan, through the API) runs it too: vkrun through
+# the loader on the ICD (tests/vulkan.cmake's runner), as the CTS's pipelines.
+find_library(CVM_VULKAN_LOADER NAMES libvulkan.so.1 vulkan)
+if(TARGET vulkan_coopvm AND CVM_VULKAN_LOADER AND EXISTS ${CVM_SHARED_DIR}/tools/vkrun/vkrun)
+  add_test(NAME validate_vulkan_spv14
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/vkrun_case.py
+            ${CVM_SHARED_DIR}/tools/vkrun/vkrun ${CMAKE_BINARY_DIR}/coopvm_icd.json
+            ${CMAKE_CURRENT_SOURCE_DIR}/validate/vulkan/coopvec_spv14
+            ${CMAKE_CURRENT_BINARY_DIR}/validate_vulkan/coopvec_spv14)
+  set_tests_properties(validate_vulkan_spv14 PROPERTIES ENVIRONMENT COOPVM_THREADS=1 TIMEOUT 300)
+endif()
