@@ -37,6 +37,11 @@ add_test(NAME validate_run_spv14
           "-DARGS=run;--verbose;${CMAKE_CURRENT_SOURCE_DIR}/validate/spv14/coopvec_spv14.amber"
           -DSTATUS=0 "-DWANT=PASS EXPECT y IDX 0 EQ 1 10 12;warning: ;[NV-CV.Version]"
           -P ${cvm_val_expect})
+set(cvm_v14 ${CMAKE_CURRENT_SOURCE_DIR}/validate/vulkan/coopvec_spv14)
+add_test(NAME validate_run_spv14_spv
+  COMMAND ${CMAKE_COMMAND} -DCOOPVM=$<TARGET_FILE:coopvm_cli>
+          "-DARGS=run;${cvm_v14}/coopvec_spv14.spv;--dispatch;1,1,1;--buffer;0:0=${cvm_v14}/x.bin;--buffer;0:1=${cvm_v14}/w.bin;--buffer;0:2=${cvm_v14}/y.bin;--verbose"
+          -DSTATUS=0 "-DWANT=dispatched 1,1,1;warning: ;[NV-CV.Version]" -P ${cvm_val_expect})
 # Modules the Vulkan CTS builds that coopvm refused though drivers run them
 # (tests/validate/README.md): each script runs through coopvm run.
 file(GLOB cvm_val_run_scripts CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/validate/run/*.amber)
