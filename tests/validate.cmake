@@ -60,5 +60,11 @@ if(TARGET vulkan_coopvm AND CVM_VULKAN_LOADER AND EXISTS ${CVM_SHARED_DIR}/tools
             ${CVM_SHARED_DIR}/tools/vkrun/vkrun ${CMAKE_BINARY_DIR}/coopvm_icd.json
             ${CMAKE_CURRENT_SOURCE_DIR}/validate/vulkan/coopvec_spv14
             ${CMAKE_CURRENT_BINARY_DIR}/validate_vulkan/coopvec_spv14)
-  set_tests_properties(validate_vulkan_spv14 PROPERTIES ENVIRONMENT COOPVM_THREADS=1 TIMEOUT 300)
+  set(cvm_val_vk_env COOPVM_THREADS=1)
+  if(CVM_SANITIZE) # the ICD's sanitizer runtime first, as tests/vulkan.cmake does
+    execute_process(COMMAND ${CMAKE_C_COMPILER} -print-file-name=libasan.so
+                    OUTPUT_VARIABLE cvm_val_libasan OUTPUT_STRIP_TRAILING_WHITESPACE)
+    list(APPEND cvm_val_vk_env LD_PRELOAD=${cvm_val_libasan} ASAN_OPTIONS=detect_leaks=0)
+  endif()
+  set_tests_properties(validate_vulkan_spv14 PROPERTIES ENVIRONMENT "${cvm_val_vk_env}" TIMEOUT 300)
 endif()
