@@ -736,7 +736,8 @@ typedef struct cvm_validate_options {
  * Every rule has a severity (cvm_validation_rule.warning).  A broken error
  * rule refuses the module; a broken warning rule -- the texts' Dependencies,
  * "This extension requires SPIR-V 1.6" and the like, which describe the
- * environment an extension ships in: spirv-val does not check them and
+ * environment an extension ships in, and KHR-CM.Signed-Components (which the
+ * Vulkan CTS breaks on float matrices): spirv-val does not check them and
  * drivers run such modules -- is passed to options->on_warning, once per
  * place that breaks it, and validation goes on.  With CVM_VALIDATE_STRICT
  * warning rules are error rules.  Warnings found before the first error are

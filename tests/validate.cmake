@@ -37,6 +37,11 @@ add_test(NAME validate_run_spv14
           "-DARGS=run;--verbose;${CMAKE_CURRENT_SOURCE_DIR}/validate/spv14/coopvec_spv14.amber"
           -DSTATUS=0 "-DWANT=PASS EXPECT y IDX 0 EQ 1 10 12;warning: ;[NV-CV.Version]"
           -P ${cvm_val_expect})
+set(cvm_v14 ${CMAKE_CURRENT_SOURCE_DIR}/validate/vulkan/coopvec_spv14)
+add_test(NAME validate_run_spv14_spv
+  COMMAND ${CMAKE_COMMAND} -DCOOPVM=$<TARGET_FILE:coopvm_cli>
+          "-DARGS=run;${cvm_v14}/coopvec_spv14.spv;--dispatch;1,1,1;--buffer;0:0=${cvm_v14}/x.bin;--buffer;0:1=${cvm_v14}/w.bin;--buffer;0:2=${cvm_v14}/y.bin;--verbose"
+          -DSTATUS=0 "-DWANT=dispatched 1,1,1;warning: ;[NV-CV.Version]" -P ${cvm_val_expect})
 # Modules the Vulkan CTS builds that coopvm refused though drivers run them
 # (tests/validate/README.md): each script runs through coopvm run.
 file(GLOB cvm_val_run_scripts CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/validate/run/*.amber)
@@ -46,3 +51,20 @@ foreach(script ${cvm_val_run_scripts})
   add_test(NAME validate_run.${name}.sg4 COMMAND coopvm_cli run ${script} --threads 1 --subgroup-size 4)
   add_test(NAME validate_run.${name}.jit COMMAND coopvm_cli run ${script} --threads 1 --jit)
 endforeach()
+# The Vulkan driver (src/vulkan, through the API) runs it too: vkrun through
+# the loader on the ICD (tests/vulkan.cmake's runner), as the CTS's pipelines.
+find_library(CVM_VULKAN_LOADER NAMES libvulkan.so.1 vulkan)
+if(TARGET vulkan_coopvm AND CVM_VULKAN_LOADER AND EXISTS ${CVM_SHARED_DIR}/tools/vkrun/vkrun)
+  add_test(NAME validate_vulkan_spv14
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/vulkan/vkrun_case.py
+            ${CVM_SHARED_DIR}/tools/vkrun/vkrun ${CMAKE_BINARY_DIR}/coopvm_icd.json
+            ${CMAKE_CURRENT_SOURCE_DIR}/validate/vulkan/coopvec_spv14
+            ${CMAKE_CURRENT_BINARY_DIR}/validate_vulkan/coopvec_spv14)
+  set(cvm_val_vk_env COOPVM_THREADS=1)
+  if(CVM_SANITIZE) # the ICD's sanitizer runtime first, as tests/vulkan.cmake does
+    execute_process(COMMAND ${CMAKE_C_COMPILER} -print-file-name=libasan.so
+                    OUTPUT_VARIABLE cvm_val_libasan OUTPUT_STRIP_TRAILING_WHITESPACE)
+    list(APPEND cvm_val_vk_env LD_PRELOAD=${cvm_val_libasan} ASAN_OPTIONS=detect_leaks=0)
+  endif()
+  set_tests_properties(validate_vulkan_spv14 PROPERTIES ENVIRONMENT "${cvm_val_vk_env}" TIMEOUT 300)
+endif()

@@ -834,6 +834,15 @@ static void test_warnings(void **state)
     assert_memory_equal(a, w, n * 4);
     cvm_free(a);
     free(text);
+    /* The Vulkan driver's test runs a copy (tests/validate/vulkan). */
+    snprintf(path, sizeof(path), "%s/validate/vulkan/coopvec_spv14/coopvec_spv14.spv",
+             CVM_TEST_DATA_DIR);
+    size_t cn;
+    uint32_t *copy = read_words(path, &cn);
+    assert_non_null(copy);
+    assert_int_equal(cn, n);
+    assert_memory_equal(copy, w, n * 4);
+    free(copy);
 
     /* cvm_validate: valid, one warning naming the rule, CVM_SUCCESS in it. */
     warnings seen = {"[NV-CV.Version]", 0, 0, ""};
