@@ -368,8 +368,8 @@ static void test_dispatches(void)
           "graphics pipeline");
 
     /* vkConvertCooperativeVectorMatrixNV: 2 x 3 f32 row-major to f16
-     * inferencing-optimal, coopvm's tight row-major padded with zeros to 64
-     * bytes (optimal matrices placed by their size stay 64-byte aligned) */
+     * inferencing-optimal, coopvm's tight row-major, its size (12 bytes)
+     * rounded up to 64 (coopvm.h), the padding zero */
     PFN_vkConvertCooperativeVectorMatrixNV convert =
         (PFN_vkConvertCooperativeVectorMatrixNV)vkGetDeviceProcAddr(dev,
                                                                     "vkConvertCooperativeVectorMatrixNV");
@@ -377,7 +377,7 @@ static void test_dispatches(void)
     if (convert) {
         float m[6] = {1, -2, 0.5f, 3, 4, -0.25f};
         uint16_t out[32];
-        memset(out, 0x55, sizeof(out));
+        memset(out, 0xff, sizeof(out));
         size_t size = 0;
         VkConvertCooperativeVectorMatrixInfoNV ci = {
             VK_STRUCTURE_TYPE_CONVERT_COOPERATIVE_VECTOR_MATRIX_INFO_NV};
@@ -391,9 +391,17 @@ static void test_dispatches(void)
         ci.srcLayout = VK_COOPERATIVE_VECTOR_MATRIX_LAYOUT_ROW_MAJOR_NV;
         ci.srcStride = 12;
         ci.dstLayout = VK_COOPERATIVE_VECTOR_MATRIX_LAYOUT_INFERENCING_OPTIMAL_NV;
-        CHECK(convert(dev, &ci) == VK_SUCCESS && size == 64, "size query: %zu", size);
+        CHECK(convert(dev, &ci) == VK_SUCCESS && size == sizeof(out), "size query: %zu", size);
         ci.dstData.hostAddress = out;
-        CHECK(convert(dev, &ci) == VK_SUCCESS, "conversion");
+        size_t room = sizeof(out) - 1; /* one byte short: nothing written */
+        ci.pDstSize = &room;
+        CHECK(convert(dev, &ci) == VK_INCOMPLETE && out[0] == 0xffff, "conversion into %zu bytes",
+              room);
+        ci.pDstSize = &size;
+        CHECK(convert(dev, &ci) == VK_SUCCESS && size == sizeof(out), "conversion: %zu bytes",
+              size);
+        for (int i = 6; i < 32; i++)
+            CHECK(out[i] == 0, "padding %d: %04x", i, out[i]);
         /* IEEE half bits of the six values */
         static const uint16_t want[6] = {0x3C00, 0xC000, 0x3800, 0x4200, 0x4400, 0xB400};
         CHECK(!memcmp(out, want, sizeof(want)), "converted %04x %04x %04x %04x %04x %04x",
