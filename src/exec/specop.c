@@ -49,6 +49,23 @@ cvm_result cvm_eval_spec_op(cvm_lower *lw, const spv_inst *in, uint8_t *dst)
     ex.prog = p;
     ex.nlanes = 1;
     ex.sg_size = 1;
+    if (inner.opcode == SpvOpCooperativeMatrixLengthKHR ||
+        inner.opcode == SpvOpCooperativeMatrixLengthNV) {
+        /* The elements one invocation owns, L = ceil(M*N / invocations in
+         * the scope): a subgroup-scope matrix's in a full subgroup of the
+         * size the program runs at (run on one lane it was M*N, and the
+         * Vulkan CTS's NV length tests converted 128 to int8).  A workgroup's
+         * invocation count is not known yet here. */
+        const cvm_type *mt = cvm_lower_type(lw, insn.a);
+        if (mt->tclass != CVM_TC_COOPMAT || mt->scope != SpvScopeSubgroup)
+            return cvm_lower_fail(lw, in, CVM_ERROR_UNSUPPORTED,
+                                  "OpSpecConstantOp %s of a matrix that is not of subgroup scope",
+                                  inner.opcode == SpvOpCooperativeMatrixLengthNV
+                                      ? "CooperativeMatrixLengthNV"
+                                      : "CooperativeMatrixLengthKHR");
+        ex.sg_size = cvm_lower_subgroup_size(lw);
+        ex.nlanes = ex.sg_size;
+    }
     ex.nsub = 1;
     ex.active = &one;
     ex.alive = &one;

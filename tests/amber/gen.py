@@ -597,6 +597,26 @@ def script_coopmat_reduce_bf16():
     return s
 
 
+def script_coopmat_length_specop():
+    """coopmat_length_specop.comp at M = 16, N = 8: length * subgroup size
+    is M*N = 128 at subgroup sizes that divide it (32, and 4 in the .sg4
+    test)."""
+    M, N = 16, 8
+    s = HEADER
+    s += '# OpSpecConstantOp CooperativeMatrixLengthNV of a 16x8 subgroup-scope\n'
+    s += '# matrix: the elements one invocation owns, so length * subgroup size is\n'
+    s += '# M*N (it was M*N alone: the Vulkan CTS\'s NV length tests failed).\n'
+    s += 'DEVICE_EXTENSION VK_NV_cooperative_matrix\n'
+    s += 'SHADER compute shader SPIRV-ASM TARGET_ENV vulkan1.3\n' + shader('coopmat_length_specop.spvasm') + 'END\n\n'
+    s += 'BUFFER out DATA_TYPE uint32 SIZE 2 FILL 0\n\n'
+    s += 'PIPELINE compute pipeline\n'
+    s += '  ATTACH shader SPECIALIZE 0 AS int32 %d SPECIALIZE 1 AS int32 %d\n' % (M, N)
+    s += '  BIND BUFFER out AS storage DESCRIPTOR_SET 0 BINDING 0\nEND\n\n'
+    s += 'RUN pipeline 1 1 1\n\n'
+    s += 'EXPECT out IDX 0 EQ %d %d\n' % (M * N, M * N)
+    return s
+
+
 SCRIPTS = {
     'descriptor_arrays.amber': script_descriptor_arrays,
     'matrix_stride.amber': script_matrix_stride,
@@ -612,6 +632,7 @@ SCRIPTS = {
     'errors/coopmat_store_stride0_rows.amber': script_coopmat_store_stride0_rows,
     'coopmat_splat_nonuniform.amber': script_coopmat_splat_nonuniform,
     'coopmat_reduce_bf16.amber': script_coopmat_reduce_bf16,
+    'coopmat_length_specop.amber': script_coopmat_length_specop,
 }
 
 
