@@ -425,7 +425,8 @@ cvm_result cvm_pipeline_create(cvm_module *module, const char *entry_point,
     if (!p)
         return cvm_diag_set(o_diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
     p->module = module;
-    cvm_result r = cvm_program_build(&module->mod, entry_point, specs, spec_count, &p->prog, o_diag);
+    cvm_result r = cvm_program_build_sg(&module->mod, entry_point, specs, spec_count,
+                                        module->ctx->desc.subgroup_size, &p->prog, o_diag);
     if (r != CVM_SUCCESS) {
         cvm_mem_free(p);
         return r;

@@ -28,6 +28,7 @@ struct cvm_lower {
                                  UINT64_MAX until the first */
     uint8_t *umarks;          /* [bound]: cvm_uniform_analyze's marks */
     uint8_t *dead;            /* [bound]: find_dead_loads' DEAD_LOAD and DEAD_VAR */
+    uint32_t sg_size;         /* the subgroup size dispatches will use */
 };
 
 /* ---- helpers for families ------------------------------------------------- */
@@ -35,6 +36,11 @@ struct cvm_lower {
 const cvm_program *cvm_lower_program(const cvm_lower *lw)
 {
     return lw->prog;
+}
+
+uint32_t cvm_lower_subgroup_size(const cvm_lower *lw)
+{
+    return lw->sg_size;
 }
 
 const cvm_type *cvm_lower_type(const cvm_lower *lw, uint32_t type_id)
@@ -1917,6 +1923,13 @@ cvm_result cvm_program_build(const spv_module *mod, const char *entry_name,
                              const cvm_specialization *specs, uint32_t nspecs,
                              cvm_program **o_prog, cvm_diagnostic *diag)
 {
+    return cvm_program_build_sg(mod, entry_name, specs, nspecs, 0, o_prog, diag);
+}
+
+cvm_result cvm_program_build_sg(const spv_module *mod, const char *entry_name,
+                                const cvm_specialization *specs, uint32_t nspecs,
+                                uint32_t sg_size, cvm_program **o_prog, cvm_diagnostic *diag)
+{
     cvm_lower lw;
     memset(&lw, 0, sizeof(lw));
     cvm_result r;
@@ -1930,6 +1943,7 @@ cvm_result cvm_program_build(const spv_module *mod, const char *entry_name,
     lw.diag = diag;
     lw.specs = specs;
     lw.nspecs = nspecs;
+    lw.sg_size = sg_size ? sg_size : CVM_DEFAULT_SUBGROUP_SIZE;
     /* the operand table exists from the start, so that `extra + in->extra`
      * of an instruction with no extra operands is never an offset applied
      * to a null pointer (undefined behaviour, reported by clang's UBSan in

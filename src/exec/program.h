@@ -6,10 +6,18 @@
 #include "exec/exec.h"
 
 /* Lowers the entry point `entry_name` (NULL: the only GLCompute one) of
- * `mod` with the given specialization constants. */
+ * `mod` with the given specialization constants, for dispatches at subgroup
+ * size `sg_size` (0: CVM_DEFAULT_SUBGROUP_SIZE), which a specialization
+ * constant computed by OpCooperativeMatrixLength{KHR,NV} of a
+ * subgroup-scope matrix depends on.  cvm_program_build: sg_size 0. */
+cvm_result cvm_program_build_sg(const spv_module *mod, const char *entry_name,
+                                const cvm_specialization *specs, uint32_t nspecs,
+                                uint32_t sg_size, cvm_program **o_prog, cvm_diagnostic *diag);
 cvm_result cvm_program_build(const spv_module *mod, const char *entry_name,
                              const cvm_specialization *specs, uint32_t nspecs,
                              cvm_program **o_prog, cvm_diagnostic *diag);
+/* The subgroup size the program is lowered for (cvm_program_build_sg). */
+uint32_t cvm_lower_subgroup_size(const cvm_lower *lw);
 void cvm_program_destroy(cvm_program *prog);
 
 /* Value slot layout of a function's frame: per local id, byte offset into the

@@ -36,6 +36,29 @@ cvm_result cvm_eval_spec_op(cvm_lower *lw, const spv_inst *in, uint8_t *dst)
     if (!insn.fn)
         return cvm_lower_fail(lw, in, CVM_ERROR_UNSUPPORTED, "OpSpecConstantOp with opcode %u",
                               inner.opcode);
+    if (inner.opcode == SpvOpCooperativeMatrixLengthKHR ||
+        inner.opcode == SpvOpCooperativeMatrixLengthNV) {
+        /* The elements one invocation owns, L = ceil(M*N / invocations in
+         * the scope) (ops/composite.c): a subgroup-scope matrix's in a full
+         * subgroup of the size the program runs at (run on one lane it was
+         * M*N, and the Vulkan CTS's NV length tests converted 128 to int8).
+         * A workgroup's invocation count is not known yet here. */
+        const cvm_type *mt = cvm_lower_type(lw, insn.a);
+        const char *name = inner.opcode == SpvOpCooperativeMatrixLengthNV
+                               ? "CooperativeMatrixLengthNV"
+                               : "CooperativeMatrixLengthKHR";
+        if (mt->tclass != CVM_TC_COOPMAT || mt->scope != SpvScopeSubgroup)
+            return cvm_lower_fail(lw, in, CVM_ERROR_UNSUPPORTED,
+                                  "OpSpecConstantOp %s of a matrix that is not of subgroup scope",
+                                  name);
+        if (cvm_lower_type(lw, insn.type)->size != 4)
+            return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                                  "OpSpecConstantOp %s: the result is not a 32-bit integer", name);
+        uint32_t sg = cvm_lower_subgroup_size(lw);
+        uint32_t L = (uint32_t)(((uint64_t)mt->rows * mt->cols + sg - 1) / sg);
+        memcpy(dst, &L, 4);
+        return CVM_SUCCESS;
+    }
     cvm_val *vals = cvm_calloc(p->bound, sizeof(cvm_val));
     if (!vals)
         return cvm_lower_fail(lw, in, CVM_ERROR_OUT_OF_MEMORY, "out of memory");

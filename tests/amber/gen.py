@@ -535,6 +535,88 @@ def script_coopmat_splat_nonuniform():
     return s
 
 
+def bf16_round(x):
+    """float -> bfloat16 (round to nearest even), as a float."""
+    b = struct.unpack('<I', struct.pack('<f', f32(x)))[0]
+    b = (b + 0x7fff + ((b >> 16) & 1)) & 0xffff0000
+    return struct.unpack('<f', struct.pack('<I', b))[0]
+
+
+def bf16_bits(x):
+    return struct.unpack('<I', struct.pack('<f', bf16_round(x)))[0] >> 16
+
+
+def script_coopmat_reduce_bf16():
+    """coopmat_reduce_bf16.comp: Row|Column sum of a 32x32 bfloat16 matrix
+    whose combine rounds to bfloat16.  The expectation is the exact sum with
+    the Vulkan CTS's tolerance (bfloat16 of the sum with its two lowest
+    significand bits cleared or set, the larger distance); the data are
+    chosen so that folding the row sums left to right falls outside it."""
+    state = [39]
+
+    def lcg():
+        state[0] = (state[0] * 1103515245 + 12345) & 0x7fffffff
+        return state[0] >> 16
+
+    x = [((lcg() & 7) - 3) / 2.0 for _ in range(32 * 32)]
+    exact = sum(x)
+    b = bf16_bits(exact)
+    lo = struct.unpack('<f', struct.pack('<I', (b & 0xfffc) << 16))[0]
+    hi = struct.unpack('<f', struct.pack('<I', (b | 3) << 16))[0]
+    tol = max(abs(lo - exact), abs(hi - exact))
+
+    def comb(a, c):
+        return bf16_round(a + c)
+
+    rows = []
+    for r in range(32):
+        acc = x[32 * r]
+        for v in x[32 * r + 1:32 * r + 32]:
+            acc = comb(acc, v)
+        rows.append(acc)
+    left = rows[0]
+    for v in rows[1:]:
+        left = comb(left, v)
+    assert abs(left - exact) > tol, 'the data must tell a left fold of the row sums apart'
+    s = HEADER
+    s += '# Row|Column sum of a 32x32 bfloat16 matrix, each combine rounded to\n'
+    s += '# bfloat16 (the Vulkan CTS\'s reduce_sum_rowcol): within the CTS\'s tolerance\n'
+    s += '# of the exact sum %s (%s).  Folding the row sums left to right gave %s.\n' % (
+        fmt(exact), fmt(tol), fmt(left))
+    s += COOPMAT_HEADER
+    s += 'SHADER compute shader SPIRV-ASM TARGET_ENV vulkan1.3\n' + shader('coopmat_reduce_bf16.spvasm') + 'END\n\n'
+    s += 'BUFFER in DATA_TYPE uint16 DATA\n'
+    s += '\n'.join(' '.join(str(bf16_bits(v)) for v in x[i:i + 16]) for i in range(0, len(x), 16))
+    s += '\nEND\n'
+    s += 'BUFFER out DATA_TYPE float SIZE 1 FILL -1.0\n\n'
+    s += 'PIPELINE compute pipeline\n  ATTACH shader\n'
+    s += '  BIND BUFFER in AS storage DESCRIPTOR_SET 0 BINDING 0\n'
+    s += '  BIND BUFFER out AS storage DESCRIPTOR_SET 0 BINDING 1\nEND\n\n'
+    s += 'RUN pipeline 1 1 1\n\n'
+    s += 'EXPECT out IDX 0 TOLERANCE %s EQ %s\n' % (fmt(tol), fmt(exact))
+    return s
+
+
+def script_coopmat_length_specop():
+    """coopmat_length_specop.comp at M = 16, N = 8: length * subgroup size
+    is M*N = 128 at subgroup sizes that divide it (32, and 4 in the .sg4
+    test)."""
+    M, N = 16, 8
+    s = HEADER
+    s += '# OpSpecConstantOp CooperativeMatrixLengthNV of a 16x8 subgroup-scope\n'
+    s += '# matrix: the elements one invocation owns, so length * subgroup size is\n'
+    s += '# M*N (it was M*N alone: the Vulkan CTS\'s NV length tests failed).\n'
+    s += 'DEVICE_EXTENSION VK_NV_cooperative_matrix\n'
+    s += 'SHADER compute shader SPIRV-ASM TARGET_ENV vulkan1.3\n' + shader('coopmat_length_specop.spvasm') + 'END\n\n'
+    s += 'BUFFER out DATA_TYPE uint32 SIZE 2 FILL 0\n\n'
+    s += 'PIPELINE compute pipeline\n'
+    s += '  ATTACH shader SPECIALIZE 0 AS int32 %d SPECIALIZE 1 AS int32 %d\n' % (M, N)
+    s += '  BIND BUFFER out AS storage DESCRIPTOR_SET 0 BINDING 0\nEND\n\n'
+    s += 'RUN pipeline 1 1 1\n\n'
+    s += 'EXPECT out IDX 0 EQ %d %d\n' % (M * N, M * N)
+    return s
+
+
 SCRIPTS = {
     'descriptor_arrays.amber': script_descriptor_arrays,
     'matrix_stride.amber': script_matrix_stride,
@@ -549,6 +631,8 @@ SCRIPTS = {
     'coopmat_store_stride0.amber': script_coopmat_store_stride0,
     'errors/coopmat_store_stride0_rows.amber': script_coopmat_store_stride0_rows,
     'coopmat_splat_nonuniform.amber': script_coopmat_splat_nonuniform,
+    'coopmat_reduce_bf16.amber': script_coopmat_reduce_bf16,
+    'coopmat_length_specop.amber': script_coopmat_length_specop,
 }
 
 

@@ -8,8 +8,9 @@
  * Workgroup-scope one has one (SubgroupId of its first invocation, 0).
  *
  * Reductions are compared bit for bit: the models fold in the order
- * coopmat2_ops.c documents (left to right by default; a pairwise tree with
- * swapped arguments in the checking mode), with the same float operations. */
+ * coopmat2_ops.c documents (left to right by default, Row|Column's row
+ * results pairwise; a pairwise tree with swapped arguments in the checking
+ * mode), with the same float operations. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -148,7 +149,7 @@ static uint32_t u_comb(uint32_t a, uint32_t b) { return (u_noncomm ? a * 3u : a)
             acc = f(acc, v[i]);                                                            \
         return acc;                                                                        \
     }                                                                                      \
-    static T NAME##_tree(COMB_T f, const T *v, uint32_t n)                                 \
+    static T NAME##_pairs(COMB_T f, const T *v, uint32_t n, int swap)                      \
     {                                                                                      \
         T w[1024] = {0};                                                                   \
         memcpy(w, v, n * sizeof(T));                                                       \
@@ -156,7 +157,7 @@ static uint32_t u_comb(uint32_t a, uint32_t b) { return (u_noncomm ? a * 3u : a)
             uint32_t h = n / 2;                                                            \
             T last = w[n - 1];                                                             \
             for (uint32_t j = 0; j < h; j++)                                               \
-                w[j] = f(w[2 * j + 1], w[2 * j]);                                          \
+                w[j] = swap ? f(w[2 * j + 1], w[2 * j]) : f(w[2 * j], w[2 * j + 1]);       \
             if (n & 1)                                                                     \
                 w[h] = last;                                                               \
             n = h + (n & 1);                                                               \
@@ -165,7 +166,7 @@ static uint32_t u_comb(uint32_t a, uint32_t b) { return (u_noncomm ? a * 3u : a)
     }                                                                                      \
     static T NAME##_fold(COMB_T f, const T *v, uint32_t n, int tree)                       \
     {                                                                                      \
-        return tree ? NAME##_tree(f, v, n) : NAME##_left(f, v, n);                         \
+        return tree ? NAME##_pairs(f, v, n, 1) : NAME##_left(f, v, n);                     \
     }                                                                                      \
     /* Reduction g of an M x N matrix x for a mode (1 Row, 2 Column, 3 both,      */      \
     /* 4 2x2), as the text defines the sequences and coopmat2_ops.c orders them. */       \
@@ -188,6 +189,7 @@ static uint32_t u_comb(uint32_t a, uint32_t b) { return (u_noncomm ? a * 3u : a)
         } else {                                                                           \
             for (uint32_t i = 0; i < M; i++)                                               \
                 seq[n++] = NAME##_fold(f, x + i * N, N, tree);                             \
+            return NAME##_pairs(f, seq, n, tree); /* the row results pairwise */           \
         }                                                                                  \
         return NAME##_fold(f, seq, n, tree);                                               \
     }

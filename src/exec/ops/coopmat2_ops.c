@@ -19,7 +19,14 @@
  *             A sequence is a row (Row, left to right), a column (Column, top
  *             to bottom), a 2x2 neighbourhood in the order the text lists it:
  *             (2r,2c), (2r+1,2c), (2r,2c+1), (2r+1,2c+1).  Row|Column folds
- *             every row left to right, then the row results top to bottom.
+ *             every row left to right, then the row results pairwise, level
+ *             by level: f(r0, r1), f(r2, r3), ..., then those results the
+ *             same way (an odd last one moves up unchanged).  The row
+ *             results grow with the row count, and a left-to-right fold of
+ *             them rounds a low-precision sum M-1 times at its largest
+ *             magnitude: the Vulkan CTS's bf16 reduce_sum_rowcol of a 32x32
+ *             matrix ended 4 units of the 8-bit significand away from the
+ *             exact sum, past its tolerance; the tree rounds log2(M) times.
  *             Each combine runs exactly once: L-1 calls for L elements.
  *   checking  (CVM_FLAG_CHECK_CALLBACKS) a pairwise tree with swapped
  *             arguments: level by level, element pairs (x[2j], x[2j+1])
@@ -112,10 +119,13 @@ static cvm_result fold_sequential(cvm_exec *ex, const cvm_insn *in, uint32_t fun
     return r;
 }
 
-/* The checking mode's order: a pairwise tree with swapped arguments. */
+/* A pairwise tree: level by level f(x[2j], x[2j+1]), or with `swap`
+ * f(x[2j+1], x[2j]) (the checking mode's order); an odd last element moves
+ * up unchanged. */
 static cvm_result fold_tree(cvm_exec *ex, const cvm_insn *in, uint32_t func, uint32_t es,
                             uint32_t nseq, uint32_t len, const uint8_t *x, uint8_t *out,
-                            const uint32_t *seq_lanes, const uint32_t *seq_elems, uint32_t cols)
+                            const uint32_t *seq_lanes, const uint32_t *seq_elems, uint32_t cols,
+                            int swap)
 {
     size_t all = (size_t)nseq * len * es;
     size_t half_max = (size_t)nseq * (len / 2) * es;
@@ -133,8 +143,8 @@ static cvm_result fold_tree(cvm_exec *ex, const cvm_insn *in, uint32_t func, uin
             const uint8_t *seq = w + (size_t)s * len * es;
             for (uint32_t j = 0; j < half; j++) {
                 size_t c = ((size_t)s * half + j) * es;
-                memcpy(lhs + c, seq + (size_t)(2 * j + 1) * es, es);
-                memcpy(rhs + c, seq + (size_t)(2 * j) * es, es);
+                memcpy(lhs + c, seq + (size_t)(2 * j + (swap ? 1 : 0)) * es, es);
+                memcpy(rhs + c, seq + (size_t)(2 * j + (swap ? 0 : 1)) * es, es);
                 call_lanes[(size_t)s * half + j] = seq_lanes[s];
                 call_elems[(size_t)s * half + j] = seq_elems[s];
             }
@@ -166,13 +176,16 @@ static cvm_result reduce_sequences(cvm_exec *ex, const cvm_insn *in, uint32_t fu
                                    const uint32_t *lanes1, const uint32_t *lanes2,
                                    const uint32_t *elems1, const uint32_t *elems2, uint32_t cols)
 {
-    cvm_result (*fold)(cvm_exec *, const cvm_insn *, uint32_t, uint32_t, uint32_t, uint32_t,
-                       const uint8_t *, uint8_t *, const uint32_t *, const uint32_t *, uint32_t) =
-        tree ? fold_tree : fold_sequential;
+    if (tree) {
+        if (!two_level)
+            return fold_tree(ex, in, func, es, nseq, len, x, out, lanes1, elems1, cols, 1);
+        CVM_TRY(fold_tree(ex, in, func, es, nseq * len2, len, x, tmp, lanes1, elems1, cols, 1));
+        return fold_tree(ex, in, func, es, nseq, len2, tmp, out, lanes2, elems2, cols, 1);
+    }
     if (!two_level)
-        return fold(ex, in, func, es, nseq, len, x, out, lanes1, elems1, cols);
-    CVM_TRY(fold(ex, in, func, es, nseq * len2, len, x, tmp, lanes1, elems1, cols));
-    return fold(ex, in, func, es, nseq, len2, tmp, out, lanes2, elems2, cols);
+        return fold_sequential(ex, in, func, es, nseq, len, x, out, lanes1, elems1, cols);
+    CVM_TRY(fold_sequential(ex, in, func, es, nseq * len2, len, x, tmp, lanes1, elems1, cols));
+    return fold_tree(ex, in, func, es, nseq, len2, tmp, out, lanes2, elems2, cols, 0);
 }
 
 /* Reduce: a = Matrix, b = Reduce mask, c = CombineFunc (function index). */

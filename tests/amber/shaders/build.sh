@@ -14,7 +14,7 @@ done
 # from KhronosGroup/glslang 90afccf), and are disassembled by coopvm dis, which
 # knows their instructions: GLSLANG=... COOPVM=.../build/coopvm sh build.sh
 if [ -n "$GLSLANG" ] && [ -n "$COOPVM" ]; then
-  for s in coopmat_dead_load coopmat_live_oob coopmat_store_stride0 coopmat_store_stride0_rows coopmat_splat_nonuniform; do
+  for s in coopmat_dead_load coopmat_live_oob coopmat_store_stride0 coopmat_store_stride0_rows coopmat_splat_nonuniform coopmat_reduce_bf16 coopmat_length_specop; do
     "$GLSLANG" -V --target-env vulkan1.3 -o $s.tmp.spv $s.comp >/dev/null
     "$COOPVM" dis $s.tmp.spv > $s.spvasm
     rm -f $s.tmp.spv
