@@ -10,9 +10,8 @@
 #    compared compiled code -- except the scripts listed below as ones the
 #    tier takes nothing of, whose `--verbose` output says why (the
 #    instruction or variable it does not take), and which must compare none.
-# 2. Every unit test (tests/unit/test_*.c) with COOPVM_JIT=compare, so each
-#    dispatch any of them makes is compared -- except those listed below,
-#    each with its reason.
+# 2. The unit tests whose dispatches run compiled code, with
+#    COOPVM_JIT=compare, so each dispatch they make is compared (below).
 if(NOT CVM_HAVE_LLVM)
   return()
 endif()
@@ -97,24 +96,29 @@ add_test(NAME tiers.spv.not_taken
           "-DMATCH=bda_gemm.spv: interpreted only, nothing to compare;entry point: not taken: the compiled tier does not take a Function variable that may differ between invocations .OpVariable %[0-9]+ 'tile' at word [0-9]+.;tiers: 0 of 1 dispatches compared"
           -P ${CMAKE_CURRENT_SOURCE_DIR}/cmake/cli_status.cmake)
 
-# Unit tests not run with COOPVM_JIT=compare:
-set(cvm_tier_units_left_out
-  # compares the tiers itself with CVM_FLAG_JIT and CVM_FLAG_NO_JIT, and
-  # counts which tier ran each workgroup: COOPVM_JIT overrides those flags
-  test_jit
-  # the same for leaf callbacks; and its inputs meet two NaNs of different
-  # payloads in one f32 operation (max, +), whose result's payload IEEE 754
-  # (6.2.3) and the texts leave open: the interpreter's C kernels and LLVM's
-  # code pick different operands (seen: 0x7fc12345 against 0x7fc00001).  It
-  # states that exception itself (compare_bits), for those words only.
-  test_leaf_calls
-  # sets COOPVM_JIT itself
-  test_tiers)
-foreach(src ${CVM_UNIT_TESTS})
-  get_filename_component(name ${src} NAME_WE)
-  if(name IN_LIST cvm_tier_units_left_out)
-    continue()
-  endif()
+# Unit tests run with COOPVM_JIT=compare: those in which compiled code runs
+# and is compared (counted when this list was made: test_fast_paths 208
+# dispatches, test_matrix_transfer_paths 300, test_coopmat2 77,
+# test_coop_nv_arm 28, test_uniform 20, test_tensor_ops 14, test_engine 6,
+# test_debug 5, test_matrix_alias 4, test_coop_conversions_ext 2, one each in
+# test_coopmat_khr, test_indexing64 and test_long_vector).  The others
+# dispatch nothing the tier takes (or nothing at all), so compared they
+# would only run twice; and these three are not run so:
+#   test_jit         compares the tiers itself with CVM_FLAG_JIT and
+#                    CVM_FLAG_NO_JIT and counts which tier ran each
+#                    workgroup: COOPVM_JIT overrides those flags;
+#   test_leaf_calls  the same for leaf callbacks; and its inputs meet two
+#                    NaNs of different payloads in one f32 operation (max,
+#                    +), whose result's payload IEEE 754 (6.2.3) and the
+#                    texts leave open: the interpreter's C kernels and
+#                    LLVM's code pick different operands (seen: 0x7fc12345
+#                    against 0x7fc00001).  It states that exception itself
+#                    (compare_bits), for those words only;
+#   test_tiers       sets COOPVM_JIT itself.
+set(cvm_tier_units test_fast_paths test_matrix_transfer_paths test_coopmat2 test_coop_nv_arm
+    test_uniform test_tensor_ops test_engine test_debug test_matrix_alias
+    test_coop_conversions_ext test_coopmat_khr test_indexing64 test_long_vector)
+foreach(name ${cvm_tier_units})
   add_test(NAME tiers.unit.${name} COMMAND ${name})
   set_tests_properties(tiers.unit.${name} PROPERTIES ENVIRONMENT COOPVM_JIT=compare TIMEOUT 600)
 endforeach()
