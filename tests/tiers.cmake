@@ -59,6 +59,7 @@ set(cvm_tier_scripts_interpreted
   amber/coopmat_splat_nonuniform.amber          # a Function variable per invocation ('i')
   amber/coopmat_store_stride0.amber             # a value per lane in a matrix shader (an OpLoad)
   validate/spv14/coopvec_spv14.amber            # OpCooperativeVectorLoadNV
+  validate/vulkan/coopvec_spv14/coopvec_spv14.amber # (the same)
   amber/batch/nested/skip.vkscript)             # refused (exit status 3: skipped)
 
 file(GLOB_RECURSE cvm_tier_scripts RELATIVE ${CMAKE_CURRENT_SOURCE_DIR} CONFIGURE_DEPENDS
