@@ -1129,6 +1129,104 @@ static void test_queries(void)
         vkDestroyDevice(ldev, NULL);
 }
 
+/* vkCmdConvertCooperativeVectorMatrixNV into weight sets laid out as the
+ * CTS's cooperative_vector.matmul.* lay them out: each set a row-major
+ * source, then the converted matrix at the next multiple of 64 bytes, the
+ * set's size the source plus the reported size rounded up to 64.  With the
+ * reported size a multiple of 64 the last set's matrix ends at the buffer's
+ * end (with the 200 bytes of a tight 5 x 40 int8 matrix it ended past it,
+ * and the command failed with CVM_INCOMPLETE); pDstSize is read when the
+ * command is recorded, its variable gone by the submission. */
+static void record_convert(VkCommandBuffer cb, PFN_vkCmdConvertCooperativeVectorMatrixNV cmd,
+                           VkDeviceAddress base, size_t set, size_t raw, size_t opt, size_t size)
+{
+    size_t dst_size = size;
+    VkConvertCooperativeVectorMatrixInfoNV ci[2];
+    for (int w = 0; w < 2; w++) {
+        memset(&ci[w], 0, sizeof(ci[w]));
+        ci[w].sType = VK_STRUCTURE_TYPE_CONVERT_COOPERATIVE_VECTOR_MATRIX_INFO_NV;
+        ci[w].srcSize = raw;
+        ci[w].srcData.deviceAddress = base + w * set;
+        ci[w].pDstSize = &dst_size;
+        ci[w].dstData.deviceAddress = base + w * set + opt;
+        ci[w].srcComponentType = ci[w].dstComponentType = VK_COMPONENT_TYPE_SINT8_KHR;
+        ci[w].numRows = 5;
+        ci[w].numColumns = 40;
+        ci[w].srcLayout = VK_COOPERATIVE_VECTOR_MATRIX_LAYOUT_ROW_MAJOR_NV;
+        ci[w].srcStride = 48;
+        ci[w].dstLayout = VK_COOPERATIVE_VECTOR_MATRIX_LAYOUT_TRAINING_OPTIMAL_NV;
+    }
+    cmd(cb, 2, ci);
+}
+
+static void test_device_convert(void)
+{
+    VkDevice dev = make_device();
+    VkQueue q;
+    vkGetDeviceQueue(dev, 0, 0, &q);
+    PFN_vkConvertCooperativeVectorMatrixNV convert =
+        (PFN_vkConvertCooperativeVectorMatrixNV)vkGetDeviceProcAddr(
+            dev, "vkConvertCooperativeVectorMatrixNV");
+    PFN_vkCmdConvertCooperativeVectorMatrixNV cmd =
+        (PFN_vkCmdConvertCooperativeVectorMatrixNV)vkGetDeviceProcAddr(
+            dev, "vkCmdConvertCooperativeVectorMatrixNV");
+    CHECK(convert && cmd, "the conversion commands");
+    if (!convert || !cmd) {
+        vkDestroyDevice(dev, NULL);
+        return;
+    }
+    size_t size = 0;
+    VkConvertCooperativeVectorMatrixInfoNV qi = {
+        VK_STRUCTURE_TYPE_CONVERT_COOPERATIVE_VECTOR_MATRIX_INFO_NV};
+    qi.pDstSize = &size;
+    qi.srcComponentType = qi.dstComponentType = VK_COMPONENT_TYPE_SINT8_KHR;
+    qi.numRows = 5;
+    qi.numColumns = 40;
+    qi.srcLayout = VK_COOPERATIVE_VECTOR_MATRIX_LAYOUT_ROW_MAJOR_NV;
+    qi.srcStride = 48;
+    qi.dstLayout = VK_COOPERATIVE_VECTOR_MATRIX_LAYOUT_TRAINING_OPTIMAL_NV;
+    CHECK(convert(dev, &qi) == VK_SUCCESS && size == 256, "size query: %zu (200 padded to 256)",
+          size);
+    size_t raw = 5 * 48, opt = (raw + 63) / 64 * 64, set = (raw + size + 63) / 64 * 64;
+    buffer b = make_buffer(dev, 2 * set);
+    uint8_t *m = (uint8_t *)b.map;
+    memset(m, 0xEE, 2 * set);
+    for (size_t w = 0; w < 2; w++)
+        for (int r = 0; r < 5; r++)
+            for (int c = 0; c < 40; c++)
+                m[w * set + r * 48 + c] = (uint8_t)(w * 101 + r * 40 + c);
+    VkBufferDeviceAddressInfo ai = {VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO, NULL, b.buf};
+    VkDeviceAddress base = vkGetBufferDeviceAddress(dev, &ai);
+    VkCommandPoolCreateInfo cpci = {VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, NULL, 0, 0};
+    VkCommandPool pool;
+    VK(vkCreateCommandPool(dev, &cpci, NULL, &pool));
+    VkCommandBuffer cb;
+    VkCommandBufferAllocateInfo cai = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, NULL, pool,
+                                       VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1};
+    VK(vkAllocateCommandBuffers(dev, &cai, &cb));
+    VkCommandBufferBeginInfo cbi = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    VK(vkBeginCommandBuffer(cb, &cbi));
+    record_convert(cb, cmd, base, set, raw, opt, size);
+    VK(vkEndCommandBuffer(cb));
+    VkSubmitInfo si = {VK_STRUCTURE_TYPE_SUBMIT_INFO, NULL, 0, NULL, NULL, 1, &cb, 0, NULL};
+    VkResult r = vkQueueSubmit(q, 1, &si, VK_NULL_HANDLE);
+    CHECK(r == VK_SUCCESS, "submit -> %d", (int)r);
+    if (r == VK_SUCCESS)
+        VK(vkQueueWaitIdle(q));
+    /* coopvm's training-optimal layout: the elements in tight row-major
+     * order (coopvm.h), then zeros up to the reported size */
+    int bad = 0;
+    for (size_t w = 0; w < 2 && r == VK_SUCCESS; w++)
+        for (size_t i = 0; i < size; i++) {
+            uint8_t want = i < 200 ? (uint8_t)(w * 101 + i) : 0;
+            if (m[w * set + opt + i] != want && bad++ < 4)
+                CHECK(0, "set %zu byte %zu: %02x, want %02x", w, i, m[w * set + opt + i], want);
+        }
+    vkDestroyCommandPool(dev, pool, NULL);
+    free_buffer(dev, &b);
+    vkDestroyDevice(dev, NULL);
+}
+
 int main(void)
 {
     VkApplicationInfo ai = {VK_STRUCTURE_TYPE_APPLICATION_INFO, NULL, "test_icd", 1, NULL, 0,
@@ -1155,6 +1253,7 @@ int main(void)
     test_update_after_destroy();
     test_static_use();
     test_shader_object();
+    test_device_convert();
     vkDestroyInstance(inst, NULL);
     if (failures)
         fprintf(stderr, "%d checks failed\n", failures);
