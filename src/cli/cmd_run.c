@@ -130,6 +130,11 @@ static void usage(FILE *f)
             "  --buffer S:B[.E]=FILE  bind FILE's bytes at descriptor set S, binding B,\n"
             "                       array element E (default 0); FILE may be zero:BYTES\n"
             "                       for a zero-filled buffer of that size\n"
+            "  --zero-buffers BYTES every statically used storage or uniform buffer\n"
+            "                       descriptor (each array element; 64 of a runtime\n"
+            "                       array) that no --buffer binds gets a zero-filled\n"
+            "                       buffer of BYTES bytes (smoke runs of any shader;\n"
+            "                       push constants: --push zero:BYTES)\n"
             "  --spec ID=VALUE      specialization constant: uint32 by default, or\n"
             "                       u:, i:, f: (float), d: (double), u64:, i64:, b: (bool)\n"
             "                       before the value, e.g. 2=f:0.5\n"
@@ -192,6 +197,7 @@ typedef struct run_opts {
     uint32_t address_count;
     cvm_specialization specs[64];
     uint32_t spec_count;
+    uint64_t zero_buffers; /* --zero-buffers BYTES, 0 when not given */
     /* debugging */
     const char *printf_path;
     uint64_t printf_limit;
@@ -503,6 +509,11 @@ static int parse_args(int argc, char **argv, run_opts *o)
         } else if (!strcmp(a, "--entry")) {
             NEED_VALUE();
             o->entry = v;
+        } else if (!strcmp(a, "--zero-buffers")) {
+            NEED_VALUE();
+            if (!parse_u64(v, &o->zero_buffers) || o->zero_buffers == 0 ||
+                o->zero_buffers > ((uint64_t)1 << 32))
+                return usage_error("--zero-buffers: '%s' is not a size from 1 to 2^32 bytes", v);
         } else if (!strcmp(a, "--push")) {
             NEED_VALUE();
             o->push = v;
@@ -999,6 +1010,8 @@ static unsigned char *resolve_buffer(run_opts *o, const char *spec, unsigned cha
 static int run_shader(run_opts *o)
 {
     cvm_buffer *bound_bufs[64] = {0}, *named_bufs[64] = {0};
+    unsigned char *zero_bufs[1024];
+    uint32_t zero_count = 0;
     int status = 1;
     debug_sinks sinks;
     memset(&sinks, 0, sizeof(sinks));
@@ -1081,6 +1094,35 @@ static int run_shader(run_opts *o)
                                      &d) != CVM_SUCCESS) {
             print_diag(b->file, 0, &d);
             goto done;
+        }
+    }
+    /* --zero-buffers: every other statically used descriptor element. */
+    for (uint32_t i = 0; o->zero_buffers && i < cvm_pipeline_resource_count(pipe); i++) {
+        cvm_pipeline_resource r;
+        if (!cvm_pipeline_get_resource(pipe, i, &r) || !r.statically_used)
+            continue;
+        for (uint32_t e = 0; e < r.array_size; e++) {
+            int given = 0;
+            for (uint32_t k = 0; k < o->buffer_count; k++)
+                given |= o->buffers[k].set == r.set && o->buffers[k].binding == r.binding &&
+                         o->buffers[k].element == e;
+            if (given)
+                continue;
+            if (zero_count == sizeof(zero_bufs) / sizeof(zero_bufs[0])) {
+                fprintf(stderr, "coopvm run: --zero-buffers: more than %zu descriptors\n",
+                        sizeof(zero_bufs) / sizeof(zero_bufs[0]));
+                goto done;
+            }
+            zero_bufs[zero_count] = calloc((size_t)o->zero_buffers, 1);
+            if (!zero_bufs[zero_count]) {
+                fprintf(stderr, "coopvm run: --zero-buffers: out of memory\n");
+                goto done;
+            }
+            if (cvm_pipeline_bind_buffer(pipe, r.set, r.binding, e, zero_bufs[zero_count++],
+                                         (size_t)o->zero_buffers, &d) != CVM_SUCCESS) {
+                print_diag(o->input, 0, &d);
+                goto done;
+            }
         }
     }
     /* Device addresses: every buffer has one (a bound one also through its
@@ -1201,6 +1243,8 @@ done:
     for (uint32_t i = 0; i < o->named_count; i++)
         free(o->named[i].data);
     free(push);
+    for (uint32_t i = 0; i < zero_count; i++)
+        free(zero_bufs[i]);
     return status;
 }
 

@@ -34,7 +34,7 @@ for s in *.spv; do spirv-val --target-env vulkan1.3 $s; done
 # Shaders that need a current glslang (cooperative matrix 2): built with
 # glslang from KhronosGroup/glslang main (16.x), outside this repository.
 GLSLANG_NEW=${GLSLANG_NEW:-glslangValidator}
-for s in callback_context coopmat_int_scale coopmat_vector_pointee subgroup_partitioned subgroup_partitioned_bad amd_int16 leaf_calls; do
+for s in callback_context coopmat_int_scale coopmat_vector_pointee subgroup_partitioned subgroup_partitioned_bad amd_int16 leaf_calls tensor_undefined_state; do
   $GLSLANG_NEW -V --target-env vulkan1.3 -o $s.spv $s.comp >/dev/null
 done
 # scope_khr, scope_nv2 (the compiled tier's scope form, test_jit): also

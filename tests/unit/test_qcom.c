@@ -468,6 +468,16 @@ static void test_bad_shapes(void **state)
     bad_conv(F32, F32, USE_B, 8, 16, 8, 3, 8, inv, 1, CONSTRUCT, "SubgroupSize (8)");
     bad_conv(S32, S32, USE_ACC, 8, 32, 32, 3, 16, inv, 1, CONSTRUCT, "SubgroupSize (16)");
     bad_conv(S32, S32, USE_ACC, 32, 8, 8, 3, 16, inv, 1, CONSTRUCT, "SubgroupSize (16)");
+    /* ... in the text's words (glslang's spv.qcom.coopmatConversion.1.comp) */
+    bad_conv(F32, F32, USE_A, 64, 8, 8, 3, 32, inv, 1, CONSTRUCT,
+             "\"its Rows must be one of the supported cooperative matrix row sizes that are "
+             "less than or equal to SubgroupSize\"");
+    bad_conv(F32, F32, USE_B, 8, 16, 8, 3, 8, inv, 1, CONSTRUCT,
+             "\"its Columns must be one of the supported cooperative matrix column sizes that "
+             "are less than or equal to SubgroupSize\"");
+    bad_conv(S32, S32, USE_ACC, 32, 8, 8, 3, 16, inv, 1, CONSTRUCT,
+             "\"its Rows and Columns must be one of the supported cooperative matrix row and "
+             "column sizes, respectively, that are less than or equal to SubgroupSize\"");
 }
 
 /* The extract's own rules: qcom_chain's f16 accumulator extracted packed

@@ -764,6 +764,45 @@ static void test_tiles_two_subgroups(void **state)
     assert_true(reuse_tested > 10);
 }
 
+/* tensor_undefined_state.comp: loads whose addressing the texts leave
+ * undefined end in an error that names the state at fault in the
+ * pseudo-code's words (before: one generic sentence for all of them, found
+ * running glslang's spv.coopmat2_tensor.comp), and the valid case runs. */
+static void test_undefined_state_named(void **state)
+{
+    (void)state;
+    static const struct {
+        cvm_result r;
+        const char *words; /* must appear in the message */
+    } cases[5] = {
+        {CVM_ERROR_INVALID_ARGUMENT, "span[0] of the tensor layout is 0"},
+        {CVM_ERROR_INVALID_ARGUMENT, "BlockSize1 is 0"},
+        {CVM_ERROR_INVALID_ARGUMENT, "viewDimension[0] of the tensor view is 0"},
+        {CVM_ERROR_INVALID_ARGUMENT, "layoutDimension[0] of the tensor layout is 0"},
+        {CVM_ERROR_INVALID_MODULE, "but the tensor layout has LDim 2: t.span[2] does not exist"},
+    };
+    uint32_t src[64], dst[64];
+    for (uint32_t i = 0; i < 64; i++)
+        src[i] = 1000u + i * 7u;
+    binding bb[2] = {{0, src, sizeof src}, {1, dst, sizeof dst}};
+    for (uint32_t c = 0; c <= 5; c++) {
+        cvm_specialization spec = {0, 4, c};
+        cvm_diagnostic diag;
+        memset(&diag, 0, sizeof diag);
+        fill_u32(dst, 64, SENTINEL);
+        cvm_result r = run_shader("tensor_undefined_state", &spec, 1, 0, 1, bb, 2, &diag);
+        if (c == 5) {
+            /* 8x8 layout, span = dimensions: element (row, col) is src[row * 8 + col]. */
+            assert_int_equal(r, CVM_SUCCESS);
+            assert_memory_equal(dst, src, sizeof src);
+            continue;
+        }
+        assert_int_equal(r, cases[c].r);
+        if (!strstr(diag.message, cases[c].words))
+            fail_msg("case %u: '%s' does not say '%s'", c, diag.message, cases[c].words);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -774,6 +813,7 @@ int main(void)
         cmocka_unit_test(test_views_out_of_bounds),
         cmocka_unit_test(test_tiles_random),
         cmocka_unit_test(test_tiles_two_subgroups),
+        cmocka_unit_test(test_undefined_state_named),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -302,10 +302,19 @@ static cvm_result check_subgroup_size(cvm_exec *ex, const cvm_insn *in, const cv
                              sg);
     int rows = mt->use != CVM_USE_B, cols = mt->use != CVM_USE_A;
     if ((rows && mt->rows > sg) || (cols && mt->cols > sg))
-        return cvm_exec_fail(ex, in, CVM_ERROR_INVALID_MODULE,
-                             "a %ux%u %s needs %s of at most SubgroupSize (%u)", mt->rows, mt->cols,
-                             use_name(mt->use),
-                             rows && cols ? "rows and columns" : rows ? "rows" : "columns", sg);
+        return cvm_exec_fail(
+            ex, in, CVM_ERROR_INVALID_MODULE,
+            "a %ux%u %s needs %s of at most SubgroupSize (%u): SPV_QCOM_cooperative_matrix_"
+            "conversion: \"%s\"",
+            mt->rows, mt->cols, use_name(mt->use),
+            rows && cols ? "rows and columns" : rows ? "rows" : "columns", sg,
+            rows && cols ? "its Rows and Columns must be one of the supported cooperative matrix "
+                           "row and column sizes, respectively, that are less than or equal to "
+                           "SubgroupSize"
+            : rows       ? "its Rows must be one of the supported cooperative matrix row sizes "
+                           "that are less than or equal to SubgroupSize"
+                         : "its Columns must be one of the supported cooperative matrix column "
+                           "sizes that are less than or equal to SubgroupSize");
     return CVM_SUCCESS;
 }
 

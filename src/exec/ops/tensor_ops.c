@@ -18,6 +18,7 @@
  * 'Pointer' operand").  With a DecodeFunc, the function's pointer is
  * 'Pointer' + index * size of the function's pointee type: it addresses the
  * block (SPEC_NOTES "decode pointer"). */
+#include <stdio.h>
 #include <string.h>
 
 #include "exec/kernels/transpose.h"
@@ -63,6 +64,69 @@ static const char *tensor_error_text(cvm_result r)
     default:
         return cvm_result_string(r);
     }
+}
+
+/* The state that makes an element's address fail (cvm_tensor_element_address
+ * returned `r` for layout t and view v, NULL without one), in the texts'
+ * words, to `buf`; the generic text when no single value is at fault.  The
+ * order is the pseudo-code's: the view's dimensions (linearToViewCoord), the
+ * spans (linearToSpanCoord), then per dimension layoutDimension under a clamp
+ * mode and blockSize (spanCoordToTensorCoord). */
+static const char *address_error_why(const cvm_tensor_layout *t, const cvm_tensor_view *v,
+                                     cvm_tensor_access acc, cvm_result r, char *buf, size_t n)
+{
+    if (r == CVM_ERROR_INVALID_MODULE && v && !v->hasDimensions && v->dim > t->dim) {
+        snprintf(buf, n,
+                 "the tensor view has VDim %u dimensions and \"hasDimensions\" false, so \"the "
+                 "dimensions of the tensor layout span are used instead\" (linearToViewCoord: "
+                 "dimensions[i] = t.span[i] for i < VDim), but the tensor layout has LDim %u: "
+                 "t.span[%u] does not exist",
+                 v->dim, t->dim, t->dim);
+        return buf;
+    }
+    if (r != CVM_ERROR_INVALID_ARGUMENT)
+        return tensor_error_text(r);
+    for (uint32_t i = 0; v && v->hasDimensions && i < v->dim; i++)
+        if (v->viewDimension[i] == 0) {
+            snprintf(buf, n,
+                     "viewDimension[%u] of the tensor view is 0 (never set by "
+                     "OpTensorViewSetDimensionNV), and linearToViewCoord computes \"index %% "
+                     "dimensions[i]\": undefined",
+                     i);
+            return buf;
+        }
+    for (uint32_t i = 0; i < t->dim; i++)
+        if (t->span[i] == 0) {
+            snprintf(buf, n,
+                     "span[%u] of the tensor layout is 0 (set neither by "
+                     "OpTensorLayoutSetDimensionNV nor by OpTensorLayoutSliceNV), and "
+                     "linearToSpanCoord computes \"index %% t.span[dim]\": undefined",
+                     i);
+            return buf;
+        }
+    for (uint32_t i = 0; i < t->dim; i++) {
+        if (acc == CVM_TENSOR_LOAD && t->layoutDimension[i] == 0 &&
+            t->clampMode >= CVM_TENSOR_CLAMP_CLAMP_TO_EDGE) {
+            int edge = t->clampMode == CVM_TENSOR_CLAMP_CLAMP_TO_EDGE;
+            int repeat = t->clampMode == CVM_TENSOR_CLAMP_REPEAT;
+            snprintf(buf, n,
+                     "layoutDimension[%u] of the tensor layout is 0, so every coordinate is out "
+                     "of range and clamp mode %s has no coordinate to give (\"%s\")",
+                     i, edge ? "ClampToEdge" : repeat ? "Repeat" : "RepeatMirrored",
+                     edge     ? "c = min(max(c, 0), t.layoutDimension[dim]-1)"
+                     : repeat ? "c = c % t.layoutDimension[dim]"
+                              : "c = c % (2*t.layoutDimension[dim]-2)");
+            return buf;
+        }
+        if (t->blockSize[i] == 0) {
+            snprintf(buf, n,
+                     "blockSize[%u] of the tensor layout is 0, and spanCoordToTensorCoord "
+                     "computes \"c %% t.blockSize[dim]\": undefined",
+                     i);
+            return buf;
+        }
+    }
+    return tensor_error_text(r);
 }
 
 /* Reads the layout value `id` of lane `lane` and checks it against its type
@@ -179,6 +243,14 @@ static cvm_result tensor_state_lane(cvm_exec *ex, const cvm_insn *in, uint32_t l
         if (r == CVM_SUCCESS)
             memcpy(o_value, &tv, sizeof(tv));
     }
+    if (r == CVM_ERROR_INVALID_ARGUMENT && in->spv_op == SpvOpTensorLayoutSetBlockSizeNV)
+        for (uint32_t k = 0; k < in->nextra; k++)
+            if (v[k] == 0)
+                return cvm_exec_fail(ex, in, r,
+                                     "invocation %u: BlockSize%u is 0, and every address of "
+                                     "the layout would compute \"c %% t.blockSize[dim]\" "
+                                     "(spanCoordToTensorCoord): undefined",
+                                     l, k);
     if (r != CVM_SUCCESS)
         return cvm_exec_fail(ex, in, r, "invocation %u: %s", l, tensor_error_text(r));
     return CVM_SUCCESS;
@@ -363,10 +435,11 @@ static cvm_result plan_failure(cvm_exec *ex, const cvm_insn *in, cvm_result r,
     for (uint32_t row = 0; row < M; row++) {
         for (uint32_t col = 0; col < N; col++) {
             cvm_tensor_element e;
+            char why[400];
             cvm_result er = cvm_tensor_element_address(t, v, acc, row, col, N, &e);
             if (er != CVM_SUCCESS)
                 return cvm_exec_fail(ex, in, er, "matrix element (%u, %u): %s", row, col,
-                                     tensor_error_text(er));
+                                     address_error_why(t, v, acc, er, why, sizeof(why)));
         }
     }
     return cvm_exec_fail(ex, in, r, "%s", tensor_error_text(r));
