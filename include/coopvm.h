@@ -166,7 +166,10 @@ typedef enum cvm_context_flags {
      * every dispatch size and at the first leaf call (the tests compare the
      * tiers with it);
      * CVM_FLAG_NO_JIT never compiles.  CVM_FLAG_REFERENCE_PATHS, a trace or
-     * DebugPrintf messages (cvm_pipeline_set_debug) keep the interpreter. */
+     * DebugPrintf messages (cvm_pipeline_set_debug) keep the interpreter.
+     * The environment variable COOPVM_JIT overrides these two flags
+     * (cvm_context_create); cvm_pipeline_tier_info says what the tier did,
+     * and why it did not take a shader. */
     CVM_FLAG_JIT = 1u << 7,
     CVM_FLAG_NO_JIT = 1u << 8,
     /* Differential testing of the two tiers (src/api/api.c "Comparing the
