@@ -58,6 +58,7 @@ set(cvm_tier_scripts_interpreted
   amber/coopmat_dead_load.amber                 # a value per lane in a matrix shader (an OpLoad)
   amber/coopmat_splat_nonuniform.amber          # a Function variable per invocation ('i')
   amber/coopmat_store_stride0.amber             # a value per lane in a matrix shader (an OpLoad)
+  amber/coopmat_reduce_bf16.amber               # a value per lane in a matrix shader (an OpLoad); a bf16 callback parameter
   validate/spv14/coopvec_spv14.amber            # OpCooperativeVectorLoadNV
   validate/vulkan/coopvec_spv14/coopvec_spv14.amber # (the same)
   amber/batch/nested/skip.vkscript)             # refused (exit status 3: skipped)
