@@ -834,6 +834,62 @@ static void test_matrix_combinations(void)
     free(f);
 }
 
+/* The NV (v1) list names only types of VkComponentTypeNV's own range, at
+ * subgroup scope, with each A = B = in, C = D = out pair of them: no
+ * bfloat16 or float8 (see cvk_GetPhysicalDeviceCooperativeMatrixPropertiesNV:
+ * the CTS's NV shaders cannot declare such matrices), and VK_INCOMPLETE on
+ * a short array. */
+static int nv_type(uint32_t t)
+{
+    return t <= (uint32_t)VK_COMPONENT_TYPE_UINT64_NV;
+}
+
+static void test_matrix_combinations_nv(void)
+{
+    PFN_vkGetPhysicalDeviceCooperativeMatrixPropertiesNV nvp =
+        (PFN_vkGetPhysicalDeviceCooperativeMatrixPropertiesNV)vkGetInstanceProcAddr(
+            inst, "vkGetPhysicalDeviceCooperativeMatrixPropertiesNV");
+    CHECK(nvp != NULL, "vkGetPhysicalDeviceCooperativeMatrixPropertiesNV");
+    if (!nvp)
+        return;
+    uint32_t n = 0;
+    CHECK(nvp(pd, &n, NULL) == VK_SUCCESS && n > 1, "NV count %u", n);
+    if (n < 2)
+        return;
+    VkCooperativeMatrixPropertiesNV *p = calloc(n, sizeof(*p));
+    if (!p)
+        exit(1);
+    for (uint32_t i = 0; i < n; i++)
+        p[i].sType = VK_STRUCTURE_TYPE_COOPERATIVE_MATRIX_PROPERTIES_NV;
+    uint32_t short_n = n - 1;
+    CHECK(nvp(pd, &short_n, p) == VK_INCOMPLETE && short_n == n - 1, "NV short array: %u",
+          short_n);
+    CHECK(nvp(pd, &n, p) == VK_SUCCESS, "NV list");
+    int bad = 0, missing = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (!nv_type((uint32_t)p[i].AType) || !nv_type((uint32_t)p[i].BType) ||
+            !nv_type((uint32_t)p[i].CType) || !nv_type((uint32_t)p[i].DType) ||
+            p[i].scope != VK_SCOPE_SUBGROUP_NV || !p[i].MSize || !p[i].NSize || !p[i].KSize) {
+            if (bad++ < 4)
+                CHECK(0, "NV entry %u: A %d B %d C %d D %d scope %d", i, (int)p[i].AType,
+                      (int)p[i].BType, (int)p[i].CType, (int)p[i].DType, (int)p[i].scope);
+        }
+    for (size_t a = 0; a < NALL; a++)
+        for (size_t c = 0; c < NALL; c++) {
+            uint32_t in = (uint32_t)all_types[a], out = (uint32_t)all_types[c];
+            if (!nv_type(in) || !nv_type(out))
+                continue;
+            int found = 0;
+            for (uint32_t i = 0; i < n; i++)
+                found |= (uint32_t)p[i].AType == in && (uint32_t)p[i].BType == in &&
+                         (uint32_t)p[i].CType == out && (uint32_t)p[i].DType == out;
+            if (!found && missing++ < 4)
+                CHECK(0, "NV list lacks A = B = %u, C = D = %u", in, out);
+        }
+    CHECK(bad == 0 && missing == 0, "NV list: %d bad entries, %d pairs missing", bad, missing);
+    free(p);
+}
+
 static int has_device_extension(const char *name)
 {
     uint32_t n = 0;
@@ -1244,6 +1300,7 @@ int main(void)
     }
     test_queries();
     test_matrix_combinations();
+    test_matrix_combinations_nv();
     test_long_vector();
     test_integer_dot();
     test_dispatches();
