@@ -84,6 +84,8 @@ RULES = [
      lambda c, m, f: '.length.' in c and small_only(c, f)),
     ('sint8-result-masked-reference', {'Fail'},
      lambda c, m, f: out_type(c) == 'sint8'),
+    ('null-c-reference-unrounded', {'Fail'},
+     lambda c, m, f: c.endswith('.op_constant_null.null_c')),
     ('cts-glsl-does-not-compile', {'InternalError'},
      lambda c, m, f: 'Compiling GLSL to SPIR-V failed' in m),
 ]
