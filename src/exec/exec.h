@@ -390,6 +390,13 @@ typedef struct cvm_exec {
  * *o_err a failure to report (a divergent collective, an access out of
  * bounds) or CVM_SUCCESS.  Always 0 on the reference paths.  The answer for
  * an OpVariable with every lane active is kept (cvm_exec.mvar_slots). */
+/* A matrix conversion that also transposes (ops/convert.c): result element
+ * (r,c) is source element (c,r) converted from kind in->sk2 to in->sk as
+ * cvm_convert_array does, in->d its saturation flag; shared by the
+ * CooperativeMatrixTransposeEXT conversions and OpCooperativeMatrixTransposeNV
+ * between component types. */
+cvm_result cvm_op_convert_transpose(cvm_exec *ex, const cvm_insn *in);
+
 int cvm_matrix_variable_slot(cvm_exec *ex, const cvm_insn *in, uint32_t ptr_id, uint32_t size,
                              cvm_val *o_slot, cvm_result *o_err);
 /* Its earlier answer for variable `ptr_id` (cvm_exec.mvar_slots), 1 with

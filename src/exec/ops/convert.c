@@ -139,7 +139,7 @@ int cvm_convert_eval_lane(const cvm_insn *in, uint8_t *r, const uint8_t *a)
  * (SPV_EXT_cooperative_matrix_maintenance1): "element (r,c) of the source
  * is converted and stored in result element (c,r)".  in->type is the result
  * (R x C), the source C x R; in->sk/sk2/d as for h_convert. */
-static cvm_result h_convert_transpose(cvm_exec *ex, const cvm_insn *in)
+cvm_result cvm_op_convert_transpose(cvm_exec *ex, const cvm_insn *in)
 {
     const cvm_type *tr = &ex->prog->types[in->type];
     cvm_val vr = ex->vals[in->result], va = ex->vals[in->a];
@@ -363,6 +363,6 @@ cvm_result cvm_lower_convert(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
         spv_module_find_decoration(cvm_lower_program(lw)->mod, w[2], SPV_NO_MEMBER,
                                    SpvDecorationSaturatedToLargestFloat8NormalConversionEXT))
         out->d = 1;
-    out->fn = transpose ? h_convert_transpose : h_convert;
+    out->fn = transpose ? cvm_op_convert_transpose : h_convert;
     return CVM_SUCCESS;
 }

@@ -442,31 +442,6 @@ static cvm_result h_transpose(cvm_exec *ex, const cvm_insn *in)
     return CVM_SUCCESS;
 }
 
-/* Transpose with a change of component type: in->sk / sk2 are the result's
- * and Matrix's element kinds; each element is converted as
- * cvm_convert_array converts (Op{F,S,U}Convert by the kinds). */
-static cvm_result h_transpose_convert(cvm_exec *ex, const cvm_insn *in)
-{
-    const cvm_type *tr = &ex->prog->types[in->type];
-    cvm_scalar_kind rk = (cvm_scalar_kind)in->sk, mk = (cvm_scalar_kind)in->sk2;
-    unsigned rs = cvm_sk_size(rk), ms = cvm_sk_size(mk);
-    cvm_val vm = ex->vals[in->a], vr = ex->vals[in->result];
-    for (uint32_t i = 0; i < cvm_scope_instances(ex, in); i++) {
-        int chk = cvm_scope_instance_check(ex, in, i);
-        if (chk < 0)
-            return CVM_ERROR_DIVERGENT_COLLECTIVE;
-        if (chk == 0)
-            continue;
-        const uint8_t *src = vm.p + (size_t)i * vm.stride; /* tr->cols x tr->rows */
-        uint8_t *dst = vr.p + (size_t)i * vr.stride;
-        for (uint32_t r = 0; r < tr->rows; r++)
-            for (uint32_t c = 0; c < tr->cols; c++)
-                cvm_convert_array(rk, dst + ((size_t)r * tr->cols + c) * rs, mk,
-                                  src + ((size_t)c * tr->rows + r) * ms, 1, 0);
-    }
-    return CVM_SUCCESS;
-}
-
 /* ---- lowering -------------------------------------------------------------- */
 
 static const char *use_name(uint32_t use)
@@ -701,9 +676,12 @@ static cvm_result lower_convert_transpose(cvm_lower *lw, const spv_inst *in, cvm
     out->flags = scope_flags(tr);
     out->fn = tp ? h_transpose : h_convert_use;
     if (convert) {
+        /* the element conversion of OpFConvert & co. decorated
+         * CooperativeMatrixTransposeEXT (ops/convert.c), no saturation */
         out->sk = er->sk;
         out->sk2 = em->sk;
-        out->fn = h_transpose_convert;
+        out->d = 0;
+        out->fn = cvm_op_convert_transpose;
     }
     return CVM_SUCCESS;
 }
