@@ -86,6 +86,9 @@ RULES = [
      lambda c, m, f: out_type(c) == 'sint8'),
     ('null-c-reference-unrounded', {'Fail'},
      lambda c, m, f: c.endswith('.op_constant_null.null_c')),
+    ('coopvec-unsigned-bias-unwrapped', {'Fail'},
+     lambda c, m, f: re.search(r'\.cooperative_vector\.matmul\.matrixmuladd(transpose)?\.uint[0-9]+_'
+                               r'[a-z0-9_]*_uint32\.[a-z]+\.[0-9x]+\.acthardgelu\.', c) is not None),
     ('cts-glsl-does-not-compile', {'InternalError'},
      lambda c, m, f: 'Compiling GLSL to SPIR-V failed' in m),
 ]
