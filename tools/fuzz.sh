@@ -28,7 +28,7 @@ seeds() { # harness dir: copy its seed files (flat; libFuzzer reads dirs recursi
   esac
   mkdir -p "$2"
   for p in $pat; do
-    find "$src/tests" -name "$p" -type f ! -path '*/fuzz/regress/*'
+    find "$src/tests" -name "$p" -type f \( ! -path '*/fuzz/regress/*' -o -name 'hbo_*' \)
   done | while read -r f; do
     cp "$f" "$2/$(echo "$f" | cksum | cut -d' ' -f1)-${f##*/}"
   done

@@ -2,12 +2,16 @@
  * go to cvm_module_create (validation on, as users get it); a module that
  * is accepted gets a pipeline for its entry point, a zeroed 4096-byte
  * buffer at every (set 0..3, binding 0..3), 256 zero bytes of push
- * constants, and one workgroup on one thread with an instruction budget of
- * 20000, robust access off: an access out of bounds, a runaway loop or an
- * oversized workgroup must come back as a status (fuzz_common.h).  One
- * input in four (by its length in words) runs with CVM_FLAG_JIT, so that a
- * module the compiled tier takes is compiled and run (src/exec/jit): the
- * translation and LLVM's verifier meet the fuzzed modules too.
+ * constants, and an instruction budget of 20000, robust access off: an
+ * access out of bounds, a runaway loop or an oversized workgroup must come
+ * back as a status (fuzz_common.h).  By its length in words, one input in
+ * four runs with CVM_FLAG_JIT, so that a module the compiled tier takes is
+ * compiled and run (src/exec/jit): the translation and LLVM's verifier meet
+ * the fuzzed modules too; and half the inputs run three workgroups on a
+ * context of two worker threads instead of one workgroup on one, so that the
+ * thread pool and the split of a dispatch among workers are fuzzed too (the
+ * three workgroups race on the same buffers, which may give any values but
+ * never a crash).
  *
  * Built with CVM_FUZZ_UNVALIDATED (the module_unvalidated harness) the
  * context has CVM_FLAG_NO_VALIDATION: the reader, the lowering and the
@@ -23,7 +27,10 @@
  * finding, except where one tier ran out of the instruction budget and the
  * other did not: the tiers charge it differently by design (exec/jit/jit.h:
  * per block of an invocation, not of a subgroup), so a module near the
- * budget may end on one side only. */
+ * budget may end on one side only.  This harness keeps one thread (two
+ * workgroups' races would make the tiers' results depend on the order the
+ * workers run them in) and runs one workgroup or, for half the inputs,
+ * three, one after another. */
 #include <stdio.h>
 #include <string.h>
 
@@ -31,12 +38,18 @@
 
 enum { SETS = 4, BINDINGS = 4, BUFFER_BYTES = 4096, PUSH_BYTES = 256 };
 
-static cvm_context *context(int jit)
+/* The context of an input: [jit][several workers]. */
+static cvm_context *context(int jit, int workers)
 {
-    static cvm_context *ctx[2];
-    if (!ctx[jit]) {
+    static cvm_context *ctxs[2][2];
+    cvm_context **ctx = &ctxs[jit][workers];
+    if (!*ctx) {
         cvm_context_desc desc = {0};
+#ifdef CVM_FUZZ_TIERS
         desc.threads = 1;
+#else
+        desc.threads = workers ? 2 : 1;
+#endif
         desc.instruction_budget = 20000;
         desc.memory_limit = 64u << 20;
         desc.flags = jit ? CVM_FLAG_JIT : 0;
@@ -47,10 +60,10 @@ static cvm_context *context(int jit)
         desc.flags |= CVM_FLAG_NO_VALIDATION;
 #endif
         cvm_diagnostic d;
-        if (cvm_context_create(&desc, &ctx[jit], &d) != CVM_SUCCESS)
+        if (cvm_context_create(&desc, ctx, &d) != CVM_SUCCESS)
             abort();
     }
-    return ctx[jit];
+    return *ctx;
 }
 
 #ifdef CVM_FUZZ_TIERS
@@ -97,7 +110,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     cvm_diagnostic d;
     cvm_module *module = NULL;
     cvm_pipeline *pipeline = NULL;
-    cvm_result r = cvm_module_create(context(nwords % 4 == 0), words, nwords, &module, &d);
+    int several = (nwords / 4) % 2 == 1;
+    cvm_result r = cvm_module_create(context(nwords % 4 == 0, several), words, nwords, &module, &d);
     free(words); /* the module keeps its own copy */
     cvm_fuzz_check(r, &d);
     if (r != CVM_SUCCESS)
@@ -119,7 +133,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
     r = cvm_pipeline_set_push_constants(pipeline, push, sizeof(push), &d);
     cvm_fuzz_check(r, &d);
-    r = cvm_pipeline_dispatch(pipeline, 1, 1, 1, &d);
+    r = cvm_pipeline_dispatch(pipeline, several ? 3 : 1, 1, 1, &d);
     cvm_fuzz_check(r, &d);
 #ifdef CVM_FUZZ_TIERS
     check_tiers(r, &d);
