@@ -136,6 +136,7 @@ typedef struct walk {
     int kinds;              /* check what each position needs (values, types, labels) */
     int constants;          /* values must be constants defined before (constant
                                instructions: they are evaluated in order) */
+    uint32_t *max_id;       /* the first pass: the largest id met so far, or NULL */
 } walk;
 
 static cvm_result walk_operand(walk *w, uint16_t kind, int optional, const char *name);
@@ -147,6 +148,8 @@ static cvm_result check_id(walk *w, uint32_t id)
         return cvm_diag_at(w->diag, CVM_ERROR_MALFORMED, w->inst->offset, w->inst->opcode,
                            "id %u at word %u is outside the bound %u", id,
                            w->inst->offset + w->pos, w->bound);
+    if (w->max_id && id > *w->max_id)
+        *w->max_id = id;
     return CVM_SUCCESS;
 }
 
@@ -262,9 +265,9 @@ static cvm_result walk_inst_with(walk w, const spv_instruction_desc *d, int nons
 }
 
 static cvm_result walk_inst(const spv_inst *inst, const spv_instruction_desc *d, uint32_t bound,
-                            int nonsemantic, cvm_diagnostic *diag)
+                            int nonsemantic, uint32_t *max_id, cvm_diagnostic *diag)
 {
-    walk w = {inst, 1, bound, diag, NULL, UINT32_MAX, 0, 0};
+    walk w = {inst, 1, bound, diag, NULL, UINT32_MAX, 0, 0, max_id};
     return walk_inst_with(w, d, nonsemantic);
 }
 
@@ -546,7 +549,7 @@ static cvm_result check_uses(const spv_module *m, cvm_diagnostic *diag)
                     words[i - 1] = in.words[i];
                 spv_inst inner = {words, (uint16_t)(in.words[3] & 0xffffu),
                                   (uint16_t)(in.word_count - 1u), in.offset};
-                walk w = {&inner, 1, m->bound, diag, m, func, 1, 1};
+                walk w = {&inner, 1, m->bound, diag, m, func, 1, 1, NULL};
                 cvm_result r = walk_inst_with(w, id, 0);
                 if (r == CVM_SUCCESS)
                     continue;
@@ -562,10 +565,10 @@ static cvm_result check_uses(const spv_module *m, cvm_diagnostic *diag)
                                    "%s at word %u: the Result Type %%%u is not a pointer type",
                                    d->name, in.offset, in.words[1]);
             walk w = {&in, 1, m->bound, diag, m, func, uses_kinds(d, in.opcode),
-                      func == UINT32_MAX && !strcmp(d->op_class, "Constant-Creation")};
+                      func == UINT32_MAX && !strcmp(d->op_class, "Constant-Creation"), NULL};
             CVM_TRY(walk_inst_with(w, d, nonsemantic));
         } else if (in.opcode == SpvOpSwitch && in.word_count >= 3) {
-            walk w = {&in, 1, m->bound, diag, m, func, 1, 0};
+            walk w = {&in, 1, m->bound, diag, m, func, 1, 0, NULL};
             CVM_TRY(check_use(&w, SPV_OPERAND_IdRef, "Selector", in.words[1]));
         }
         if (in.opcode == SpvOpFunctionEnd)
@@ -666,6 +669,7 @@ cvm_result spv_module_parse(spv_module *o_mod, spv_binary *bin, cvm_diagnostic *
     uint32_t cap_caps = 0, cap_decos = 0, cap_entries = 0, cap_modes = 0, cap_funcs = 0;
     uint32_t cap_lines = 0;
     uint32_t cur_func = UINT32_MAX;
+    uint32_t max_id = 0; /* the largest id any instruction defines or names */
 
     if (m.bound > (1u << 22)) {
         r = cvm_diag_at(diag, CVM_ERROR_LIMIT, 3, 0, "id bound %u is larger than coopvm's limit",
@@ -690,7 +694,7 @@ cvm_result spv_module_parse(spv_module *o_mod, spv_binary *bin, cvm_diagnostic *
         }
         int nonsemantic = (in.opcode == SpvOpExtInst || in.opcode == SpvOpExtInstWithForwardRefsKHR) &&
                           in.word_count >= 4 && is_nonsemantic_set(&m, in.words[3]);
-        if ((r = walk_inst(&in, d, m.bound, nonsemantic, diag)) != CVM_SUCCESS)
+        if ((r = walk_inst(&in, d, m.bound, nonsemantic, &max_id, diag)) != CVM_SUCCESS)
             goto fail;
         uint32_t rt = 0, id = 0;
         if (d->has_result_type && d->has_result) {
@@ -859,6 +863,18 @@ cvm_result spv_module_parse(spv_module *o_mod, spv_binary *bin, cvm_diagnostic *
         r = cvm_diag_at(diag, CVM_ERROR_MALFORMED, m.functions[cur_func].begin, SpvOpFunction,
                         "function %u has no OpFunctionEnd", m.functions[cur_func].id);
         goto fail;
+    }
+    /* The header's bound is only an upper limit (SPIR-V 2.3: "all <id>s in
+     * this module are guaranteed to satisfy 0 < id < Bound"), and a module
+     * may declare up to 4194303 while naming a few hundred ids.  Everything
+     * below sizes its tables by the bound -- the definitions here, the
+     * lowering's types and offsets, the interpreter's value slots per call
+     * -- so it is the ids the module really uses, not the header's word. */
+    if (max_id + 1 < m.bound) {
+        spv_def *defs = cvm_realloc(m.defs, ((size_t)max_id + 1) * sizeof(spv_def));
+        if (defs)
+            m.defs = defs;
+        m.bound = max_id + 1;
     }
     if ((r = check_uses(&m, diag)) != CVM_SUCCESS)
         goto fail;
