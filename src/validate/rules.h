@@ -199,7 +199,8 @@ X("CORE.Capability-Instruction", 4, VAL_EACH, 0, VAL_ENV_ANY, VAL_ERROR, SRC_COR
 X("CORE.Capability-Operand", 4, VAL_EACH, 0, VAL_ENV_ANY, VAL_ERROR, SRC_CORE, "2.16.1 Universal Validation Rules; 3 Binary Form (Enabling Capabilities)", \
   "an enumerant operand that needs capabilities has one of them declared (the texts' Enabling Capabilities columns, e.g. TensorView, DecodeFunc, DecodeVectorFunc)", vc_capability_operand) \
 /* ---- dependencies of the texts: versions, OpExtension, required extensions; the extension a module uses comes before the ones it requires ---- */ \
-X("QCOM-CMC.Version", 4, VAL_MODULE, 0, VAL_ENV_ANY, VAL_WARNING, SRC_QCOM, "Dependencies", \
+/* an error, unlike the other Dependencies rows: spirv-val refuses the extension below SPIR-V 1.3 too */ \
+X("QCOM-CMC.Version", 4, VAL_MODULE, 0, VAL_ENV_ANY, VAL_ERROR, SRC_QCOM, "Dependencies", \
   "this extension requires SPIR-V 1.3", qcom_version) \
 /* an error, unlike the other Dependencies: CooperativeMatrixConversionQCOM declares CooperativeMatrixKHR, whose OpExtension KHR-CM.Extension requires anyway */ \
 X("QCOM-CMC.Requires-KHR", 4, VAL_MODULE, 0, VAL_ENV_ANY, VAL_ERROR, SRC_QCOM, "Dependencies", \
