@@ -44,6 +44,7 @@
 #define SRC_QCOM "SPV_QCOM_cooperative_matrix_conversion rev 1"
 #define SRC_CV "SPV_NV_cooperative_vector rev 2"
 #define SRC_NV1 "SPV_NV_cooperative_matrix rev 3"
+#define SRC_DI "NonSemantic.Shader.DebugInfo version 101 rev 2"
 #define SRC_M1 "SPV_EXT_cooperative_matrix_maintenance1 rev 1"
 #define SRC_ARM "SPV_ARM_cooperative_matrix_layouts rev 1"
 #define SRC_BF16 "SPV_KHR_bfloat16"
@@ -342,6 +343,13 @@ X("KHR-CM.Uniform-Operands", 4, VAL_LISTED, 0, VAL_ENV_ANY, VAL_ERROR, SRC_KHR, 
   "run time: the operands of the cooperative matrix instructions are dynamically uniform within every instance of the Scope (a property of values, not of the module)", val_listed) \
 X("KHR-CM.Scope-Active", 4, VAL_LISTED, 0, VAL_ENV_ANY, VAL_ERROR, SRC_KHR, "3.42.6 OpTypeCooperativeMatrixKHR", \
   "run time: an instruction with a cooperative matrix operand or result runs with all invocations of the Scope instance active or none (the engine checks, CVM_ERROR_DIVERGENT_COLLECTIVE)", val_listed) \
+/* ---- NonSemantic.Shader.DebugInfo: the debug types of cooperative matrices and vectors ---- */ \
+X("DI.Version-101", 4, VAL_OPCODE, OPC(ExtInst), VAL_ENV_ANY, VAL_ERROR, SRC_DI, "Version 101 Extension", \
+  "DebugTypeVectorIdEXT (109) and DebugTypeCooperativeMatrixKHR (110) are used only with the set imported as NonSemantic.Shader.DebugInfo.101 or later", di_version_101) \
+X("DI.CoopMatrix-Component", 4, VAL_OPCODE, OPC(ExtInst), VAL_ENV_ANY, VAL_ERROR, SRC_DI, "DebugTypeCooperativeMatrixKHR", \
+  "Component Type is a debugging instruction that describes the type of element in the matrix (a scalar: DebugTypeBasic)", di_coop_matrix_component) \
+X("DI.CoopMatrix-Operands", 4, VAL_OPCODE, OPC(ExtInst), VAL_ENV_ANY, VAL_ERROR, SRC_DI, "DebugTypeCooperativeMatrixKHR", \
+  "Scope, Rows, Columns and Use are constant instructions with scalar integer type (OpSpecConstant included)", di_coop_matrix_operands) \
 /* ---- SPV_NV_cooperative_matrix (version 1; the engine runs it, exec/lower.c) ---- */ \
 X("NV-CM1.Type-Component", 4, VAL_OPCODE, OPC(TypeCooperativeMatrixNV), VAL_ENV_ANY, VAL_ERROR, SRC_NV1, "3.32.6 OpTypeCooperativeMatrixNV", \
   "Component Type is a scalar numerical type", nv1_type_component) \
