@@ -128,7 +128,8 @@ int val_points_into_array(const val_ctx *v, uint32_t ptr)
  * is declared explicitly.  BFloat16CooperativeMatrixKHR (SPV_KHR_bfloat16)
  * and Float8CooperativeMatrixEXT (SPV_EXT_float8) declare it implicitly:
  * a module declaring only those is under its own extension's Dependencies
- * (whose SPIR-V texts are not in shared/specs), and SPIRV-Tools' validator
+ * (SPV_KHR_bfloat16 and SPV_EXT_float8 "interact with"
+ * SPV_KHR_cooperative_matrix, they do not require it), and SPIRV-Tools' validator
  * tests accept such modules without OpExtension "SPV_KHR_cooperative_matrix"
  * or VulkanMemoryModel, with and without a cooperative matrix type
  * (tests/validate/README.md). */
