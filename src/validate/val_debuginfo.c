@@ -80,7 +80,7 @@ int di_coop_matrix_component(val_ctx *v, const spv_inst *in)
 
 int di_coop_matrix_operands(val_ctx *v, const spv_inst *in)
 {
-    if (in->words[4] != DI_TYPE_COOP_MATRIX || !di_version(v, in->words[3]))
+    if (in->word_count < 5 || in->words[4] != DI_TYPE_COOP_MATRIX || !di_version(v, in->words[3]))
         return 1;
     static const char *const names[] = {"Scope", "Rows", "Columns", "Use"};
     for (uint32_t i = 0; i < 4; i++) {

@@ -119,7 +119,7 @@ int nv1_composite(val_ctx *v, const spv_inst *in)
         in->opcode != SpvOpCompositeConstruct)
         return 1;
     nv1_mat m;
-    if (!nv1_type(v, in->words[1], &m))
+    if (in->word_count < 3 || !nv1_type(v, in->words[1], &m))
         return 1;
     uint32_t n = in->word_count - 3u;
     if (n != 1)
