@@ -347,7 +347,7 @@ X("KHR-CM.Scope-Active", 4, VAL_LISTED, 0, VAL_ENV_ANY, VAL_ERROR, SRC_KHR, "3.4
 X("DI.Version-101", 4, VAL_OPCODE, OPC(ExtInst), VAL_ENV_ANY, VAL_ERROR, SRC_DI, "Version 101 Extension", \
   "DebugTypeVectorIdEXT (109) and DebugTypeCooperativeMatrixKHR (110) are used only with the set imported as NonSemantic.Shader.DebugInfo.101 or later", di_version_101) \
 X("DI.CoopMatrix-Component", 4, VAL_OPCODE, OPC(ExtInst), VAL_ENV_ANY, VAL_ERROR, SRC_DI, "DebugTypeCooperativeMatrixKHR", \
-  "Component Type is a debugging instruction that describes the type of element in the matrix (a scalar: DebugTypeBasic)", di_coop_matrix_component) \
+  "Component Type is a debugging instruction that describes the type of element in the matrix: a DebugTypeBasic (or DebugInfoNone in place of a removed one)", di_coop_matrix_component) \
 X("DI.CoopMatrix-Operands", 4, VAL_OPCODE, OPC(ExtInst), VAL_ENV_ANY, VAL_ERROR, SRC_DI, "DebugTypeCooperativeMatrixKHR", \
   "Scope, Rows, Columns and Use are constant instructions with scalar integer type (OpSpecConstant included)", di_coop_matrix_operands) \
 /* ---- SPV_NV_cooperative_matrix (version 1; the engine runs it, exec/lower.c) ---- */ \

@@ -13,8 +13,6 @@
 enum {
     DI_INFO_NONE = 0,
     DI_TYPE_BASIC = 2,
-    DI_TYPE_QUALIFIER = 4,
-    DI_TYPEDEF = 7,
     DI_TYPE_VECTOR_ID = 109,
     DI_TYPE_COOP_MATRIX = 110,
 };
@@ -59,23 +57,14 @@ int di_coop_matrix_component(val_ctx *v, const spv_inst *in)
     if (in->word_count < 6 || in->words[4] != DI_TYPE_COOP_MATRIX || !di_version(v, in->words[3]))
         return 1;
     /* "the type of element in the matrix": a matrix's Component Type is a
-     * scalar, so the debug type is a DebugTypeBasic, possibly behind
-     * DebugTypedef or DebugTypeQualifier; DebugInfoNone stands for a removed
-     * one ("Removing Instructions"). */
-    uint32_t id = in->words[5];
-    for (int steps = 0; steps < 16; steps++) {
-        spv_inst t;
-        long k = di_inst(v, id, in->words[3], &t);
-        if (k == DI_TYPE_BASIC || k == DI_INFO_NONE)
-            return 1;
-        if ((k == DI_TYPEDEF && t.word_count > 6) || (k == DI_TYPE_QUALIFIER && t.word_count > 5)) {
-            id = k == DI_TYPEDEF ? t.words[6] : t.words[5];
-            continue;
-        }
-        break;
-    }
-    return val_fail(v, "Component Type %%%u is not a debug type of a scalar (DebugTypeBasic)",
-                    in->words[5]);
+     * scalar, so its debug type is a DebugTypeBasic (spirv-val also refuses
+     * a DebugTypedef of one); DebugInfoNone may stand for any removed
+     * instruction ("Removing Instructions"). */
+    spv_inst t;
+    long k = di_inst(v, in->words[5], in->words[3], &t);
+    if (k != DI_TYPE_BASIC && k != DI_INFO_NONE)
+        return val_fail(v, "Component Type %%%u is not a DebugTypeBasic", in->words[5]);
+    return 1;
 }
 
 int di_coop_matrix_operands(val_ctx *v, const spv_inst *in)
