@@ -238,6 +238,10 @@ X("KHR-CM.Extension", 4, VAL_MODULE, 0, VAL_ENV_ANY, VAL_ERROR, SRC_KHR, "Extens
   "OpExtension \"SPV_KHR_cooperative_matrix\" is present when OpCapability CooperativeMatrixKHR is declared (BFloat16CooperativeMatrixKHR and Float8CooperativeMatrixEXT declaring it implicitly fall under their own extensions)", khr_extension) \
 X("KHR-CM.Vulkan-Memory-Model", 4, VAL_MODULE, 0, VAL_ENV_ANY, VAL_ERROR, SRC_KHR, "2.16.2 Validation Rules for Shader Capabilities; Dependencies", \
   "if OpCapability CooperativeMatrixKHR is declared (with Shader), VulkanMemoryModel is declared as well (not for an implicit declaration, as KHR-CM.Extension)", khr_vulkan_memory_model) \
+X("NV-CM1.Version", 4, VAL_MODULE, 0, VAL_ENV_ANY, VAL_WARNING, SRC_NV1, "Dependencies", \
+  "this extension requires SPIR-V 1.3", nv1_version) \
+X("NV-CM1.Extension", 4, VAL_MODULE, 0, VAL_ENV_ANY, VAL_ERROR, SRC_NV1, "Extension Name", \
+  "OpExtension \"SPV_NV_cooperative_matrix\" is present when CooperativeMatrixNV is declared", nv1_extension) \
 /* ---- SPV_KHR_bfloat16 and SPV_EXT_float8 (their texts are not in shared/specs: the rules as GL_EXT_bfloat16, GL_EXT_float8_e5m2_e4m3 and spirv-val state them) ---- */ \
 X("BF16.Matrix-Capability", 4, VAL_OPCODE, OPC(TypeCooperativeMatrixKHR), VAL_ENV_ANY, VAL_ERROR, SRC_BF16, "Capabilities (BFloat16CooperativeMatrixKHR)", \
   "a cooperative matrix type whose Component Type is a BFloat16KHR float needs the BFloat16CooperativeMatrixKHR capability", bf16_matrix_capability) \

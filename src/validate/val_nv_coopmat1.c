@@ -31,6 +31,27 @@ static int nv1_of(const val_ctx *v, uint32_t id, nv1_mat *o)
     return nv1_type(v, val_type_of(v, id), o);
 }
 
+/* ---- module rules -------------------------------------------------------------------- */
+
+int nv1_version(val_ctx *v, const spv_inst *in)
+{
+    (void)in;
+    if (val_declares_cap(v, SpvCapabilityCooperativeMatrixNV) && !val_version_at_least(v, 1, 3))
+        return val_fail(v, "the module declares CooperativeMatrixNV in SPIR-V %u.%u",
+                        (v->version >> 16) & 0xff, (v->version >> 8) & 0xff);
+    return 1;
+}
+
+int nv1_extension(val_ctx *v, const spv_inst *in)
+{
+    (void)in;
+    if (val_declares_cap(v, SpvCapabilityCooperativeMatrixNV) &&
+        !val_has_ext(v, "SPV_NV_cooperative_matrix"))
+        return val_fail(v, "CooperativeMatrixNV is declared without OpExtension "
+                           "\"SPV_NV_cooperative_matrix\"");
+    return 1;
+}
+
 /* ---- OpTypeCooperativeMatrixNV --------------------------------------------------------- */
 
 int nv1_type_component(val_ctx *v, const spv_inst *in)
