@@ -382,7 +382,7 @@ X("NV-CM1.MulAdd-Shape", 4, VAL_OPCODE, OPC(CooperativeMatrixMulAddNV), VAL_ENV_
 X("NV-CM1.MulAdd-Scope", 4, VAL_OPCODE, OPC(CooperativeMatrixMulAddNV), VAL_ENV_ANY, VAL_ERROR, SRC_NV1, "3.32.13 OpCooperativeMatrixMulAddNV", \
   "A, B, C and Result Type have the same scope", nv1_muladd_scope) \
 X("NV-CM1.Arith-Allowed", 4, VAL_EACH, 0, VAL_ENV_ANY, VAL_ERROR, SRC_NV1, "3.32.13 Arithmetic Instructions, 3.32.11", \
-  "arithmetic, bit, relational and conversion instructions take cooperative matrices only where the text allows it: OpSNegate, OpFNegate, OpIAdd, OpFAdd, OpISub, OpFSub, OpFDiv, OpSDiv, OpUDiv, OpMatrixTimesScalar, the conversions (not OpFMul, OpIMul)", nv1_arith_allowed) \
+  "arithmetic, bit, relational and conversion instructions take cooperative matrices only where the text allows it: OpSNegate, OpFNegate, OpIAdd, OpFAdd, OpISub, OpFSub, OpFDiv, OpSDiv, OpUDiv, OpMatrixTimesScalar, the conversions and OpBitcast (glslang emits it for a change of signedness; not OpFMul, OpIMul)", nv1_arith_allowed) \
 X("NV-CM1.Arith-Types", 4, VAL_EACH, 0, VAL_ENV_ANY, VAL_ERROR, SRC_NV1, "3.32.13 Arithmetic Instructions", \
   "the cooperative matrices of an allowed unary or binary arithmetic instruction and its result have one type", nv1_arith_types) \
 X("NV-CM1.Matrix-Times-Scalar", 4, VAL_OPCODE, OPC(MatrixTimesScalar), VAL_ENV_ANY, VAL_ERROR, SRC_NV1, "3.32.13 (OpMatrixTimesScalar allowed)", \

@@ -153,9 +153,13 @@ int nv1_composite(val_ctx *v, const spv_inst *in)
 
 /* ---- conversions ---------------------------------------------------------------------- */
 
+/* The text's seven conversions, and OpBitcast: glslang emits it for a
+ * GL_NV_integer_cooperative_matrix constructor that changes only the
+ * signedness (icoopmatNV from ucoopmatNV), and spirv-val accepts it. */
 static int is_nv1_conversion(uint16_t op)
 {
     switch (op) {
+    case SpvOpBitcast:
     case SpvOpConvertFToU:
     case SpvOpConvertFToS:
     case SpvOpConvertSToF:
