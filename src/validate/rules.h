@@ -43,6 +43,8 @@
 #define SRC_DV "SPV_NV_cooperative_matrix_decode_vector rev 1"
 #define SRC_QCOM "SPV_QCOM_cooperative_matrix_conversion rev 1"
 #define SRC_CV "SPV_NV_cooperative_vector rev 2"
+#define SRC_NV1 "SPV_NV_cooperative_matrix rev 3"
+#define SRC_DI "NonSemantic.Shader.DebugInfo version 101 rev 2"
 #define SRC_M1 "SPV_EXT_cooperative_matrix_maintenance1 rev 1"
 #define SRC_ARM "SPV_ARM_cooperative_matrix_layouts rev 1"
 #define SRC_BF16 "SPV_KHR_bfloat16"
@@ -157,6 +159,8 @@ X("CORE.Composite-Insert", 4, VAL_OPCODE, OPC(CompositeInsert), VAL_ENV_ANY, VAL
   "Composite is of the Result Type; the indexes stay inside it and reach Object's type", vc_composite_insert) \
 X("CORE.Composite-Construct", 4, VAL_OPCODE, OPC(CompositeConstruct), VAL_ENV_ANY, VAL_ERROR, SRC_CORE, "3.42.12 OpCompositeConstruct", \
   "the constituents fill the composite Result Type in number and type", vc_composite_construct) \
+X("CORE.Composite-Replicate", 4, VAL_EACH, 0, VAL_ENV_ANY, VAL_ERROR, "SPV_EXT_replicated_composites", "OpCompositeConstructReplicateEXT, Op(Spec)ConstantCompositeReplicateEXT", \
+  "Value has the element type of Result Type (the component, column, array element or cooperative matrix/vector Component Type)", vc_composite_replicate) \
 X("CORE.Vector-Shuffle", 4, VAL_OPCODE, OPC(VectorShuffle), VAL_ENV_ANY, VAL_ERROR, SRC_CORE, "3.42.12 OpVectorShuffle", \
   "two vectors of the Result Type's component type; one component literal per result component, each selecting a component or 0xFFFFFFFF", vc_vector_shuffle) \
 X("CORE.Vector-Dynamic", 4, VAL_EACH, 0, VAL_ENV_ANY, VAL_ERROR, SRC_CORE, "3.42.12 OpVectorExtractDynamic, OpVectorInsertDynamic", \
@@ -196,7 +200,8 @@ X("CORE.Capability-Instruction", 4, VAL_EACH, 0, VAL_ENV_ANY, VAL_ERROR, SRC_COR
 X("CORE.Capability-Operand", 4, VAL_EACH, 0, VAL_ENV_ANY, VAL_ERROR, SRC_CORE, "2.16.1 Universal Validation Rules; 3 Binary Form (Enabling Capabilities)", \
   "an enumerant operand that needs capabilities has one of them declared (the texts' Enabling Capabilities columns, e.g. TensorView, DecodeFunc, DecodeVectorFunc)", vc_capability_operand) \
 /* ---- dependencies of the texts: versions, OpExtension, required extensions; the extension a module uses comes before the ones it requires ---- */ \
-X("QCOM-CMC.Version", 4, VAL_MODULE, 0, VAL_ENV_ANY, VAL_WARNING, SRC_QCOM, "Dependencies", \
+/* an error, unlike the other Dependencies rows: spirv-val refuses the extension below SPIR-V 1.3 too */ \
+X("QCOM-CMC.Version", 4, VAL_MODULE, 0, VAL_ENV_ANY, VAL_ERROR, SRC_QCOM, "Dependencies", \
   "this extension requires SPIR-V 1.3", qcom_version) \
 /* an error, unlike the other Dependencies: CooperativeMatrixConversionQCOM declares CooperativeMatrixKHR, whose OpExtension KHR-CM.Extension requires anyway */ \
 X("QCOM-CMC.Requires-KHR", 4, VAL_MODULE, 0, VAL_ENV_ANY, VAL_ERROR, SRC_QCOM, "Dependencies", \
@@ -230,9 +235,13 @@ X("NV-CV.Vulkan-Memory-Model", 4, VAL_MODULE, 0, VAL_ENV_ANY, VAL_ERROR, SRC_CV,
 X("KHR-CM.Version", 4, VAL_MODULE, 0, VAL_ENV_ANY, VAL_WARNING, SRC_KHR, "Dependencies", \
   "this extension requires SPIR-V 1.3", khr_version) \
 X("KHR-CM.Extension", 4, VAL_MODULE, 0, VAL_ENV_ANY, VAL_ERROR, SRC_KHR, "Extension Name", \
-  "OpExtension \"SPV_KHR_cooperative_matrix\" is present when CooperativeMatrixKHR is declared", khr_extension) \
+  "OpExtension \"SPV_KHR_cooperative_matrix\" is present when OpCapability CooperativeMatrixKHR is declared (BFloat16CooperativeMatrixKHR and Float8CooperativeMatrixEXT declaring it implicitly fall under their own extensions)", khr_extension) \
 X("KHR-CM.Vulkan-Memory-Model", 4, VAL_MODULE, 0, VAL_ENV_ANY, VAL_ERROR, SRC_KHR, "2.16.2 Validation Rules for Shader Capabilities; Dependencies", \
-  "if CooperativeMatrixKHR is declared (with Shader), VulkanMemoryModel is declared as well", khr_vulkan_memory_model) \
+  "if OpCapability CooperativeMatrixKHR is declared (with Shader), VulkanMemoryModel is declared as well (not for an implicit declaration, as KHR-CM.Extension)", khr_vulkan_memory_model) \
+X("NV-CM1.Version", 4, VAL_MODULE, 0, VAL_ENV_ANY, VAL_WARNING, SRC_NV1, "Dependencies", \
+  "this extension requires SPIR-V 1.3", nv1_version) \
+X("NV-CM1.Extension", 4, VAL_MODULE, 0, VAL_ENV_ANY, VAL_ERROR, SRC_NV1, "Extension Name", \
+  "OpExtension \"SPV_NV_cooperative_matrix\" is present when CooperativeMatrixNV is declared", nv1_extension) \
 /* ---- SPV_KHR_bfloat16 and SPV_EXT_float8 (their texts are not in shared/specs: the rules as GL_EXT_bfloat16, GL_EXT_float8_e5m2_e4m3 and spirv-val state them) ---- */ \
 X("BF16.Matrix-Capability", 4, VAL_OPCODE, OPC(TypeCooperativeMatrixKHR), VAL_ENV_ANY, VAL_ERROR, SRC_BF16, "Capabilities (BFloat16CooperativeMatrixKHR)", \
   "a cooperative matrix type whose Component Type is a BFloat16KHR float needs the BFloat16CooperativeMatrixKHR capability", bf16_matrix_capability) \
@@ -338,6 +347,46 @@ X("KHR-CM.Uniform-Operands", 4, VAL_LISTED, 0, VAL_ENV_ANY, VAL_ERROR, SRC_KHR, 
   "run time: the operands of the cooperative matrix instructions are dynamically uniform within every instance of the Scope (a property of values, not of the module)", val_listed) \
 X("KHR-CM.Scope-Active", 4, VAL_LISTED, 0, VAL_ENV_ANY, VAL_ERROR, SRC_KHR, "3.42.6 OpTypeCooperativeMatrixKHR", \
   "run time: an instruction with a cooperative matrix operand or result runs with all invocations of the Scope instance active or none (the engine checks, CVM_ERROR_DIVERGENT_COLLECTIVE)", val_listed) \
+/* ---- NonSemantic.Shader.DebugInfo: the debug types of cooperative matrices and vectors ---- */ \
+X("DI.Version-101", 4, VAL_OPCODE, OPC(ExtInst), VAL_ENV_ANY, VAL_ERROR, SRC_DI, "Version 101 Extension", \
+  "DebugTypeVectorIdEXT (109) and DebugTypeCooperativeMatrixKHR (110) are used only with the set imported as NonSemantic.Shader.DebugInfo.101 or later", di_version_101) \
+X("DI.CoopMatrix-Component", 4, VAL_OPCODE, OPC(ExtInst), VAL_ENV_ANY, VAL_ERROR, SRC_DI, "DebugTypeCooperativeMatrixKHR", \
+  "Component Type is a debugging instruction that describes the type of element in the matrix: a DebugTypeBasic (or DebugInfoNone in place of a removed one)", di_coop_matrix_component) \
+X("DI.CoopMatrix-Operands", 4, VAL_OPCODE, OPC(ExtInst), VAL_ENV_ANY, VAL_ERROR, SRC_DI, "DebugTypeCooperativeMatrixKHR", \
+  "Scope, Rows, Columns and Use are constant instructions with scalar integer type (OpSpecConstant included)", di_coop_matrix_operands) \
+/* ---- SPV_NV_cooperative_matrix (version 1; the engine runs it, exec/lower.c) ---- */ \
+X("NV-CM1.Type-Component", 4, VAL_OPCODE, OPC(TypeCooperativeMatrixNV), VAL_ENV_ANY, VAL_ERROR, SRC_NV1, "3.32.6 OpTypeCooperativeMatrixNV", \
+  "Component Type is a scalar numerical type", nv1_type_component) \
+X("NV-CM1.Type-Rows", 4, VAL_OPCODE, OPC(TypeCooperativeMatrixNV), VAL_ENV_ANY, VAL_ERROR, SRC_NV1, "3.32.6 OpTypeCooperativeMatrixNV", \
+  "Rows is a constant instruction with scalar integer type", nv1_type_rows) \
+X("NV-CM1.Type-Columns", 4, VAL_OPCODE, OPC(TypeCooperativeMatrixNV), VAL_ENV_ANY, VAL_ERROR, SRC_NV1, "3.32.6 OpTypeCooperativeMatrixNV", \
+  "Columns is a constant instruction with scalar integer type", nv1_type_columns) \
+X("NV-CM1.Variable-Storage", 4, VAL_OPCODE, OPC(Variable), VAL_ENV_ANY, VAL_ERROR, SRC_NV1, "2.16.1 Universal Validation Rules", \
+  "cooperative matrix types (or types containing them) are allocated only in the Function or Private storage classes", nv1_variable_storage) \
+X("NV-CM1.Length-Result", 4, VAL_OPCODE, OPC(CooperativeMatrixLengthNV), VAL_ENV_ANY, VAL_ERROR, SRC_NV1, "3.32.8 OpCooperativeMatrixLengthNV", \
+  "Result Type is OpTypeInt with 32-bit Width and 0 Signedness", nv1_length_result) \
+X("NV-CM1.Length-Type", 4, VAL_OPCODE, OPC(CooperativeMatrixLengthNV), VAL_ENV_ANY, VAL_ERROR, SRC_NV1, "3.32.8 OpCooperativeMatrixLengthNV", \
+  "Type is a cooperative matrix type (OpTypeCooperativeMatrixNV)", nv1_length_type) \
+X("NV-CM1.Load-Make-Available", 4, VAL_OPCODE, OPC(CooperativeMatrixLoadNV), VAL_ENV_ANY, VAL_ERROR, SRC_NV1, "3.26 Memory Access", \
+  "MakePointerAvailable is not valid with OpCooperativeMatrixLoadNV", nv1_load_make_available) \
+X("NV-CM1.Store-Make-Visible", 4, VAL_OPCODE, OPC(CooperativeMatrixStoreNV), VAL_ENV_ANY, VAL_ERROR, SRC_NV1, "3.26 Memory Access", \
+  "MakePointerVisible is not valid with OpCooperativeMatrixStoreNV", nv1_store_make_visible) \
+X("NV-CM1.Composite", 4, VAL_EACH, 0, VAL_ENV_ANY, VAL_ERROR, SRC_NV1, "3.32.7 OpConstantComposite, 3.32.12 OpCompositeConstruct", \
+  "a cooperative matrix is constructed from exactly one Constituent, a scalar of its Component Type", nv1_composite) \
+X("NV-CM1.Convert-Shape", 4, VAL_EACH, 0, VAL_ENV_ANY, VAL_ERROR, SRC_NV1, "3.32.11 Conversion Instructions", \
+  "a conversion of a cooperative matrix has a cooperative matrix result of the same scope, number of rows and number of columns", nv1_convert_shape) \
+X("NV-CM1.MulAdd-Types", 4, VAL_OPCODE, OPC(CooperativeMatrixMulAddNV), VAL_ENV_ANY, VAL_ERROR, SRC_NV1, "3.32.13 OpCooperativeMatrixMulAddNV", \
+  "Result Type, A, B and C are cooperative matrices", nv1_muladd_types) \
+X("NV-CM1.MulAdd-Shape", 4, VAL_OPCODE, OPC(CooperativeMatrixMulAddNV), VAL_ENV_ANY, VAL_ERROR, SRC_NV1, "3.32.13 OpCooperativeMatrixMulAddNV", \
+  "M, N and K are consistent: A is MxK, B KxN, C and Result Type MxN", nv1_muladd_shape) \
+X("NV-CM1.MulAdd-Scope", 4, VAL_OPCODE, OPC(CooperativeMatrixMulAddNV), VAL_ENV_ANY, VAL_ERROR, SRC_NV1, "3.32.13 OpCooperativeMatrixMulAddNV", \
+  "A, B, C and Result Type have the same scope", nv1_muladd_scope) \
+X("NV-CM1.Arith-Allowed", 4, VAL_EACH, 0, VAL_ENV_ANY, VAL_ERROR, SRC_NV1, "3.32.13 Arithmetic Instructions, 3.32.11", \
+  "arithmetic, bit, relational and conversion instructions take cooperative matrices only where the text allows it: OpSNegate, OpFNegate, OpIAdd, OpFAdd, OpISub, OpFSub, OpFDiv, OpSDiv, OpUDiv, OpMatrixTimesScalar, the conversions and OpBitcast (glslang emits it for a change of signedness; not OpFMul, OpIMul)", nv1_arith_allowed) \
+X("NV-CM1.Arith-Types", 4, VAL_EACH, 0, VAL_ENV_ANY, VAL_ERROR, SRC_NV1, "3.32.13 Arithmetic Instructions", \
+  "the cooperative matrices of an allowed unary or binary arithmetic instruction and its result have one type", nv1_arith_types) \
+X("NV-CM1.Matrix-Times-Scalar", 4, VAL_OPCODE, OPC(MatrixTimesScalar), VAL_ENV_ANY, VAL_ERROR, SRC_NV1, "3.32.13 (OpMatrixTimesScalar allowed)", \
+  "OpMatrixTimesScalar of a cooperative matrix: the Result Type is Matrix's type and Scalar its Component Type", nv1_matrix_times_scalar) \
 /* ---- SPV_NV_cooperative_matrix2 ---- */ \
 X("NV-CM2.Workgroup-Size", 4, VAL_OPCODE, OPC(TypeCooperativeMatrixKHR), VAL_ENV_ANY, VAL_ERROR, SRC_NV2, "2.16.1 Universal Validation Rules", \
   "a Workgroup-scope cooperative matrix type comes after the workgroup size is specified, including the constants LocalSizeId uses", nv2_workgroup_size) \
@@ -657,7 +706,7 @@ X("VUID-RuntimeSpirv-OpTypeCooperativeVector-10095", 4, VAL_LISTED, 0, VAL_ENV_V
 X("VUID-RuntimeSpirv-PhysicalStorageBuffer64-11819", 4, VAL_LISTED, 0, VAL_ENV_VULKAN, VAL_ERROR, SRC_VK, "VUID-RuntimeSpirv-PhysicalStorageBuffer64-11819", \
   "run time: PhysicalStorageBuffer pointers address buffers created with the device address usage", val_listed) \
 X("VUID-RuntimeSpirv-OpTypeCooperativeMatrixNV-06316", 4, VAL_LISTED, 0, VAL_ENV_VULKAN, VAL_ERROR, SRC_VK, "VUID-RuntimeSpirv-OpTypeCooperativeMatrixNV-06316 (and -10059, -06322, OpCooperativeMatrixLoadNV-06324)", \
-  "not one of the five texts: the SPV_NV_cooperative_matrix (version 1) rules; coopvm does not implement that extension", val_listed)
+  "device properties: the SPV_NV_cooperative_matrix (version 1) types and MulAdd shapes the device lists (a module alone does not say which; the text's own rules are the NV-CM1 rows)", val_listed)
 /* clang-format on */
 
 #endif /* CVM_VALIDATE_RULES_H */

@@ -199,6 +199,8 @@ const char *val_enum_name(spv_operand_kind kind, uint32_t value, char *tmp, size
  * (the grammar's "capabilities" of a Capability enumerant, and the texts'
  * "Implicitly Declares" columns, which the grammar carries too). */
 int val_has_cap(const val_ctx *v, uint32_t cap);
+/* 1 when an OpCapability instruction declares `cap` itself (not implicitly). */
+int val_declares_cap(const val_ctx *v, uint32_t cap);
 /* 1 when opcode `op` ends a block (SPIR-V 2.2.4 "Block" termination
  * instructions), for the reader's block tracking and the structural checks. */
 int val_is_terminator(uint16_t op);

@@ -1821,3 +1821,40 @@ int vc_capability_operand(val_ctx *v, const spv_inst *in)
     }
     return 1;
 }
+
+/* SPV_EXT_replicated_composites: OpCompositeConstructReplicateEXT,
+ * OpConstantCompositeReplicateEXT and OpSpecConstantCompositeReplicateEXT
+ * fill every element of Result Type with Value, so Value has the element
+ * type (a vector's component type, a matrix's column type, an array's
+ * element type, a cooperative matrix's or vector's Component Type).  A
+ * structure's members may differ in type and are left to the other rows. */
+int vc_composite_replicate(val_ctx *v, const spv_inst *in)
+{
+    if ((in->opcode != SpvOpCompositeConstructReplicateEXT &&
+         in->opcode != SpvOpConstantCompositeReplicateEXT &&
+         in->opcode != SpvOpSpecConstantCompositeReplicateEXT) ||
+        in->word_count < 4)
+        return 1;
+    uint32_t rt = in->words[1], elem = 0;
+    spv_inst t;
+    switch (val_opcode(v, rt)) {
+    case SpvOpTypeVector:
+    case SpvOpTypeMatrix:
+    case SpvOpTypeCooperativeMatrixKHR:
+    case SpvOpTypeCooperativeMatrixNV:
+    case SpvOpTypeVectorIdEXT: /* also OpTypeCooperativeVectorNV */
+        if (val_def(v, rt, &t) && t.word_count >= 3)
+            elem = t.words[2];
+        break;
+    case SpvOpTypeArray:
+    case SpvOpTypeRuntimeArray:
+        val_array_type(v, rt, &elem, NULL);
+        break;
+    default:
+        return 1;
+    }
+    if (elem && val_type_of(v, in->words[3]) != elem)
+        return val_fail(v, "Value %%%u has type %%%u, not the element type %%%u of Result Type",
+                        in->words[3], val_type_of(v, in->words[3]), elem);
+    return 1;
+}

@@ -77,7 +77,10 @@ int dv_return(val_ctx *v, const spv_inst *in)
         !val_coopmat_type(v, in->words[1], &r))
         return 1;
     if (!val_vector_type(v, ret, &comp, &count))
-        return 1; /* dv_function, or a specialised count */
+        return 1; /* dv_function */
+    if (count & VAL_SPEC_COUNT(0))
+        return 1; /* OpTypeVectorIdEXT sized by a specialization constant: V is known at
+                     specialization, and the rule applies to the specialized module */
     if (comp != r.component || (count != 2 && count != 4 && count != 8))
         return val_fail(v, "DecodeVectorFunc returns %%%u: %u components of %%%u; it must return "
                            "2, 4 or 8 components of the Component Type %%%u",
@@ -103,7 +106,7 @@ int dv_block_multiple(val_ctx *v, const spv_inst *in)
     uint32_t ret, np, comp, count;
     const uint32_t *params;
     if (!t.decode_vector || !val_fn_signature(v, t.decode_vector, &ret, &params, &np) ||
-        !val_vector_type(v, ret, &comp, &count) || !count)
+        !val_vector_type(v, ret, &comp, &count) || !count || (count & VAL_SPEC_COUNT(0)))
         return 1;
     val_layout_state s;
     val_trace_layout(v, t.layout, &s);

@@ -124,10 +124,24 @@ int val_points_into_array(const val_ctx *v, uint32_t ptr)
 
 /* ---- module rules ---------------------------------------------------------------- */
 
+/* The module rules of this text apply when OpCapability CooperativeMatrixKHR
+ * is declared explicitly.  BFloat16CooperativeMatrixKHR (SPV_KHR_bfloat16)
+ * and Float8CooperativeMatrixEXT (SPV_EXT_float8) declare it implicitly:
+ * a module declaring only those is under its own extension's Dependencies
+ * (SPV_KHR_bfloat16 and SPV_EXT_float8 "interact with"
+ * SPV_KHR_cooperative_matrix, they do not require it), and SPIRV-Tools' validator
+ * tests accept such modules without OpExtension "SPV_KHR_cooperative_matrix"
+ * or VulkanMemoryModel, with and without a cooperative matrix type
+ * (tests/validate/README.md). */
+static int khr_declared_explicitly(const val_ctx *v)
+{
+    return val_declares_cap(v, SpvCapabilityCooperativeMatrixKHR);
+}
+
 int khr_version(val_ctx *v, const spv_inst *in)
 {
     (void)in;
-    if (val_cm_declared(v) && !val_version_at_least(v, 1, 3))
+    if (khr_declared_explicitly(v) && !val_version_at_least(v, 1, 3))
         return val_fail(v, "the module declares CooperativeMatrixKHR in SPIR-V %u.%u",
                         (v->version >> 16) & 0xff, (v->version >> 8) & 0xff);
     return 1;
@@ -136,7 +150,7 @@ int khr_version(val_ctx *v, const spv_inst *in)
 int khr_extension(val_ctx *v, const spv_inst *in)
 {
     (void)in;
-    if (val_cm_declared(v) && !val_has_ext(v, "SPV_KHR_cooperative_matrix"))
+    if (khr_declared_explicitly(v) && !val_has_ext(v, "SPV_KHR_cooperative_matrix"))
         return val_fail(v, "CooperativeMatrixKHR is declared without OpExtension "
                            "\"SPV_KHR_cooperative_matrix\"");
     return 1;
@@ -145,7 +159,7 @@ int khr_extension(val_ctx *v, const spv_inst *in)
 int khr_vulkan_memory_model(val_ctx *v, const spv_inst *in)
 {
     (void)in;
-    if (val_cm_declared(v) && val_has_cap(v, SpvCapabilityShader) &&
+    if (khr_declared_explicitly(v) && val_has_cap(v, SpvCapabilityShader) &&
         !val_has_cap(v, SpvCapabilityVulkanMemoryModel))
         return val_fail(v, "CooperativeMatrixKHR is declared without VulkanMemoryModel");
     return 1;

@@ -323,6 +323,14 @@ int val_has_cap(const val_ctx *v, uint32_t cap)
     return 0;
 }
 
+int val_declares_cap(const val_ctx *v, uint32_t cap)
+{
+    for (uint32_t i = 0; i < v->ncaps_declared; i++)
+        if (v->caps[i] == cap)
+            return 1;
+    return 0;
+}
+
 int val_has_ext(const val_ctx *v, const char *name)
 {
     for (uint32_t i = 0; i < v->nexts; i++) {

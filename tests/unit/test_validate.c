@@ -865,6 +865,10 @@ static void test_warnings(void **state)
     assert_true(rule_is_warning("NV-CM2.Version"));
     assert_false(rule_is_warning("KHR-CM.MulAdd-A"));
     assert_false(rule_is_warning("NV-CV.Extension"));
+    /* SPV_QCOM_cooperative_matrix_conversion's "requires SPIR-V 1.3" is an
+     * error: spirv-val refuses the extension below 1.3 too (SPIRV-Tools'
+     * SpirvVersionCoopMatConversionQCOM), unlike the 1.6 dependencies. */
+    assert_false(rule_is_warning("QCOM-CMC.Version"));
 
     /* The engine (cvm_module_create, what coopvm run and the Vulkan driver
      * call) takes the module, passes the warning to the context's callback,
