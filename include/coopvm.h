@@ -341,7 +341,9 @@ CVM_API uint64_t cvm_pipeline_buffer_address(const cvm_pipeline *pipeline, uint3
  * module.  `statically_used` follows the Vulkan specification's "static
  * use": 1 when the variable is an operand of an instruction of a function in
  * the entry point's static call tree (or the initializer of a module-scope
- * variable), else 0.  Only statically used descriptors must be bound for a
+ * variable), else 0; the tree includes the functions that instructions name
+ * as callbacks (a per-element op's Func, a reduce's CombineFunc, a
+ * DecodeFunc).  Only statically used descriptors must be bound for a
  * dispatch (Vulkan: only they must be valid, VUID-vkCmdDispatch-None-08114);
  * the engine never reads the others.  The test may count a literal operand
  * that equals the variable's id, so it can say 1 for a variable the entry

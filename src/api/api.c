@@ -356,9 +356,16 @@ void cvm_module_destroy(cvm_module *module)
 /* Marks the descriptors that the entry point statically uses (Vulkan's
  * "static use"): the variable's id is an operand of an instruction in a
  * function of the entry point's static call tree, or the initializer of a
- * module-scope variable.  Any operand word equal to the id counts, literals
- * included, so the set found may be larger than the true one, never
- * smaller: a descriptor left unmarked is one the entry point cannot reach. */
+ * module-scope variable.  The call tree takes every function whose id is an
+ * operand, not only OpFunctionCall's callee: the callbacks of
+ * cooperative-matrix-2 (the Func of OpCooperativeMatrixPerElementOpNV, the
+ * CombineFunc of OpCooperativeMatrixReduceNV, a tensor load's DecodeFunc)
+ * run as part of the instruction that names them, and a descriptor that only
+ * a callback reads is used (llama.cpp's flash attention reads its attention
+ * sinks in a per-element callback only).  Any operand word equal to an id
+ * counts, literals included, so the set found may be larger than the true
+ * one, never smaller: a descriptor left unmarked is one the entry point
+ * cannot reach. */
 static cvm_result mark_static_use(cvm_pipeline *p, cvm_diagnostic *o_diag)
 {
     const spv_module *mod = &p->module->mod;
@@ -390,11 +397,12 @@ static cvm_result mark_static_use(cvm_pipeline *p, cvm_diagnostic *o_diag)
         const spv_function *f = &mod->functions[stack[--sp]];
         off = f->begin;
         while (off < f->end && spv_next_inst(&mod->bin, &off, &in, NULL) == 1) {
-            for (uint32_t k = 1; k < in.word_count; k++)
-                if (in.words[k] < mod->bound && desc_of[in.words[k]])
+            for (uint32_t k = 1; k < in.word_count; k++) {
+                if (in.words[k] >= mod->bound)
+                    continue;
+                if (desc_of[in.words[k]])
                     p->desc_used[desc_of[in.words[k]] - 1] = 1;
-            if (in.opcode == SpvOpFunctionCall && in.word_count > 3 && in.words[3] < mod->bound) {
-                uint32_t callee = prog->func_index[in.words[3]];
+                uint32_t callee = prog->func_index[in.words[k]];
                 if (callee < mod->nfunctions && !seen[callee]) {
                     seen[callee] = 1;
                     stack[sp++] = callee;

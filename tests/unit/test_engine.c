@@ -601,6 +601,106 @@ static void test_static_use(void **s)
     tu_close(&r);
 }
 
+/* Static use through a callback: binding 1 is read only by the Func of an
+ * OpCooperativeMatrixPerElementOpNV (as llama.cpp's flash attention reads its
+ * attention sinks), binding 0 by main.  Both are statically used: a dispatch
+ * without binding 1 is refused, and with it each element is s[r*8+c] + 1. */
+static const char static_use_callback_text[] =
+    "OpCapability Shader\n"
+    "OpCapability VulkanMemoryModel\n"
+    "OpCapability CooperativeMatrixPerElementOperationsEXT\n"
+    "OpCapability CooperativeMatrixKHR\n"
+    "OpExtension \"SPV_KHR_cooperative_matrix\"\n"
+    "OpExtension \"SPV_NV_cooperative_matrix2\"\n"
+    "OpMemoryModel Logical Vulkan\n"
+    "OpEntryPoint GLCompute %main \"main\" %s %o\n"
+    "OpExecutionMode %main LocalSize 32 1 1\n"
+    "OpDecorate %arr ArrayStride 4\n"
+    "OpDecorate %blk Block\n"
+    "OpMemberDecorate %blk 0 Offset 0\n"
+    "OpDecorate %s DescriptorSet 0\n"
+    "OpDecorate %s Binding 1\n"
+    "OpDecorate %o DescriptorSet 0\n"
+    "OpDecorate %o Binding 0\n"
+    "%void = OpTypeVoid\n"
+    "%fn = OpTypeFunction %void\n"
+    "%uint = OpTypeInt 32 0\n"
+    "%float = OpTypeFloat 32\n"
+    "%fcb = OpTypeFunction %float %uint %uint %float\n"
+    "%arr = OpTypeRuntimeArray %float\n"
+    "%blk = OpTypeStruct %arr\n"
+    "%pblk = OpTypePointer StorageBuffer %blk\n"
+    "%pf = OpTypePointer StorageBuffer %float\n"
+    "%s = OpVariable %pblk StorageBuffer\n"
+    "%o = OpVariable %pblk StorageBuffer\n"
+    "%u0 = OpConstant %uint 0\n"
+    "%u2 = OpConstant %uint 2\n"
+    "%u3 = OpConstant %uint 3\n"
+    "%u8 = OpConstant %uint 8\n"
+    "%mat = OpTypeCooperativeMatrixKHR %float %u3 %u8 %u8 %u2\n"
+    "%f1 = OpConstant %float 1\n"
+    "%ones = OpConstantComposite %mat %f1\n"
+    "%main = OpFunction %void None %fn\n"
+    "%ml = OpLabel\n"
+    "%m = OpCooperativeMatrixPerElementOpEXT %mat %ones %get\n"
+    "%op = OpAccessChain %pf %o %u0 %u0\n"
+    "OpCooperativeMatrixStoreKHR %op %m %u0 %u8 None\n"
+    "OpReturn\n"
+    "OpFunctionEnd\n"
+    "%get = OpFunction %float None %fcb\n"
+    "%r = OpFunctionParameter %uint\n"
+    "%c = OpFunctionParameter %uint\n"
+    "%e = OpFunctionParameter %float\n"
+    "%gl = OpLabel\n"
+    "%r8 = OpIMul %uint %r %u8\n"
+    "%i = OpIAdd %uint %r8 %c\n"
+    "%sp = OpAccessChain %pf %s %u0 %i\n"
+    "%sv = OpLoad %float %sp\n"
+    "%v = OpFAdd %float %sv %e\n"
+    "OpReturnValue %v\n"
+    "OpFunctionEnd\n";
+
+static void test_static_use_callback(void **st)
+{
+    (void)st;
+    uint32_t *words = NULL;
+    size_t nw = 0;
+    cvm_diagnostic d;
+    assert_int_equal(cvm_assemble(static_use_callback_text, strlen(static_use_callback_text), 0,
+                                  NULL, &words, &nw, &d),
+                     CVM_SUCCESS);
+    tu_run r;
+    memset(&r, 0, sizeof(r));
+    assert_int_equal(cvm_context_create(NULL, &r.ctx, NULL), CVM_SUCCESS);
+    assert_int_equal(cvm_module_create(r.ctx, words, nw, &r.mod, &r.diag), CVM_SUCCESS);
+    cvm_free(words);
+    assert_int_equal(cvm_pipeline_create(r.mod, NULL, NULL, 0, &r.pipe, &r.diag), CVM_SUCCESS);
+    assert_int_equal(cvm_pipeline_resource_count(r.pipe), 2);
+    uint32_t used[2] = {9, 9};
+    for (uint32_t i = 0; i < 2; i++) {
+        cvm_pipeline_resource res;
+        assert_int_equal(cvm_pipeline_get_resource(r.pipe, i, &res), 1);
+        assert_true(res.binding < 2);
+        used[res.binding] = res.statically_used;
+    }
+    assert_int_equal(used[0], 1);
+    assert_int_equal(used[1], 1);
+    float out[64], src[64];
+    for (int i = 0; i < 64; i++) {
+        out[i] = -1.0f;
+        src[i] = (float)i;
+    }
+    assert_int_equal(cvm_pipeline_bind_buffer(r.pipe, 0, 0, 0, out, sizeof(out), NULL),
+                     CVM_SUCCESS);
+    assert_int_equal(cvm_pipeline_dispatch(r.pipe, 1, 1, 1, &r.diag), CVM_ERROR_MISSING_BINDING);
+    assert_int_equal(cvm_pipeline_bind_buffer(r.pipe, 0, 1, 0, src, sizeof(src), NULL),
+                     CVM_SUCCESS);
+    assert_int_equal(cvm_pipeline_dispatch(r.pipe, 1, 1, 1, &r.diag), CVM_SUCCESS);
+    for (int i = 0; i < 64; i++)
+        assert_true(out[i] == (float)i + 1.0f);
+    tu_close(&r);
+}
+
 /* The Vulkan names scripts ask for: the ones the engine implements are
  * supported, the ones it does not (graphics, flush-to-zero, round toward
  * zero, 16-bit shader inputs and outputs) are not. */
@@ -757,6 +857,7 @@ int main(void)
         cmocka_unit_test(test_capability_names),
         cmocka_unit_test(test_dispatch_base),
         cmocka_unit_test(test_static_use),
+        cmocka_unit_test(test_static_use_callback),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
