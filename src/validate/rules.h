@@ -455,7 +455,7 @@ X("M1.GetCoordinate-Matrix", 4, VAL_OPCODE, OPC(CooperativeMatrixGetCoordinateEX
 X("M1.GetCoordinate-Index", 4, VAL_OPCODE, OPC(CooperativeMatrixGetCoordinateEXT), VAL_ENV_ANY, VAL_ERROR, SRC_M1, "3.49.1 OpCooperativeMatrixGetCoordinateEXT", \
   "Index has a 32-bit integer type", m1_coord_index) \
 X("M1.Transpose-Target", 4, VAL_OPCODE, OPC(Decorate), VAL_ENV_ANY, VAL_ERROR, SRC_M1, "3.2.19 Decoration; 3.49.11 Conversion Instructions", \
-  "CooperativeMatrixTransposeEXT decorates the result of a conversion instruction (Op{F,S,U}Convert, OpConvert*, OpCooperativeMatrixConvertUseEXT)", m1_transpose_target) \
+  "CooperativeMatrixTransposeEXT decorates the result of a conversion instruction (Op{F,S,U}Convert, OpConvert*, OpCooperativeMatrixConvertUseEXT) of a cooperative matrix", m1_transpose_target) \
 X("NV-CM2.PerElement-Types", 4, VAL_OPCODE, OPC(CooperativeMatrixPerElementOpNV), VAL_ENV_ANY, VAL_ERROR, SRC_NV2, "3.49.9 OpCooperativeMatrixPerElementOpNV", \
   "Matrix is a cooperative matrix and Result Type its type", nv2_per_element_types) \
 X("NV-CM2.PerElement-Func", 4, VAL_OPCODE, OPC(CooperativeMatrixPerElementOpNV), VAL_ENV_ANY, VAL_ERROR, SRC_NV2, "3.49.9 OpCooperativeMatrixPerElementOpNV", \

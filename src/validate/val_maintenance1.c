@@ -51,8 +51,17 @@ int m1_transpose_target(val_ctx *v, const spv_inst *in)
     switch (val_opcode(v, in->words[1])) {
     case SpvOpConvertFToU: case SpvOpConvertFToS: case SpvOpConvertSToF: case SpvOpConvertUToF:
     case SpvOpUConvert: case SpvOpSConvert: case SpvOpFConvert:
-    case SpvOpCooperativeMatrixConvertUseEXT:
+    case SpvOpCooperativeMatrixConvertUseEXT: {
+        /* The decoration transposes a cooperative matrix: a conversion of
+         * scalars or vectors has nothing to transpose (spirv-val after
+         * v2026.3 refuses it too: CoopMatMaint1TransposeScalarConversionTargetFail). */
+        val_coopmat cm;
+        if (!val_coopmat_type(v, val_type_of(v, in->words[1]), &cm))
+            return val_fail(v, "CooperativeMatrixTransposeEXT decorates %%%u, a conversion whose "
+                               "result is not a cooperative matrix",
+                            in->words[1]);
         return 1;
+    }
     default:
         return val_fail(v, "CooperativeMatrixTransposeEXT decorates %%%u, which is not the result "
                            "of a conversion instruction",
