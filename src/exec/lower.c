@@ -1250,7 +1250,11 @@ static int leaf_function(const cvm_program *p, uint32_t fidx)
  *     are live when its result is;
  *   - OpStore through a pointer into a local variable: its Object is live
  *     when the variable is;
- *   - OpLoad through such a pointer: the variable is live when the result is.
+ *   - OpLoad through such a pointer: the variable is live when the result is;
+ *   - OpAccessChain into a local variable: its Indexes are live when the
+ *     variable is (llama.cpp's q4_K/q5_K matrix multiply indexes a Function
+ *     vector with an index kept in another Function variable, whose store
+ *     was dropped while the index was not counted as a use).
  * (The tensor loads need the cycle: each takes the old matC as its Object.)
  * A dead load and the stores into a dead local variable are not lowered;
  * lw->dead[id] is DEAD_LOAD for such a load's result and DEAD_VAR for every
@@ -1496,8 +1500,16 @@ static cvm_result find_dead_loads(cvm_lower *lw)
                     continue;
                 } else if ((in.opcode == SpvOpAccessChain ||
                             in.opcode == SpvOpInBoundsAccessChain) &&
-                           in.word_count >= 4 && local_root(root, bound, in.words[3])) {
-                    continue; /* a pointer into a local variable: its uses decide */
+                           in.word_count >= 4 &&
+                           (r = local_root(root, bound, in.words[3])) != 0) {
+                    /* a pointer into a local variable: its loads and stores
+                     * decide whether the variable is live, and its Indexes
+                     * are live with it (an index loaded from another local
+                     * variable keeps that one's stores) */
+                    if (live[r])
+                        for (uint32_t w = 4; w < in.word_count; w++)
+                            changed |= mark_live(live, bound, in.words[w]);
+                    continue;
                 } else {
                     mark = pass == 0; /* a root: once is enough */
                 }

@@ -701,6 +701,81 @@ static void test_static_use_callback(void **st)
     tu_close(&r);
 }
 
+/* The liveness behind the dead cooperative-matrix loads (lower.c) in a
+ * module that has one: a Function v3uint is indexed with an index kept in
+ * another Function variable (llama.cpp's q4_K matrix multiply picks its
+ * scales so).  The index variable's store must stay: o[0] = v[2] = 30. */
+static const char dead_load_index_text[] =
+    "OpCapability Shader\n"
+    "OpCapability VulkanMemoryModel\n"
+    "OpCapability CooperativeMatrixKHR\n"
+    "OpExtension \"SPV_KHR_cooperative_matrix\"\n"
+    "OpMemoryModel Logical Vulkan\n"
+    "OpEntryPoint GLCompute %main \"main\" %o\n"
+    "OpExecutionMode %main LocalSize 32 1 1\n"
+    "OpDecorate %arr ArrayStride 4\n"
+    "OpDecorate %blk Block\n"
+    "OpMemberDecorate %blk 0 Offset 0\n"
+    "OpDecorate %o DescriptorSet 0\n"
+    "OpDecorate %o Binding 0\n"
+    "%void = OpTypeVoid\n"
+    "%fn = OpTypeFunction %void\n"
+    "%uint = OpTypeInt 32 0\n"
+    "%v3 = OpTypeVector %uint 3\n"
+    "%arr = OpTypeRuntimeArray %uint\n"
+    "%blk = OpTypeStruct %arr\n"
+    "%pblk = OpTypePointer StorageBuffer %blk\n"
+    "%pu = OpTypePointer StorageBuffer %uint\n"
+    "%pfu = OpTypePointer Function %uint\n"
+    "%pfv = OpTypePointer Function %v3\n"
+    "%o = OpVariable %pblk StorageBuffer\n"
+    "%u0 = OpConstant %uint 0\n"
+    "%u2 = OpConstant %uint 2\n"
+    "%u3 = OpConstant %uint 3\n"
+    "%u8 = OpConstant %uint 8\n"
+    "%u10 = OpConstant %uint 10\n"
+    "%u20 = OpConstant %uint 20\n"
+    "%u30 = OpConstant %uint 30\n"
+    "%vals = OpConstantComposite %v3 %u10 %u20 %u30\n"
+    "%mat = OpTypeCooperativeMatrixKHR %uint %u3 %u8 %u8 %u2\n"
+    "%main = OpFunction %void None %fn\n"
+    "%ml = OpLabel\n"
+    "%vi = OpVariable %pfu Function\n"
+    "%vv = OpVariable %pfv Function\n"
+    "OpStore %vv %vals\n"
+    "OpStore %vi %u2\n"
+    "%p0 = OpAccessChain %pu %o %u0 %u0\n"
+    "%unused = OpCooperativeMatrixLoadKHR %mat %p0 %u0 %u8\n"
+    "%i = OpLoad %uint %vi\n"
+    "%pc = OpAccessChain %pfu %vv %i\n"
+    "%x = OpLoad %uint %pc\n"
+    "OpStore %p0 %x\n"
+    "OpReturn\n"
+    "OpFunctionEnd\n";
+
+static void test_dead_load_index(void **st)
+{
+    (void)st;
+    uint32_t *words = NULL;
+    size_t nw = 0;
+    cvm_diagnostic d;
+    assert_int_equal(cvm_assemble(dead_load_index_text, strlen(dead_load_index_text), 0, NULL,
+                                  &words, &nw, &d),
+                     CVM_SUCCESS);
+    tu_run r;
+    memset(&r, 0, sizeof(r));
+    assert_int_equal(cvm_context_create(NULL, &r.ctx, NULL), CVM_SUCCESS);
+    assert_int_equal(cvm_module_create(r.ctx, words, nw, &r.mod, &r.diag), CVM_SUCCESS);
+    cvm_free(words);
+    assert_int_equal(cvm_pipeline_create(r.mod, NULL, NULL, 0, &r.pipe, &r.diag), CVM_SUCCESS);
+    uint32_t out[64] = {0};
+    assert_int_equal(cvm_pipeline_bind_buffer(r.pipe, 0, 0, 0, out, sizeof(out), NULL),
+                     CVM_SUCCESS);
+    assert_int_equal(cvm_pipeline_dispatch(r.pipe, 1, 1, 1, &r.diag), CVM_SUCCESS);
+    assert_int_equal(out[0], 30);
+    tu_close(&r);
+}
+
 /* The Vulkan names scripts ask for: the ones the engine implements are
  * supported, the ones it does not (graphics, flush-to-zero, round toward
  * zero, 16-bit shader inputs and outputs) are not. */
@@ -858,6 +933,7 @@ int main(void)
         cmocka_unit_test(test_dispatch_base),
         cmocka_unit_test(test_static_use),
         cmocka_unit_test(test_static_use_callback),
+        cmocka_unit_test(test_dead_load_index),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
