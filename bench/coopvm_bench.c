@@ -560,6 +560,45 @@ static int setup_attention(anchor *A, const cvm_amber_script *s)
     return A->x && A->a && A->b && A->o && A->l;
 }
 
+/* bench_softmax_rows.comp: y = softmax(x) along each of 512 rows of 512
+ * f32 values: the row's maximum, exp(x - max) and its sum, then each
+ * exponential times 1/sum, as the shader computes it (there in two-stage
+ * subgroup and shared-memory reductions). */
+static void run_softmax(anchor *A)
+{
+    const uint32_t cols = A->n;
+    for (uint32_t r = 0; r < A->m; r++) {
+        const float *x = A->x + (size_t)r * cols;
+        float *y = A->o + (size_t)r * cols;
+        float m = -INFINITY, sum = 0;
+        for (uint32_t c = 0; c < cols; c++)
+            m = fmaxf(m, x[c]);
+        for (uint32_t c = 0; c < cols; c++) {
+            y[c] = expf(x[c] - m);
+            sum += y[c];
+        }
+        float inv = 1.0f / sum;
+        for (uint32_t c = 0; c < cols; c++)
+            y[c] *= inv;
+    }
+}
+
+static int setup_softmax(anchor *A, const cvm_amber_script *s)
+{
+    A->label = "C -O2, 1 thread";
+    A->m = 512;
+    A->n = 512;
+    size_t total = (size_t)A->m * A->n;
+    A->x = input_f32(s, "x", total);
+    A->o = malloc(total * sizeof(float));
+    A->expected = expected_values(s, "y_expected", total, EXP_F32);
+    A->out_count = total;
+    A->reset = reset_nothing;
+    A->run = run_softmax;
+    A->output = output_o;
+    return A->x && A->o;
+}
+
 /* bench_coopvec_mlp.comp, 65536 evaluations: h = max(W1 x + b1, 0) with W1
  * 32x16 row-major (halves 0..511), y = W2 h + b2 with W2 16x32 column-major
  * (halves 512.., element (r, c) at 512 + c*16 + r), b1 = bias[0..31], b2 =
@@ -631,6 +670,7 @@ static const bench_case cases[] = {
     {"bench_attention_softmax", NULL, setup_attention, 0},
     {"bench_coopvec_mlp", NULL, setup_mlp, 0},
     {"bench_saxpy_loop", NULL, setup_saxpy, 0},
+    {"bench_softmax_rows", NULL, setup_softmax, 0},
     {"bench_gemm_decode_q4", NULL, setup_gemm_decode_q4, 0},
     {"bench_gemm_s8_workgroup", NULL, setup_gemm_s8, 0},
     {"bench_gemm_bf16_workgroup", NULL, setup_gemm_bf16, 0},

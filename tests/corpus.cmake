@@ -50,3 +50,12 @@ add_test(NAME cases.bda_gemm.cli
 # The inputs of bench/cases are what their generator writes.
 add_test(NAME bench.inputs_reproducible
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/bench/cases/make_inputs.py --check)
+
+# bench_softmax_rows is small enough to check in every build: barriers,
+# shared memory and subgroup reductions against the H200's output, at the
+# default subgroup size and at 8 and 64 lanes, on one thread and on all.
+set(cvm_softmax ${CMAKE_SOURCE_DIR}/bench/cases/bench_softmax_rows/bench_softmax_rows.amber)
+add_test(NAME bench.softmax_rows.threads1 COMMAND coopvm_cli run ${cvm_softmax} --threads 1)
+add_test(NAME bench.softmax_rows.threadsall COMMAND coopvm_cli run ${cvm_softmax})
+add_test(NAME bench.softmax_rows.subgroup8 COMMAND coopvm_cli run ${cvm_softmax} --subgroup-size 8)
+add_test(NAME bench.softmax_rows.subgroup64 COMMAND coopvm_cli run ${cvm_softmax} --subgroup-size 64)

@@ -12,6 +12,7 @@ import struct
 import sys
 
 M = N = K = 1024
+SOFTMAX_ROWS = SOFTMAX_COLS = 512
 
 
 class XorShift:
@@ -101,6 +102,11 @@ def main():
     r = XorShift(0xBF16BF16C0FFEE11)
     write(os.path.join(d, "a.bin"), bf16_values(r, M * K))
     write(os.path.join(d, "b.bin"), bf16_values(r, N * K))
+
+    d = os.path.join(root, "bench_softmax_rows")
+    r = XorShift(0x50F7A3A7C0FFEE22)
+    n = SOFTMAX_ROWS * SOFTMAX_COLS
+    write(os.path.join(d, "x.bin"), struct.pack("<%df" % n, *[4.0 * r.uniform() for _ in range(n)]))
 
     if MISMATCHES:
         for p in MISMATCHES:
