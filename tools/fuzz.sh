@@ -6,8 +6,9 @@
 #
 #   tools/fuzz.sh BUILD_DIR SECONDS OUT [harness...]
 #
-# Seeds: the project's modules (.spv) for the binary harnesses, its assembly
-# (.spvasm) for the assembler, its scripts (.amber, .vkscript) for the
+# Seeds: the project's modules (.spv, with tests/fuzz/seeds and the hbo_*
+# regressions: aggregates of cooperative types) for the binary harnesses,
+# its assembly (.spvasm) for the assembler, its scripts (.amber, .vkscript) for the
 # AmberScript one, tests/fuzz/coopvec_convert/*.cvconv for the matrix
 # conversion; dictionaries: tests/fuzz/*.dict (tools/gen_fuzz_dict.py).
 set -eu
