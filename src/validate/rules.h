@@ -364,7 +364,7 @@ X("NV-CM1.Type-Columns", 4, VAL_OPCODE, OPC(TypeCooperativeMatrixNV), VAL_ENV_AN
 X("NV-CM1.Variable-Storage", 4, VAL_OPCODE, OPC(Variable), VAL_ENV_ANY, VAL_ERROR, SRC_NV1, "2.16.1 Universal Validation Rules", \
   "cooperative matrix types (or types containing them) are allocated only in the Function or Private storage classes", nv1_variable_storage) \
 X("NV-CM1.Length-Result", 4, VAL_OPCODE, OPC(CooperativeMatrixLengthNV), VAL_ENV_ANY, VAL_ERROR, SRC_NV1, "3.32.8 OpCooperativeMatrixLengthNV", \
-  "Result Type is OpTypeInt with 32-bit Width and 0 Signedness", nv1_length_result) \
+  "Result Type is OpTypeInt with 32-bit Width and 0 Signedness", khr_length_result) \
 X("NV-CM1.Length-Type", 4, VAL_OPCODE, OPC(CooperativeMatrixLengthNV), VAL_ENV_ANY, VAL_ERROR, SRC_NV1, "3.32.8 OpCooperativeMatrixLengthNV", \
   "Type is a cooperative matrix type (OpTypeCooperativeMatrixNV)", nv1_length_type) \
 X("NV-CM1.Load-Make-Available", 4, VAL_OPCODE, OPC(CooperativeMatrixLoadNV), VAL_ENV_ANY, VAL_ERROR, SRC_NV1, "3.26 Memory Access", \

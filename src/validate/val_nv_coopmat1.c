@@ -99,13 +99,7 @@ int nv1_variable_storage(val_ctx *v, const spv_inst *in)
 
 /* ---- OpCooperativeMatrixLengthNV ------------------------------------------------------ */
 
-int nv1_length_result(val_ctx *v, const spv_inst *in)
-{
-    uint32_t w, s;
-    if (!val_int_type(v, in->words[1], &w, &s) || w != 32 || s != 0)
-        return val_fail(v, "the Result Type %%%u is not OpTypeInt 32 0", in->words[1]);
-    return 1;
-}
+/* The Result Type rule is the KHR one's (khr_length_result): the same words. */
 
 int nv1_length_type(val_ctx *v, const spv_inst *in)
 {
