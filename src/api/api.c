@@ -291,7 +291,7 @@ cvm_result cvm_module_create(cvm_context *ctx, const uint32_t *words, size_t wor
          * in hand (offset alignments): coopvm val --target-env vulkan1.x
          * applies them.  Warnings (the texts' Dependencies) never refuse a
          * module here: they go to the context's on_warning. */
-        cvm_validate_options vo = {"spv1.6", 0, ctx->desc.on_warning, ctx->desc.warning_user};
+        cvm_validate_options vo = {"spv1.6", 0, ctx->desc.on_warning, ctx->desc.warning_user, NULL};
         CVM_TRY(cvm_validate(words, word_count, &vo, o_diag));
     }
     spv_binary bin;

@@ -111,7 +111,7 @@ static void print_warning(void *user, const cvm_diagnostic *warning)
 int cvm_cli_val(int argc, char **argv)
 {
     const char *in = NULL;
-    cvm_validate_options opt = {NULL, 0, NULL, NULL};
+    cvm_validate_options opt = {NULL, 0, NULL, NULL, NULL};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {

@@ -28,7 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static const char *const envs[] = {NULL, "vulkan1.4", "spv1.3"};
     g_nwords = nwords;
     cvm_validate_options opt = {envs[size % 3], (size / 3) % 2 ? CVM_VALIDATE_STRICT : 0,
-                                check_warning, NULL};
+                                check_warning, NULL, NULL};
     cvm_diagnostic d;
     cvm_result r = cvm_validate(words, nwords, &opt, &d);
     cvm_fuzz_check(r, &d);
