@@ -945,6 +945,37 @@ int dev_qcom_ksize(val_ctx *v, const spv_inst *in)
                     (unsigned long long)n);
 }
 
+/* 1 when `x` is a supported M (which 0), N (1) or K (2) of the device for
+ * the QCOM text's "supported cooperative matrix ... sizes", which names no
+ * list: a size of the KHR list, or, with cooperativeMatrixFlexibleDimensions
+ * (cooperativeMatrixProperties2) enabled, a multiple of a Subgroup-scope
+ * granularity of the flexible-dimensions (Properties2EXT) list (equal to
+ * it when flexible dimensions are not enabled), up to the maximum
+ * dimension. */
+static int supported_size(const val_ctx *v, uint64_t x, int which)
+{
+    const cvm_device_description *d = v->device;
+    if (khr_size(v, x, which))
+        return 1;
+    uint32_t max = d->cooperative_matrix_flexible_dimensions_max_dimension;
+    if (!x || (max && x > max))
+        return 0;
+    for (int list = 0; list < 2; list++) {
+        const cvm_coopmat_granularity *g = list ? d->properties2 : d->flexible_properties;
+        uint32_t n = list ? d->properties2_count : d->flexible_property_count;
+        int on = list ? d->cooperative_matrix_properties2 : d->cooperative_matrix_flexible_dimensions;
+        int exact = list && !d->cooperative_matrix_flexible_dimensions;
+        for (uint32_t i = 0; on && g && i < n; i++) {
+            uint32_t gr = which == 0   ? g[i].m_granularity
+                          : which == 1 ? g[i].n_granularity
+                                       : g[i].k_granularity;
+            if (g[i].scope == SpvScopeSubgroup && multiple(x, gr, exact))
+                return 1;
+        }
+    }
+    return 0;
+}
+
 /* "its Rows must be one of the supported cooperative matrix row sizes that
  * are less than or equal to SubgroupSize" (and Columns for MatrixB, both
  * for accumulators), and "SubgroupSize must be a power of 2": rows are the
@@ -965,11 +996,11 @@ int dev_qcom_subgroup_size(val_ctx *v, const spv_inst *in)
     if (sg && (sg & (sg - 1)))
         return val_fail(v, "the subgroup size %u is not a power of 2", sg);
     int rows = m.use != 1, cols = m.use != 0;
-    if (rows && (!khr_size(v, m.rows, 0) || (sg && m.rows > sg)))
+    if (rows && (!supported_size(v, m.rows, 0) || (sg && m.rows > sg)))
         return val_fail(v, "%llu rows: not a supported row size (an MSize of the device) at most "
                            "the subgroup size %u",
                         (unsigned long long)m.rows, sg);
-    if (cols && (!khr_size(v, m.cols, 1) || (sg && m.cols > sg)))
+    if (cols && (!supported_size(v, m.cols, 1) || (sg && m.cols > sg)))
         return val_fail(v, "%llu columns: not a supported column size (an NSize of the device) "
                            "at most the subgroup size %u",
                         (unsigned long long)m.cols, sg);
@@ -1000,6 +1031,19 @@ int dev_qcom_subarray_k(val_ctx *v, const spv_inst *in)
         uint32_t k = d->coopmat_properties[i].k_size;
         if (k && (int64_t)start % (int64_t)k == 0)
             return 1;
+    }
+    /* With flexible dimensions (Properties2EXT), a supported K is any
+     * multiple of a K granularity (the granularity itself without flexible
+     * dimensions): Start Index is a multiple of one when it is a multiple
+     * of the granularity. */
+    for (int list = 0; list < 2; list++) {
+        const cvm_coopmat_granularity *g = list ? d->properties2 : d->flexible_properties;
+        uint32_t n = list ? d->properties2_count : d->flexible_property_count;
+        int on = list ? d->cooperative_matrix_properties2 : d->cooperative_matrix_flexible_dimensions;
+        for (uint32_t i = 0; on && g && i < n; i++)
+            if (g[i].scope == SpvScopeSubgroup && g[i].k_granularity &&
+                (int64_t)start % (int64_t)g[i].k_granularity == 0)
+                return 1;
     }
     return val_fail(v, "Start Index %lld of an array a cooperative matrix is built from is a "
                        "multiple of no KSize of the device",
