@@ -65,6 +65,9 @@ struct VkDevice_T {
     uint32_t nbuffers, cap_buffers;
     int lost;
     char fault[1024];       /* the engine's message when lost */
+    /* cooperative features the application enabled at vkCreateDevice, for
+     * the device rules of pipeline creation (cvk_pipeline_build) */
+    uint32_t cm_workgroup_scope, cm_flexible_dimensions, cm_properties2;
 };
 
 struct VkDeviceMemory_T {
@@ -195,10 +198,18 @@ void cvk_device_fail(struct VkDevice_T *device, const char *what, const cvm_diag
 VkResult cvk_required_subgroup(const void *chain, uint32_t *o_log2);
 VkResult cvk_specializations(const VkSpecializationInfo *si, cvm_specialization **o_specs,
                              uint32_t *o_count);
+/* How a pipeline or shader object is created, for the device rules
+ * cvk_pipeline_build checks (cvm_device_description's pipeline facts). */
+enum {
+    CVK_PIPE_FULL_SUBGROUPS = 1u << 0, /* ..._REQUIRE_FULL_SUBGROUPS_BIT(_EXT) */
+    CVK_PIPE_64BIT_INDEXING = 1u << 1, /* VK_PIPELINE_CREATE_2_64_BIT_INDEXING_BIT_EXT, or
+                                          VK_SHADER_CREATE_64_BIT_INDEXING_BIT_EXT */
+    CVK_PIPE_SHADER_OBJECT = 1u << 2   /* a VkShaderEXT */
+};
 VkResult cvk_pipeline_build(struct VkDevice_T *d, const uint32_t *words, size_t nwords,
                             const char *name, const cvm_specialization *specs, uint32_t nspecs,
-                            uint32_t sg_log2, uint32_t push_size, const char *what,
-                            struct VkPipeline_T **o);
+                            uint32_t sg_log2, uint32_t push_size, uint32_t pipe_flags,
+                            const char *what, struct VkPipeline_T **o);
 void cvk_pipeline_destroy(struct VkPipeline_T *p);
 struct VkBuffer_T *cvk_buffer_at_address(struct VkDevice_T *device, uint64_t address,
                                          VkDeviceSize *o_offset);

@@ -11,10 +11,12 @@
  * cvm_assemble): dst[i] = src[i] * mul + add + SubgroupSize * 65536 for
  * i = GlobalInvocationId.x.  Each expected value below is that formula on the
  * inputs the test writes. */
+#define _POSIX_C_SOURCE 200809L
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "coopvm.h"
 #include "vulkan/vk_registry.h"
@@ -1283,6 +1285,165 @@ static void test_device_convert(void)
     vkDestroyDevice(dev, NULL);
 }
 
+/* ---- the device rules at pipeline creation ------------------------------------------ */
+
+/* A compute shader with one MulAdd of constant 16x16 matrices at `scope`
+ * (3 Subgroup, 2 Workgroup). */
+static uint32_t *muladd_module(const char *env, int scope, size_t *o_words)
+{
+    char text[2048];
+    snprintf(text, sizeof(text),
+             "OpCapability Shader\n"
+             "OpCapability Float16\n"
+             "OpCapability VulkanMemoryModel\n"
+             "OpCapability CooperativeMatrixKHR\n"
+             "OpExtension \"SPV_KHR_cooperative_matrix\"\n"
+             "OpMemoryModel Logical Vulkan\n"
+             "OpEntryPoint GLCompute %%main \"main\"\n"
+             "OpExecutionMode %%main LocalSize 32 1 1\n"
+             "%%void = OpTypeVoid\n"
+             "%%fn = OpTypeFunction %%void\n"
+             "%%uint = OpTypeInt 32 0\n"
+             "%%float = OpTypeFloat 32\n"
+             "%%half = OpTypeFloat 16\n"
+             "%%u0 = OpConstant %%uint 0\n"
+             "%%u1 = OpConstant %%uint 1\n"
+             "%%u2 = OpConstant %%uint 2\n"
+             "%%scope = OpConstant %%uint %d\n"
+             "%%u16 = OpConstant %%uint 16\n"
+             "%%f0 = OpConstant %%float 0\n"
+             "%%h1 = OpConstant %%half 1\n"
+             "%%mA = OpTypeCooperativeMatrixKHR %%half %%scope %%u16 %%u16 %%u0\n"
+             "%%mB = OpTypeCooperativeMatrixKHR %%half %%scope %%u16 %%u16 %%u1\n"
+             "%%mC = OpTypeCooperativeMatrixKHR %%float %%scope %%u16 %%u16 %%u2\n"
+             "%%a = OpConstantComposite %%mA %%h1\n"
+             "%%b = OpConstantComposite %%mB %%h1\n"
+             "%%c = OpConstantComposite %%mC %%f0\n"
+             "%%main = OpFunction %%void None %%fn\n"
+             "%%entry = OpLabel\n"
+             "%%d = OpCooperativeMatrixMulAddKHR %%mC %%a %%b %%c\n"
+             "OpReturn\n"
+             "OpFunctionEnd\n",
+             scope);
+    uint32_t *words;
+    cvm_diagnostic diag;
+    if (cvm_assemble(text, strlen(text), 0, env, &words, o_words, &diag) != CVM_SUCCESS) {
+        fprintf(stderr, "muladd_module:%u: %s\n", diag.line, diag.message);
+        exit(1);
+    }
+    return words;
+}
+
+/* Creates (and destroys) a compute pipeline of `words`; returns its result. */
+static VkResult try_pipeline(VkDevice dev, const uint32_t *words, size_t nwords,
+                             VkPipelineShaderStageCreateFlags stage_flags)
+{
+    VkPipelineLayoutCreateInfo plci = {VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+    VkPipelineLayout layout;
+    VK(vkCreatePipelineLayout(dev, &plci, NULL, &layout));
+    VkShaderModuleCreateInfo smci = {VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, NULL, 0,
+                                     nwords * 4, words};
+    VkShaderModule sm;
+    VK(vkCreateShaderModule(dev, &smci, NULL, &sm));
+    VkComputePipelineCreateInfo cpci = {VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+    cpci.stage = (VkPipelineShaderStageCreateInfo){VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+                                                   NULL, stage_flags, VK_SHADER_STAGE_COMPUTE_BIT,
+                                                   sm, "main", NULL};
+    cpci.layout = layout;
+    VkPipeline pipe = VK_NULL_HANDLE;
+    VkResult r = vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &cpci, NULL, &pipe);
+    vkDestroyPipeline(dev, pipe, NULL);
+    vkDestroyShaderModule(dev, sm, NULL);
+    vkDestroyPipelineLayout(dev, layout, NULL);
+    return r;
+}
+
+/* The log's text since the last call (the file is emptied). */
+static void take_log(const char *path, char *out, size_t size)
+{
+    out[0] = 0;
+    FILE *f = fopen(path, "rb");
+    if (f) {
+        size_t n = fread(out, 1, size - 1, f);
+        out[n] = 0;
+        fclose(f);
+    }
+    f = fopen(path, "wb");
+    if (f)
+        fclose(f);
+}
+
+/* The device rules (VUIDs that name device properties, enabled features
+ * and creation flags) are checked at pipeline creation against what the
+ * driver reports, the features the application enabled and the pipeline's
+ * flags: a broken one is logged as a validation error (COOPVM_VK_LOG) and
+ * the pipeline is still made. */
+static void test_device_rules(void)
+{
+    char path[] = "/tmp/coopvm_icd_log_XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0, "mkstemp");
+    if (fd < 0)
+        return;
+    close(fd);
+    const char *old = getenv("COOPVM_VK_LOG");
+    char saved[512] = "";
+    if (old)
+        snprintf(saved, sizeof(saved), "%s", old);
+    setenv("COOPVM_VK_LOG", path, 1);
+    char log[4096];
+    VkDevice dev = make_device();
+    size_t n;
+    /* SPIR-V 1.5 with cooperative matrices: REQUIRE_FULL_SUBGROUPS (10770). */
+    uint32_t *w15 = muladd_module("vulkan1.2", 3, &n);
+    CHECK(try_pipeline(dev, w15, n, 0) == VK_SUCCESS, "a 1.5 pipeline without the flag is made");
+    take_log(path, log, sizeof(log));
+    CHECK(strstr(log, "Validation Error: [VUID-RuntimeSpirv-OpTypeCooperativeMatrixKHR-10770]"),
+          "the log: %s", log);
+    CHECK(try_pipeline(dev, w15, n, VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT) ==
+              VK_SUCCESS,
+          "with the flag");
+    take_log(path, log, sizeof(log));
+    CHECK(!strstr(log, "Validation Error"), "with REQUIRE_FULL_SUBGROUPS the log is: %s", log);
+    cvm_free(w15);
+    /* A Workgroup-scope matrix: cooperativeMatrixWorkgroupScope (10164), as
+     * the application enabled it or not. */
+    uint32_t *wwg = muladd_module("vulkan1.3", 2, &n);
+    CHECK(try_pipeline(dev, wwg, n, 0) == VK_SUCCESS, "workgroup scope, no feature");
+    take_log(path, log, sizeof(log));
+    CHECK(strstr(log, "Validation Error: [VUID-RuntimeSpirv-OpTypeCooperativeMatrixKHR-10163]"),
+          "without cooperativeMatrixFlexibleDimensions, the KHR list (Subgroup scope only): %s",
+          log);
+    vkDestroyDevice(dev, NULL);
+    float prio = 1;
+    VkDeviceQueueCreateInfo qci = {VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, NULL, 0, 0, 1, &prio};
+    for (int wg = 0; wg < 2; wg++) {
+        VkPhysicalDeviceCooperativeMatrix2FeaturesNV f2 = {
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_2_FEATURES_NV};
+        f2.cooperativeMatrixFlexibleDimensions = VK_TRUE;
+        f2.cooperativeMatrixWorkgroupScope = wg ? VK_TRUE : VK_FALSE;
+        const char *exts[] = {"VK_KHR_cooperative_matrix", "VK_NV_cooperative_matrix2"};
+        VkDeviceCreateInfo dci = {VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &f2, 0, 1, &qci, 0, NULL,
+                                  2, exts, NULL};
+        VK(vkCreateDevice(pd, &dci, NULL, &dev));
+        CHECK(try_pipeline(dev, wwg, n, 0) == VK_SUCCESS, "workgroup scope, feature %d", wg);
+        take_log(path, log, sizeof(log));
+        if (wg)
+            CHECK(!strstr(log, "Validation Error"), "with the feature the log is: %s", log);
+        else
+            CHECK(strstr(log, "Validation Error: [VUID-RuntimeSpirv-cooperativeMatrixWorkgroupScope-"
+                              "10164]"),
+                  "without cooperativeMatrixWorkgroupScope the log is: %s", log);
+        vkDestroyDevice(dev, NULL);
+    }
+    cvm_free(wwg);
+    if (saved[0])
+        setenv("COOPVM_VK_LOG", saved, 1);
+    else
+        unsetenv("COOPVM_VK_LOG");
+    remove(path);
+}
+
 int main(void)
 {
     VkApplicationInfo ai = {VK_STRUCTURE_TYPE_APPLICATION_INFO, NULL, "test_icd", 1, NULL, 0,
@@ -1311,6 +1472,7 @@ int main(void)
     test_static_use();
     test_shader_object();
     test_device_convert();
+    test_device_rules();
     vkDestroyInstance(inst, NULL);
     if (failures)
         fprintf(stderr, "%d checks failed\n", failures);
