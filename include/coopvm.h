@@ -727,8 +727,9 @@ CVM_API CVM_NODISCARD cvm_result cvm_assemble(const char *text, size_t length, u
  * shapes are Vulkan's, without a Vulkan header: component types are
  * VkComponentTypeKHR values (cvm_component_type), scopes VkScopeKHR values
  * (CVM_SCOPE_*), stages VkShaderStageFlagBits (CVM_STAGE_*), booleans 0 or
- * 1 (VkBool32).  Lists are pointers and counts the caller owns (NULL with
- * count 0: an empty list); nothing is kept after cvm_validate returns. */
+ * 1 (VkBool32).  Lists are pointers and counts the caller owns (a NULL
+ * pointer is an empty list, whatever its count); nothing is kept after
+ * cvm_validate returns. */
 #define CVM_SCOPE_WORKGROUP 2u /* VK_SCOPE_WORKGROUP_KHR */
 #define CVM_SCOPE_SUBGROUP 3u  /* VK_SCOPE_SUBGROUP_KHR */
 #define CVM_STAGE_COMPUTE 0x20u /* VK_SHADER_STAGE_COMPUTE_BIT; the others have Vulkan's
@@ -760,7 +761,11 @@ typedef struct cvm_coopmat_granularity {
     uint32_t saturating_accumulation;
     uint32_t scope;
     uint32_t workgroup_invocations; /* workgroupInvocations (NV), invocations (EXT query) */
-    uint32_t subgroup_size;         /* EXT query's subgroupSize; 0: any (NV: unused) */
+    uint32_t subgroup_size;         /* EXT query's subgroupSize; 0: any (NV: unused).  An
+                                       entry of another size holds when it equals
+                                       cvm_device_description.subgroup_size (the
+                                       VUIDs' finer cases of ALLOW_VARYING_SUBGROUP_SIZE
+                                       and SPIR-V 1.6 are not told apart) */
 } cvm_coopmat_granularity;
 
 typedef struct cvm_device_description {

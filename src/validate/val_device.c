@@ -418,9 +418,7 @@ typedef struct muladd {
 
 static int muladd_of(const val_ctx *v, const spv_inst *in, muladd *o)
 {
-    uint64_t ops = 0;
     o->ops = in->word_count > 6 ? in->words[6] : 0;
-    (void)ops;
     return known_type(v, in->words[1], &o->r) && known_type(v, val_type_of(v, in->words[3]), &o->a) &&
            known_type(v, val_type_of(v, in->words[4]), &o->b) &&
            known_type(v, val_type_of(v, in->words[5]), &o->c) && o->a.use == 0 && o->b.use == 1 &&
@@ -820,13 +818,14 @@ int dev_cv_matmul(val_ctx *v, const spv_inst *in)
             type_is(v, rt, rsign, p->result_type) && (!transpose || p->transpose))
             return 1;
     }
-    char ti[32], tr[32];
+    char ti[32], tr[32], bias[48] = "";
+    if (add)
+        snprintf(bias, sizeof(bias), ", BiasInterpretation %llu", (unsigned long long)b_interp);
     return val_fail(v,
                     "no VkCooperativeVectorPropertiesNV of the device has input %s, "
-                    "InputInterpretation %llu, MatrixInterpretation %llu%s%s, result %s%s",
+                    "InputInterpretation %llu, MatrixInterpretation %llu%s, result %s%s",
                     type_name(v, it, ti, sizeof(ti)), (unsigned long long)in_interp,
-                    (unsigned long long)m_interp, add ? ", BiasInterpretation " : "",
-                    add ? (b_interp == 0 ? "0" : "given") : "", type_name(v, rt, tr, sizeof(tr)),
+                    (unsigned long long)m_interp, bias, type_name(v, rt, tr, sizeof(tr)),
                     transpose ? ", transpose" : "");
 }
 

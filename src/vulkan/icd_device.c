@@ -852,7 +852,9 @@ VkResult cvk_specializations(const VkSpecializationInfo *si, cvm_specialization 
  * ("Validation Error: [VUID-...]", to the COOPVM_VK_LOG file) and changes
  * nothing: the pipeline is still made when the engine can run it (the
  * Vulkan CTS never breaks these rules on purpose, and refusing what runs
- * would only risk its results).  The first broken rule is logged. */
+ * would only risk its results).  cvm_validate reports the first broken
+ * rule; it is logged when it is a device rule (the engine reports the
+ * others, as before).  Nothing is checked unless COOPVM_VK_LOG is set. */
 static void check_device_rules(const struct VkDevice_T *d, const uint32_t *words, size_t nwords,
                                const char *name, uint32_t sg_log2, uint32_t pipe_flags,
                                const char *what)
