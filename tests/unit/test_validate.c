@@ -902,6 +902,48 @@ static void test_rule_table(void **state)
         }
     }
     assert_true(listed > 0 && listed < n);
+    /* The rules checked against a device description (issue 31), each by
+     * its id: checked 2, and no other. */
+    static const char *const device_rules[] = {
+        "VUID-RuntimeSpirv-OpTypeCooperativeMatrixKHR-10163",
+        "VUID-RuntimeSpirv-OpCooperativeMatrixMulAddKHR-10060",
+        "VUID-NSize-12352",
+        "VUID-KSize-12353",
+        "QCOM-CMC.Subgroup-Size",
+        "QCOM-CMC.SubArray-K",
+        "VUID-RuntimeSpirv-cooperativeMatrixWorkgroupScope-10164",
+        "VUID-cooperativeMatrixProperties2-13382",
+        "VUID-cooperativeMatrixProperties2-13383",
+        "VUID-RuntimeSpirv-cooperativeMatrixFlexibleDimensions-10165",
+        "VUID-RuntimeSpirv-cooperativeMatrixFlexibleDimensions-10166",
+        "VUID-RuntimeSpirv-cooperativeMatrixFlexibleDimensionsMaxDimension-10167",
+        "VUID-RuntimeSpirv-maxComputeSharedMemorySize-10168",
+        "VUID-RuntimeSpirv-cooperativeMatrixSupportedStages-08985",
+        "VUID-RuntimeSpirv-cooperativeVectorSupportedStages-10091",
+        "VUID-RuntimeSpirv-maxCooperativeVectorComponents-10094",
+        "VUID-RuntimeSpirv-OpTypeCooperativeVector-10095",
+        "VUID-RuntimeSpirv-OpCooperativeVectorMatrixMulNV-10089",
+        "VUID-RuntimeSpirv-OpCooperativeVectorMatrixMulAddNV-11808",
+        "VUID-RuntimeSpirv-OpCooperativeVectorLoadNV-11809",
+        "VUID-RuntimeSpirv-OpTypeCooperativeMatrixKHR-10770",
+        "VUID-RuntimeSpirv-OpTypeCooperativeMatrixKHR-10771",
+        "VUID-RuntimeSpirv-OpTypeCooperativeMatrixNV-06316",
+        "VUID-RuntimeSpirv-OpTypeCooperativeMatrixMulAddNV-10059",
+        "VUID-RuntimeSpirv-OpTypeCooperativeMatrixNV-06322",
+    };
+    uint32_t device = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        assert_int_equal(cvm_validation_rule_get(i, &r), CVM_SUCCESS);
+        int want = 0;
+        for (size_t k = 0; k < sizeof(device_rules) / sizeof(device_rules[0]); k++)
+            want |= !strcmp(r.id, device_rules[k]);
+        if (want != (r.checked == 2)) {
+            print_error("rule %s: checked %d\n", r.id, r.checked);
+            fail();
+        }
+        device += r.checked == 2;
+    }
+    assert_int_equal(device, sizeof(device_rules) / sizeof(device_rules[0]));
 }
 
 /* Every allocation the validator makes may fail: it then reports
