@@ -162,6 +162,8 @@ typedef struct val_ctx {
     /* the device and pipeline (cvm_validate_options.device), NULL: the
      * VAL_DEVICE rows are not run */
     const cvm_device_description *device;
+    uint8_t *qcom_sources;     /* [bound], built on first use: 1 for the ids that are the
+                                  source array of an OpCompositeConstructCoopMatQCOM */
 
     /* warnings (cvm_validate_options): strict makes them errors */
     int strict;

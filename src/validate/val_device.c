@@ -149,55 +149,77 @@ static int in_family(val_ctx *v, const spv_inst *in, int fam)
     }
 }
 
-/* The first instruction of the family in the functions entry point `fn`
- * reaches, or 0. */
-static uint32_t family_use(val_ctx *v, uint32_t fn, int fam)
+/* The first instruction of the family in each function (0: none): one
+ * pass over the functions, shared by every entry point. */
+static uint32_t *family_uses(val_ctx *v, int fam)
+{
+    uint32_t *first = cvm_calloc(v->nfuncs ? v->nfuncs : 1, sizeof(uint32_t));
+    if (!first) {
+        v->oom = 1;
+        return NULL;
+    }
+    for (uint32_t g = 0; g < v->nfuncs; g++) {
+        spv_inst in;
+        for (uint32_t off = v->funcs[g].begin; off < v->funcs[g].end; off += in.word_count) {
+            if (!val_inst_at(v, off, &in))
+                break;
+            if (in_family(v, &in, fam)) {
+                first[g] = off;
+                break;
+            }
+        }
+    }
+    return first;
+}
+
+/* The first use of the family in the functions entry point `fn` reaches,
+ * or 0. */
+static uint32_t family_use(val_ctx *v, uint32_t fn, const uint32_t *first, uint8_t *seen)
 {
     uint32_t f = val_function_index(v, fn);
     if (f == VAL_NONE)
         return 0;
-    uint8_t *seen = cvm_calloc(v->nfuncs ? v->nfuncs : 1, 1);
-    if (!seen) {
-        v->oom = 1;
-        return 0;
-    }
     val_call_closure(v, f, seen);
-    uint32_t found = 0;
-    for (uint32_t g = 0; g < v->nfuncs && !found; g++) {
-        if (!seen[g])
-            continue;
-        spv_inst in;
-        for (uint32_t off = v->funcs[g].begin; off < v->funcs[g].end && !found;
-             off += in.word_count)
-            if (!val_inst_at(v, off, &in) || (in_family(v, &in, fam) && (found = off)))
-                break;
-    }
-    cvm_mem_free(seen);
-    return found;
+    for (uint32_t g = 0; g < v->nfuncs; g++)
+        if (seen[g] && first[g])
+            return first[g];
+    return 0;
 }
 
 static int stages_rule(val_ctx *v, int fam, uint32_t supported, const char *what,
                        const char *limit)
 {
+    uint32_t *first = NULL;
+    uint8_t *seen = NULL;
+    int ok = 1;
     spv_inst ep;
-    for (uint32_t i = 0; i < v->nentries; i++) {
+    for (uint32_t i = 0; i < v->nentries && ok; i++) {
         if (!val_inst_at(v, v->entry_offs[i], &ep) || ep.word_count < 3 || !entry_selected(v, &ep))
             continue;
         uint32_t stage = stage_of(ep.words[1]);
         if (stage & supported)
             continue;
-        uint32_t at = family_use(v, ep.words[2], fam);
+        if (!first) {
+            first = family_uses(v, fam);
+            seen = cvm_calloc(v->nfuncs ? v->nfuncs : 1, 1);
+            if (!first || !seen) {
+                v->oom = 1;
+                break;
+            }
+        }
+        uint32_t at = family_use(v, ep.words[2], first, seen);
         if (at) {
             char tmp[32];
-            return val_fail_at(v, at, "%s used in a %s entry point (stage bit 0x%x), not in %s "
-                                      "0x%x",
-                               what,
-                               val_enum_name(SPV_OPERAND_ExecutionModel, ep.words[1], tmp,
-                                             sizeof(tmp)),
-                               stage, limit, supported);
+            ok = val_fail_at(v, at, "%s used in a %s entry point (stage bit 0x%x), not in %s 0x%x",
+                             what,
+                             val_enum_name(SPV_OPERAND_ExecutionModel, ep.words[1], tmp,
+                                           sizeof(tmp)),
+                             stage, limit, supported);
         }
     }
-    return 1;
+    cvm_mem_free(first);
+    cvm_mem_free(seen);
+    return ok;
 }
 
 int dev_cm_stages(val_ctx *v, const spv_inst *in)
@@ -1015,15 +1037,24 @@ int dev_qcom_subarray_k(val_ctx *v, const spv_inst *in)
     uint64_t start;
     if (!val_const_value(v, in->words[4], &start))
         return 1;
-    int used = 0;
-    spv_inst u;
-    for (uint32_t off = SPV_HEADER_WORDS; off < v->nwords && !used; off += u.word_count) {
-        if (!val_inst_at(v, off, &u))
-            break;
-        used = u.opcode == SpvOpCompositeConstructCoopMatQCOM && u.word_count > 3 &&
-               u.words[3] == in->words[2];
+    if (!v->qcom_sources) {
+        /* One pass over the module, the first time: which ids are built
+         * into matrices. */
+        v->qcom_sources = cvm_calloc(v->bound ? v->bound : 1, 1);
+        if (!v->qcom_sources) {
+            v->oom = 1;
+            return 1;
+        }
+        spv_inst u;
+        for (uint32_t off = SPV_HEADER_WORDS; off < v->nwords; off += u.word_count) {
+            if (!val_inst_at(v, off, &u))
+                break;
+            if (u.opcode == SpvOpCompositeConstructCoopMatQCOM && u.word_count > 3 &&
+                u.words[3] < v->bound)
+                v->qcom_sources[u.words[3]] = 1;
+        }
     }
-    if (!used)
+    if (in->words[2] >= v->bound || !v->qcom_sources[in->words[2]])
         return 1;
     const cvm_device_description *d = v->device;
     for (uint32_t i = 0; i < d->coopmat_property_count && d->coopmat_properties; i++) {

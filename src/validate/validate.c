@@ -512,6 +512,7 @@ static void release(val_ctx *v)
     cvm_mem_free(v->first_merge);
     cvm_mem_free(v->pred_first);
     cvm_mem_free(v->ops);
+    cvm_mem_free(v->qcom_sources);
 }
 
 static uint32_t bswap32(uint32_t x)

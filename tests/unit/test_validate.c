@@ -962,15 +962,21 @@ static void test_allocation_failures(void **state)
      * runs out of memory as well. */
     uint32_t *bad = small_module("%float_1", &nbad);
     cvm_diagnostic d;
-    for (int which = 0; which < 2; which++) {
-        const uint32_t *words = which ? bad : w;
-        size_t count = which ? nbad : nw;
+    /* The third run: the device rules' allocations (the stage rule's, with
+     * no stage supported, so that the module is then refused for it). */
+    cvm_device_description dev;
+    cvm_get_device_description(&dev);
+    dev.cooperative_matrix_supported_stages = 0;
+    cvm_validate_options with_device = {"vulkan1.4", 0, NULL, NULL, &dev};
+    for (int which = 0; which < 3; which++) {
+        const uint32_t *words = which == 1 ? bad : w;
+        size_t count = which == 1 ? nbad : nw;
         cvm_result want = which ? CVM_ERROR_INVALID_MODULE : CVM_SUCCESS;
         int done = 0;
         uint64_t k = 1;
         for (; k < 100000 && !done; k++) {
             cvm_test_fail_allocation_after(k);
-            cvm_result r = cvm_validate(words, count, NULL, &d);
+            cvm_result r = cvm_validate(words, count, which == 2 ? &with_device : NULL, &d);
             cvm_test_fail_allocation_after(0);
             if (r == want)
                 done = 1; /* k is past the last allocation */
@@ -979,6 +985,9 @@ static void test_allocation_failures(void **state)
         }
         assert_true(done);
         assert_true(k > 2); /* at least one allocation was made to fail */
+        if (which == 2)
+            assert_non_null(strstr(d.message, "[VUID-RuntimeSpirv-cooperativeMatrixSupportedStages-"
+                                              "08985]"));
     }
     free(w);
     cvm_free(bad);
