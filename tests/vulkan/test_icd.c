@@ -1476,6 +1476,37 @@ static void test_device_rules(void)
           "with the flag");
     take_log(path, log, sizeof(log));
     CHECK(!strstr(log, "Validation Error"), "with REQUIRE_FULL_SUBGROUPS the log is: %s", log);
+    vkDestroyDevice(dev, NULL);
+    /* The same module as a shader object: 10771, and
+     * VK_SHADER_CREATE_REQUIRE_FULL_SUBGROUPS_BIT_EXT. */
+    dev = make_device_with("VK_EXT_shader_object");
+    PFN_vkCreateShadersEXT create_shaders =
+        (PFN_vkCreateShadersEXT)vkGetDeviceProcAddr(dev, "vkCreateShadersEXT");
+    PFN_vkDestroyShaderEXT destroy_shader =
+        (PFN_vkDestroyShaderEXT)vkGetDeviceProcAddr(dev, "vkDestroyShaderEXT");
+    CHECK(create_shaders && destroy_shader, "the shader-object commands");
+    for (int full = 0; full < 2 && create_shaders && destroy_shader; full++) {
+        VkShaderCreateInfoEXT ci = {VK_STRUCTURE_TYPE_SHADER_CREATE_INFO_EXT};
+        ci.flags = full ? VK_SHADER_CREATE_REQUIRE_FULL_SUBGROUPS_BIT_EXT : 0;
+        ci.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+        ci.codeType = VK_SHADER_CODE_TYPE_SPIRV_EXT;
+        ci.codeSize = n * 4;
+        ci.pCode = w15;
+        ci.pName = "main";
+        VkShaderEXT sh = VK_NULL_HANDLE;
+        CHECK(create_shaders(dev, 1, &ci, NULL, &sh) == VK_SUCCESS, "a 1.5 shader object (%d)",
+              full);
+        destroy_shader(dev, sh, NULL);
+        take_log(path, log, sizeof(log));
+        if (full)
+            CHECK(!strstr(log, "Validation Error"), "with the flag the log is: %s", log);
+        else
+            CHECK(strstr(log, "vkCreateShadersEXT: Validation Error: "
+                              "[VUID-RuntimeSpirv-OpTypeCooperativeMatrixKHR-10771]"),
+                  "a shader object without the flag: %s", log);
+    }
+    vkDestroyDevice(dev, NULL);
+    dev = make_device();
     cvm_free(w15);
     /* A Workgroup-scope matrix: cooperativeMatrixWorkgroupScope (10164), as
      * the application enabled it or not. */
