@@ -1406,8 +1406,18 @@ static uint32_t *muladd_module(const char *env, int scope, size_t *o_words)
 }
 
 /* Creates (and destroys) a compute pipeline of `words`; returns its result. */
+static VkResult try_pipeline_next(VkDevice dev, const uint32_t *words, size_t nwords,
+                                  VkPipelineShaderStageCreateFlags stage_flags, const void *next);
+
 static VkResult try_pipeline(VkDevice dev, const uint32_t *words, size_t nwords,
                              VkPipelineShaderStageCreateFlags stage_flags)
+{
+    return try_pipeline_next(dev, words, nwords, stage_flags, NULL);
+}
+
+/* As try_pipeline, with `next` chained to the VkComputePipelineCreateInfo. */
+static VkResult try_pipeline_next(VkDevice dev, const uint32_t *words, size_t nwords,
+                                  VkPipelineShaderStageCreateFlags stage_flags, const void *next)
 {
     VkPipelineLayoutCreateInfo plci = {VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
     VkPipelineLayout layout;
@@ -1421,6 +1431,7 @@ static VkResult try_pipeline(VkDevice dev, const uint32_t *words, size_t nwords,
                                                    NULL, stage_flags, VK_SHADER_STAGE_COMPUTE_BIT,
                                                    sm, "main", NULL};
     cpci.layout = layout;
+    cpci.pNext = next;
     VkPipeline pipe = VK_NULL_HANDLE;
     VkResult r = vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &cpci, NULL, &pipe);
     vkDestroyPipeline(dev, pipe, NULL);
@@ -1508,6 +1519,43 @@ static void test_device_rules(void)
     vkDestroyDevice(dev, NULL);
     dev = make_device();
     cvm_free(w15);
+    /* A 64-bit cooperative-vector load offset: 11809, unless the pipeline
+     * has VK_PIPELINE_CREATE_2_64_BIT_INDEXING_BIT_EXT
+     * (VkPipelineCreateFlags2CreateInfo, structure 1000470005). */
+    static const char cv64[] =
+        "OpCapability Shader\nOpCapability Float16\nOpCapability Int64\n"
+        "OpCapability VulkanMemoryModel\nOpCapability CooperativeVectorNV\n"
+        "OpExtension \"SPV_NV_cooperative_vector\"\nOpMemoryModel Logical Vulkan\n"
+        "OpEntryPoint GLCompute %main \"main\" %buf\nOpExecutionMode %main LocalSize 32 1 1\n"
+        "OpDecorate %rta ArrayStride 2\nOpDecorate %Buf Block\nOpMemberDecorate %Buf 0 Offset 0\n"
+        "OpDecorate %buf DescriptorSet 0\nOpDecorate %buf Binding 0\n"
+        "%void = OpTypeVoid\n%fn = OpTypeFunction %void\n%uint = OpTypeInt 32 0\n"
+        "%ulong = OpTypeInt 64 0\n%half = OpTypeFloat 16\n%u0 = OpConstant %uint 0\n"
+        "%u8 = OpConstant %uint 8\n%l0 = OpConstant %ulong 0\n%rta = OpTypeRuntimeArray %half\n"
+        "%Buf = OpTypeStruct %rta\n%pBuf = OpTypePointer StorageBuffer %Buf\n"
+        "%prta = OpTypePointer StorageBuffer %rta\n%vh8 = OpTypeCooperativeVectorNV %half %u8\n"
+        "%buf = OpVariable %pBuf StorageBuffer\n%main = OpFunction %void None %fn\n"
+        "%e = OpLabel\n%p = OpAccessChain %prta %buf %u0\n"
+        "%v = OpCooperativeVectorLoadNV %vh8 %p %l0\nOpReturn\nOpFunctionEnd\n";
+    uint32_t *wcv;
+    cvm_diagnostic ad;
+    if (cvm_assemble(cv64, strlen(cv64), 0, "vulkan1.3", &wcv, &n, &ad) != CVM_SUCCESS) {
+        CHECK(0, "cv64: %s", ad.message);
+    } else {
+        struct {
+            VkStructureType sType;
+            const void *pNext;
+            uint64_t flags;
+        } flags2 = {(VkStructureType)1000470005, NULL, 1ull << 43};
+        CHECK(try_pipeline(dev, wcv, n, 0) == VK_SUCCESS, "a 64-bit offset pipeline");
+        take_log(path, log, sizeof(log));
+        CHECK(strstr(log, "Validation Error: [VUID-RuntimeSpirv-OpCooperativeVectorLoadNV-11809]"),
+              "without the 64-bit indexing flag: %s", log);
+        CHECK(try_pipeline_next(dev, wcv, n, 0, &flags2) == VK_SUCCESS, "with the flag");
+        take_log(path, log, sizeof(log));
+        CHECK(!strstr(log, "Validation Error"), "with 64-bit indexing the log is: %s", log);
+        cvm_free(wcv);
+    }
     /* A Workgroup-scope matrix: cooperativeMatrixWorkgroupScope (10164), as
      * the application enabled it or not. */
     uint32_t *wwg = muladd_module("vulkan1.3", 2, &n);
