@@ -511,6 +511,76 @@ static inline uint32_t cvm_scope_first_active(const cvm_exec *ex, const cvm_insn
     return cvm_scope_first_active_lanes(ex, in, i);
 }
 
+/* ---- run-time rules on the operands of collective instructions ----------
+ * KHR: "All the operands to this instruction must be dynamically uniform
+ * within every instance of the 'Scope' of the cooperative matrix" (Load,
+ * Store, MulAdd, the conversions, OpMatrixTimesScalar); NV2 says the same
+ * of OpCooperativeMatrixLoadTensorNV / StoreTensorNV, and
+ * SPV_NV_cooperative_matrix of its Load / Store ("all operands ... must be
+ * the same for all invocations in a given scope instance").  A handler
+ * takes such operands from the instance's first active lane `l0`; these
+ * find an active lane of instance i that holds another value, so that the
+ * handler fails instead of silently using lane l0's.  A value computed
+ * once for the group (stride 0: constants, exec/uniform.h) is equal in
+ * every lane, so the common case costs one test. */
+/* (the search, for a value kept lane by lane) */
+uint32_t cvm_scope_lanes_differ(const cvm_exec *ex, const cvm_insn *in, uint32_t i, uint32_t id,
+                                uint32_t size, uint32_t l0);
+/* The first active lane of instance i whose `size` bytes of value `id`
+ * differ from lane l0's, or UINT32_MAX when none does. */
+static inline uint32_t cvm_scope_lane_differs(const cvm_exec *ex, const cvm_insn *in, uint32_t i,
+                                              uint32_t id, uint32_t size, uint32_t l0)
+{
+    if (!ex->vals[id].stride)
+        return UINT32_MAX;
+    return cvm_scope_lanes_differ(ex, in, i, id, size, l0);
+}
+/* The same for a pointer value `id`.  Addresses of per-invocation memory
+ * (Function, Private variables) differ from lane to lane by construction:
+ * two pointers into the same such region count as equal (each invocation
+ * names its own copy of the same variable). */
+uint32_t cvm_scope_pointer_lanes_differ(const cvm_exec *ex, const cvm_insn *in, uint32_t i,
+                                        uint32_t id, uint32_t l0);
+static inline uint32_t cvm_scope_pointer_differs(const cvm_exec *ex, const cvm_insn *in,
+                                                 uint32_t i, uint32_t id, uint32_t l0)
+{
+    if (!ex->vals[id].stride)
+        return UINT32_MAX;
+    return cvm_scope_pointer_lanes_differ(ex, in, i, id, l0);
+}
+/* Fails `in` for operand `what` (its value `id`, `size` bytes, printed in
+ * hexadecimal when at most 8) that lanes l0 and l1 of instance i hold
+ * differently, naming rule `rule`: CVM_ERROR_DIVERGENT_COLLECTIVE. */
+cvm_result cvm_fail_not_uniform(cvm_exec *ex, const cvm_insn *in, const char *rule,
+                                const char *what, uint32_t id, uint32_t size, uint32_t i,
+                                uint32_t l0, uint32_t l1);
+
+/* 1 when `reg` is memory of one invocation (its address differs from lane
+ * to lane), 0 otherwise. */
+static inline int cvm_region_per_invocation(uint32_t reg)
+{
+    return reg == CVM_REGION_INVOCATION || reg == CVM_REGION_PADDING ||
+           reg == CVM_REGION_CALLER_INVOCATION || reg == CVM_REGION_LANE_VARS ||
+           reg == CVM_REGION_SCOPE || reg == CVM_REGION_CALLER_SCOPE;
+}
+
+/* VUID-{refpage}-OpCooperativeMatrix-12379: "If any OpCooperativeMatrix*
+ * instructions accesses a descriptor, it must not be a null descriptor".
+ * A descriptor bound without memory (cvm_pipeline_bind_buffer with data
+ * NULL: the Vulkan driver's VK_NULL_HANDLE buffer) has a region without a
+ * base; other instructions reach it as an empty buffer (out of bounds, or
+ * zero and dropped in robust mode).  1 when `addr` lies in such a region. */
+static inline int cvm_null_descriptor(const cvm_exec *ex, uint64_t addr)
+{
+    uint32_t reg = CVM_ADDR_REGION(addr);
+    return reg >= CVM_REGION_FIRST_BUFFER && reg < ex->nregions && !ex->regions[reg].base;
+}
+/* Fails `in`, run by lane `lane` through `addr` in a null descriptor:
+ * CVM_ERROR_OUT_OF_BOUNDS naming the VUID and the descriptor (also in
+ * robust mode). */
+cvm_result cvm_fail_null_descriptor(cvm_exec *ex, const cvm_insn *in, uint64_t addr,
+                                    uint32_t lane);
+
 /* The region with index `reg`, or NULL when there is none. */
 static inline const cvm_region *cvm_region_of(const cvm_exec *ex, uint32_t reg)
 {
