@@ -108,7 +108,13 @@ typedef enum cvm_context_flags {
      * or columns; rows or columns of OpCompositeConstructCoopMatQCOM whose
      * invocation does not exist) are a poison value instead of zero: f32
      * 0x7FC0DEAD, f16 0x7EAD (quiet NaNs), 32-bit integers 0xDEADBEEF, 8-bit
-     * integers 0xDE. */
+     * integers 0xDE.  And (SPV_NV_cooperative_vector: the matrix and bias
+     * "must not be modified while a shader might be using them") a dispatch
+     * with OpCooperativeVectorMatrixMul(Add)NV copies its buffers first and
+     * fails with CVM_ERROR_INVALID_MODULE, naming NV-CV.Matrix-Unmodified,
+     * the byte and the instruction, when bytes such an instruction read as
+     * its matrix or bias differ from the copy at the end of the dispatch
+     * (src/exec/read_log.c; a store of the same bytes is not seen). */
     CVM_FLAG_CHECK_CALLBACKS = 1u << 1,
     /* OpCooperativeMatrixMulAddKHR on f16, bf16, e4m3 and e5m2 matrices
      * accumulates in double and rounds once per result element (the result

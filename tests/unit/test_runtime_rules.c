@@ -501,6 +501,125 @@ static void test_null_descriptor(void **s)
     assert_true(dst[64] == -1.0f);
 }
 
+/* ---- NV-CV.Matrix-Unmodified (the checking mode) ------------------------------- */
+
+/* Every invocation: r = M x + bias with M the 8 x 8 f16 row-major matrix at
+ * byte 0 of b1 (stride 16), bias the 8 f16 at byte 128 of b1, x the 8 f16
+ * of b0; r stored at byte 16 * invocation of b2.  `store` (before or after
+ * the product, by `before`) writes one word of b1. */
+static void coopvec_shader(const char *store, int before)
+{
+    char body[2048];
+    snprintf(body, sizeof(body), "%s%s%s", before ? store : "",
+             "%x = OpCooperativeVectorLoadNV %cv %p0 %c0\n"
+             "%r = OpCooperativeVectorMatrixMulAddNV %cv %x %f16 %p1 %c0 %f16 %p1 %c128 %f16 %c8 "
+             "%c8 %rowmajor %false %c16\n"
+             "%o = OpIMul %uint %li %c16\n"
+             "OpCooperativeVectorStoreNV %p2 %o %r\n",
+             before ? "" : store);
+    snprintf(text, sizeof(text),
+             "OpCapability Shader\nOpCapability Float16\nOpCapability VulkanMemoryModel\n"
+             "OpCapability CooperativeVectorNV\nOpExtension \"SPV_NV_cooperative_vector\"\n"
+             "OpMemoryModel Logical Vulkan\n"
+             "OpEntryPoint GLCompute %%main \"main\" %%lidx %%b0 %%b1 %%b2\n"
+             "OpExecutionMode %%main LocalSize 32 1 1\n"
+             "OpDecorate %%lidx BuiltIn LocalInvocationIndex\n"
+             "OpDecorate %%rt ArrayStride 4\nOpDecorate %%B Block\nOpMemberDecorate %%B 0 Offset 0\n"
+             "OpDecorate %%b0 DescriptorSet 0\nOpDecorate %%b0 Binding 0\n"
+             "OpDecorate %%b1 DescriptorSet 0\nOpDecorate %%b1 Binding 1\n"
+             "OpDecorate %%b2 DescriptorSet 0\nOpDecorate %%b2 Binding 2\n"
+             "%%void = OpTypeVoid\n%%fn = OpTypeFunction %%void\n%%bool = OpTypeBool\n"
+             "%%uint = OpTypeInt 32 0\n%%int = OpTypeInt 32 1\n%%half = OpTypeFloat 16\n"
+             "%%false = OpConstantFalse %%bool\n"
+             "%%c0 = OpConstant %%uint 0\n%%c8 = OpConstant %%uint 8\n%%c16 = OpConstant %%uint 16\n"
+             "%%c33 = OpConstant %%uint 33\n%%c3 = OpConstant %%uint 3\n%%c64 = OpConstant %%uint 64\n"
+             "%%c128 = OpConstant %%uint 128\n%%v1 = OpConstant %%uint 0x40004000\n"
+             "%%v2 = OpConstant %%uint 0x3c003c00\n"
+             "%%f16 = OpConstant %%int 0\n%%rowmajor = OpConstant %%int 0\n"
+             "%%cv = OpTypeCooperativeVectorNV %%half %%c8\n"
+             "%%rt = OpTypeRuntimeArray %%uint\n%%B = OpTypeStruct %%rt\n"
+             "%%pB = OpTypePointer StorageBuffer %%B\n%%prt = OpTypePointer StorageBuffer %%rt\n"
+             "%%pu = OpTypePointer StorageBuffer %%uint\n"
+             "%%pin = OpTypePointer Input %%uint\n%%lidx = OpVariable %%pin Input\n"
+             "%%b0 = OpVariable %%pB StorageBuffer\n%%b1 = OpVariable %%pB StorageBuffer\n"
+             "%%b2 = OpVariable %%pB StorageBuffer\n"
+             "%%main = OpFunction %%void None %%fn\n%%entry = OpLabel\n"
+             "%%li = OpLoad %%uint %%lidx\n"
+             "%%p0 = OpAccessChain %%prt %%b0 %%c0\n%%p1 = OpAccessChain %%prt %%b1 %%c0\n"
+             "%%p2 = OpAccessChain %%prt %%b2 %%c0\n"
+             "%sOpReturn\nOpFunctionEnd\n",
+             body);
+}
+
+static uint16_t cv_x[8], cv_w[256], cv_out[256];
+
+static asm_result coopvec_run(uint32_t flags)
+{
+    static const uint16_t xs[8] = {0x3C00, 0x4000, 0x4200, 0x4400, 0x4500, 0x4600, 0x4700, 0x4800};
+    memcpy(cv_x, xs, sizeof(xs)); /* 1 .. 8 */
+    memset(cv_w, 0, sizeof(cv_w));
+    for (int j = 0; j < 8; j++) {
+        cv_w[j * 8 + j] = 0x3C00; /* the identity */
+        cv_w[64 + j] = 0x3800;    /* bias 0.5 */
+    }
+    memset(cv_out, 0xff, sizeof(cv_out));
+    void *bufs[3] = {cv_x, cv_w, cv_out};
+    size_t sizes[3] = {sizeof(cv_x), sizeof(cv_w), sizeof(cv_out)};
+    asm_params p;
+    memset(&p, 0, sizeof(p));
+    p.subgroup_size = 32;
+    p.threads = 1;
+    p.flags = flags;
+    return asm_run(text, &p, bufs, sizes, 3);
+}
+
+static void test_coopvec_matrix_unmodified(void **s)
+{
+    (void)s;
+    static const struct {
+        const char *store;
+        int before;
+        const char *piece;
+    } cases[] = {
+        /* word 3 (bytes 12..15, row 0) of the matrix, after the product */
+        {"%w = OpAccessChain %pu %b1 %c0 %c3\nOpStore %w %v1\n", 0,
+         "byte 13 of the buffer of set 0 binding 1, in the matrix this instruction read (bytes 0 "
+         "to 127)"},
+        /* the same before it */
+        {"%w = OpAccessChain %pu %b1 %c0 %c3\nOpStore %w %v1\n", 1, "byte 13 of the buffer"},
+        /* word 33 (bytes 132..135) of the bias */
+        {"%w = OpAccessChain %pu %b1 %c0 %c33\nOpStore %w %v2\n", 0,
+         "byte 133 of the buffer of set 0 binding 1, in the bias this instruction read (bytes "
+         "128 to 143)"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        coopvec_shader(cases[i].store, cases[i].before);
+        for (int tiers = 0; tiers < 2; tiers++) {
+            asm_result rr = coopvec_run(CVM_FLAG_CHECK_CALLBACKS | (tiers ? CVM_FLAG_COMPARE_TIERS : 0));
+            if (rr.create != CVM_SUCCESS || rr.dispatch != CVM_ERROR_INVALID_MODULE ||
+                !strstr(rr.message, "[NV-CV.Matrix-Unmodified]") ||
+                !strstr(rr.message, "OpCooperativeVectorMatrixMulAddNV") ||
+                !strstr(rr.message, cases[i].piece))
+                fail_msg("case %zu: %s/%s: %s", i, cvm_result_string(rr.create),
+                         cvm_result_string(rr.dispatch), rr.message);
+        }
+        /* the default mode does not look (the check costs a copy of the buffers) */
+        asm_result rr = coopvec_run(0);
+        ASM_OK(rr, "the default mode");
+    }
+    /* the twin: a store past the matrix and the bias (word 64, byte 256) */
+    coopvec_shader("%w = OpAccessChain %pu %b1 %c0 %c64\nOpStore %w %v1\n", 0);
+    asm_result rr = coopvec_run(CVM_FLAG_CHECK_CALLBACKS);
+    ASM_OK(rr, "a store past the matrix and bias");
+    static const uint16_t want[8] = {0x3E00, 0x4100, 0x4300, 0x4480, 0x4580, 0x4680, 0x4780, 0x4840};
+    for (int l = 0; l < 32; l++)
+        for (int j = 0; j < 8; j++)
+            if (cv_out[l * 8 + j] != want[j])
+                fail_msg("invocation %d, r[%d] = 0x%04x, expected 0x%04x", l, j, cv_out[l * 8 + j],
+                         want[j]);
+    assert_int_equal(cv_w[128], 0x4000); /* the twin's store happened */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -514,6 +633,7 @@ int main(void)
         cmocka_unit_test(test_tensor_pointer_alignment),
         cmocka_unit_test(test_scope_active),
         cmocka_unit_test(test_null_descriptor),
+        cmocka_unit_test(test_coopvec_matrix_unmodified),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
