@@ -909,6 +909,96 @@ static void test_device_address_usage(void)
     vkDestroyDevice(dev, NULL);
 }
 
+/* ---- VUID-OpCooperativeMatrix-12379 ------------------------------------------
+ * "If any OpCooperativeMatrix* instructions accesses a descriptor, it must
+ * not be a null descriptor": a KHR load through a descriptor written with
+ * VK_NULL_HANDLE loses the device, the fault naming the VUID. */
+static const char null_desc_shader[] =
+    "OpCapability Shader\nOpCapability VulkanMemoryModel\nOpCapability CooperativeMatrixKHR\n"
+    "OpExtension \"SPV_KHR_cooperative_matrix\"\nOpMemoryModel Logical Vulkan\n"
+    "OpEntryPoint GLCompute %main \"main\" %src %dst\nOpExecutionMode %main LocalSize 8 1 1\n"
+    "OpDecorate %rt ArrayStride 4\nOpDecorate %B Block\nOpMemberDecorate %B 0 Offset 0\n"
+    "OpDecorate %src DescriptorSet 0\nOpDecorate %src Binding 0\n"
+    "OpDecorate %dst DescriptorSet 0\nOpDecorate %dst Binding 1\n"
+    "%void = OpTypeVoid\n%fn = OpTypeFunction %void\n%uint = OpTypeInt 32 0\n"
+    "%float = OpTypeFloat 32\n%c0 = OpConstant %uint 0\n%c2 = OpConstant %uint 2\n"
+    "%c3 = OpConstant %uint 3\n%c8 = OpConstant %uint 8\n"
+    "%rt = OpTypeRuntimeArray %float\n%B = OpTypeStruct %rt\n"
+    "%pB = OpTypePointer StorageBuffer %B\n%pf = OpTypePointer StorageBuffer %float\n"
+    "%src = OpVariable %pB StorageBuffer\n%dst = OpVariable %pB StorageBuffer\n"
+    "%mat = OpTypeCooperativeMatrixKHR %float %c3 %c8 %c8 %c2\n"
+    "%main = OpFunction %void None %fn\n%entry = OpLabel\n"
+    "%ps = OpAccessChain %pf %src %c0 %c0\n%m = OpCooperativeMatrixLoadKHR %mat %ps %c0 %c8\n"
+    "%pd = OpAccessChain %pf %dst %c0 %c0\nOpCooperativeMatrixStoreKHR %pd %m %c0 %c8\n"
+    "OpReturn\nOpFunctionEnd\n";
+
+static void test_null_descriptor_coopmat(void)
+{
+    VkDevice dev = make_device();
+    VkQueue q;
+    vkGetDeviceQueue(dev, 0, 0, &q);
+    buffer src = make_buffer(dev, 256), dst = make_buffer(dev, 256);
+    static const VkDescriptorSetLayoutBinding b[2] = {
+        {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
+        {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL}};
+    size_t nwords;
+    uint32_t *words = assemble_text(null_desc_shader, strlen(null_desc_shader), &nwords);
+    pipeline p = make_pipeline_with(dev, b, 2, words, nwords);
+    cvm_free(words);
+    VkCommandPoolCreateInfo cpci = {VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, NULL, 0, 0};
+    VkCommandPool pool;
+    VK(vkCreateCommandPool(dev, &cpci, NULL, &pool));
+    VkCommandBuffer cmd;
+    VkCommandBufferAllocateInfo cai = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, NULL, pool,
+                                       VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1};
+    VK(vkAllocateCommandBuffers(dev, &cai, &cmd));
+    VkSubmitInfo si = {VK_STRUCTURE_TYPE_SUBMIT_INFO, NULL, 0, NULL, NULL, 1, &cmd, 0, NULL};
+    for (int null_src = 0; null_src < 2; null_src++) {
+        /* first the twin (src a buffer: the tile copied), then src null */
+        VkDescriptorBufferInfo bi[2] = {{null_src ? VK_NULL_HANDLE : src.buf, 0, VK_WHOLE_SIZE},
+                                        {dst.buf, 0, VK_WHOLE_SIZE}};
+        VkWriteDescriptorSet wr[2] = {{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, NULL, p.set, 0, 0,
+                                       1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, NULL, &bi[0], NULL},
+                                      {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, NULL, p.set, 1, 0,
+                                       1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, NULL, &bi[1], NULL}};
+        vkUpdateDescriptorSets(dev, 2, wr, 0, NULL);
+        for (uint32_t i = 0; i < 64; i++) {
+            src.map[i] = 1000 + i;
+            dst.map[i] = 0;
+        }
+        VkCommandBufferBeginInfo cbi = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+        VK(vkBeginCommandBuffer(cmd, &cbi));
+        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.pipe);
+        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.layout, 0, 1, &p.set, 0,
+                                NULL);
+        vkCmdDispatch(cmd, 1, 1, 1);
+        VK(vkEndCommandBuffer(cmd));
+        VkResult r = vkQueueSubmit(q, 1, &si, VK_NULL_HANDLE);
+        if (!null_src) {
+            CHECK(r == VK_SUCCESS, "the load through a buffer -> %d", (int)r);
+            VK(vkQueueWaitIdle(q));
+            CHECK(!memcmp(dst.map, src.map, 64 * 4), "the tile: dst[5] = %u", dst.map[5]);
+            VK(vkResetCommandBuffer(cmd, 0));
+            continue;
+        }
+        CHECK(r == VK_ERROR_DEVICE_LOST, "the load through a null descriptor -> %d", (int)r);
+        PFN_vkGetDeviceFaultInfoEXT fault =
+            (PFN_vkGetDeviceFaultInfoEXT)vkGetDeviceProcAddr(dev, "vkGetDeviceFaultInfoEXT");
+        if (fault) {
+            VkDeviceFaultCountsEXT counts = {VK_STRUCTURE_TYPE_DEVICE_FAULT_COUNTS_EXT};
+            VkDeviceFaultInfoEXT info = {VK_STRUCTURE_TYPE_DEVICE_FAULT_INFO_EXT};
+            CHECK(fault(dev, &counts, &info) == VK_SUCCESS, "fault query");
+            CHECK(strstr(info.description, "VUID-OpCooperativeMatrix-12379") != NULL,
+                  "description: %s", info.description);
+        }
+    }
+    vkDestroyCommandPool(dev, pool, NULL);
+    free_pipeline(dev, &p);
+    free_buffer(dev, &src);
+    free_buffer(dev, &dst);
+    vkDestroyDevice(dev, NULL);
+}
+
 /* The cooperative-matrix combinations the CTS looks for
  * (vktComputeCooperativeMatrixTests.cpp's checkSupport): A = B = an input
  * type, C = Result = an output type, at subgroup scope in the KHR list and
@@ -1461,6 +1551,7 @@ int main(void)
     test_shader_object();
     test_device_convert();
     test_device_address_usage();
+    test_null_descriptor_coopmat();
     vkDestroyInstance(inst, NULL);
     if (failures)
         fprintf(stderr, "%d checks failed\n", failures);
