@@ -16,6 +16,10 @@
  *   VUID-OpCooperativeMatrix-12379  Load, tensor load through a null
  *                             descriptor (scalar loads keep their meaning:
  *                             out of bounds, or zero in robust mode)
+ *   NV-CV.Matrix-Unmodified   (checking mode) stores into a MatMul's matrix
+ *                             or bias during the dispatch
+ *   NV-DV.Same-Results        (checking mode) a DecodeFunc whose repeated
+ *                             calls return other values
  *
  * Every shader has a workgroup of 64 invocations in subgroups of 32. */
 #include <setjmp.h>
@@ -620,6 +624,95 @@ static void test_coopvec_matrix_unmodified(void **s)
     assert_int_equal(cv_w[128], 0x4000); /* the twin's store happened */
 }
 
+/* ---- NV-DV.Same-Results (the checking mode) --------------------------------------
+ * "Multiple invocations of the same function with the same operand values
+ * are expected to return the same value": a DecodeFunc that returns its
+ * element plus a counter it bumps in a buffer returns another value each
+ * time.  The checking mode repeats the calls (in another order) and
+ * compares; its twin bumps the counter too but returns the element alone. */
+static void decode_shader(int bad)
+{
+    snprintf(text, sizeof(text),
+             "OpCapability Shader\nOpCapability VulkanMemoryModel\n"
+             "OpCapability PhysicalStorageBufferAddresses\nOpCapability CooperativeMatrixKHR\n"
+             "OpCapability CooperativeMatrixTensorAddressingNV\n"
+             "OpCapability CooperativeMatrixBlockLoadsNV\nOpCapability TensorAddressingNV\n"
+             "OpExtension \"SPV_KHR_cooperative_matrix\"\n"
+             "OpExtension \"SPV_NV_cooperative_matrix2\"\nOpExtension \"SPV_NV_tensor_addressing\"\n"
+             "OpMemoryModel PhysicalStorageBuffer64 Vulkan\n"
+             "OpEntryPoint GLCompute %%main \"main\" %%src %%dst %%cnt\n"
+             "OpExecutionMode %%main LocalSize 32 1 1\n"
+             "OpDecorate %%rt ArrayStride 4\nOpDecorate %%B Block\nOpMemberDecorate %%B 0 Offset 0\n"
+             "OpDecorate %%src DescriptorSet 0\nOpDecorate %%src Binding 0\n"
+             "OpDecorate %%dst DescriptorSet 0\nOpDecorate %%dst Binding 1\n"
+             "OpDecorate %%cnt DescriptorSet 0\nOpDecorate %%cnt Binding 2\n"
+             "%%void = OpTypeVoid\n%%fnv = OpTypeFunction %%void\n"
+             "%%uint = OpTypeInt 32 0\n%%int = OpTypeInt 32 1\n%%int_0 = OpConstant %%int 0\n"
+             "%%c0 = OpConstant %%uint 0\n%%c1 = OpConstant %%uint 1\n%%c2 = OpConstant %%uint 2\n"
+             "%%c3 = OpConstant %%uint 3\n%%c8 = OpConstant %%uint 8\n"
+             "%%arr2 = OpTypeArray %%uint %%c2\n%%rt = OpTypeRuntimeArray %%uint\n"
+             "%%B = OpTypeStruct %%rt\n%%pB = OpTypePointer StorageBuffer %%B\n"
+             "%%pu = OpTypePointer StorageBuffer %%uint\n"
+             "%%ppsb = OpTypePointer PhysicalStorageBuffer %%uint\n"
+             "%%src = OpVariable %%pB StorageBuffer\n%%dst = OpVariable %%pB StorageBuffer\n"
+             "%%cnt = OpVariable %%pB StorageBuffer\n"
+             "%%fn_dec = OpTypeFunction %%uint %%ppsb %%arr2 %%arr2\n"
+             "%%mat = OpTypeCooperativeMatrixKHR %%uint %%c3 %%c8 %%c8 %%c2\n"
+             "%%null = OpConstantNull %%mat\n%%L = OpTypeTensorLayoutNV %%c2 %%c0\n"
+             "%%dec = OpFunction %%uint None %%fn_dec\n%%p = OpFunctionParameter %%ppsb\n"
+             "%%bc = OpFunctionParameter %%arr2\n%%cb = OpFunctionParameter %%arr2\n"
+             "%%lab = OpLabel\n%%v = OpLoad %%uint %%p Aligned 4\n"
+             "%%pc = OpAccessChain %%pu %%cnt %%int_0 %%c0\n%%n = OpLoad %%uint %%pc\n"
+             "%%n1 = OpIAdd %%uint %%n %%c1\nOpStore %%pc %%n1\n"
+             "%%r = %s\nOpReturnValue %%r\nOpFunctionEnd\n"
+             "%%main = OpFunction %%void None %%fnv\n%%e = OpLabel\n"
+             "%%l0 = OpCreateTensorLayoutNV %%L\n"
+             "%%l1 = OpTensorLayoutSetDimensionNV %%L %%l0 %%c8 %%c8\n"
+             "%%ps = OpAccessChain %%pu %%src %%int_0 %%c0\n"
+             "%%m = OpCooperativeMatrixLoadTensorNV %%mat %%ps %%null %%l1 None DecodeFunc %%dec\n"
+             "%%pd = OpAccessChain %%pu %%dst %%int_0 %%c0\n"
+             "OpCooperativeMatrixStoreKHR %%pd %%m %%c0 %%c8\nOpReturn\nOpFunctionEnd\n",
+             bad ? "OpIAdd %uint %v %n" : "OpCopyObject %uint %v");
+}
+
+static void test_decode_same_results(void **s)
+{
+    (void)s;
+    static uint32_t dsrc[64], ddst[64], cnt[1];
+    void *bufs[3] = {dsrc, ddst, cnt};
+    size_t sizes[3] = {sizeof(dsrc), sizeof(ddst), sizeof(cnt)};
+    asm_params p;
+    memset(&p, 0, sizeof(p));
+    p.subgroup_size = 32;
+    p.threads = 1;
+    for (int bad = 1; bad >= 0; bad--) {
+        decode_shader(bad);
+        for (int check = 0; check < 2; check++) {
+            for (uint32_t i = 0; i < 64; i++)
+                dsrc[i] = 3 * i + 1;
+            memset(ddst, 0, sizeof(ddst));
+            cnt[0] = 0;
+            p.flags = check ? CVM_FLAG_CHECK_CALLBACKS : 0;
+            asm_result rr = asm_run(text, &p, bufs, sizes, 3);
+            if (bad && check) {
+                if (rr.create != CVM_SUCCESS || rr.dispatch != CVM_ERROR_CALLBACK_MISMATCH ||
+                    !strstr(rr.message, "OpCooperativeMatrixLoadTensorNV") ||
+                    !strstr(rr.message, "returned different values") ||
+                    !strstr(rr.message, "another order"))
+                    fail_msg("counter DecodeFunc, checking mode: %s/%s: %s",
+                             cvm_result_string(rr.create), cvm_result_string(rr.dispatch),
+                             rr.message);
+                continue;
+            }
+            ASM_OK(rr, bad ? "counter DecodeFunc, default mode" : "the twin");
+            assert_true(cnt[0] >= 1); /* the calls ran (in lockstep: not one bump per call) */
+            if (!bad)
+                for (uint32_t i = 0; i < 64; i++)
+                    assert_int_equal(ddst[i], 3 * i + 1);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -634,6 +727,7 @@ int main(void)
         cmocka_unit_test(test_scope_active),
         cmocka_unit_test(test_null_descriptor),
         cmocka_unit_test(test_coopvec_matrix_unmodified),
+        cmocka_unit_test(test_decode_same_results),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
