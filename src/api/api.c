@@ -83,6 +83,9 @@ struct cvm_pipeline {
     int jit_state;
     cvm_jit *jit;
     cvm_diagnostic jit_why; /* jit_state -1: why (cvm_jit_compile's diagnostic) */
+    /* invocations and workgroups of the dispatches run interpreted for their
+     * size (atomic): many small dispatches add up to a large one */
+    uint64_t small_invocations, small_groups;
     int has_coop; /* it holds cooperative-matrix instructions (the scope form's shaders) */
     /* Its leaf callbacks, compiled once they have been called often enough
      * (exec/jit/jit.h); NULL when it has none. */
@@ -106,7 +109,9 @@ struct cvm_pipeline {
  *   - else by size: the entry point at the first dispatch of
  *     CVM_JIT_MIN_INVOCATIONS invocations or, for a shader with
  *     cooperative-matrix instructions, of CVM_JIT_MIN_SCOPE_GROUPS
- *     workgroups; leaf callbacks once the pipeline has made
+ *     workgroups, or at the dispatch that brings the pipeline's smaller
+ *     dispatches to that many in all (an application that dispatches a
+ *     shader many times on small tensors, as ggml does); leaf callbacks once the pipeline has made
  *     CVM_JIT_LEAF_MIN_CALLS calls of them (cvm_config.h; that count is kept
  *     by jit.c's leaves_hot, across the pipeline's dispatches and threads).
  * The environment variable COOPVM_JIT sets these flags for a context
@@ -831,8 +836,17 @@ static const cvm_jit *dispatch_jit(cvm_pipeline *pipe, tier_mode mode, uint64_t 
     if (mode == TIER_NEVER)
         return NULL;
     if (mode == TIER_BY_SIZE && inv < CVM_JIT_MIN_INVOCATIONS &&
-        !(pipe->has_coop && groups >= CVM_JIT_MIN_SCOPE_GROUPS))
-        return NULL;
+        !(pipe->has_coop && groups >= CVM_JIT_MIN_SCOPE_GROUPS)) {
+        /* (the sums stop counting once they pass: no wrap-around) */
+        uint64_t si = __atomic_load_n(&pipe->small_invocations, __ATOMIC_RELAXED);
+        uint64_t sg = __atomic_load_n(&pipe->small_groups, __ATOMIC_RELAXED);
+        if (si < CVM_JIT_MIN_INVOCATIONS)
+            si = __atomic_add_fetch(&pipe->small_invocations, inv, __ATOMIC_RELAXED);
+        if (sg < CVM_JIT_MIN_SCOPE_GROUPS)
+            sg = __atomic_add_fetch(&pipe->small_groups, groups, __ATOMIC_RELAXED);
+        if (si < CVM_JIT_MIN_INVOCATIONS && !(pipe->has_coop && sg >= CVM_JIT_MIN_SCOPE_GROUPS))
+            return NULL;
+    }
     pthread_mutex_lock(&pipe->jit_lock);
     if (pipe->jit_state == 0) {
         cvm_diag_clear(&pipe->jit_why);

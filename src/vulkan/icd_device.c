@@ -80,6 +80,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL cvk_EnumerateDeviceExtensionProperties_che
 
 static void destroy_device(struct VkDevice_T *d)
 {
+    cvk_profile_device_done(d);
     for (int i = 0; i < CVK_SUBGROUP_SIZES; i++)
         cvm_context_destroy(d->ctx[i]);
     pthread_mutex_destroy(&d->lock);
@@ -137,6 +138,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL cvk_CreateDevice(VkPhysicalDevice physical
     pthread_cond_init(&d->cond, NULL);
     d->loader.loaderMagic = ICD_LOADER_MAGIC;
     d->physical = physicalDevice;
+    cvk_profile_device_start(d);
     if (!d->queue) {
         destroy_device(d);
         return VK_ERROR_OUT_OF_HOST_MEMORY;
@@ -769,6 +771,7 @@ void cvk_pipeline_destroy(struct VkPipeline_T *p)
 {
     if (!p)
         return;
+    cvk_profile_pipeline_done(p);
     cvm_pipeline_destroy(p->pipeline);
     cvm_module_destroy(p->module);
     free(p);
@@ -850,6 +853,7 @@ VkResult cvk_pipeline_build(struct VkDevice_T *d, const uint32_t *words, size_t 
     if (!p)
         return VK_ERROR_OUT_OF_HOST_MEMORY;
     p->push_size = push_size;
+    uint64_t t0 = d->profile.on ? cvk_now_ns() : 0;
     cvm_diagnostic diag;
     cvm_result r = cvm_module_create(d->ctx[sg_log2], words, nwords, &p->module, &diag);
     if (r != CVM_SUCCESS) {
@@ -865,6 +869,8 @@ VkResult cvk_pipeline_build(struct VkDevice_T *d, const uint32_t *words, size_t 
         return r == CVM_ERROR_OUT_OF_MEMORY ? VK_ERROR_OUT_OF_HOST_MEMORY
                                             : VK_ERROR_INITIALIZATION_FAILED;
     }
+    if (d->profile.on)
+        cvk_profile_pipeline_start(d, p, cvk_now_ns() - t0, words, nwords, name, nspecs);
     *o = p;
     return VK_SUCCESS;
 }

@@ -5,12 +5,15 @@
  * timestamps, events, a timeline semaphore signalled by a submission and
  * waited for on the host, secondary command buffers, the cooperative-vector
  * queries and conversion, the refusal of graphics, and a shader error that
- * loses the device with the engine's message in vkGetDeviceFaultInfoEXT.
+ * loses the device with the engine's message in vkGetDeviceFaultInfoEXT,
+ * and the profile that COOPVM_VK_PROFILE writes.
  *
  * The shader is icd_api.comp (icd_api.spvasm, assembled here with
  * cvm_assemble): dst[i] = src[i] * mul + add + SubgroupSize * 65536 for
  * i = GlobalInvocationId.x.  Each expected value below is that formula on the
  * inputs the test writes. */
+#define _POSIX_C_SOURCE 200809L /* setenv, mkstemp */
+
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1522,6 +1525,75 @@ static void test_device_convert(void)
     vkDestroyDevice(dev, NULL);
 }
 
+/* COOPVM_VK_PROFILE: one line for the destroyed pipeline, with its
+ * dispatches and workgroups, and one for the device, with the transfers
+ * (src/vulkan/icd_profile.c); the counts are those the commands give. */
+static void test_profile(void)
+{
+    char path[] = "/tmp/coopvm_profile_XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0, "mkstemp");
+    if (fd < 0)
+        return;
+    setenv("COOPVM_VK_PROFILE", path, 1);
+    VkDevice dev = make_device();
+    unsetenv("COOPVM_VK_PROFILE"); /* read at creation: the device keeps profiling */
+    VkQueue q;
+    vkGetDeviceQueue(dev, 0, 0, &q);
+    buffer src = make_buffer(dev, DYN + 4 * N), dst = make_buffer(dev, 4 * N),
+           copy = make_buffer(dev, 4 * N);
+    pipeline p = make_pipeline(dev, src.buf, 4 * N, dst.buf);
+    VkCommandPoolCreateInfo cpci = {VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, NULL, 0, 0};
+    VkCommandPool pool;
+    VK(vkCreateCommandPool(dev, &cpci, NULL, &pool));
+    VkCommandBuffer cb;
+    VkCommandBufferAllocateInfo cai = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, NULL, pool,
+                                       VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1};
+    VK(vkAllocateCommandBuffers(dev, &cai, &cb));
+    VkCommandBufferBeginInfo cbi = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    VK(vkBeginCommandBuffer(cb, &cbi));
+    vkCmdFillBuffer(cb, src.buf, 0, VK_WHOLE_SIZE, 1u);
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, p.pipe);
+    uint32_t dyn = DYN, add = ADD;
+    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, p.layout, 0, 1, &p.set, 1, &dyn);
+    vkCmdPushConstants(cb, p.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4, &add);
+    vkCmdDispatch(cb, 3, 1, 1);
+    vkCmdDispatch(cb, 2, 1, 1);
+    VkBufferCopy region = {0, 0, 4 * N};
+    vkCmdCopyBuffer(cb, dst.buf, copy.buf, 1, &region);
+    VK(vkEndCommandBuffer(cb));
+    VkSubmitInfo si = {VK_STRUCTURE_TYPE_SUBMIT_INFO, NULL, 0, NULL, NULL, 1, &cb, 0, NULL};
+    VK(vkQueueSubmit(q, 1, &si, VK_NULL_HANDLE));
+    VK(vkQueueWaitIdle(q));
+    CHECK(copy.map[0] == expected(1), "copy[0] = %u", copy.map[0]);
+    vkDestroyCommandPool(dev, pool, NULL);
+    free_pipeline(dev, &p);
+    free_buffer(dev, &src);
+    free_buffer(dev, &dst);
+    free_buffer(dev, &copy);
+    vkDestroyDevice(dev, NULL);
+
+    char text[4096] = "";
+    FILE *f = fdopen(fd, "r");
+    size_t n = f ? fread(text, 1, sizeof(text) - 1, f) : 0;
+    text[n] = '\0';
+    if (f)
+        fclose(f);
+    remove(path);
+    const char *pl = strstr(text, "coopvm ICD profile: pipeline ");
+    const char *dl = strstr(text, "coopvm ICD profile: device (destroyed): ");
+    CHECK(pl && dl && pl < dl, "a pipeline line, then a device line: %s", text);
+    if (!pl || !dl)
+        return;
+    /* 5 workgroups of 2 dispatches; 2 transfers of 4*N*2 bytes (the fill
+     * covers the source, DYN + 4 * N bytes, and the copy 4 * N) */
+    CHECK(strstr(pl, " main (") && strstr(pl, ", 2 dispatches ") && strstr(pl, " 5 workgroups, "),
+          "pipeline line: %.*s", (int)(dl - pl), pl);
+    CHECK(strstr(dl, " 1 pipelines ") && strstr(dl, " 2 dispatches ") && strstr(dl, " 2 transfers "),
+          "device line: %s", dl);
+    CHECK(strstr(text, "alive at exit") == NULL, "nothing left for the exit report: %s", text);
+}
+
 int main(void)
 {
     VkApplicationInfo ai = {VK_STRUCTURE_TYPE_APPLICATION_INFO, NULL, "test_icd", 1, NULL, 0,
@@ -1552,6 +1624,7 @@ int main(void)
     test_device_convert();
     test_device_address_usage();
     test_null_descriptor_coopmat();
+    test_profile();
     vkDestroyInstance(inst, NULL);
     if (failures)
         fprintf(stderr, "%d checks failed\n", failures);
