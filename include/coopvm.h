@@ -114,7 +114,11 @@ typedef enum cvm_context_flags {
      * fails with CVM_ERROR_INVALID_MODULE, naming NV-CV.Matrix-Unmodified,
      * the byte and the instruction, when bytes such an instruction read as
      * its matrix or bias differ from the copy at the end of the dispatch
-     * (src/exec/read_log.c; a store of the same bytes is not seen). */
+     * (src/exec/read_log.c; a store of the same bytes is not seen).  And
+     * a tensor load or store whose Pointer is not a multiple of 16 bytes
+     * fails with CVM_ERROR_INVALID_MODULE naming NV-CM2.Pointer-Alignment
+     * (ggml's shaders and the Vulkan CTS break that rule: the default mode
+     * runs such loads and stores as written; src/exec/ops/tensor_ops.c). */
     CVM_FLAG_CHECK_CALLBACKS = 1u << 1,
     /* OpCooperativeMatrixMulAddKHR on f16, bf16, e4m3 and e5m2 matrices
      * accumulates in double and rounds once per result element (the result
