@@ -95,8 +95,8 @@ int cvm_scope_instance_check_lanes(cvm_exec *ex, const cvm_insn *in, uint32_t i)
         return 0;
     if (act != live) {
         cvm_exec_fail(ex, in, CVM_ERROR_DIVERGENT_COLLECTIVE,
-                      "only %u of the %u live invocations of %s %u reached this collective "
-                      "instruction together",
+                      "[KHR-CM.Scope-Active] only %u of the %u live invocations of %s %u reached "
+                      "this collective instruction together",
                       act, live, (in->flags & CVM_INSN_WORKGROUP_SCOPE) ? "workgroup" : "subgroup",
                       i);
         return -1;

@@ -438,8 +438,10 @@ static void scope_active(const char *cond, int muladd)
 static void test_scope_active(void **s)
 {
     (void)s;
-    const char *load[] = {"OpCooperativeMatrixLoadKHR", "only 16 of the 32 live invocations of "
-                          "subgroup 0 reached this collective instruction together", NULL};
+    const char *load[] = {"OpCooperativeMatrixLoadKHR", "[KHR-CM.Scope-Active]",
+                          "only 16 of the 32 live invocations of subgroup 0 reached this "
+                          "collective instruction together",
+                          NULL};
     scope_active("OpULessThan %bool %li %c16", 0);
     expect("load by half a subgroup", text, 0, src, sizeof(src), CVM_ERROR_DIVERGENT_COLLECTIVE,
            load);
