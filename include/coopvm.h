@@ -46,7 +46,9 @@ typedef enum cvm_result {
     CVM_ERROR_OUT_OF_BOUNDS = 9,     /* a memory access outside its buffer or variable */
     CVM_ERROR_BUDGET_EXCEEDED = 10,  /* the instruction budget ran out (a runaway loop) */
     CVM_ERROR_DIVERGENT_COLLECTIVE = 11, /* a barrier or collective instruction not reached
-                                            by every invocation of its scope together */
+                                            by every invocation of its scope together, or
+                                            reached with operands the texts require equal
+                                            in all of them (dynamically uniform) that differ */
     CVM_ERROR_LIMIT = 12,            /* call depth, matrix size or another engine limit */
     CVM_ERROR_SYNTAX = 13,           /* text (assembly, AmberScript) could not be parsed */
     CVM_ERROR_EXPECTATION_FAILED = 14, /* an AmberScript EXPECT did not hold */
