@@ -46,7 +46,9 @@ typedef enum cvm_result {
     CVM_ERROR_OUT_OF_BOUNDS = 9,     /* a memory access outside its buffer or variable */
     CVM_ERROR_BUDGET_EXCEEDED = 10,  /* the instruction budget ran out (a runaway loop) */
     CVM_ERROR_DIVERGENT_COLLECTIVE = 11, /* a barrier or collective instruction not reached
-                                            by every invocation of its scope together */
+                                            by every invocation of its scope together, or
+                                            reached with operands the texts require equal
+                                            in all of them (dynamically uniform) that differ */
     CVM_ERROR_LIMIT = 12,            /* call depth, matrix size or another engine limit */
     CVM_ERROR_SYNTAX = 13,           /* text (assembly, AmberScript) could not be parsed */
     CVM_ERROR_EXPECTATION_FAILED = 14, /* an AmberScript EXPECT did not hold */
@@ -108,7 +110,17 @@ typedef enum cvm_context_flags {
      * or columns; rows or columns of OpCompositeConstructCoopMatQCOM whose
      * invocation does not exist) are a poison value instead of zero: f32
      * 0x7FC0DEAD, f16 0x7EAD (quiet NaNs), 32-bit integers 0xDEADBEEF, 8-bit
-     * integers 0xDE. */
+     * integers 0xDE.  And (SPV_NV_cooperative_vector: the matrix and bias
+     * "must not be modified while a shader might be using them") a dispatch
+     * with OpCooperativeVectorMatrixMul(Add)NV copies its buffers first and
+     * fails with CVM_ERROR_INVALID_MODULE, naming NV-CV.Matrix-Unmodified,
+     * the byte and the instruction, when bytes such an instruction read as
+     * its matrix or bias differ from the copy at the end of the dispatch
+     * (src/exec/read_log.c; a store of the same bytes is not seen).  And
+     * a tensor load or store whose Pointer is not a multiple of 16 bytes
+     * fails with CVM_ERROR_INVALID_MODULE naming NV-CM2.Pointer-Alignment
+     * (ggml's shaders and the Vulkan CTS break that rule: the default mode
+     * runs such loads and stores as written; src/exec/ops/tensor_ops.c). */
     CVM_FLAG_CHECK_CALLBACKS = 1u << 1,
     /* OpCooperativeMatrixMulAddKHR on f16, bf16, e4m3 and e5m2 matrices
      * accumulates in double and rounds once per result element (the result

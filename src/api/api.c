@@ -687,6 +687,12 @@ typedef struct dispatch_job {
     cvm_trace trace;
     int tracing, traced;
     uint64_t counts[CVM_COUNT_N]; /* the workers' events (cvm_group_add_counts), under lock */
+    /* CVM_FLAG_CHECK_CALLBACKS with cooperative-vector MatMul instructions:
+     * NV-CV.Matrix-Unmodified (exec/read_log.c): the buffers before the
+     * run, and the ranges the workers' MatMuls read (merged under lock) */
+    int check_reads;
+    cvm_mem_copy before;
+    cvm_read_log reads;
 } dispatch_job;
 
 static int kept_before(const kept_message *a, const kept_message *b)
@@ -904,6 +910,10 @@ static void *worker(void *arg)
         else
             cvm_group_exec(g)->printf = &pb;
     }
+    cvm_read_log reads;
+    memset(&reads, 0, sizeof(reads));
+    if (r == CVM_SUCCESS && job->check_reads)
+        cvm_group_exec(g)->cv_reads = &reads;
     uint64_t idx = 0;
     while (r == CVM_SUCCESS) {
         if (__atomic_load_n(&job->failed, __ATOMIC_RELAXED))
@@ -963,6 +973,7 @@ static void *worker(void *arg)
     }
     pthread_mutex_lock(&job->lock);
     cvm_group_add_counts(g, job->counts);
+    cvm_read_log_merge(&job->reads, &reads);
     pthread_mutex_unlock(&job->lock);
     cvm_group_destroy(g);
     return NULL;
@@ -1116,6 +1127,20 @@ static cvm_result dispatch_run(cvm_pipeline *pipeline, const uint32_t base[3], u
         cvm_mem_free(job->regions);
         return cvm_diag_set(o_diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
     }
+    /* NV-CV.Matrix-Unmodified in the checking mode: the buffers as they
+     * are before the run */
+    for (uint32_t i = 0; (flags & CVM_FLAG_CHECK_CALLBACKS) && i < prog->ninsns; i++)
+        if (prog->insns[i].spv_op == SpvOpCooperativeVectorMatrixMulNV ||
+            prog->insns[i].spv_op == SpvOpCooperativeVectorMatrixMulAddNV)
+            job->check_reads = 1;
+    if (job->check_reads && cvm_mem_copy_make(&job->before, job->regions, job->nregions,
+                                              job->device_regions,
+                                              job->ndevice_regions) != CVM_SUCCESS) {
+        cvm_mem_free(job->regions);
+        cvm_mem_free(job->device_regions);
+        return cvm_diag_set(o_diag, CVM_ERROR_OUT_OF_MEMORY,
+                            "out of memory for the checking mode's copy of the buffers");
+    }
     tier_mode mode = tier_of(pipeline, flags);
     job->jit = dispatch_jit(pipeline, mode, job->total);
     job->leaves = dispatch_leaves(pipeline, mode);
@@ -1125,6 +1150,7 @@ static cvm_result dispatch_run(cvm_pipeline *pipeline, const uint32_t base[3], u
                            pipeline->debug.trace_invocation,
                            pipeline->debug.trace_limit) != CVM_SUCCESS) {
             pthread_mutex_destroy(&job->lock);
+            cvm_mem_copy_free(&job->before);
             cvm_mem_free(job->regions);
             cvm_mem_free(job->device_regions);
             return cvm_diag_set(o_diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
@@ -1165,6 +1191,20 @@ static cvm_result dispatch_run(cvm_pipeline *pipeline, const uint32_t base[3], u
         cvm_trace_free(&job->trace);
     }
     pthread_mutex_destroy(&job->lock);
+    if (job->check_reads && !job->failed) {
+        cvm_result cr =
+            job->reads.oom
+                ? cvm_diag_set(&job->diag, CVM_ERROR_OUT_OF_MEMORY,
+                               "out of memory for the checking mode's log of matrix reads")
+                : cvm_read_log_check(&job->reads, &job->before, job->regions,
+                                     job->device_regions, prog, &job->diag);
+        if (cr != CVM_SUCCESS) {
+            job->failed = 1;
+            job->result = cr;
+        }
+    }
+    cvm_read_log_free(&job->reads);
+    cvm_mem_copy_free(&job->before);
     cvm_mem_free(job->regions);
     cvm_mem_free(job->device_regions);
     if (job->failed) {

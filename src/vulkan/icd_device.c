@@ -359,13 +359,21 @@ static VKAPI_ATTR void VKAPI_CALL cvk_GetDeviceBufferMemoryRequirements(
 
 /* Gives the buffer a device address: it is registered in every context
  * (one per subgroup size) in the same order, so it gets the same address
- * in each (cvm_buffer_create takes the lowest free slot). */
+ * in each (cvm_buffer_create takes the lowest free slot).  Only a buffer
+ * created with VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT has one
+ * (VUID-RuntimeSpirv-PhysicalStorageBuffer64-11819: PhysicalStorageBuffer
+ * pointers reference such buffers; vkGetBufferDeviceAddress asks for the
+ * bit too): the memory of any other buffer is reached through descriptors
+ * alone, and a PhysicalStorageBuffer access to it is out of bounds. */
 static VkResult bind_buffer(struct VkDevice_T *d, struct VkBuffer_T *b, struct VkDeviceMemory_T *m,
                             VkDeviceSize offset)
 {
     unregister_buffer(d, b);
     b->memory = m;
     b->offset = offset;
+    b->address = 0;
+    if (!(b->usage & VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT))
+        return VK_SUCCESS;
     VkResult r = VK_SUCCESS;
     pthread_mutex_lock(&d->lock);
     for (int i = 0; i < CVK_SUBGROUP_SIZES && r == VK_SUCCESS; i++) {

@@ -764,6 +764,245 @@ static void test_static_use(void)
     free_wide(&w);
 }
 
+/* ---- VUID-RuntimeSpirv-PhysicalStorageBuffer64-11819 ---------------------
+ * "the pointer value of a memory access instruction in the
+ * PhysicalStorageBuffer Storage Class must reference a buffer created with
+ * the VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT usage flag set": only such
+ * buffers get a device address.  A shader reads 4 words through the
+ * PhysicalStorageBuffer pointer params[0] (a uint64) into dst.  On a robust
+ * device (an address in no buffer reads 0) the address of the one buffer
+ * with the usage bit reads its words, and every other address the engine
+ * could give a buffer (spaced as cvm_buffer_device_address spaces them)
+ * reads zero: never the words of the buffers created without the bit. */
+static const char psb_shader[] =
+    "OpCapability Shader\nOpCapability Int64\nOpCapability PhysicalStorageBufferAddresses\n"
+    "OpMemoryModel PhysicalStorageBuffer64 GLSL450\n"
+    "OpEntryPoint GLCompute %main \"main\" %lid %dst %params\n"
+    "OpExecutionMode %main LocalSize 4 1 1\n"
+    "OpDecorate %lid BuiltIn LocalInvocationIndex\n"
+    "OpDecorate %rt ArrayStride 4\nOpDecorate %B Block\nOpMemberDecorate %B 0 Offset 0\n"
+    "OpDecorate %P Block\nOpMemberDecorate %P 0 Offset 0\n"
+    "OpDecorate %dst DescriptorSet 0\nOpDecorate %dst Binding 0\n"
+    "OpDecorate %params DescriptorSet 0\nOpDecorate %params Binding 1\n"
+    "%void = OpTypeVoid\n%fn = OpTypeFunction %void\n"
+    "%uint = OpTypeInt 32 0\n%ulong = OpTypeInt 64 0\n"
+    "%rt = OpTypeRuntimeArray %uint\n%B = OpTypeStruct %rt\n%P = OpTypeStruct %ulong\n"
+    "%pB = OpTypePointer StorageBuffer %B\n%pP = OpTypePointer StorageBuffer %P\n"
+    "%pu = OpTypePointer StorageBuffer %uint\n%pl = OpTypePointer StorageBuffer %ulong\n"
+    "%ppsb = OpTypePointer PhysicalStorageBuffer %uint\n%pin = OpTypePointer Input %uint\n"
+    "%dst = OpVariable %pB StorageBuffer\n%params = OpVariable %pP StorageBuffer\n"
+    "%lid = OpVariable %pin Input\n"
+    "%c0 = OpConstant %uint 0\n%c4 = OpConstant %ulong 4\n"
+    "%main = OpFunction %void None %fn\n%entry = OpLabel\n"
+    "%li = OpLoad %uint %lid\n%pa = OpAccessChain %pl %params %c0\n%a = OpLoad %ulong %pa\n"
+    "%li64 = OpUConvert %ulong %li\n%off = OpIMul %ulong %li64 %c4\n"
+    "%ad = OpIAdd %ulong %a %off\n%p = OpConvertUToPtr %ppsb %ad\n"
+    "%x = OpLoad %uint %p Aligned 4\n%pd = OpAccessChain %pu %dst %c0 %li\nOpStore %pd %x\n"
+    "OpReturn\nOpFunctionEnd\n";
+
+static buffer make_buffer_usage(VkDevice dev, VkDeviceSize size, VkBufferUsageFlags usage)
+{
+    buffer b;
+    VkBufferCreateInfo bci = {VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+    bci.size = size;
+    bci.usage = usage;
+    VK(vkCreateBuffer(dev, &bci, NULL, &b.buf));
+    VkMemoryRequirements mr;
+    vkGetBufferMemoryRequirements(dev, b.buf, &mr);
+    VkMemoryAllocateInfo mai = {VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, NULL, mr.size, 0};
+    VK(vkAllocateMemory(dev, &mai, NULL, &b.mem));
+    VK(vkBindBufferMemory(dev, b.buf, b.mem, 0));
+    VK(vkMapMemory(dev, b.mem, 0, size, 0, (void **)&b.map));
+    return b;
+}
+
+static void test_device_address_usage(void)
+{
+    /* the spacing of the engine's device addresses, from its public API */
+    cvm_context *ctx = NULL;
+    cvm_buffer *cb0 = NULL, *cb1 = NULL;
+    static uint32_t mem0[4], mem1[4];
+    VK(cvm_context_create(NULL, &ctx, NULL) == CVM_SUCCESS ? VK_SUCCESS : VK_ERROR_UNKNOWN);
+    VK(cvm_buffer_create(ctx, mem0, sizeof(mem0), &cb0, NULL) == CVM_SUCCESS ? VK_SUCCESS
+                                                                              : VK_ERROR_UNKNOWN);
+    VK(cvm_buffer_create(ctx, mem1, sizeof(mem1), &cb1, NULL) == CVM_SUCCESS ? VK_SUCCESS
+                                                                              : VK_ERROR_UNKNOWN);
+    uint64_t spacing = cvm_buffer_device_address(cb1) - cvm_buffer_device_address(cb0);
+    cvm_buffer_destroy(cb0);
+    cvm_buffer_destroy(cb1);
+    cvm_context_destroy(ctx);
+
+    float prio = 1;
+    VkDeviceQueueCreateInfo qci = {VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, NULL, 0, 0, 1, &prio};
+    VkPhysicalDeviceVulkan12Features f12 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+    f12.bufferDeviceAddress = VK_TRUE;
+    VkPhysicalDeviceFeatures feats;
+    memset(&feats, 0, sizeof(feats));
+    feats.robustBufferAccess = VK_TRUE;
+    VkDeviceCreateInfo dci = {VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &f12, 0, 1, &qci, 0, NULL,
+                              0, NULL, &feats};
+    VkDevice dev;
+    VK(vkCreateDevice(pd, &dci, NULL, &dev));
+    VkQueue q;
+    vkGetDeviceQueue(dev, 0, 0, &q);
+    /* the buffers without the bit first: with it ignored they would take
+     * the first addresses */
+    const VkBufferUsageFlags plain = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+    buffer x = make_buffer_usage(dev, 256, plain), dst = make_buffer_usage(dev, 256, plain),
+           params = make_buffer_usage(dev, 256, plain),
+           y = make_buffer_usage(dev, 256, plain | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT);
+    for (uint32_t i = 0; i < 64; i++) {
+        x.map[i] = 0xC0FFEE00u + i;
+        y.map[i] = 0x5EED0000u + i;
+        params.map[i] = 0;
+    }
+    VkBufferDeviceAddressInfo ai = {VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO, NULL, y.buf};
+    VkDeviceAddress ay = vkGetBufferDeviceAddress(dev, &ai);
+    CHECK(ay != 0 && spacing != 0, "address %llx, spacing %llx", (unsigned long long)ay,
+          (unsigned long long)spacing);
+
+    static const VkDescriptorSetLayoutBinding b[2] = {
+        {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
+        {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL}};
+    size_t nwords;
+    uint32_t *words = assemble_text(psb_shader, strlen(psb_shader), &nwords);
+    pipeline p = make_pipeline_with(dev, b, 2, words, nwords);
+    cvm_free(words);
+    VkDescriptorBufferInfo bi[2] = {{dst.buf, 0, VK_WHOLE_SIZE}, {params.buf, 0, VK_WHOLE_SIZE}};
+    VkWriteDescriptorSet wr[2] = {{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, NULL, p.set, 0, 0, 1,
+                                   VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, NULL, &bi[0], NULL},
+                                  {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, NULL, p.set, 1, 0, 1,
+                                   VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, NULL, &bi[1], NULL}};
+    vkUpdateDescriptorSets(dev, 2, wr, 0, NULL);
+    VkCommandPoolCreateInfo cpci = {VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, NULL, 0, 0};
+    VkCommandPool pool;
+    VK(vkCreateCommandPool(dev, &cpci, NULL, &pool));
+    VkCommandBuffer cmd;
+    VkCommandBufferAllocateInfo cai = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, NULL, pool,
+                                       VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1};
+    VK(vkAllocateCommandBuffers(dev, &cai, &cmd));
+    VkCommandBufferBeginInfo cbi = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    VK(vkBeginCommandBuffer(cmd, &cbi));
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.pipe);
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.layout, 0, 1, &p.set, 0, NULL);
+    vkCmdDispatch(cmd, 1, 1, 1);
+    VK(vkEndCommandBuffer(cmd));
+    VkSubmitInfo si = {VK_STRUCTURE_TYPE_SUBMIT_INFO, NULL, 0, NULL, NULL, 1, &cmd, 0, NULL};
+    for (int j = -4; j <= 4; j++) {
+        uint64_t a = ay + (uint64_t)(int64_t)j * spacing;
+        memcpy(params.map, &a, 8);
+        for (uint32_t i = 0; i < 4; i++)
+            dst.map[i] = 0xFFFFFFFFu;
+        VkResult r = vkQueueSubmit(q, 1, &si, VK_NULL_HANDLE);
+        CHECK(r == VK_SUCCESS, "address %llx: submit -> %d", (unsigned long long)a, (int)r);
+        if (r != VK_SUCCESS)
+            break;
+        VK(vkQueueWaitIdle(q));
+        for (uint32_t i = 0; i < 4; i++) {
+            uint32_t want = j == 0 ? 0x5EED0000u + i : 0;
+            CHECK(dst.map[i] == want, "address %llx (%+d buffers from the one with the bit): "
+                  "word %u = 0x%x, want 0x%x", (unsigned long long)a, j, i, dst.map[i], want);
+        }
+    }
+    vkDestroyCommandPool(dev, pool, NULL);
+    free_pipeline(dev, &p);
+    free_buffer(dev, &x);
+    free_buffer(dev, &dst);
+    free_buffer(dev, &params);
+    free_buffer(dev, &y);
+    vkDestroyDevice(dev, NULL);
+}
+
+/* ---- VUID-OpCooperativeMatrix-12379 ------------------------------------------
+ * "If any OpCooperativeMatrix* instructions accesses a descriptor, it must
+ * not be a null descriptor": a KHR load through a descriptor written with
+ * VK_NULL_HANDLE loses the device, the fault naming the VUID. */
+static const char null_desc_shader[] =
+    "OpCapability Shader\nOpCapability VulkanMemoryModel\nOpCapability CooperativeMatrixKHR\n"
+    "OpExtension \"SPV_KHR_cooperative_matrix\"\nOpMemoryModel Logical Vulkan\n"
+    "OpEntryPoint GLCompute %main \"main\" %src %dst\nOpExecutionMode %main LocalSize 8 1 1\n"
+    "OpDecorate %rt ArrayStride 4\nOpDecorate %B Block\nOpMemberDecorate %B 0 Offset 0\n"
+    "OpDecorate %src DescriptorSet 0\nOpDecorate %src Binding 0\n"
+    "OpDecorate %dst DescriptorSet 0\nOpDecorate %dst Binding 1\n"
+    "%void = OpTypeVoid\n%fn = OpTypeFunction %void\n%uint = OpTypeInt 32 0\n"
+    "%float = OpTypeFloat 32\n%c0 = OpConstant %uint 0\n%c2 = OpConstant %uint 2\n"
+    "%c3 = OpConstant %uint 3\n%c8 = OpConstant %uint 8\n"
+    "%rt = OpTypeRuntimeArray %float\n%B = OpTypeStruct %rt\n"
+    "%pB = OpTypePointer StorageBuffer %B\n%pf = OpTypePointer StorageBuffer %float\n"
+    "%src = OpVariable %pB StorageBuffer\n%dst = OpVariable %pB StorageBuffer\n"
+    "%mat = OpTypeCooperativeMatrixKHR %float %c3 %c8 %c8 %c2\n"
+    "%main = OpFunction %void None %fn\n%entry = OpLabel\n"
+    "%ps = OpAccessChain %pf %src %c0 %c0\n%m = OpCooperativeMatrixLoadKHR %mat %ps %c0 %c8\n"
+    "%pd = OpAccessChain %pf %dst %c0 %c0\nOpCooperativeMatrixStoreKHR %pd %m %c0 %c8\n"
+    "OpReturn\nOpFunctionEnd\n";
+
+static void test_null_descriptor_coopmat(void)
+{
+    VkDevice dev = make_device();
+    VkQueue q;
+    vkGetDeviceQueue(dev, 0, 0, &q);
+    buffer src = make_buffer(dev, 256), dst = make_buffer(dev, 256);
+    static const VkDescriptorSetLayoutBinding b[2] = {
+        {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
+        {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL}};
+    size_t nwords;
+    uint32_t *words = assemble_text(null_desc_shader, strlen(null_desc_shader), &nwords);
+    pipeline p = make_pipeline_with(dev, b, 2, words, nwords);
+    cvm_free(words);
+    VkCommandPoolCreateInfo cpci = {VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, NULL, 0, 0};
+    VkCommandPool pool;
+    VK(vkCreateCommandPool(dev, &cpci, NULL, &pool));
+    VkCommandBuffer cmd;
+    VkCommandBufferAllocateInfo cai = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, NULL, pool,
+                                       VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1};
+    VK(vkAllocateCommandBuffers(dev, &cai, &cmd));
+    VkSubmitInfo si = {VK_STRUCTURE_TYPE_SUBMIT_INFO, NULL, 0, NULL, NULL, 1, &cmd, 0, NULL};
+    for (int null_src = 0; null_src < 2; null_src++) {
+        /* first the twin (src a buffer: the tile copied), then src null */
+        VkDescriptorBufferInfo bi[2] = {{null_src ? VK_NULL_HANDLE : src.buf, 0, VK_WHOLE_SIZE},
+                                        {dst.buf, 0, VK_WHOLE_SIZE}};
+        VkWriteDescriptorSet wr[2] = {{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, NULL, p.set, 0, 0,
+                                       1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, NULL, &bi[0], NULL},
+                                      {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, NULL, p.set, 1, 0,
+                                       1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, NULL, &bi[1], NULL}};
+        vkUpdateDescriptorSets(dev, 2, wr, 0, NULL);
+        for (uint32_t i = 0; i < 64; i++) {
+            src.map[i] = 1000 + i;
+            dst.map[i] = 0;
+        }
+        VkCommandBufferBeginInfo cbi = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+        VK(vkBeginCommandBuffer(cmd, &cbi));
+        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.pipe);
+        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.layout, 0, 1, &p.set, 0,
+                                NULL);
+        vkCmdDispatch(cmd, 1, 1, 1);
+        VK(vkEndCommandBuffer(cmd));
+        VkResult r = vkQueueSubmit(q, 1, &si, VK_NULL_HANDLE);
+        if (!null_src) {
+            CHECK(r == VK_SUCCESS, "the load through a buffer -> %d", (int)r);
+            VK(vkQueueWaitIdle(q));
+            CHECK(!memcmp(dst.map, src.map, 64 * 4), "the tile: dst[5] = %u", dst.map[5]);
+            VK(vkResetCommandBuffer(cmd, 0));
+            continue;
+        }
+        CHECK(r == VK_ERROR_DEVICE_LOST, "the load through a null descriptor -> %d", (int)r);
+        PFN_vkGetDeviceFaultInfoEXT fault =
+            (PFN_vkGetDeviceFaultInfoEXT)vkGetDeviceProcAddr(dev, "vkGetDeviceFaultInfoEXT");
+        if (fault) {
+            VkDeviceFaultCountsEXT counts = {VK_STRUCTURE_TYPE_DEVICE_FAULT_COUNTS_EXT};
+            VkDeviceFaultInfoEXT info = {VK_STRUCTURE_TYPE_DEVICE_FAULT_INFO_EXT};
+            CHECK(fault(dev, &counts, &info) == VK_SUCCESS, "fault query");
+            CHECK(strstr(info.description, "VUID-OpCooperativeMatrix-12379") != NULL,
+                  "description: %s", info.description);
+        }
+    }
+    vkDestroyCommandPool(dev, pool, NULL);
+    free_pipeline(dev, &p);
+    free_buffer(dev, &src);
+    free_buffer(dev, &dst);
+    vkDestroyDevice(dev, NULL);
+}
+
 /* The cooperative-matrix combinations the CTS looks for
  * (vktComputeCooperativeMatrixTests.cpp's checkSupport): A = B = an input
  * type, C = Result = an output type, at subgroup scope in the KHR list and
@@ -1622,6 +1861,8 @@ int main(void)
     test_static_use();
     test_shader_object();
     test_device_convert();
+    test_device_address_usage();
+    test_null_descriptor_coopmat();
     test_profile();
     test_device_rules();
     vkDestroyInstance(inst, NULL);
