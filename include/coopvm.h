@@ -899,9 +899,11 @@ typedef struct cvm_validation_rule {
     int checked;          /* 1: checked on the module alone; 2: checked against a
                              device description (cvm_validate_options.device):
                              device properties, enabled features, pipeline flags;
-                             0: a rule of the texts that cannot be
-                             checked before the module runs (run-time values) or a
-                             text erratum; `text` says why */
+                             3: a rule on run-time values, checked by the engine
+                             while the module runs (`text` names the status, and
+                             whether only the checking mode CVM_FLAG_CHECK_CALLBACKS
+                             checks it); 0: a text erratum, listed; `text` says
+                             why */
     int warning;          /* 1: warning severity, a module breaking it is not refused
                              (unless CVM_VALIDATE_STRICT); 0: error */
 } cvm_validation_rule;

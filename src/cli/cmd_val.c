@@ -55,21 +55,25 @@ static void val_usage(FILE *f)
 
 static int list_rules(void)
 {
-    uint32_t n = cvm_validation_rule_count(), checked = 0, device = 0;
+    uint32_t n = cvm_validation_rule_count(), checked = 0, device = 0, runtime = 0;
     for (uint32_t i = 0; i < n; i++) {
         cvm_validation_rule r;
         if (cvm_validation_rule_get(i, &r) != CVM_SUCCESS)
             return 1;
         checked += r.checked ? 1 : 0;
         device += r.checked == 2 ? 1 : 0;
+        runtime += r.checked == 3 ? 1 : 0;
         printf("%s\t%s\t%s\t%s\t%s, %s\t%s\n", r.id,
-               r.checked == 2 ? "device" : r.checked ? "checked" : "listed",
+               r.checked == 3   ? "run-time"
+               : r.checked == 2 ? "device"
+               : r.checked      ? "checked"
+                                : "listed",
                r.vulkan_only ? "vulkan" : "any", r.warning ? "warning" : "error", r.source,
                r.section, r.text);
     }
-    printf("# %u rules, %u checked (%u of them against a device description: --device), %u "
-           "listed (run-time values, a text erratum)\n",
-           n, checked, device, n - checked);
+    printf("# %u rules, %u checked (%u of them against a device description: --device, %u by "
+           "the engine while the module runs), %u listed (a text erratum)\n",
+           n, checked, device, runtime, n - checked);
     return 0;
 }
 

@@ -11,9 +11,11 @@
  *           one of those: a rule that depends on the device or the
  *           pipeline, run only against a cvm_device_description
  *           (cvm_validate_options.device; the env column still applies)
- *           (val_device.c); VAL_LISTED: a rule that cannot be checked
- *           before the module runs, or a text erratum (`text` says why),
- *           listed so that the table covers the texts, never run
+ *           (val_device.c); VAL_RUNTIME: a rule on run-time values, which
+ *           the engine checks while the module runs (`text` names where
+ *           and the status; tests/unit/test_runtime_rules.c tests each),
+ *           never run by the validator; VAL_LISTED: a text erratum
+ *           (`text` says why), listed so that the table covers the texts
  *   env     VAL_ENV_ANY, or VAL_ENV_VULKAN for the Vulkan environment rules
  *   severity VAL_ERROR: a broken rule refuses the module; VAL_WARNING: it is
  *           reported (cvm_validate_options.on_warning) and the run goes on,
@@ -347,10 +349,10 @@ X("KHR-CM.Arith-Types", 4, VAL_EACH, 0, VAL_ENV_ANY, VAL_ERROR, SRC_KHR, "3.42.1
   "the cooperative matrices of a unary or binary arithmetic instruction and its result have one type", khr_arith_types) \
 X("KHR-CM.Matrix-Times-Scalar", 4, VAL_OPCODE, OPC(MatrixTimesScalar), VAL_ENV_ANY, VAL_ERROR, SRC_KHR, "3.42.13 (OpMatrixTimesScalar allowed)", \
   "OpMatrixTimesScalar of a cooperative matrix: the Result Type is Matrix's type and Scalar its Component Type", khr_matrix_times_scalar) \
-X("KHR-CM.Uniform-Operands", 4, VAL_LISTED, 0, VAL_ENV_ANY, VAL_ERROR, SRC_KHR, "3.42.8, 3.42.11, 3.42.13 (All the operands ... dynamically uniform)", \
-  "run time: the operands of the cooperative matrix instructions are dynamically uniform within every instance of the Scope (a property of values, not of the module)", val_listed) \
-X("KHR-CM.Scope-Active", 4, VAL_LISTED, 0, VAL_ENV_ANY, VAL_ERROR, SRC_KHR, "3.42.6 OpTypeCooperativeMatrixKHR", \
-  "run time: an instruction with a cooperative matrix operand or result runs with all invocations of the Scope instance active or none (the engine checks, CVM_ERROR_DIVERGENT_COLLECTIVE)", val_listed) \
+X("KHR-CM.Uniform-Operands", 4, VAL_RUNTIME, 0, VAL_ENV_ANY, VAL_ERROR, SRC_KHR, "3.42.8, 3.42.11, 3.42.13 (All the operands ... dynamically uniform)", \
+  "run time, checked by the engine: the Pointer, MemoryLayout and Stride of OpCooperativeMatrixLoadKHR / StoreKHR and the Scalar of OpMatrixTimesScalar are the same in every active invocation of the Scope instance (CVM_ERROR_DIVERGENT_COLLECTIVE naming both invocations and values; the other instructions take only matrices and constants)", val_listed) \
+X("KHR-CM.Scope-Active", 4, VAL_RUNTIME, 0, VAL_ENV_ANY, VAL_ERROR, SRC_KHR, "3.42.6 OpTypeCooperativeMatrixKHR", \
+  "run time, checked by the engine: an instruction with a cooperative matrix operand or result runs with all invocations of the Scope instance active or none (CVM_ERROR_DIVERGENT_COLLECTIVE)", val_listed) \
 /* ---- NonSemantic.Shader.DebugInfo: the debug types of cooperative matrices and vectors ---- */ \
 X("DI.Version-101", 4, VAL_OPCODE, OPC(ExtInst), VAL_ENV_ANY, VAL_ERROR, SRC_DI, "Version 101 Extension", \
   "DebugTypeVectorIdEXT (109) and DebugTypeCooperativeMatrixKHR (110) are used only with the set imported as NonSemantic.Shader.DebugInfo.101 or later", di_version_101) \
@@ -391,6 +393,8 @@ X("NV-CM1.Arith-Types", 4, VAL_EACH, 0, VAL_ENV_ANY, VAL_ERROR, SRC_NV1, "3.32.1
   "the cooperative matrices of an allowed unary or binary arithmetic instruction and its result have one type", nv1_arith_types) \
 X("NV-CM1.Matrix-Times-Scalar", 4, VAL_OPCODE, OPC(MatrixTimesScalar), VAL_ENV_ANY, VAL_ERROR, SRC_NV1, "3.32.13 (OpMatrixTimesScalar allowed)", \
   "OpMatrixTimesScalar of a cooperative matrix: the Result Type is Matrix's type and Scalar its Component Type", nv1_matrix_times_scalar) \
+X("NV-CM1.Uniform-Operands", 4, VAL_RUNTIME, 0, VAL_ENV_ANY, VAL_ERROR, SRC_NV1, "3.32.8 OpCooperativeMatrixLoadNV, OpCooperativeMatrixStoreNV", \
+  "run time, checked by the engine: the Pointer, Stride and Column Major operands of OpCooperativeMatrixLoadNV / StoreNV are the same in every active invocation of the Scope instance (CVM_ERROR_DIVERGENT_COLLECTIVE)", val_listed) \
 /* ---- SPV_NV_cooperative_matrix2 ---- */ \
 X("NV-CM2.Workgroup-Size", 4, VAL_OPCODE, OPC(TypeCooperativeMatrixKHR), VAL_ENV_ANY, VAL_ERROR, SRC_NV2, "2.16.1 Universal Validation Rules", \
   "a Workgroup-scope cooperative matrix type comes after the workgroup size is specified, including the constants LocalSizeId uses", nv2_workgroup_size) \
@@ -466,10 +470,10 @@ X("NV-CM2.PerElement-Func", 4, VAL_OPCODE, OPC(CooperativeMatrixPerElementOpNV),
   "Func is an OpFunction returning the component type, taking two 32-bit integers, the component type, and one parameter per extra operand", nv2_per_element_func) \
 X("NV-CM2.PerElement-Operands", 4, VAL_OPCODE, OPC(CooperativeMatrixPerElementOpNV), VAL_ENV_ANY, VAL_ERROR, SRC_NV2, "3.49.9 OpCooperativeMatrixPerElementOpNV", \
   "extra operands have their parameter's type; extra cooperative matrices have Matrix's type and a component type matching their parameter", nv2_per_element_operands) \
-X("NV-CM2.Uniform-Operands", 4, VAL_LISTED, 0, VAL_ENV_ANY, VAL_ERROR, SRC_NV2, "3.49.8 (All the operands ... dynamically uniform)", \
-  "run time: the operands of OpCooperativeMatrixLoadTensorNV / StoreTensorNV are dynamically uniform within the Scope instance", val_listed) \
-X("NV-CM2.Pointer-Alignment", 4, VAL_LISTED, 0, VAL_ENV_ANY, VAL_ERROR, SRC_NV2, "3.X Tensor Layout and View", \
-  "run time: the Pointer of a tensor load or store is a multiple of 16 bytes (an address)", val_listed) \
+X("NV-CM2.Uniform-Operands", 4, VAL_RUNTIME, 0, VAL_ENV_ANY, VAL_ERROR, SRC_NV2, "3.49.8 (All the operands ... dynamically uniform)", \
+  "run time, checked by the engine: the Pointer, TensorLayout and TensorView of OpCooperativeMatrixLoadTensorNV / StoreTensorNV are the same in every active invocation of the Scope instance (CVM_ERROR_DIVERGENT_COLLECTIVE)", val_listed) \
+X("NV-CM2.Pointer-Alignment", 4, VAL_RUNTIME, 0, VAL_ENV_ANY, VAL_ERROR, SRC_NV2, "3.X Tensor Layout and View", \
+  "run time, checked by the engine in its checking mode (CVM_FLAG_CHECK_CALLBACKS; CVM_ERROR_INVALID_MODULE): the Pointer of a tensor load or store is a multiple of 16 bytes. Not by default: ggml's mul_mm_cm2 and the Vulkan CTS's shared-memory tensor layouts break it and run on NVIDIA's driver", val_listed) \
 /* ---- SPV_NV_tensor_addressing ---- */ \
 X("NV-TA.Layout-Dim", 4, VAL_OPCODE, OPC(TypeTensorLayoutNV), VAL_ENV_ANY, VAL_ERROR, SRC_TA, "3.49.6 OpTypeTensorLayoutNV", \
   "Dim is a constant instruction with scalar 32-bit integer type, greater than 0 and at most 5", ta_layout_dim) \
@@ -504,8 +508,8 @@ X("NV-DV.Return", 4, VAL_OPCODE, OPC(CooperativeMatrixLoadTensorNV), VAL_ENV_ANY
   "DecodeVectorFunc's Result Type is a vector of the Component Type of Result Type with 2, 4 or 8 components", dv_return) \
 X("NV-DV.Params", 4, VAL_OPCODE, OPC(CooperativeMatrixLoadTensorNV), VAL_ENV_ANY, VAL_ERROR, SRC_DV, "3.49.8 Memory Instructions", \
   "DecodeVectorFunc takes the parameters DecodeFunc takes: a PhysicalStorageBuffer pointer, then two arrays of 32-bit integers of the tensor layout's dimension", dv_params) \
-X("NV-DV.Same-Results", 4, VAL_LISTED, 0, VAL_ENV_ANY, VAL_ERROR, SRC_DV, "3.49.8 Memory Instructions", \
-  "run time: calls of the decode functions with the same operands return the same value (the engine's checking mode, CVM_FLAG_CHECK_CALLBACKS, runs both decoders and compares)", val_listed) \
+X("NV-DV.Same-Results", 4, VAL_RUNTIME, 0, VAL_ENV_ANY, VAL_ERROR, SRC_DV, "3.49.8 Memory Instructions", \
+  "run time, checked by the engine in its checking mode (CVM_FLAG_CHECK_CALLBACKS: repeated calls and both decoders compared, CVM_ERROR_CALLBACK_MISMATCH): calls of the decode functions with the same operands return the same value", val_listed) \
 X("VUID-OpCooperativeMatrixLoadTensorNV-12429", 4, VAL_OPCODE, OPC(CooperativeMatrixLoadTensorNV), VAL_ENV_VULKAN, VAL_ERROR, SRC_VK, "VUID-{refpage}-OpCooperativeMatrixLoadTensorNV-12429 (the decode-vector text: undefined behaviour)", \
   "with DecodeVectorFunc, the innermost block size is a multiple of the number of components DecodeVectorFunc returns (checked where the block size is a known constant)", dv_block_multiple) \
 /* ---- SPV_QCOM_cooperative_matrix_conversion ---- */ \
@@ -630,8 +634,8 @@ X("NV-CV.Reduce-Pointer", 4, VAL_OPCODE, OPC(CooperativeVectorReduceSumAccumulat
   "Pointer is a pointer to an array of scalars or vectors in the Workgroup, CrossWorkgroup, StorageBuffer or PhysicalStorageBuffer storage class", cv_reduce_pointer) \
 X("NV-CV.Reduce-Offset", 4, VAL_OPCODE, OPC(CooperativeVectorReduceSumAccumulateNV), VAL_ENV_ANY, VAL_ERROR, SRC_CV, "3.42.X OpCooperativeVectorReduceSumAccumulateNV", \
   "Offset is a 32- or 64-bit integer (SPV_EXT_shader_64bit_indexing's wording, which needs no declaration in the module: Vulkan enables 64-bit offsets by a pipeline flag too)", cv_reduce_offset) \
-X("NV-CV.Matrix-Unmodified", 4, VAL_LISTED, 0, VAL_ENV_ANY, VAL_ERROR, SRC_CV, "3.42.X OpCooperativeVectorMatrixMulAddNV", \
-  "run time: the matrix and bias memory is not modified while a shader may use it", val_listed) \
+X("NV-CV.Matrix-Unmodified", 4, VAL_RUNTIME, 0, VAL_ENV_ANY, VAL_ERROR, SRC_CV, "3.42.X OpCooperativeVectorMatrixMulAddNV", \
+  "run time, checked by the engine in its checking mode (CVM_FLAG_CHECK_CALLBACKS; CVM_ERROR_INVALID_MODULE naming the byte): the matrix and bias bytes a MatMul reads are not changed by the dispatch", val_listed) \
 /* ---- Vulkan environment (spirvenv_cooperative_vuids.adoc) ---- */ \
 X("VUID-StandaloneSpirv-Scope-12243", 4, VAL_OPCODE, OPC(TypeCooperativeMatrixKHR), VAL_ENV_VULKAN, VAL_ERROR, SRC_VK, "VUID-StandaloneSpirv-Scope-12243", \
   "the Scope of OpTypeCooperativeMatrixKHR is Workgroup or Subgroup", vk_cm_scope) \
@@ -697,8 +701,8 @@ X("VUID-RuntimeSpirv-OpTypeCooperativeMatrixKHR-10770", 4, VAL_DEVICE | VAL_MODU
   "pipeline flag: a pipeline whose module has cooperative matrices is created with VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT, or the module is SPIR-V 1.6 or later", dev_cm_full_subgroups) \
 X("VUID-RuntimeSpirv-OpTypeCooperativeMatrixKHR-10771", 4, VAL_DEVICE | VAL_MODULE, 0, VAL_ENV_VULKAN, VAL_ERROR, SRC_VK, "VUID-RuntimeSpirv-OpTypeCooperativeMatrixKHR-10771", \
   "shader object flag: a shader object whose module has cooperative matrices is created with VK_SHADER_CREATE_REQUIRE_FULL_SUBGROUPS_BIT_EXT, or the module is SPIR-V 1.6 or later", dev_cm_full_subgroups_object) \
-X("VUID-OpCooperativeMatrix-12379", 4, VAL_LISTED, 0, VAL_ENV_VULKAN, VAL_ERROR, SRC_VK, "VUID-{refpage}-OpCooperativeMatrix-12379", \
-  "run time: descriptors accessed by cooperative matrix instructions are not null descriptors", val_listed) \
+X("VUID-OpCooperativeMatrix-12379", 4, VAL_RUNTIME, 0, VAL_ENV_VULKAN, VAL_ERROR, SRC_VK, "VUID-{refpage}-OpCooperativeMatrix-12379", \
+  "run time, checked by the engine: a cooperative matrix load or store through a null descriptor (VK_NULL_HANDLE) is CVM_ERROR_OUT_OF_BOUNDS naming the VUID, in robust mode too", val_listed) \
 X("VUID-RuntimeSpirv-OpCooperativeVectorMatrixMulNV-10089", 4, VAL_DEVICE | VAL_EACH, 0, VAL_ENV_VULKAN, VAL_ERROR, SRC_VK, "VUID-RuntimeSpirv-OpCooperativeVectorMatrixMulNV-10089", \
   "device property: Input's component type, InputInterpretation, MatrixInterpretation, BiasInterpretation (MulAdd), the Result Type's component type and Transpose match one VkCooperativeVectorPropertiesNV (integer signedness from the MatrixB/ResultSignedComponentsKHR operands or the OpTypeInt)", dev_cv_matmul) \
 X("VUID-RuntimeSpirv-cooperativeVectorSupportedStages-10091", 4, VAL_DEVICE | VAL_MODULE, 0, VAL_ENV_VULKAN, VAL_ERROR, SRC_VK, "VUID-RuntimeSpirv-cooperativeVectorSupportedStages-10091", \
@@ -707,8 +711,8 @@ X("VUID-RuntimeSpirv-maxCooperativeVectorComponents-10094", 4, VAL_DEVICE | VAL_
   "device limit: Component Count is at most maxCooperativeVectorComponents", dev_cv_max_components) \
 X("VUID-RuntimeSpirv-OpTypeCooperativeVector-10095", 4, VAL_DEVICE | VAL_OPCODE, OPC(TypeCooperativeVectorNV), VAL_ENV_VULKAN, VAL_ERROR, SRC_VK, "VUID-RuntimeSpirv-OpTypeCooperativeVector-10095", \
   "device property: Component Type is a type vkGetPhysicalDeviceCooperativeVectorPropertiesNV reports (in any field of any entry)", dev_cv_component_type) \
-X("VUID-RuntimeSpirv-PhysicalStorageBuffer64-11819", 4, VAL_LISTED, 0, VAL_ENV_VULKAN, VAL_ERROR, SRC_VK, "VUID-RuntimeSpirv-PhysicalStorageBuffer64-11819", \
-  "run time: PhysicalStorageBuffer pointers address buffers created with the device address usage", val_listed) \
+X("VUID-RuntimeSpirv-PhysicalStorageBuffer64-11819", 4, VAL_RUNTIME, 0, VAL_ENV_VULKAN, VAL_ERROR, SRC_VK, "VUID-RuntimeSpirv-PhysicalStorageBuffer64-11819", \
+  "run time, checked by the driver and the engine: only buffers created with the shader-device-address usage have a device address; a PhysicalStorageBuffer access elsewhere is CVM_ERROR_OUT_OF_BOUNDS (\"in no buffer\")", val_listed) \
 X("VUID-RuntimeSpirv-OpTypeCooperativeMatrixNV-06316", 4, VAL_DEVICE | VAL_OPCODE, OPC(TypeCooperativeMatrixNV), VAL_ENV_VULKAN, VAL_ERROR, SRC_VK, "VUID-RuntimeSpirv-OpTypeCooperativeMatrixNV-06316", \
   "device property: the component type, scope, rows and columns of OpTypeCooperativeMatrixNV match a matrix (A: MSize x KSize, B: KSize x NSize, C or D: MSize x NSize) of a VkCooperativeMatrixPropertiesNV", dev_nv_type) \
 X("VUID-RuntimeSpirv-OpTypeCooperativeMatrixMulAddNV-10059", 4, VAL_DEVICE | VAL_OPCODE, OPC(CooperativeMatrixMulAddNV), VAL_ENV_VULKAN, VAL_ERROR, SRC_VK, "VUID-RuntimeSpirv-OpTypeCooperativeMatrixMulAddNV-10059", \

@@ -43,6 +43,9 @@ enum {
     VAL_LISTED = 3,  /* a rule of the texts that cannot be checked before the
                         module runs (run-time values) or a text erratum: in the
                         table with the reason, never run */
+    VAL_RUNTIME = 4, /* a rule on run-time values that the engine checks while the
+                        module runs (the row's text names where and the status);
+                        never run by the validator */
     VAL_DEVICE = 8   /* or'ed with VAL_MODULE, VAL_OPCODE or VAL_EACH: a rule
                         that depends on the device or the pipeline, run only
                         with a device description (and env still applies) */
@@ -57,14 +60,14 @@ typedef struct val_rule {
     const char *id;          /* e.g. "KHR-CM.MulAdd.A-Use" */
     uint8_t phase;           /* 1..4 */
     uint8_t on;              /* VAL_MODULE, VAL_OPCODE, VAL_EACH (each maybe | VAL_DEVICE),
-                                VAL_LISTED */
+                                VAL_LISTED, VAL_RUNTIME */
     uint8_t env;             /* VAL_ENV_* */
     uint8_t severity;        /* VAL_ERROR, VAL_WARNING */
     uint32_t opcode;         /* for VAL_OPCODE */
     const char *source;      /* the text */
     const char *section;     /* its section */
     const char *text;        /* what must hold */
-    val_check_fn check;      /* NULL for VAL_LISTED */
+    val_check_fn check;      /* val_listed for VAL_LISTED and VAL_RUNTIME */
 } val_rule;
 
 extern const val_rule val_rules[];

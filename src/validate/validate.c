@@ -432,7 +432,7 @@ static int rule_applies(const val_ctx *v, const val_rule *r, uint32_t phase)
 {
     if ((r->on & VAL_DEVICE) && !v->device)
         return 0;
-    return r->phase == phase && r->on != VAL_LISTED && r->check &&
+    return r->phase == phase && r->on != VAL_LISTED && r->on != VAL_RUNTIME && r->check &&
            (r->env == VAL_ENV_ANY || v->vulkan);
 }
 
@@ -609,7 +609,10 @@ cvm_result cvm_validation_rule_get(uint32_t index, cvm_validation_rule *o_rule)
     o_rule->section = r->section;
     o_rule->text = r->text;
     o_rule->vulkan_only = r->env == VAL_ENV_VULKAN;
-    o_rule->checked = r->on == VAL_LISTED ? 0 : (r->on & VAL_DEVICE) ? 2 : 1;
+    o_rule->checked = r->on == VAL_LISTED    ? 0
+                      : r->on == VAL_RUNTIME ? 3
+                      : (r->on & VAL_DEVICE) ? 2
+                                             : 1;
     o_rule->warning = r->severity == VAL_WARNING;
     return CVM_SUCCESS;
 }

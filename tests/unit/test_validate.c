@@ -620,7 +620,7 @@ static void test_negative_suite(void **state)
     for (uint32_t r = 0; r < nrules; r++) {
         cvm_validation_rule info;
         assert_int_equal(cvm_validation_rule_get(r, &info), CVM_SUCCESS);
-        if (!info.checked)
+        if (!info.checked || info.checked == 3) /* (3: test_runtime_rules) */
             continue;
         checked++;
         if (cases_of[r])
