@@ -65,6 +65,9 @@ static void fill_random(uint8_t *p, size_t size, uint64_t seed)
     }
 }
 
+/* The contexts' max_call_depth (0: the default), for test_calls. */
+static uint32_t max_call_depth;
+
 /* Runs every RUN of `path` with context flags `flags`; with `seed`, the
  * buffers named in `randomize` (NULL-terminated) get random contents first;
  * `push` (may be NULL) replaces the push-constant buffer's first words. */
@@ -83,6 +86,7 @@ static void run_script(const char *path, uint32_t flags, uint64_t budget, uint64
     desc.threads = 2;
     desc.flags = flags;
     desc.instruction_budget = budget;
+    desc.max_call_depth = max_call_depth;
     cvm_amber_session *S = NULL;
     r = cvm_amber_session_create(s, &desc, &S, &d);
     if (r != CVM_SUCCESS)
@@ -446,6 +450,60 @@ static void test_wide_operands_not_taken(void **state)
                      CVM_SUCCESS);
 }
 
+/* Word k of buffer b of an outcome. */
+static uint32_t word_of(const outcome *o, uint32_t b, size_t k)
+{
+    uint32_t w;
+    assert_true(b < o->n && (k + 1) * 4 <= o->sizes[b]);
+    memcpy(&w, o->bufs[b] + k * 4, 4);
+    return w;
+}
+
+/* Function calls (inlined) and Private variables on the compiled tier,
+ * every workgroup compiled, the interpreter's bytes, and the values the
+ * scripts' headers work out: calls.amber (glslang without its optimizer:
+ * helpers returning values, nested, called from several sites and in
+ * loops, an early return from a loop, Private variables with and without
+ * initializers, a Private array indexed dynamically), calls_ptr.amber
+ * (pointer parameters: a buffer's access chain, a Function variable with
+ * an initializer, a Private variable), calls_kill.amber (OpKill in a
+ * callee); and the failures: a call deeper than max_call_depth, a runaway
+ * loop in a callee. */
+static void test_calls(void **state)
+{
+    (void)state;
+    if (skip_without_llvm())
+        skip();
+    outcome b;
+    assert_int_equal(both_tiers("jit/calls.amber", 0, 0, NULL, 0, 2, &b), CVM_SUCCESS);
+    static const uint32_t primes[4] = {2, 3, 5, 7};
+    for (uint32_t i = 0; i < 64; i++) { /* buffers a, o, b */
+        uint32_t x = i + 1;
+        assert_int_equal(word_of(&b, 1, 4 * i), x * x + (x + 1) * (x + 1) + 2);
+        assert_int_equal(word_of(&b, 1, 4 * i + 1), 2 * x + 102);
+        assert_int_equal(word_of(&b, 1, 4 * i + 2), (2 * x) % 8);
+        assert_int_equal(word_of(&b, 1, 4 * i + 3), 18 + primes[x % 4]);
+        assert_int_equal(word_of(&b, 2, i), 5 + x + 1);
+    }
+    outcome_free(&b);
+    assert_int_equal(both_tiers("jit/calls_ptr.amber", 0, 0, NULL, 0, 2, &b), CVM_SUCCESS);
+    for (uint32_t i = 0; i < 32; i++)
+        assert_int_equal(word_of(&b, 0, i), 1020 + 2 * i);
+    outcome_free(&b);
+    assert_int_equal(both_tiers("jit/calls_kill.amber", CVM_FLAG_NO_VALIDATION, 0, NULL, 0, 2, &b),
+                     CVM_SUCCESS);
+    for (uint32_t i = 0; i < 32; i++)
+        assert_int_equal(word_of(&b, 0, i), i % 4 == 3 ? 7 : 1017 + 2 * i);
+    outcome_free(&b);
+    /* sumsq calls sq: depth 2, over a limit of 1, on both tiers alike */
+    max_call_depth = 1;
+    assert_int_equal(both_tiers("jit/calls.amber", 0, 0, NULL, 0, UINT64_MAX, &b), CVM_ERROR_LIMIT);
+    max_call_depth = 0;
+    print_message("calls.amber at max_call_depth 1: %s\n", b.d.message);
+    assert_non_null(strstr(b.d.message, "call depth over 1"));
+    outcome_free(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -455,6 +513,7 @@ int main(void)
         cmocka_unit_test(test_scope_khr),  cmocka_unit_test(test_scope_nv2),
         cmocka_unit_test(test_scope_not_taken),
         cmocka_unit_test(test_wide_operands_not_taken),
+        cmocka_unit_test(test_calls),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -4,8 +4,10 @@
  *
  *   int32_t run(cvm_jit_env *env)
  *     for lane in 0 .. env->nlanes - 1:       LocalInvocationIndex
- *       Function variables zeroed (or set to their initializer)
- *       the entry point's blocks, each charging its instruction count
+ *       Function and Private variables zeroed (a Private one with an
+ *       initializer set to it)
+ *       the entry point's blocks, each charging its instruction count,
+ *       with a copy of a callee's blocks at each call (emit_call)
  *       OpReturn, OpKill ... go to the next lane
  *     return 0; a failure returns 1 with env->ex->diag set
  *
