@@ -504,6 +504,45 @@ static void test_calls(void **state)
     outcome_free(&b);
 }
 
+static uint32_t fastdiv_ref(uint32_t n, uint32_t mp, uint32_t l)
+{
+    return (uint32_t)(((uint64_t)n * mp >> 32) + n) >> l;
+}
+
+/* OpIAddCarry, OpISubBorrow, OpUMulExtended and OpSMulExtended (struct
+ * results, whose members the tier keeps apart): the script's inputs
+ * against values computed here, then random inputs against the
+ * interpreter. */
+static void test_extended(void **state)
+{
+    (void)state;
+    if (skip_without_llvm())
+        skip();
+    outcome b;
+    assert_int_equal(both_tiers("jit/extended.amber", 0, 0, NULL, 0, 4, &b), CVM_SUCCESS);
+    for (uint32_t i = 0; i < 64; i++) {
+        uint32_t x = 1u + i * 0x12345677u, y = 0xfffffff0u + i * 0x00010003u;
+        uint64_t xy = (uint64_t)x * y, yx9 = (uint64_t)y * (x ^ 0x9e3779b9u);
+        int64_t sxy = (int64_t)(int32_t)x * (int32_t)y;
+        int64_t s0 = (int64_t)(int32_t)x * (int32_t)(y ^ x);
+        int64_t s1 = (int64_t)(-(int32_t)y) * (int32_t)x;
+        uint32_t want[16] = {x + y, x + y < x, x - y, x < y,
+                             (uint32_t)((uint64_t)sxy >> 32), (uint32_t)sxy,
+                             (uint32_t)(xy >> 32), (uint32_t)(yx9 >> 32), (uint32_t)xy,
+                             (uint32_t)yx9, fastdiv_ref(x, y, i & 31u),
+                             fastdiv_ref(y, x | 1u, (i + 7u) & 31u), (uint32_t)((uint64_t)s0 >> 32),
+                             (uint32_t)((uint64_t)s1 >> 32), (uint32_t)s0 ^ (uint32_t)s1,
+                             x - 1u + (x != 0)};
+        for (uint32_t k = 0; k < 16; k++)
+            if (word_of(&b, 2, 16 * i + k) != want[k])
+                fail_msg("extended.amber o[%u]: 0x%08x, expected 0x%08x", 16 * i + k,
+                         word_of(&b, 2, 16 * i + k), want[k]);
+    }
+    outcome_free(&b);
+    static const char *const inputs[] = {"a", "b", NULL};
+    random_on_both("jit/extended.amber", inputs, 4);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -513,7 +552,7 @@ int main(void)
         cmocka_unit_test(test_scope_khr),  cmocka_unit_test(test_scope_nv2),
         cmocka_unit_test(test_scope_not_taken),
         cmocka_unit_test(test_wide_operands_not_taken),
-        cmocka_unit_test(test_calls),
+        cmocka_unit_test(test_calls),         cmocka_unit_test(test_extended),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -480,6 +480,8 @@ typedef struct jctx {
     uint64_t acc_lo, acc_hi; /* the bytes past the pointer the accesses reach: [lo, hi) */
     LLVMValueRef *vals;   /* per id */
     LLVMValueRef *arrs;   /* per id: a leaf's array parameter, where its elements are */
+    LLVMValueRef *pairs;  /* per id, two each: the members of an OpIAddCarry, OpISubBorrow,
+                             OpUMulExtended or OpSMulExtended result (a struct) */
     jptr *ptrs;           /* per id */
     LLVMBasicBlockRef *bbs; /* per block index */
     LLVMBasicBlockRef lane_next, fail_bb;
@@ -1583,6 +1585,13 @@ static cvm_result emit_composite(jctx *j, const spv_inst *si)
     if (!rty)
         return unsupported(j, j->cur_insn, "this composite");
     LLVMValueRef r = NULL;
+    if (si->opcode == SpvOpCompositeExtract && si->word_count == 5 && w[3] < j->p->bound &&
+        j->pairs[2 * (size_t)w[3]]) { /* a member of an extended arithmetic result */
+        if (w[4] > 1 || LLVMTypeOf(j->pairs[2 * (size_t)w[3] + w[4]]) != rty)
+            return unsupported(j, j->cur_insn, "this extract");
+        j->vals[result] = j->pairs[2 * (size_t)w[3] + w[4]];
+        return CVM_SUCCESS;
+    }
     if (si->opcode == SpvOpCompositeExtract && j->arrs && si->word_count == 5 &&
         w[3] < j->p->bound && j->arrs[w[3]]) {
         /* an element of a leaf's array parameter (register layout, packed:
@@ -1707,6 +1716,52 @@ static int insn_words(jctx *j, uint32_t ii, spv_inst *si)
     return spv_module_inst_at(j->mod, j->p->insns[ii].word_off, si);
 }
 
+/* OpIAddCarry, OpISubBorrow, OpUMulExtended, OpSMulExtended: the two
+ * members of the result (ops/arith.c h_extended: the low bits and the
+ * carry, borrow or high bits), kept apart for OpCompositeExtract. */
+static cvm_result emit_extended(jctx *j, const spv_inst *si)
+{
+    const uint32_t *w = si->words;
+    LLVMValueRef x = si->word_count == 5 ? get_val(j, w[3]) : NULL;
+    LLVMValueRef y = si->word_count == 5 ? get_val(j, w[4]) : NULL;
+    if (!x || !y || LLVMTypeOf(x) != LLVMTypeOf(y) || w[2] >= j->p->bound)
+        return unsupported(j, j->cur_insn, "this instruction's operands");
+    LLVMTypeRef ty = LLVMTypeOf(x);
+    int vec = LLVMGetTypeKind(ty) == LLVMVectorTypeKind;
+    LLVMTypeRef st = vec ? LLVMGetElementType(ty) : ty;
+    /* (8 to 32 bits: the 64-bit forms, whose product takes i128, are left
+     * to the interpreter) */
+    if (LLVMGetTypeKind(st) != LLVMIntegerTypeKind || LLVMGetIntTypeWidth(st) < 8 ||
+        LLVMGetIntTypeWidth(st) > 32)
+        return unsupported(j, j->cur_insn, "this instruction's operands");
+    unsigned bits = LLVMGetIntTypeWidth(st);
+    LLVMValueRef lo, hi;
+    switch (si->opcode) {
+    case SpvOpIAddCarry:
+        lo = LLVMBuildAdd(j->B, x, y, "");
+        hi = LLVMBuildZExt(j->B, LLVMBuildICmp(j->B, LLVMIntULT, lo, x, ""), ty, "");
+        break;
+    case SpvOpISubBorrow:
+        lo = LLVMBuildSub(j->B, x, y, "");
+        hi = LLVMBuildZExt(j->B, LLVMBuildICmp(j->B, LLVMIntULT, x, y, ""), ty, "");
+        break;
+    default: { /* the product at twice the width */
+        LLVMTypeRef wst = LLVMIntTypeInContext(j->C, 2 * bits);
+        LLVMTypeRef wty = vec ? LLVMVectorType(wst, LLVMGetVectorSize(ty)) : wst;
+        int sgn = si->opcode == SpvOpSMulExtended;
+        LLVMValueRef wx = sgn ? LLVMBuildSExt(j->B, x, wty, "") : LLVMBuildZExt(j->B, x, wty, "");
+        LLVMValueRef wy = sgn ? LLVMBuildSExt(j->B, y, wty, "") : LLVMBuildZExt(j->B, y, wty, "");
+        LLVMValueRef prod = LLVMBuildMul(j->B, wx, wy, "");
+        lo = LLVMBuildTrunc(j->B, prod, ty, "");
+        hi = LLVMBuildTrunc(j->B, LLVMBuildLShr(j->B, prod, const_like(j, wty, bits), ""), ty, "");
+        break;
+    }
+    }
+    j->pairs[2 * (size_t)w[2]] = lo;
+    j->pairs[2 * (size_t)w[2] + 1] = hi;
+    return CVM_SUCCESS;
+}
+
 /* Variable `var` (a JP_VAR, or per-invocation memory: JP_MEM in region
  * CVM_REGION_INVOCATION) set to constant `init` for the current lane. */
 static cvm_result emit_var_set(jctx *j, uint32_t var, uint32_t init)
@@ -1751,6 +1806,8 @@ static cvm_result emit_insn(jctx *j, uint32_t ii)
     case SpvOpAccessChain:
     case SpvOpInBoundsAccessChain:
         return emit_access_chain(j, &si);
+    case SpvOpIAddCarry: case SpvOpISubBorrow: case SpvOpUMulExtended: case SpvOpSMulExtended:
+        return emit_extended(j, &si);
     case SpvOpVariable: /* a Function variable's initializer, each time the block runs */
         if (si.word_count < 5)
             return unsupported(j, ii, "this variable");
@@ -3105,10 +3162,12 @@ static int jctx_init(jctx *j, const cvm_program *prog, cvm_diagnostic *diag,
     j->vals = cvm_calloc(n, sizeof(LLVMValueRef));
     j->arrs = cvm_calloc(n, sizeof(LLVMValueRef));
     j->ptrs = cvm_calloc(n, sizeof(jptr));
-    if (!j->vals || !j->arrs || !j->ptrs) {
+    j->pairs = cvm_calloc(2 * n, sizeof(LLVMValueRef));
+    if (!j->vals || !j->arrs || !j->ptrs || !j->pairs) {
         cvm_mem_free(j->vals);
         cvm_mem_free(j->arrs);
         cvm_mem_free(j->ptrs);
+        cvm_mem_free(j->pairs);
         return 0;
     }
     j->has_f16 = cvm_f16c_available();
@@ -3144,6 +3203,7 @@ static void jctx_reset(jctx *j)
     memset(j->vals, 0, n * sizeof(LLVMValueRef));
     memset(j->arrs, 0, n * sizeof(LLVMValueRef));
     memset(j->ptrs, 0, n * sizeof(jptr));
+    memset(j->pairs, 0, 2 * n * sizeof(LLVMValueRef));
     cvm_mem_free(j->bbs);
     cvm_mem_free(j->regions);
     cvm_mem_free(j->var_ids);
@@ -3169,6 +3229,7 @@ static void jctx_free(jctx *j)
     cvm_mem_free(j->vals);
     cvm_mem_free(j->arrs);
     cvm_mem_free(j->ptrs);
+    cvm_mem_free(j->pairs);
 }
 
 /* Verifies and optimises j->M and hands it to a new LLJIT (which then owns
