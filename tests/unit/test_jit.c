@@ -466,9 +466,10 @@ static uint32_t word_of(const outcome *o, uint32_t b, size_t k)
  * loops, an early return from a loop, Private variables with and without
  * initializers, a Private array indexed dynamically), calls_ptr.amber
  * (pointer parameters: a buffer's access chain, a Function variable with
- * an initializer, a Private variable), calls_kill.amber (OpKill in a
- * callee); and the failures: a call deeper than max_call_depth, a runaway
- * loop in a callee. */
+ * an initializer, a Private variable; a callee's loop of phis inlined
+ * twice), calls_kill.amber (OpKill in a callee), aggregates.amber (arrays
+ * and structs copied whole, passed by value); and the failure of a call
+ * deeper than max_call_depth. */
 static void test_calls(void **state)
 {
     (void)state;
@@ -496,6 +497,13 @@ static void test_calls(void **state)
                      CVM_SUCCESS);
     for (uint32_t i = 0; i < 32; i++)
         assert_int_equal(word_of(&b, 0, i), i % 4 == 3 ? 7 : 1017 + 2 * i);
+    outcome_free(&b);
+    assert_int_equal(both_tiers("jit/aggregates.amber", 0, 0, NULL, 0, 4, &b), CVM_SUCCESS);
+    for (uint32_t i = 0; i < 64; i++) {
+        uint32_t k = (i + 1) % 4;
+        assert_int_equal(word_of(&b, 0, 2 * i), 7 * i + 1);
+        assert_int_equal(word_of(&b, 0, 2 * i + 1), k * k + i + 3 * i);
+    }
     outcome_free(&b);
     /* sumsq calls sq: depth 2, over a limit of 1, on both tiers alike */
     max_call_depth = 1;

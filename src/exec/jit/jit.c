@@ -305,6 +305,40 @@ static int32_t jit_store_const(cvm_jit_env *env, uint32_t insn, uint32_t lane, u
     return 0;
 }
 
+/* OpLoad or OpStore `insn` of a whole array or struct of per-invocation
+ * memory (a Function or Private variable, or a part of one), whose memory
+ * and register layouts agree (agg_type_ok): `size` bytes between region
+ * `region` at offset `off` and the value's copy at `val`, checked as the
+ * interpreter's load or store checks it.  0, or 1 after a failure. */
+static int32_t jit_agg(cvm_jit_env *env, uint32_t insn, uint32_t lane, uint32_t region,
+                       uint64_t off, uint8_t *val, uint32_t size, uint32_t write)
+{
+    cvm_exec *ex = env->ex;
+    const cvm_insn *in = &ex->prog->insns[insn];
+    int skip = 0;
+    uint8_t *h = NULL;
+    if (!(off >> CVM_ADDR_OFFSET_BITS))
+        h = cvm_mem_access(ex, in, CVM_ADDR(region, off), size, (int)write, lane, &skip);
+    else if (ex->flags & CVM_FLAG_ROBUST_ACCESS)
+        skip = 1;
+    else
+        cvm_exec_fail(ex, in, CVM_ERROR_OUT_OF_BOUNDS,
+                      "invocation %u %s %u bytes at byte offset %lld of region %u, outside it",
+                      lane, write ? "stores" : "loads", size, (long long)off, region);
+    if (!h) {
+        if (!skip)
+            return 1;
+        if (!write) /* robust: zeros */
+            memset(val, 0, size);
+        return 0;
+    }
+    if (write)
+        memcpy(h, val, size);
+    else
+        memcpy(val, h, size);
+    return 0;
+}
+
 /* The scope form: a CVM_INSN_UNIFORM instruction run by its handler for
  * lane 0 alone, as interp.c run_uniform runs it (every lane is active in
  * this form, so lane 0 is the first active one). */
@@ -855,10 +889,47 @@ static int mem_type_ok(jctx *j, uint32_t tid)
     return t->size <= JIT_MAX_ACCESS && t->mem_size == t->size;
 }
 
+static void emit_checked_call(jctx *j, void *fn, LLVMTypeRef *ptypes, LLVMValueRef *args,
+                              unsigned n);
+
+/* An array or struct the entry point's form copies whole between
+ * per-invocation memory and a stack copy (glslang passes one to a function
+ * so: loaded, then stored to the parameter's variable): no explicit layout,
+ * memory and register layouts alike. */
+static int agg_type_ok(jctx *j, uint32_t tid)
+{
+    if (tid >= j->p->ntypes || j->leaf || j->scope)
+        return 0;
+    const cvm_type *t = type_of(j, tid);
+    return (t->tclass == CVM_TC_ARRAY || t->tclass == CVM_TC_STRUCT) && !t->has_layout &&
+           t->size && t->size == t->mem_size;
+}
+
+/* A whole array or struct between per-invocation memory (pt) and the copy
+ * at `val` (an alloca of at least t->size bytes): jit_agg. */
+static void emit_agg(jctx *j, const jptr *pt, uint32_t tid, LLVMValueRef val, int write)
+{
+    LLVMTypeRef params[8] = {LLVMPointerType(j->env_t, 0), j->i32, j->i32, j->i32, j->i64,
+                             j->ptr8, j->i32, j->i32};
+    LLVMValueRef args[8] = {j->env, c_i32(j, j->cur_insn), j->lane_msg ? j->lane_msg : j->lane,
+                            c_i32(j, pt->region), pt->off, val,
+                            c_i32(j, type_of(j, tid)->mem_size), c_i32(j, (uint64_t)write)};
+    emit_checked_call(j, (void *)jit_agg, params, args, 8);
+}
+
 static cvm_result emit_load(jctx *j, uint32_t result, uint32_t tid, uint32_t ptr_id)
 {
     const jptr *pt = ptr_id < j->p->bound ? &j->ptrs[ptr_id] : NULL;
     LLVMTypeRef ty = value_type(j, tid);
+    if (pt && !ty && pt->kind == JP_MEM && pt->region == CVM_REGION_INVOCATION &&
+        pt->type == tid && agg_type_ok(j, tid)) {
+        /* the value is a copy on the stack (j->arrs), whose scalar array
+         * elements OpCompositeExtract reads where a leaf's are read */
+        LLVMValueRef slot = new_slot(j, type_of(j, tid)->size);
+        emit_agg(j, pt, tid, slot, 0);
+        j->arrs[result] = slot;
+        return CVM_SUCCESS;
+    }
     if (!pt || !ty)
         return unsupported(j, j->cur_insn, "this load");
     switch (pt->kind) {
@@ -901,9 +972,6 @@ static cvm_result emit_load(jctx *j, uint32_t result, uint32_t tid, uint32_t ptr
     }
 }
 
-static void emit_checked_call(jctx *j, void *fn, LLVMTypeRef *ptypes, LLVMValueRef *args,
-                              unsigned n);
-
 static cvm_result emit_store(jctx *j, uint32_t ptr_id, uint32_t val_id)
 {
     const jptr *pt = ptr_id < j->p->bound ? &j->ptrs[ptr_id] : NULL;
@@ -916,6 +984,12 @@ static cvm_result emit_store(jctx *j, uint32_t ptr_id, uint32_t val_id)
         LLVMValueRef args[5] = {j->env, c_i32(j, j->cur_insn), j->lane_msg ? j->lane_msg : j->lane,
                                 c_i32(j, pt->region), pt->off};
         emit_checked_call(j, (void *)jit_store_const, params, args, 5);
+        return CVM_SUCCESS;
+    }
+    if (pt && pt->kind == JP_MEM && pt->region == CVM_REGION_INVOCATION &&
+        val_id < j->p->bound && j->arrs[val_id] && j->mod->defs[val_id].type == pt->type &&
+        agg_type_ok(j, pt->type)) {
+        emit_agg(j, pt, pt->type, j->arrs[val_id], 1);
         return CVM_SUCCESS;
     }
     LLVMValueRef v = get_val(j, val_id);
@@ -2893,6 +2967,10 @@ static cvm_result emit_call(jctx *j, uint32_t ii)
             if (j->ptrs[arg].kind == JP_NONE)
                 return unsupported(j, ii, "a pointer argument of this kind");
             j->ptrs[param] = j->ptrs[arg];
+            continue;
+        }
+        if (j->arrs[arg] && j->mod->defs[arg].type == ptid) { /* an array or struct */
+            j->arrs[param] = j->arrs[arg];
             continue;
         }
         LLVMValueRef v = get_val(j, arg);

@@ -12,7 +12,8 @@
  * 64-bit integers, f32, f64 and f16 (where the CPU converts with F16C, as
  * the interpreter's f16 kernels do) and their vectors; memory that is
  * Function and Private variables (of such a type, held in registers; or
- * arrays and structs, in the interpreter's per-invocation memory), the
+ * arrays and structs, in the interpreter's per-invocation memory, also
+ * loaded and stored whole to be passed by value), the
  * compute built-ins, and buffers (StorageBuffer, Uniform, one descriptor
  * each) and push constants reached through access chains of structs,
  * arrays and vectors.  Function calls are inlined at each call site
