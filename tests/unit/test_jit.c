@@ -468,8 +468,9 @@ static uint32_t word_of(const outcome *o, uint32_t b, size_t k)
  * (pointer parameters: a buffer's access chain, a Function variable with
  * an initializer, a Private variable; a callee's loop of phis inlined
  * twice), calls_kill.amber (OpKill in a callee), aggregates.amber (arrays
- * and structs copied whole, passed by value); and the failure of a call
- * deeper than max_call_depth. */
+ * and structs copied whole, passed by value), dynamic_vector.amber
+ * (Function and Private vectors indexed by values); and the failure of a
+ * call deeper than max_call_depth. */
 static void test_calls(void **state)
 {
     (void)state;
@@ -503,6 +504,14 @@ static void test_calls(void **state)
         uint32_t k = (i + 1) % 4;
         assert_int_equal(word_of(&b, 0, 2 * i), 7 * i + 1);
         assert_int_equal(word_of(&b, 0, 2 * i + 1), k * k + i + 3 * i);
+    }
+    outcome_free(&b);
+    assert_int_equal(both_tiers("jit/dynamic_vector.amber", 0, 0, NULL, 0, 4, &b), CVM_SUCCESS);
+    for (uint32_t i = 0; i < 64; i++) {
+        uint32_t v[4] = {i, 2, 3, 4}, pv[4] = {9, 8, 7, 6};
+        v[(i + 1) % 4] += 10;
+        pv[i % 3] += i;
+        assert_int_equal(word_of(&b, 0, i), v[i % 4] + pv[(i + 2) % 4]);
     }
     outcome_free(&b);
     /* sumsq calls sq: depth 2, over a limit of 1, on both tiers alike */

@@ -2596,10 +2596,13 @@ static cvm_result record_var(jctx *j, uint32_t id, uint32_t init)
 /* A variable of the invocation in the entry point's form: a Function
  * variable of a function the entry point reaches, or a Private one.  A
  * value the code holds (a scalar or vector) goes in an alloca (JP_VAR),
- * anything else (arrays, structs) in its place in per-invocation memory,
- * as in the interpreter (JP_MEM, region CVM_REGION_INVOCATION, its offset
- * set per lane by emit_var_init).  0 when neither can hold it. */
-static int invocation_var(jctx *j, uint32_t id, uint32_t init)
+ * anything else (arrays, structs), and a vector some access chain indexes
+ * with a value that is not a constant (`dynamic`: an index out of range
+ * then reaches what it reaches in the interpreter), in its place in
+ * per-invocation memory, as in the interpreter (JP_MEM, region
+ * CVM_REGION_INVOCATION, its offset set per lane by emit_var_init).  0
+ * when neither can hold it. */
+static int invocation_var(jctx *j, uint32_t id, uint32_t init, int dynamic)
 {
     const cvm_program *p = j->p;
     uint32_t vt = j->mod->defs[id].type;
@@ -2608,7 +2611,9 @@ static int invocation_var(jctx *j, uint32_t id, uint32_t init)
     uint32_t pointee = p->types[vt].elem;
     LLVMTypeRef ty = value_type(j, pointee);
     jptr *pt = &j->ptrs[id];
-    if (ty) {
+    if (ty && dynamic && !mem_type_ok(j, pointee))
+        ty = NULL;
+    if (ty && !dynamic) {
         pt->kind = JP_VAR;
         pt->alloca = LLVMBuildAlloca(j->B, ty, "");
         pt->var_type = pointee;
@@ -2656,6 +2661,28 @@ static cvm_result setup_invocation_vars(jctx *j)
             }
     }
     cvm_mem_free(stack);
+    /* the variables an access chain indexes with a value that is not a
+     * constant (invocation_var) */
+    uint8_t *dyn = cvm_calloc(p->bound ? p->bound : 1, 1);
+    if (!dyn) {
+        cvm_mem_free(reach);
+        return cvm_diag_set(j->diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+    }
+    for (uint32_t fi = 0; fi < p->nfuncs && fi < mod->nfunctions; fi++) {
+        if (!reach[fi])
+            continue;
+        size_t off = mod->functions[fi].begin;
+        spv_inst si;
+        while (off < mod->functions[fi].end && spv_next_inst(&mod->bin, &off, &si, NULL) == 1) {
+            if ((si.opcode != SpvOpAccessChain && si.opcode != SpvOpInBoundsAccessChain) ||
+                si.word_count < 5 || si.words[3] >= p->bound ||
+                mod->defs[si.words[3]].opcode != SpvOpVariable)
+                continue;
+            for (uint32_t k = 4; k < si.word_count; k++)
+                if (si.words[k] >= p->bound || p->const_offset[si.words[k]] == UINT64_MAX)
+                    dyn[si.words[3]] = 1;
+        }
+    }
     cvm_result r = CVM_SUCCESS;
     for (uint32_t id = 1; id < p->bound && r == CVM_SUCCESS; id++) {
         const spv_def *d = &mod->defs[id];
@@ -2668,7 +2695,7 @@ static cvm_result setup_invocation_vars(jctx *j)
             /* a Private variable the code cannot hold stays unnamed: what
              * names it is not taken */
             if (vi.words[3] == SpvStorageClassPrivate &&
-                invocation_var(j, id, vi.word_count > 4 ? vi.words[4] : 0))
+                invocation_var(j, id, vi.word_count > 4 ? vi.words[4] : 0, dyn[id]))
                 r = record_var(j, id, vi.word_count > 4 ? vi.words[4] : 0);
             continue;
         }
@@ -2676,13 +2703,14 @@ static cvm_result setup_invocation_vars(jctx *j)
             continue;
         if (vi.words[3] != SpvStorageClassFunction)
             r = unsupported_def(j, id, "a variable of this storage class");
-        else if (!invocation_var(j, id, 0))
+        else if (!invocation_var(j, id, 0, dyn[id]))
             r = unsupported_def(j, id, "a Function variable of this type");
         else /* (zero at the start, as the interpreter's per-invocation memory;
                 an initializer is its OpVariable's, each time it runs) */
             r = record_var(j, id, 0);
     }
     cvm_mem_free(reach);
+    cvm_mem_free(dyn);
     return r;
 }
 
