@@ -46,7 +46,9 @@ typedef enum cvm_result {
     CVM_ERROR_OUT_OF_BOUNDS = 9,     /* a memory access outside its buffer or variable */
     CVM_ERROR_BUDGET_EXCEEDED = 10,  /* the instruction budget ran out (a runaway loop) */
     CVM_ERROR_DIVERGENT_COLLECTIVE = 11, /* a barrier or collective instruction not reached
-                                            by every invocation of its scope together */
+                                            by every invocation of its scope together, or
+                                            reached with operands the texts require equal
+                                            in all of them (dynamically uniform) that differ */
     CVM_ERROR_LIMIT = 12,            /* call depth, matrix size or another engine limit */
     CVM_ERROR_SYNTAX = 13,           /* text (assembly, AmberScript) could not be parsed */
     CVM_ERROR_EXPECTATION_FAILED = 14, /* an AmberScript EXPECT did not hold */
@@ -108,7 +110,17 @@ typedef enum cvm_context_flags {
      * or columns; rows or columns of OpCompositeConstructCoopMatQCOM whose
      * invocation does not exist) are a poison value instead of zero: f32
      * 0x7FC0DEAD, f16 0x7EAD (quiet NaNs), 32-bit integers 0xDEADBEEF, 8-bit
-     * integers 0xDE. */
+     * integers 0xDE.  And (SPV_NV_cooperative_vector: the matrix and bias
+     * "must not be modified while a shader might be using them") a dispatch
+     * with OpCooperativeVectorMatrixMul(Add)NV copies its buffers first and
+     * fails with CVM_ERROR_INVALID_MODULE, naming NV-CV.Matrix-Unmodified,
+     * the byte and the instruction, when bytes such an instruction read as
+     * its matrix or bias differ from the copy at the end of the dispatch
+     * (src/exec/read_log.c; a store of the same bytes is not seen).  And
+     * a tensor load or store whose Pointer is not a multiple of 16 bytes
+     * fails with CVM_ERROR_INVALID_MODULE naming NV-CM2.Pointer-Alignment
+     * (ggml's shaders and the Vulkan CTS break that rule: the default mode
+     * runs such loads and stores as written; src/exec/ops/tensor_ops.c). */
     CVM_FLAG_CHECK_CALLBACKS = 1u << 1,
     /* OpCooperativeMatrixMulAddKHR on f16, bf16, e4m3 and e5m2 matrices
      * accumulates in double and rounds once per result element (the result
@@ -718,6 +730,113 @@ CVM_API CVM_NODISCARD cvm_result cvm_assemble(const char *text, size_t length, u
  * cvm_validation_rule_get lists every rule with the text and section it
  * comes from.
  */
+/* ---- the device and pipeline a module runs on ----------------------------
+ *
+ * What a Vulkan implementation reports and what a pipeline is created with,
+ * for the Vulkan rules that depend on them (cvm_validation_rule.checked 2):
+ * the VUIDs of the Vulkan specification's SPIR-V environment appendix that
+ * name device properties, enabled features, limits or pipeline flags.  The
+ * shapes are Vulkan's, without a Vulkan header: component types are
+ * VkComponentTypeKHR values (cvm_component_type), scopes VkScopeKHR values
+ * (CVM_SCOPE_*), stages VkShaderStageFlagBits (CVM_STAGE_*), booleans 0 or
+ * 1 (VkBool32).  Lists are pointers and counts the caller owns (a NULL
+ * pointer is an empty list, whatever its count); nothing is kept after
+ * cvm_validate returns. */
+#define CVM_SCOPE_WORKGROUP 2u /* VK_SCOPE_WORKGROUP_KHR */
+#define CVM_SCOPE_SUBGROUP 3u  /* VK_SCOPE_SUBGROUP_KHR */
+#define CVM_STAGE_COMPUTE 0x20u /* VK_SHADER_STAGE_COMPUTE_BIT; the others have Vulkan's
+                                   values (vertex 0x1, fragment 0x10, task 0x40, mesh 0x80,
+                                   ray generation 0x100 ...) */
+
+/* VkCooperativeMatrixPropertiesKHR (vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR),
+ * also VkCooperativeMatrixPropertiesNV (version 1: result_type is DType,
+ * saturating_accumulation 0). */
+typedef struct cvm_coopmat_properties {
+    uint32_t m_size, n_size, k_size;                 /* MSize, NSize, KSize */
+    uint32_t a_type, b_type, c_type, result_type;    /* AType, BType, CType, ResultType */
+    uint32_t saturating_accumulation;                /* saturatingAccumulation */
+    uint32_t scope;                                  /* scope */
+} cvm_coopmat_properties;
+
+/* VkCooperativeMatrixFlexibleDimensionsPropertiesNV, and
+ * VkCooperativeMatrixProperties2EXT together with the
+ * VkPhysicalDeviceCooperativeMatrixInfo2EXT of the query that returned it
+ * (its scope, invocations, subgroupSize and the
+ * VK_COOPERATIVE_MATRIX_SATURATING_ACCUMULATION_BIT_EXT of its flags as
+ * saturating_accumulation).  workgroup_invocations 0 with Workgroup scope,
+ * and subgroup_size 0, stand for every value: the answer the device gives to
+ * every such query (coopvm's own granularities hold for any workgroup and
+ * subgroup size). */
+typedef struct cvm_coopmat_granularity {
+    uint32_t m_granularity, n_granularity, k_granularity; /* MGranularity ... */
+    uint32_t a_type, b_type, c_type, result_type;
+    uint32_t saturating_accumulation;
+    uint32_t scope;
+    uint32_t workgroup_invocations; /* workgroupInvocations (NV), invocations (EXT query) */
+    uint32_t subgroup_size;         /* EXT query's subgroupSize; 0: any (NV: unused).  An
+                                       entry of another size holds when it equals
+                                       cvm_device_description.subgroup_size (the
+                                       VUIDs' finer cases of ALLOW_VARYING_SUBGROUP_SIZE
+                                       and SPIR-V 1.6 are not told apart) */
+} cvm_coopmat_granularity;
+
+typedef struct cvm_device_description {
+    /* vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR */
+    const cvm_coopmat_properties *coopmat_properties;
+    uint32_t coopmat_property_count;
+    /* vkGetPhysicalDeviceCooperativeMatrixPropertiesNV (SPV_NV_cooperative_matrix) */
+    const cvm_coopmat_properties *coopmat_nv_properties;
+    uint32_t coopmat_nv_property_count;
+    /* vkGetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV */
+    const cvm_coopmat_granularity *flexible_properties;
+    uint32_t flexible_property_count;
+    /* vkGetPhysicalDeviceCooperativeMatrixProperties2EXT */
+    const cvm_coopmat_granularity *properties2;
+    uint32_t properties2_count;
+    /* vkGetPhysicalDeviceCooperativeVectorPropertiesNV */
+    const cvm_coopvec_properties *coopvec_properties;
+    uint32_t coopvec_property_count;
+
+    /* limits and properties (0: not reported, the rule is not checked) */
+    uint32_t max_compute_shared_memory_size; /* VkPhysicalDeviceLimits::maxComputeSharedMemorySize */
+    uint32_t cooperative_matrix_workgroup_scope_reserved_shared_memory; /* ...Cooperative-
+                                          Matrix2PropertiesNV::cooperativeMatrixWorkgroupScope-
+                                          ReservedSharedMemory */
+    uint32_t cooperative_matrix_flexible_dimensions_max_dimension; /* ...Cooperative-
+                                          Matrix2PropertiesNV::cooperativeMatrixFlexible-
+                                          DimensionsMaxDimension */
+    uint32_t max_cooperative_vector_components; /* ...CooperativeVectorPropertiesNV::
+                                                   maxCooperativeVectorComponents */
+    uint32_t subgroup_size;  /* the shader's subgroup size (VkPhysicalDeviceSubgroupProperties::
+                                subgroupSize, or the required size a pipeline gives) */
+    /* supported stages: masks of CVM_STAGE_* */
+    uint32_t cooperative_matrix_supported_stages;    /* ...CooperativeMatrixPropertiesKHR */
+    uint32_t cooperative_matrix_nv_supported_stages; /* ...CooperativeMatrixPropertiesNV */
+    uint32_t cooperative_vector_supported_stages;    /* ...CooperativeVectorPropertiesNV */
+
+    /* features enabled at vkCreateDevice (1 = VK_TRUE) */
+    uint32_t cooperative_matrix_workgroup_scope;     /* VkPhysicalDeviceCooperativeMatrix2FeaturesNV */
+    uint32_t cooperative_matrix_flexible_dimensions; /* VkPhysicalDeviceCooperativeMatrix2FeaturesNV */
+    uint32_t cooperative_matrix_properties2;         /* VkPhysicalDeviceCooperativeMatrix-
+                                                        Maintenance1FeaturesEXT */
+
+    /* the pipeline (or shader object) */
+    const char *entry_point;        /* its OpEntryPoint name; NULL: every entry point */
+    uint32_t require_full_subgroups; /* VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT
+                                        (VK_SHADER_CREATE_REQUIRE_FULL_SUBGROUPS_BIT_EXT) */
+    uint32_t indexing_64bit;         /* VK_PIPELINE_CREATE_2_64_BIT_INDEXING_BIT_EXT
+                                        (VK_SHADER_CREATE_64_BIT_INDEXING_BIT_EXT) */
+    uint32_t shader_object;          /* 1: a shader object (VK_EXT_shader_object), 0: a pipeline */
+} cvm_device_description;
+
+/* coopvm's own description: what its Vulkan driver reports (the same lists,
+ * in the same order, as the driver's queries return; Properties2EXT as one
+ * entry per combination with workgroup_invocations and subgroup_size 0),
+ * every cooperative feature enabled, compute-only stages, the default
+ * subgroup size, and no pipeline flags.  The lists are static, alive for
+ * the program's life.  Never fails. */
+CVM_API void cvm_get_device_description(cvm_device_description *o_description);
+
 typedef enum cvm_validate_flags {
     /* Warnings are errors: a broken rule of warning severity refuses the
      * module like any other rule (`coopvm val --strict`). */
@@ -733,6 +852,13 @@ typedef struct cvm_validate_options {
     uint32_t flags;            /* cvm_validate_flags */
     cvm_warning_fn on_warning; /* each warning (see cvm_validate); NULL: dropped */
     void *user;                /* passed to on_warning */
+    /* The device and pipeline the module is for (cvm_device_description);
+     * NULL: the rules that depend on them are not run.  Otherwise the
+     * rules cvm_validation_rule.checked marks 2 are checked against it:
+     * the Vulkan ones (VUIDs) under a vulkan* target, the texts' own
+     * (QCOM-CMC.Subgroup-Size, QCOM-CMC.SubArray-K) under any target.
+     * Only read during the call. */
+    const cvm_device_description *device;
 } cvm_validate_options;
 
 /* Validates `word_count` words (host byte order or byte-swapped); the words
@@ -770,9 +896,12 @@ typedef struct cvm_validation_rule {
     const char *section;  /* its section, e.g. "3.42.13 OpCooperativeMatrixMulAddKHR" */
     const char *text;     /* what must hold */
     int vulkan_only;      /* 1: checked for vulkan* targets only */
-    int checked;          /* 0: a rule of the texts a module alone cannot be checked
-                             for (device properties, pipeline flags, run-time
-                             values); `text` says why */
+    int checked;          /* 1: checked on the module alone; 2: checked against a
+                             device description (cvm_validate_options.device):
+                             device properties, enabled features, pipeline flags;
+                             0: a rule of the texts that cannot be
+                             checked before the module runs (run-time values) or a
+                             text erratum; `text` says why */
     int warning;          /* 1: warning severity, a module breaking it is not refused
                              (unless CVM_VALIDATE_STRICT); 0: error */
 } cvm_validation_rule;

@@ -71,6 +71,17 @@
 #define CVM_MAX_COOPVEC_COMPONENTS 4096
 #endif
 
+/* maxComputeSharedMemorySize the Vulkan driver reports (and coopvm's
+ * device description, cvm_get_device_description).  Workgroup memory is one
+ * heap allocation per workgroup in flight (one per worker thread), so the
+ * limit is no hardware's: 256 KiB lets the CTS's cooperative-matrix tests
+ * through workgroup memory run at every size the engine offers (at 64 KiB
+ * some were "Not enough shared memory supported") while a 16-thread
+ * dispatch still holds at most 4 MiB. */
+#ifndef CVM_VK_MAX_SHARED_MEMORY
+#define CVM_VK_MAX_SHARED_MEMORY (256u * 1024u)
+#endif
+
 /* Lanes per batch when callbacks run over matrix elements. */
 #ifndef CVM_CALLBACK_BATCH
 #define CVM_CALLBACK_BATCH 1024

@@ -18,8 +18,41 @@ add_test(NAME validate_cli_usage
           -DSTATUS=2 "-DWANT=unknown target environment" -P ${cvm_val_expect})
 add_test(NAME validate_cli_rules
   COMMAND ${CMAKE_COMMAND} -DCOOPVM=$<TARGET_FILE:coopvm_cli> "-DARGS=val;--rules"
-          -DSTATUS=0 "-DWANT=KHR-CM.MulAdd-A;VUID-StandaloneSpirv-Scope-12243;checked;listed;error;warning"
+          -DSTATUS=0 "-DWANT=KHR-CM.MulAdd-A;VUID-StandaloneSpirv-Scope-12243;checked;listed;device;error;warning"
           -P ${cvm_val_expect})
+# The device rules (--device coopvm: coopvm's own description): a SPIR-V 1.5
+# module with cooperative matrices needs REQUIRE_FULL_SUBGROUPS (VUID 10770,
+# 10771 for a shader object); without --device those rules are not run.
+set(cvm_val_spv15 ${CMAKE_CURRENT_SOURCE_DIR}/validate/device/khr_spv15.spv)
+add_test(NAME validate_cli_device_valid
+  COMMAND ${CMAKE_COMMAND} -DCOOPVM=$<TARGET_FILE:coopvm_cli>
+          "-DARGS=val;--target-env;vulkan1.3;--device;coopvm;${CVM_SHARED_DIR}/corpus/gemm_khr_f16/gemm_khr_f16.spv"
+          -DSTATUS=0 -P ${cvm_val_expect})
+add_test(NAME validate_cli_device_full_subgroups
+  COMMAND ${CMAKE_COMMAND} -DCOOPVM=$<TARGET_FILE:coopvm_cli>
+          "-DARGS=val;--target-env;vulkan1.2;--device;coopvm;${cvm_val_spv15}"
+          -DSTATUS=1 "-DWANT=[VUID-RuntimeSpirv-OpTypeCooperativeMatrixKHR-10770];SPIR-V 1.5"
+          -P ${cvm_val_expect})
+add_test(NAME validate_cli_device_shader_object
+  COMMAND ${CMAKE_COMMAND} -DCOOPVM=$<TARGET_FILE:coopvm_cli>
+          "-DARGS=val;--target-env;vulkan1.2;--device;coopvm;--pipeline-flags;shader-object;${cvm_val_spv15}"
+          -DSTATUS=1 "-DWANT=[VUID-RuntimeSpirv-OpTypeCooperativeMatrixKHR-10771]"
+          -P ${cvm_val_expect})
+add_test(NAME validate_cli_device_flags
+  COMMAND ${CMAKE_COMMAND} -DCOOPVM=$<TARGET_FILE:coopvm_cli>
+          "-DARGS=val;--target-env;vulkan1.2;--device;coopvm;--pipeline-flags;full-subgroups,64-bit-indexing;${cvm_val_spv15}"
+          -DSTATUS=0 -P ${cvm_val_expect})
+add_test(NAME validate_cli_device_none
+  COMMAND ${CMAKE_COMMAND} -DCOOPVM=$<TARGET_FILE:coopvm_cli>
+          "-DARGS=val;--target-env;vulkan1.2;${cvm_val_spv15}" -DSTATUS=0 -P ${cvm_val_expect})
+add_test(NAME validate_cli_device_usage
+  COMMAND ${CMAKE_COMMAND} -DCOOPVM=$<TARGET_FILE:coopvm_cli>
+          "-DARGS=val;--pipeline-flags;full-subgroups;${cvm_val_spv15}"
+          -DSTATUS=2 "-DWANT=need --device" -P ${cvm_val_expect})
+add_test(NAME validate_cli_device_unknown
+  COMMAND ${CMAKE_COMMAND} -DCOOPVM=$<TARGET_FILE:coopvm_cli>
+          "-DARGS=val;--device;h200;${cvm_val_spv15}"
+          -DSTATUS=2 "-DWANT=unknown device" -P ${cvm_val_expect})
 # Warnings (rules of warning severity: the texts' Dependencies): a SPIR-V 1.4
 # cooperative-vector module, as the Vulkan CTS builds them, is valid with a
 # warning, invalid under --strict, and runs (coopvm run --verbose prints the

@@ -83,6 +83,9 @@ struct cvm_pipeline {
     int jit_state;
     cvm_jit *jit;
     cvm_diagnostic jit_why; /* jit_state -1: why (cvm_jit_compile's diagnostic) */
+    /* invocations and workgroups of the dispatches run interpreted for their
+     * size (atomic): many small dispatches add up to a large one */
+    uint64_t small_invocations, small_groups;
     int has_coop; /* it holds cooperative-matrix instructions (the scope form's shaders) */
     /* Its leaf callbacks, compiled once they have been called often enough
      * (exec/jit/jit.h); NULL when it has none. */
@@ -106,7 +109,9 @@ struct cvm_pipeline {
  *   - else by size: the entry point at the first dispatch of
  *     CVM_JIT_MIN_INVOCATIONS invocations or, for a shader with
  *     cooperative-matrix instructions, of CVM_JIT_MIN_SCOPE_GROUPS
- *     workgroups; leaf callbacks once the pipeline has made
+ *     workgroups, or at the dispatch that brings the pipeline's smaller
+ *     dispatches to that many in all (an application that dispatches a
+ *     shader many times on small tensors, as ggml does); leaf callbacks once the pipeline has made
  *     CVM_JIT_LEAF_MIN_CALLS calls of them (cvm_config.h; that count is kept
  *     by jit.c's leaves_hot, across the pipeline's dispatches and threads).
  * The environment variable COOPVM_JIT sets these flags for a context
@@ -291,7 +296,7 @@ cvm_result cvm_module_create(cvm_context *ctx, const uint32_t *words, size_t wor
          * in hand (offset alignments): coopvm val --target-env vulkan1.x
          * applies them.  Warnings (the texts' Dependencies) never refuse a
          * module here: they go to the context's on_warning. */
-        cvm_validate_options vo = {"spv1.6", 0, ctx->desc.on_warning, ctx->desc.warning_user};
+        cvm_validate_options vo = {"spv1.6", 0, ctx->desc.on_warning, ctx->desc.warning_user, NULL};
         CVM_TRY(cvm_validate(words, word_count, &vo, o_diag));
     }
     spv_binary bin;
@@ -682,6 +687,12 @@ typedef struct dispatch_job {
     cvm_trace trace;
     int tracing, traced;
     uint64_t counts[CVM_COUNT_N]; /* the workers' events (cvm_group_add_counts), under lock */
+    /* CVM_FLAG_CHECK_CALLBACKS with cooperative-vector MatMul instructions:
+     * NV-CV.Matrix-Unmodified (exec/read_log.c): the buffers before the
+     * run, and the ranges the workers' MatMuls read (merged under lock) */
+    int check_reads;
+    cvm_mem_copy before;
+    cvm_read_log reads;
 } dispatch_job;
 
 static int kept_before(const kept_message *a, const kept_message *b)
@@ -825,8 +836,17 @@ static const cvm_jit *dispatch_jit(cvm_pipeline *pipe, tier_mode mode, uint64_t 
     if (mode == TIER_NEVER)
         return NULL;
     if (mode == TIER_BY_SIZE && inv < CVM_JIT_MIN_INVOCATIONS &&
-        !(pipe->has_coop && groups >= CVM_JIT_MIN_SCOPE_GROUPS))
-        return NULL;
+        !(pipe->has_coop && groups >= CVM_JIT_MIN_SCOPE_GROUPS)) {
+        /* (the sums stop counting once they pass: no wrap-around) */
+        uint64_t si = __atomic_load_n(&pipe->small_invocations, __ATOMIC_RELAXED);
+        uint64_t sg = __atomic_load_n(&pipe->small_groups, __ATOMIC_RELAXED);
+        if (si < CVM_JIT_MIN_INVOCATIONS)
+            si = __atomic_add_fetch(&pipe->small_invocations, inv, __ATOMIC_RELAXED);
+        if (sg < CVM_JIT_MIN_SCOPE_GROUPS)
+            sg = __atomic_add_fetch(&pipe->small_groups, groups, __ATOMIC_RELAXED);
+        if (si < CVM_JIT_MIN_INVOCATIONS && !(pipe->has_coop && sg >= CVM_JIT_MIN_SCOPE_GROUPS))
+            return NULL;
+    }
     pthread_mutex_lock(&pipe->jit_lock);
     if (pipe->jit_state == 0) {
         cvm_diag_clear(&pipe->jit_why);
@@ -890,6 +910,10 @@ static void *worker(void *arg)
         else
             cvm_group_exec(g)->printf = &pb;
     }
+    cvm_read_log reads;
+    memset(&reads, 0, sizeof(reads));
+    if (r == CVM_SUCCESS && job->check_reads)
+        cvm_group_exec(g)->cv_reads = &reads;
     uint64_t idx = 0;
     while (r == CVM_SUCCESS) {
         if (__atomic_load_n(&job->failed, __ATOMIC_RELAXED))
@@ -949,6 +973,7 @@ static void *worker(void *arg)
     }
     pthread_mutex_lock(&job->lock);
     cvm_group_add_counts(g, job->counts);
+    cvm_read_log_merge(&job->reads, &reads);
     pthread_mutex_unlock(&job->lock);
     cvm_group_destroy(g);
     return NULL;
@@ -1102,6 +1127,20 @@ static cvm_result dispatch_run(cvm_pipeline *pipeline, const uint32_t base[3], u
         cvm_mem_free(job->regions);
         return cvm_diag_set(o_diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
     }
+    /* NV-CV.Matrix-Unmodified in the checking mode: the buffers as they
+     * are before the run */
+    for (uint32_t i = 0; (flags & CVM_FLAG_CHECK_CALLBACKS) && i < prog->ninsns; i++)
+        if (prog->insns[i].spv_op == SpvOpCooperativeVectorMatrixMulNV ||
+            prog->insns[i].spv_op == SpvOpCooperativeVectorMatrixMulAddNV)
+            job->check_reads = 1;
+    if (job->check_reads && cvm_mem_copy_make(&job->before, job->regions, job->nregions,
+                                              job->device_regions,
+                                              job->ndevice_regions) != CVM_SUCCESS) {
+        cvm_mem_free(job->regions);
+        cvm_mem_free(job->device_regions);
+        return cvm_diag_set(o_diag, CVM_ERROR_OUT_OF_MEMORY,
+                            "out of memory for the checking mode's copy of the buffers");
+    }
     tier_mode mode = tier_of(pipeline, flags);
     job->jit = dispatch_jit(pipeline, mode, job->total);
     job->leaves = dispatch_leaves(pipeline, mode);
@@ -1111,6 +1150,7 @@ static cvm_result dispatch_run(cvm_pipeline *pipeline, const uint32_t base[3], u
                            pipeline->debug.trace_invocation,
                            pipeline->debug.trace_limit) != CVM_SUCCESS) {
             pthread_mutex_destroy(&job->lock);
+            cvm_mem_copy_free(&job->before);
             cvm_mem_free(job->regions);
             cvm_mem_free(job->device_regions);
             return cvm_diag_set(o_diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
@@ -1151,6 +1191,20 @@ static cvm_result dispatch_run(cvm_pipeline *pipeline, const uint32_t base[3], u
         cvm_trace_free(&job->trace);
     }
     pthread_mutex_destroy(&job->lock);
+    if (job->check_reads && !job->failed) {
+        cvm_result cr =
+            job->reads.oom
+                ? cvm_diag_set(&job->diag, CVM_ERROR_OUT_OF_MEMORY,
+                               "out of memory for the checking mode's log of matrix reads")
+                : cvm_read_log_check(&job->reads, &job->before, job->regions,
+                                     job->device_regions, prog, &job->diag);
+        if (cr != CVM_SUCCESS) {
+            job->failed = 1;
+            job->result = cr;
+        }
+    }
+    cvm_read_log_free(&job->reads);
+    cvm_mem_copy_free(&job->before);
     cvm_mem_free(job->regions);
     cvm_mem_free(job->device_regions);
     if (job->failed) {

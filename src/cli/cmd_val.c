@@ -10,7 +10,8 @@
 static void val_usage(FILE *f)
 {
     fprintf(f,
-            "usage: coopvm val FILE.spv [--target-env ENV] [--strict]\n"
+            "usage: coopvm val FILE.spv [--target-env ENV] [--strict] [--device coopvm]\n"
+            "                  [--pipeline-flags FLAGS] [--entry-point NAME]\n"
             "       coopvm val --rules\n"
             "\n"
             "Validates a SPIR-V module against the rules of the cooperative matrix and\n"
@@ -31,6 +32,19 @@ static void val_usage(FILE *f)
             "\n"
             "  --target-env ENV  spv1.0 .. spv1.6 (default spv1.6), vulkan1.0 .. vulkan1.4,\n"
             "                    vulkan1.1spv1.4; vulkan targets add the Vulkan rules\n"
+            "  --device coopvm   also check the rules that depend on the device and the\n"
+            "                    pipeline (--rules marks them \"device\"): the Vulkan\n"
+            "                    property lists, limits, supported stages and features\n"
+            "                    as coopvm's Vulkan driver reports them (every optional\n"
+            "                    cooperative feature enabled), for a vulkan* target;\n"
+            "                    without it those rules are not checked\n"
+            "  --pipeline-flags FLAGS  with --device: how the pipeline is created, a\n"
+            "                    comma-separated list of full-subgroups\n"
+            "                    (REQUIRE_FULL_SUBGROUPS), 64-bit-indexing\n"
+            "                    (VK_PIPELINE_CREATE_2_64_BIT_INDEXING_BIT_EXT),\n"
+            "                    shader-object (a VK_EXT_shader_object shader)\n"
+            "  --entry-point NAME  with --device: the pipeline's entry point (default:\n"
+            "                    every entry point)\n"
             "  --strict          warnings are errors: the first broken rule of either\n"
             "                    severity makes the module invalid\n"
             "  --rules           list every rule: id, checked or not, environment,\n"
@@ -41,18 +55,21 @@ static void val_usage(FILE *f)
 
 static int list_rules(void)
 {
-    uint32_t n = cvm_validation_rule_count(), checked = 0;
+    uint32_t n = cvm_validation_rule_count(), checked = 0, device = 0;
     for (uint32_t i = 0; i < n; i++) {
         cvm_validation_rule r;
         if (cvm_validation_rule_get(i, &r) != CVM_SUCCESS)
             return 1;
         checked += r.checked ? 1 : 0;
-        printf("%s\t%s\t%s\t%s\t%s, %s\t%s\n", r.id, r.checked ? "checked" : "listed",
+        device += r.checked == 2 ? 1 : 0;
+        printf("%s\t%s\t%s\t%s\t%s, %s\t%s\n", r.id,
+               r.checked == 2 ? "device" : r.checked ? "checked" : "listed",
                r.vulkan_only ? "vulkan" : "any", r.warning ? "warning" : "error", r.source,
                r.section, r.text);
     }
-    printf("# %u rules, %u checked, %u listed (not checkable from a module alone)\n", n, checked,
-           n - checked);
+    printf("# %u rules, %u checked (%u of them against a device description: --device), %u "
+           "listed (run-time values, a text erratum)\n",
+           n, checked, device, n - checked);
     return 0;
 }
 
@@ -111,7 +128,9 @@ static void print_warning(void *user, const cvm_diagnostic *warning)
 int cvm_cli_val(int argc, char **argv)
 {
     const char *in = NULL;
-    cvm_validate_options opt = {NULL, 0, NULL, NULL};
+    cvm_validate_options opt = {NULL, 0, NULL, NULL, NULL};
+    cvm_device_description dev;
+    const char *device = NULL, *flags = NULL, *entry = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -125,6 +144,18 @@ int cvm_cli_val(int argc, char **argv)
             opt.target_env = argv[++i];
         } else if (!strncmp(a, "--target-env=", 13)) {
             opt.target_env = a + 13;
+        } else if (!strcmp(a, "--device") && i + 1 < argc) {
+            device = argv[++i];
+        } else if (!strncmp(a, "--device=", 9)) {
+            device = a + 9;
+        } else if (!strcmp(a, "--pipeline-flags") && i + 1 < argc) {
+            flags = argv[++i];
+        } else if (!strncmp(a, "--pipeline-flags=", 17)) {
+            flags = a + 17;
+        } else if (!strcmp(a, "--entry-point") && i + 1 < argc) {
+            entry = argv[++i];
+        } else if (!strncmp(a, "--entry-point=", 14)) {
+            entry = a + 14;
         } else if (a[0] == '-' && a[1] != '\0') {
             fprintf(stderr, "coopvm val: unknown option '%s'\n", a);
             val_usage(stderr);
@@ -138,6 +169,34 @@ int cvm_cli_val(int argc, char **argv)
     }
     if (!in) {
         val_usage(stderr);
+        return 2;
+    }
+    if (device) {
+        if (strcmp(device, "coopvm") != 0) {
+            fprintf(stderr, "coopvm val: unknown device '%s' (coopvm)\n", device);
+            return 2;
+        }
+        cvm_get_device_description(&dev);
+        dev.entry_point = entry;
+        for (const char *f = flags; f && *f;) {
+            size_t len = strcspn(f, ",");
+            if (len == 14 && !strncmp(f, "full-subgroups", len))
+                dev.require_full_subgroups = 1;
+            else if (len == 15 && !strncmp(f, "64-bit-indexing", len))
+                dev.indexing_64bit = 1;
+            else if (len == 13 && !strncmp(f, "shader-object", len))
+                dev.shader_object = 1;
+            else {
+                fprintf(stderr, "coopvm val: unknown pipeline flag '%.*s' (full-subgroups, "
+                                "64-bit-indexing, shader-object)\n",
+                        (int)len, f);
+                return 2;
+            }
+            f += len + (f[len] == ',');
+        }
+        opt.device = &dev;
+    } else if (flags || entry) {
+        fprintf(stderr, "coopvm val: --pipeline-flags and --entry-point need --device\n");
         return 2;
     }
     uint32_t *words = NULL;

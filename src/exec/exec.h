@@ -325,6 +325,28 @@ typedef enum cvm_count {
 /* The process's total of `k`: every destroyed group's counts (interp.c). */
 uint64_t cvm_count_total(cvm_count k);
 
+/* NV-CV.Matrix-Unmodified (SPV_NV_cooperative_vector: the matrix and bias
+ * of OpCooperativeVectorMatrixMul(Add)NV are read "as if ... the memory
+ * object were NonWritable and Restrict.  This means the matrix and bias
+ * values must not be modified while a shader might be using them"): in
+ * the checking mode (CVM_FLAG_CHECK_CALLBACKS) each group logs the bytes
+ * those instructions read, and the dispatch compares them with a copy of
+ * the buffers made before it ran (exec/read_log.c). */
+typedef struct cvm_read_range {
+    uint32_t region;   /* a buffer region (>= CVM_REGION_FIRST_BUFFER) */
+    uint32_t bias;     /* 1: read as a bias, 0: as a matrix */
+    uint32_t word_off; /* the instruction that read it */
+    uint32_t spv_op;
+    uint64_t lo, hi;   /* byte offsets [lo, hi) in the region */
+} cvm_read_range;
+
+typedef struct cvm_read_log {
+    cvm_read_range *r;
+    uint32_t n, cap;
+    int oom; /* a range could not be kept: the check is incomplete */
+} cvm_read_log;
+
+
 typedef struct cvm_exec {
     const cvm_program *prog;
     struct cvm_dispatch *dispatch; /* pipeline-level state (callbacks, flags), may be NULL */
@@ -381,6 +403,9 @@ typedef struct cvm_exec {
      * every call of it reuses); NULL until the first.  Freed with the group. */
     void *mm_plans;
     uint64_t counts[CVM_COUNT_N]; /* this exec's, until cvm_group_destroy */
+    /* CVM_FLAG_CHECK_CALLBACKS: where the MatMul instructions' reads are
+     * logged (set by the dispatch), else NULL */
+    cvm_read_log *cv_reads;
 } cvm_exec;
 
 /* ops/memory.c: the value slot that is the variable pointer value
@@ -511,6 +536,76 @@ static inline uint32_t cvm_scope_first_active(const cvm_exec *ex, const cvm_insn
     return cvm_scope_first_active_lanes(ex, in, i);
 }
 
+/* ---- run-time rules on the operands of collective instructions ----------
+ * KHR: "All the operands to this instruction must be dynamically uniform
+ * within every instance of the 'Scope' of the cooperative matrix" (Load,
+ * Store, MulAdd, the conversions, OpMatrixTimesScalar); NV2 says the same
+ * of OpCooperativeMatrixLoadTensorNV / StoreTensorNV, and
+ * SPV_NV_cooperative_matrix of its Load / Store ("all operands ... must be
+ * the same for all invocations in a given scope instance").  A handler
+ * takes such operands from the instance's first active lane `l0`; these
+ * find an active lane of instance i that holds another value, so that the
+ * handler fails instead of silently using lane l0's.  A value computed
+ * once for the group (stride 0: constants, exec/uniform.h) is equal in
+ * every lane, so the common case costs one test. */
+/* (the search, for a value kept lane by lane) */
+uint32_t cvm_scope_lanes_differ(const cvm_exec *ex, const cvm_insn *in, uint32_t i, uint32_t id,
+                                uint32_t size, uint32_t l0);
+/* The first active lane of instance i whose `size` bytes of value `id`
+ * differ from lane l0's, or UINT32_MAX when none does. */
+static inline uint32_t cvm_scope_lane_differs(const cvm_exec *ex, const cvm_insn *in, uint32_t i,
+                                              uint32_t id, uint32_t size, uint32_t l0)
+{
+    if (!ex->vals[id].stride)
+        return UINT32_MAX;
+    return cvm_scope_lanes_differ(ex, in, i, id, size, l0);
+}
+/* The same for a pointer value `id`.  Addresses of per-invocation memory
+ * (Function, Private variables) differ from lane to lane by construction:
+ * two pointers into the same such region count as equal (each invocation
+ * names its own copy of the same variable). */
+uint32_t cvm_scope_pointer_lanes_differ(const cvm_exec *ex, const cvm_insn *in, uint32_t i,
+                                        uint32_t id, uint32_t l0);
+static inline uint32_t cvm_scope_pointer_differs(const cvm_exec *ex, const cvm_insn *in,
+                                                 uint32_t i, uint32_t id, uint32_t l0)
+{
+    if (!ex->vals[id].stride)
+        return UINT32_MAX;
+    return cvm_scope_pointer_lanes_differ(ex, in, i, id, l0);
+}
+/* Fails `in` for operand `what` (its value `id`, `size` bytes, printed in
+ * hexadecimal when at most 8) that lanes l0 and l1 of instance i hold
+ * differently, naming rule `rule`: CVM_ERROR_DIVERGENT_COLLECTIVE. */
+cvm_result cvm_fail_not_uniform(cvm_exec *ex, const cvm_insn *in, const char *rule,
+                                const char *what, uint32_t id, uint32_t size, uint32_t i,
+                                uint32_t l0, uint32_t l1);
+
+/* 1 when `reg` is memory of one invocation (its address differs from lane
+ * to lane), 0 otherwise. */
+static inline int cvm_region_per_invocation(uint32_t reg)
+{
+    return reg == CVM_REGION_INVOCATION || reg == CVM_REGION_PADDING ||
+           reg == CVM_REGION_CALLER_INVOCATION || reg == CVM_REGION_LANE_VARS ||
+           reg == CVM_REGION_SCOPE || reg == CVM_REGION_CALLER_SCOPE;
+}
+
+/* VUID-{refpage}-OpCooperativeMatrix-12379: "If any OpCooperativeMatrix*
+ * instructions accesses a descriptor, it must not be a null descriptor".
+ * A descriptor bound without memory (cvm_pipeline_bind_buffer with data
+ * NULL: the Vulkan driver's VK_NULL_HANDLE buffer) has a region without a
+ * base; other instructions reach it as an empty buffer (out of bounds, or
+ * zero and dropped in robust mode).  1 when `addr` lies in such a region. */
+static inline int cvm_null_descriptor(const cvm_exec *ex, uint64_t addr)
+{
+    uint32_t reg = CVM_ADDR_REGION(addr);
+    return reg >= CVM_REGION_FIRST_BUFFER && reg < ex->nregions && !ex->regions[reg].base;
+}
+/* Fails `in`, run by lane `lane` through `addr` in a null descriptor:
+ * CVM_ERROR_OUT_OF_BOUNDS naming the VUID and the descriptor (also in
+ * robust mode). */
+cvm_result cvm_fail_null_descriptor(cvm_exec *ex, const cvm_insn *in, uint64_t addr,
+                                    uint32_t lane);
+
 /* The region with index `reg`, or NULL when there is none. */
 static inline const cvm_region *cvm_region_of(const cvm_exec *ex, uint32_t reg)
 {
@@ -519,6 +614,33 @@ static inline const cvm_region *cvm_region_of(const cvm_exec *ex, uint32_t reg)
     uint32_t k = reg - CVM_REGION_FIRST_DEVICE; /* wraps below the first */
     return k < ex->ndevice_regions ? &ex->device_regions[k] : NULL;
 }
+
+/* Logs in ex->cv_reads (when set) the `size` bytes at `addr` that `in` (a
+ * MatMul) read as its matrix or (`bias`) its bias: buffer regions only,
+ * clipped to the region; a range equal to one of the last few logged is
+ * not logged again (exec/read_log.c). */
+void cvm_read_log_add(cvm_exec *ex, const cvm_insn *in, uint64_t addr, uint64_t size,
+                      uint32_t bias);
+/* The dispatch's side (exec/read_log.c): a copy of the buffers `regions`
+ * (region CVM_REGION_FIRST_BUFFER + i) and `device` (CVM_REGION_FIRST_DEVICE
+ * + k) as they are before it runs ... */
+typedef struct cvm_mem_copy {
+    uint8_t **copy; /* per region, NULL where it has no memory */
+    uint32_t nregions, ndevice;
+} cvm_mem_copy;
+cvm_result cvm_mem_copy_make(cvm_mem_copy *o, const cvm_region *regions, uint32_t nregions,
+                             const cvm_region *device, uint32_t ndevice);
+void cvm_mem_copy_free(cvm_mem_copy *c);
+/* ... `from`'s ranges appended to `into` (`from` emptied) ... */
+void cvm_read_log_merge(cvm_read_log *into, cvm_read_log *from);
+void cvm_read_log_free(cvm_read_log *log);
+/* ... and, after it ran, the first logged range whose bytes differ from the
+ * copy: CVM_ERROR_INVALID_MODULE with a diagnostic naming the rule, the
+ * buffer (its descriptor by `prog`), the byte and the instruction that read
+ * it; else CVM_SUCCESS. */
+cvm_result cvm_read_log_check(const cvm_read_log *log, const cvm_mem_copy *c,
+                              const cvm_region *regions, const cvm_region *device,
+                              const cvm_program *prog, cvm_diagnostic *diag);
 
 /* Memory access: returns a host pointer to `size` bytes at `addr` for lane
  * `lane`, or NULL after setting an CVM_ERROR_OUT_OF_BOUNDS diagnostic naming

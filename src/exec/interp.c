@@ -95,8 +95,8 @@ int cvm_scope_instance_check_lanes(cvm_exec *ex, const cvm_insn *in, uint32_t i)
         return 0;
     if (act != live) {
         cvm_exec_fail(ex, in, CVM_ERROR_DIVERGENT_COLLECTIVE,
-                      "only %u of the %u live invocations of %s %u reached this collective "
-                      "instruction together",
+                      "[KHR-CM.Scope-Active] only %u of the %u live invocations of %s %u reached "
+                      "this collective instruction together",
                       act, live, (in->flags & CVM_INSN_WORKGROUP_SCOPE) ? "workgroup" : "subgroup",
                       i);
         return -1;
@@ -111,6 +111,104 @@ uint32_t cvm_scope_first_active_lanes(const cvm_exec *ex, const cvm_insn *in, ui
         if (ex->active[l])
             return l;
     return UINT32_MAX;
+}
+
+/* The lanes' values compared as integers of their size (no library call
+ * per lane): the operands compared are 1 to 8 bytes but for tensor
+ * layouts, which tensor_ops.c compares itself. */
+#define CVM_LANES_DIFFER_(T)                                                     \
+    do {                                                                         \
+        T x0, x;                                                                 \
+        memcpy(&x0, CVM_LANE(v, l0), sizeof(T));                                 \
+        for (uint32_t l = first; l < end; l++) {                                 \
+            if (!ex->active[l])                                                  \
+                continue;                                                        \
+            memcpy(&x, CVM_LANE(v, l), sizeof(T));                               \
+            if (x != x0)                                                         \
+                return l;                                                        \
+        }                                                                        \
+        return UINT32_MAX;                                                       \
+    } while (0)
+
+uint32_t cvm_scope_lanes_differ(const cvm_exec *ex, const cvm_insn *in, uint32_t i, uint32_t id,
+                                uint32_t size, uint32_t l0)
+{
+    cvm_val v = ex->vals[id];
+    uint32_t first = cvm_scope_first_lane(ex, in, i), end = first + cvm_scope_lane_count(ex, in, i);
+    switch (size) {
+    case 1: CVM_LANES_DIFFER_(uint8_t);
+    case 2: CVM_LANES_DIFFER_(uint16_t);
+    case 4: CVM_LANES_DIFFER_(uint32_t);
+    case 8: CVM_LANES_DIFFER_(uint64_t);
+    default:
+        for (uint32_t l = first; l < end; l++)
+            if (ex->active[l] && memcmp(CVM_LANE(v, l), CVM_LANE(v, l0), size))
+                return l;
+        return UINT32_MAX;
+    }
+}
+#undef CVM_LANES_DIFFER_
+
+uint32_t cvm_scope_pointer_lanes_differ(const cvm_exec *ex, const cvm_insn *in, uint32_t i,
+                                        uint32_t id, uint32_t l0)
+{
+    uint32_t l = cvm_scope_lanes_differ(ex, in, i, id, 8, l0);
+    if (l == UINT32_MAX)
+        return l;
+    uint64_t a0, a;
+    memcpy(&a0, CVM_LANE(ex->vals[id], l0), 8);
+    uint32_t r0 = CVM_ADDR_REGION(a0);
+    if (!cvm_region_per_invocation(r0))
+        return l;
+    /* per-invocation memory: differ only in another region */
+    uint32_t first = cvm_scope_first_lane(ex, in, i), end = first + cvm_scope_lane_count(ex, in, i);
+    for (l = first; l < end; l++) {
+        memcpy(&a, CVM_LANE(ex->vals[id], l), 8);
+        if (ex->active[l] && CVM_ADDR_REGION(a) != r0)
+            return l;
+    }
+    return UINT32_MAX;
+}
+
+cvm_result cvm_fail_not_uniform(cvm_exec *ex, const cvm_insn *in, const char *rule,
+                                const char *what, uint32_t id, uint32_t size, uint32_t i,
+                                uint32_t l0, uint32_t l1)
+{
+    char vals[64] = "";
+    if (size <= 8) {
+        uint64_t x0 = 0, x1 = 0;
+        memcpy(&x0, CVM_LANE(ex->vals[id], l0), size);
+        memcpy(&x1, CVM_LANE(ex->vals[id], l1), size);
+        snprintf(vals, sizeof(vals), " (0x%llx and 0x%llx)", (unsigned long long)x0,
+                 (unsigned long long)x1);
+    }
+    return cvm_exec_fail(ex, in, CVM_ERROR_DIVERGENT_COLLECTIVE,
+                         "[%s] %s %%%u differs between invocations %u and %u of %s %u%s: the "
+                         "operands must be dynamically uniform within every instance of the "
+                         "Scope",
+                         rule, what, id, l0, l1,
+                         (in->flags & CVM_INSN_WORKGROUP_SCOPE) ? "workgroup" : "subgroup", i,
+                         vals);
+}
+
+cvm_result cvm_fail_null_descriptor(cvm_exec *ex, const cvm_insn *in, uint64_t addr,
+                                    uint32_t lane)
+{
+    uint32_t reg = CVM_ADDR_REGION(addr), set = 0, binding = 0, element = 0;
+    for (uint32_t k = 0; k < ex->prog->ndescs; k++) {
+        const cvm_descriptor *d = &ex->prog->descs[k];
+        if (reg >= d->first_region && reg - d->first_region < d->array_size) {
+            set = d->set;
+            binding = d->binding;
+            element = reg - d->first_region;
+            break;
+        }
+    }
+    return cvm_exec_fail(ex, in, CVM_ERROR_OUT_OF_BOUNDS,
+                         "[VUID-OpCooperativeMatrix-12379] invocation %u accesses the null "
+                         "descriptor of set %u binding %u element %u: a cooperative matrix "
+                         "instruction must not access a null descriptor",
+                         lane, set, binding, element);
 }
 
 uint8_t *cvm_mem_access(cvm_exec *ex, const cvm_insn *in, uint64_t addr, uint64_t size,

@@ -7,8 +7,12 @@
  *
  *   phase   1 header, 2 syntax, 3 structure, 4 rules (val.h)
  *   on      VAL_MODULE: once; VAL_OPCODE: each instruction with `opcode`;
- *           VAL_EACH: each instruction (the check filters); VAL_LISTED: a
- *           rule a module alone cannot be checked for (`text` says why),
+ *           VAL_EACH: each instruction (the check filters); VAL_DEVICE |
+ *           one of those: a rule that depends on the device or the
+ *           pipeline, run only against a cvm_device_description
+ *           (cvm_validate_options.device; the env column still applies)
+ *           (val_device.c); VAL_LISTED: a rule that cannot be checked
+ *           before the module runs, or a text erratum (`text` says why),
  *           listed so that the table covers the texts, never run
  *   env     VAL_ENV_ANY, or VAL_ENV_VULKAN for the Vulkan environment rules
  *   severity VAL_ERROR: a broken rule refuses the module; VAL_WARNING: it is
@@ -490,7 +494,7 @@ X("NV-TA.Operand-Int32", 4, VAL_EACH, 0, VAL_ENV_ANY, VAL_ERROR, SRC_TA, "3.X Te
 X("NV-TA.Set-Stride-Order", 4, VAL_OPCODE, OPC(TensorLayoutSetStrideNV), VAL_ENV_ANY, VAL_ERROR, SRC_TA, "3.X OpTensorLayoutSetStrideNV", \
   "Stride<i> is at least Stride<i+1> * ceiling(layoutDimension[i+1] / blockSize[i+1]) (checked where those are known constants)", ta_set_stride_order) \
 X("NV-TA.Slice-Stride", 4, VAL_LISTED, 0, VAL_ENV_ANY, VAL_ERROR, SRC_TA, "3.X OpTensorLayoutSliceNV", \
-  "not checked: 'Stride<i> must be at least Stride<i+1> times layoutDimension[i+1]' names Stride operands OpTensorLayoutSliceNV does not have; read as the layout's strides it would reject the blocked layouts of the corpus (decode_q4_gemm), so it is taken as a copy of SetStride's sentence", val_listed) \
+  "not checked, a text erratum: 'Stride<i> must be at least Stride<i+1> times layoutDimension[i+1]' names Stride operands OpTensorLayoutSliceNV does not have; read as the layout's strides it would reject the blocked layouts of the corpus (decode_q4_gemm), so it is taken as a copy of SetStride's sentence", val_listed) \
 /* ---- SPV_NV_cooperative_matrix_decode_vector ---- */ \
 X("NV-DV.Needs-DecodeFunc", 4, VAL_OPCODE, OPC(CooperativeMatrixLoadTensorNV), VAL_ENV_ANY, VAL_ERROR, SRC_DV, "3.49.8 Memory Instructions", \
   "with DecodeVectorFunc, DecodeFunc is also present in the same Tensor Addressing Operands", dv_needs_decode_func) \
@@ -537,10 +541,10 @@ X("QCOM-CMC.SubArray-Index", 4, VAL_OPCODE, OPC(ExtractSubArrayQCOM), VAL_ENV_AN
   "Start Index is a 32-bit integer, read as signed (Signedness 0, 'no signedness semantics', is accepted: glslang emits it)", qcom_subarray_index) \
 X("QCOM-CMC.SubArray-Bounds", 4, VAL_OPCODE, OPC(ExtractSubArrayQCOM), VAL_ENV_ANY, VAL_ERROR, SRC_QCOM, "3.56.12 OpExtractSubArrayQCOM", \
   "Start Index + the Result Type's Length is not greater than Source Array's Length (checked for constant Start Index)", qcom_subarray_bounds) \
-X("QCOM-CMC.Subgroup-Size", 4, VAL_LISTED, 0, VAL_ENV_ANY, VAL_ERROR, SRC_QCOM, "3.56.12 OpCompositeConstructCoopMatQCOM, OpCompositeExtractCoopMatQCOM", \
-  "not checkable from a module: SubgroupSize is a power of 2 and the free dimension is a supported size at most SubgroupSize (the subgroup size and the supported sizes are the device's)", val_listed) \
-X("QCOM-CMC.SubArray-K", 4, VAL_LISTED, 0, VAL_ENV_ANY, VAL_ERROR, SRC_QCOM, "3.56.12 OpExtractSubArrayQCOM", \
-  "not checkable from a module: a Start Index used for cooperative matrix operations is a multiple of a supported K (the supported sizes are the device's)", val_listed) \
+X("QCOM-CMC.Subgroup-Size", 4, VAL_DEVICE | VAL_EACH, 0, VAL_ENV_ANY, VAL_ERROR, SRC_QCOM, "3.56.12 OpCompositeConstructCoopMatQCOM, OpCompositeExtractCoopMatQCOM", \
+  "device: SubgroupSize is a power of 2, and the matrix of OpCompositeConstructCoopMatQCOM / OpCompositeExtractCoopMatQCOM has Rows (MatrixA, accumulator) a supported row size (an MSize of the device's VkCooperativeMatrixPropertiesKHR) and Columns (MatrixB, accumulator) a supported column size (an NSize), each at most SubgroupSize (the description's subgroup_size)", dev_qcom_subgroup_size) \
+X("QCOM-CMC.SubArray-K", 4, VAL_DEVICE | VAL_OPCODE, OPC(ExtractSubArrayQCOM), VAL_ENV_ANY, VAL_ERROR, SRC_QCOM, "3.56.12 OpExtractSubArrayQCOM", \
+  "device: a Start Index whose result is used for cooperative matrix operations is a multiple of a supported K (a KSize of the device); checked for a constant Start Index whose result is an operand of OpCompositeConstructCoopMatQCOM", dev_qcom_subarray_k) \
 X("VUID-OpExtractSubArrayQCOM-12354", 4, VAL_OPCODE, OPC(ExtractSubArrayQCOM), VAL_ENV_VULKAN, VAL_ERROR, SRC_VK, "VUID-{refpage}-OpExtractSubArrayQCOM-12354", \
   "Start Index is a multiple of the length of the Result Type (checked for constant Start Index)", qcom_subarray_multiple) \
 /* ---- SPV_NV_cooperative_vector ---- */ \
@@ -661,52 +665,56 @@ X("VUID-RuntimeSpirv-OpCooperativeVectorReduceSumAccumulateNV-10100", 4, VAL_OPC
   "Offset is a multiple of 16 (checked for constants)", vk_cv_reduce_offset_alignment) \
 X("VUID-RuntimeSpirv-OpCooperativeVectorOuterProductAccumulateNV-10101", 4, VAL_OPCODE, OPC(CooperativeVectorOuterProductAccumulateNV), VAL_ENV_VULKAN, VAL_ERROR, SRC_VK, "VUID-RuntimeSpirv-OpCooperativeVectorOuterProductAccumulateNV-10101", \
   "Offset is a multiple of 64 (checked for constants)", vk_cv_outer_offset_alignment) \
-X("VUID-RuntimeSpirv-OpCooperativeVectorMatrixMulAddNV-11808", 4, VAL_LISTED, 0, VAL_ENV_VULKAN, VAL_ERROR, SRC_VK, "VUID-RuntimeSpirv-OpCooperativeVectorMatrixMulAddNV-11808", \
-  "pipeline flag: MatrixOffset and BiasOffset are 32-bit integers unless the entry point has Shader64BitIndexingEXT or the pipeline VK_PIPELINE_CREATE_2_64_BIT_INDEXING_BIT_EXT, which a module does not say (NV-CV.MatMul-Offsets checks 32 or 64 bits)", val_listed) \
-X("VUID-RuntimeSpirv-OpCooperativeVectorLoadNV-11809", 4, VAL_LISTED, 0, VAL_ENV_VULKAN, VAL_ERROR, SRC_VK, "VUID-RuntimeSpirv-OpCooperativeVectorLoadNV-11809", \
-  "pipeline flag: the Offset operands are 32-bit integers unless the entry point has Shader64BitIndexingEXT or the pipeline VK_PIPELINE_CREATE_2_64_BIT_INDEXING_BIT_EXT, which a module does not say (NV-CV.*-Offset check 32 or 64 bits)", val_listed) \
-X("VUID-RuntimeSpirv-OpTypeCooperativeMatrixKHR-10163", 4, VAL_LISTED, 0, VAL_ENV_VULKAN, VAL_ERROR, SRC_VK, "VUID-RuntimeSpirv-OpTypeCooperativeMatrixKHR-10163", \
-  "device property: the type matches a VkCooperativeMatrixPropertiesKHR of the device", val_listed) \
-X("VUID-RuntimeSpirv-OpCooperativeMatrixMulAddKHR-10060", 4, VAL_LISTED, 0, VAL_ENV_VULKAN, VAL_ERROR, SRC_VK, "VUID-RuntimeSpirv-OpCooperativeMatrixMulAddKHR-10060", \
-  "device property: the operands match a VkCooperativeMatrixPropertiesKHR of the device (types, signedness operands, saturation, scope)", val_listed) \
-X("VUID-NSize-12352", 4, VAL_LISTED, 0, VAL_ENV_VULKAN, VAL_ERROR, SRC_VK, "VUID-{refpage}-NSize-12352", \
-  "device property: OpExtractSubArrayQCOM's Source Array length is an NSize of the device", val_listed) \
-X("VUID-KSize-12353", 4, VAL_LISTED, 0, VAL_ENV_VULKAN, VAL_ERROR, SRC_VK, "VUID-{refpage}-KSize-12353", \
-  "device property: OpExtractSubArrayQCOM's Result Type length is a KSize of the device", val_listed) \
-X("VUID-RuntimeSpirv-cooperativeMatrixWorkgroupScope-10164", 4, VAL_LISTED, 0, VAL_ENV_VULKAN, VAL_ERROR, SRC_VK, "VUID-RuntimeSpirv-cooperativeMatrixWorkgroupScope-10164", \
-  "device feature: Workgroup scope needs cooperativeMatrixWorkgroupScope enabled", val_listed) \
-X("VUID-cooperativeMatrixProperties2-13382", 4, VAL_LISTED, 0, VAL_ENV_VULKAN, VAL_ERROR, SRC_VK, "VUID-{refpage}-cooperativeMatrixProperties2-13382", \
-  "device property: types match VkCooperativeMatrixProperties2EXT granularities", val_listed) \
-X("VUID-cooperativeMatrixProperties2-13383", 4, VAL_LISTED, 0, VAL_ENV_VULKAN, VAL_ERROR, SRC_VK, "VUID-{refpage}-cooperativeMatrixProperties2-13383", \
-  "device property: MulAdd operands match VkCooperativeMatrixProperties2EXT", val_listed) \
-X("VUID-RuntimeSpirv-cooperativeMatrixFlexibleDimensions-10165", 4, VAL_LISTED, 0, VAL_ENV_VULKAN, VAL_ERROR, SRC_VK, "VUID-RuntimeSpirv-cooperativeMatrixFlexibleDimensions-10165", \
-  "device property: types match VkCooperativeMatrixFlexibleDimensionsPropertiesNV", val_listed) \
-X("VUID-RuntimeSpirv-cooperativeMatrixFlexibleDimensions-10166", 4, VAL_LISTED, 0, VAL_ENV_VULKAN, VAL_ERROR, SRC_VK, "VUID-RuntimeSpirv-cooperativeMatrixFlexibleDimensions-10166", \
-  "device property: MulAdd operands match VkCooperativeMatrixFlexibleDimensionsPropertiesNV", val_listed) \
-X("VUID-RuntimeSpirv-cooperativeMatrixFlexibleDimensionsMaxDimension-10167", 4, VAL_LISTED, 0, VAL_ENV_VULKAN, VAL_ERROR, SRC_VK, "VUID-RuntimeSpirv-cooperativeMatrixFlexibleDimensionsMaxDimension-10167", \
-  "device limit: dimensions at most cooperativeMatrixFlexibleDimensionsMaxDimension (coopvm's engine checks its own limit when it lowers the module)", val_listed) \
-X("VUID-RuntimeSpirv-maxComputeSharedMemorySize-10168", 4, VAL_LISTED, 0, VAL_ENV_VULKAN, VAL_ERROR, SRC_VK, "VUID-RuntimeSpirv-maxComputeSharedMemorySize-10168", \
-  "device limit: Workgroup memory at most maxComputeSharedMemorySize minus the reserved cooperative matrix memory", val_listed) \
-X("VUID-RuntimeSpirv-cooperativeMatrixSupportedStages-08985", 4, VAL_LISTED, 0, VAL_ENV_VULKAN, VAL_ERROR, SRC_VK, "VUID-RuntimeSpirv-cooperativeMatrixSupportedStages-08985", \
-  "device property: cooperative matrices only in cooperativeMatrixSupportedStages", val_listed) \
-X("VUID-RuntimeSpirv-OpTypeCooperativeMatrixKHR-10770", 4, VAL_LISTED, 0, VAL_ENV_VULKAN, VAL_ERROR, SRC_VK, "VUID-RuntimeSpirv-OpTypeCooperativeMatrixKHR-10770", \
-  "pipeline flag: a module older than SPIR-V 1.6 with cooperative matrices needs REQUIRE_FULL_SUBGROUPS at pipeline creation", val_listed) \
-X("VUID-RuntimeSpirv-OpTypeCooperativeMatrixKHR-10771", 4, VAL_LISTED, 0, VAL_ENV_VULKAN, VAL_ERROR, SRC_VK, "VUID-RuntimeSpirv-OpTypeCooperativeMatrixKHR-10771", \
-  "shader object flag: as 10770 for shader objects", val_listed) \
+X("VUID-RuntimeSpirv-OpCooperativeVectorMatrixMulAddNV-11808", 4, VAL_DEVICE | VAL_EACH, 0, VAL_ENV_VULKAN, VAL_ERROR, SRC_VK, "VUID-RuntimeSpirv-OpCooperativeVectorMatrixMulAddNV-11808", \
+  "pipeline flag: MatrixOffset and BiasOffset are 32-bit integers unless the pipeline has VK_PIPELINE_CREATE_2_64_BIT_INDEXING_BIT_EXT (VK_SHADER_CREATE_64_BIT_INDEXING_BIT_EXT) or the entry point Shader64BitIndexingEXT", dev_cv_matmul_offsets_32) \
+X("VUID-RuntimeSpirv-OpCooperativeVectorLoadNV-11809", 4, VAL_DEVICE | VAL_EACH, 0, VAL_ENV_VULKAN, VAL_ERROR, SRC_VK, "VUID-RuntimeSpirv-OpCooperativeVectorLoadNV-11809", \
+  "pipeline flag: the Offset of OpCooperativeVectorLoadNV, StoreNV, OuterProductAccumulateNV and ReduceSumAccumulateNV is a 32-bit integer unless the pipeline has VK_PIPELINE_CREATE_2_64_BIT_INDEXING_BIT_EXT (VK_SHADER_CREATE_64_BIT_INDEXING_BIT_EXT) or the entry point Shader64BitIndexingEXT", dev_cv_offsets_32) \
+X("VUID-RuntimeSpirv-OpTypeCooperativeMatrixKHR-10163", 4, VAL_DEVICE | VAL_OPCODE, OPC(TypeCooperativeMatrixKHR), VAL_ENV_VULKAN, VAL_ERROR, SRC_VK, "VUID-RuntimeSpirv-OpTypeCooperativeMatrixKHR-10163", \
+  "device property: without the cooperativeMatrixFlexibleDimensions and cooperativeMatrixProperties2 features, the component type, scope, rows and columns match a VkCooperativeMatrixPropertiesKHR (MatrixA: MSize x KSize of AType; MatrixB: KSize x NSize of BType; accumulator: MSize x NSize of CType or ResultType)", dev_cm_type) \
+X("VUID-RuntimeSpirv-OpCooperativeMatrixMulAddKHR-10060", 4, VAL_DEVICE | VAL_OPCODE, OPC(CooperativeMatrixMulAddKHR), VAL_ENV_VULKAN, VAL_ERROR, SRC_VK, "VUID-RuntimeSpirv-OpCooperativeMatrixMulAddKHR-10060", \
+  "device property: without the cooperativeMatrixFlexibleDimensions and cooperativeMatrixProperties2 features, the operands match one VkCooperativeMatrixPropertiesKHR: sizes, types, the Matrix*SignedComponents operands if and only if the type is a signed integer, SaturatingAccumulation if and only if saturatingAccumulation, and the scope", dev_cm_muladd) \
+X("VUID-NSize-12352", 4, VAL_DEVICE | VAL_OPCODE, OPC(ExtractSubArrayQCOM), VAL_ENV_VULKAN, VAL_ERROR, SRC_VK, "VUID-{refpage}-NSize-12352", \
+  "device property: OpExtractSubArrayQCOM's Source Array length is an NSize of the device's VkCooperativeMatrixPropertiesKHR", dev_qcom_nsize) \
+X("VUID-KSize-12353", 4, VAL_DEVICE | VAL_OPCODE, OPC(ExtractSubArrayQCOM), VAL_ENV_VULKAN, VAL_ERROR, SRC_VK, "VUID-{refpage}-KSize-12353", \
+  "device property: OpExtractSubArrayQCOM's Result Type length is a KSize of the device's VkCooperativeMatrixPropertiesKHR", dev_qcom_ksize) \
+X("VUID-RuntimeSpirv-cooperativeMatrixWorkgroupScope-10164", 4, VAL_DEVICE | VAL_OPCODE, OPC(TypeCooperativeMatrixKHR), VAL_ENV_VULKAN, VAL_ERROR, SRC_VK, "VUID-RuntimeSpirv-cooperativeMatrixWorkgroupScope-10164", \
+  "device feature: a Workgroup-scope OpTypeCooperativeMatrixKHR needs the cooperativeMatrixWorkgroupScope feature enabled", dev_cm_workgroup_scope) \
+X("VUID-cooperativeMatrixProperties2-13382", 4, VAL_DEVICE | VAL_OPCODE, OPC(TypeCooperativeMatrixKHR), VAL_ENV_VULKAN, VAL_ERROR, SRC_VK, "VUID-{refpage}-cooperativeMatrixProperties2-13382", \
+  "device property: with the cooperativeMatrixProperties2 feature, the type matches a VkCooperativeMatrixPropertiesKHR or a VkCooperativeMatrixProperties2EXT of its scope, the workgroup's invocations and the subgroup size: dimensions multiples of the granularities (equal to them without cooperativeMatrixFlexibleDimensions), the type AType, BType, CType or ResultType by Use", dev_cm_type_props2) \
+X("VUID-cooperativeMatrixProperties2-13383", 4, VAL_DEVICE | VAL_OPCODE, OPC(CooperativeMatrixMulAddKHR), VAL_ENV_VULKAN, VAL_ERROR, SRC_VK, "VUID-{refpage}-cooperativeMatrixProperties2-13383", \
+  "device property: with the cooperativeMatrixProperties2 feature, the MulAdd operands match a VkCooperativeMatrixPropertiesKHR or a VkCooperativeMatrixProperties2EXT (granularities, types, signedness operands, saturation as the query's flags, scope, invocations, subgroup size)", dev_cm_muladd_props2) \
+X("VUID-RuntimeSpirv-cooperativeMatrixFlexibleDimensions-10165", 4, VAL_DEVICE | VAL_OPCODE, OPC(TypeCooperativeMatrixKHR), VAL_ENV_VULKAN, VAL_ERROR, SRC_VK, "VUID-RuntimeSpirv-cooperativeMatrixFlexibleDimensions-10165", \
+  "device property: with the cooperativeMatrixFlexibleDimensions feature, the type matches a VkCooperativeMatrixPropertiesKHR or a VkCooperativeMatrixFlexibleDimensionsPropertiesNV (dimensions multiples of the granularities, type by Use, scope, workgroupInvocations for Workgroup scope)", dev_cm_type_flexible) \
+X("VUID-RuntimeSpirv-cooperativeMatrixFlexibleDimensions-10166", 4, VAL_DEVICE | VAL_OPCODE, OPC(CooperativeMatrixMulAddKHR), VAL_ENV_VULKAN, VAL_ERROR, SRC_VK, "VUID-RuntimeSpirv-cooperativeMatrixFlexibleDimensions-10166", \
+  "device property: with the cooperativeMatrixFlexibleDimensions feature, the MulAdd operands match a VkCooperativeMatrixPropertiesKHR or a VkCooperativeMatrixFlexibleDimensionsPropertiesNV (granularities, types, signedness operands, saturatingAccumulation, scope, workgroupInvocations)", dev_cm_muladd_flexible) \
+X("VUID-RuntimeSpirv-cooperativeMatrixFlexibleDimensionsMaxDimension-10167", 4, VAL_DEVICE | VAL_OPCODE, OPC(TypeCooperativeMatrixKHR), VAL_ENV_VULKAN, VAL_ERROR, SRC_VK, "VUID-RuntimeSpirv-cooperativeMatrixFlexibleDimensionsMaxDimension-10167", \
+  "device limit: the rows and columns of OpTypeCooperativeMatrixKHR are at most cooperativeMatrixFlexibleDimensionsMaxDimension", dev_cm_max_dimension) \
+X("VUID-RuntimeSpirv-maxComputeSharedMemorySize-10168", 4, VAL_DEVICE | VAL_MODULE, 0, VAL_ENV_VULKAN, VAL_ERROR, SRC_VK, "VUID-RuntimeSpirv-maxComputeSharedMemorySize-10168", \
+  "device limit: with a Workgroup-scope OpTypeCooperativeMatrixKHR, the Workgroup variables of a GLCompute entry point take at most maxComputeSharedMemorySize minus cooperativeMatrixWorkgroupScopeReservedSharedMemory bytes (scalars and vectors at their natural alignment)", dev_cm_shared_memory) \
+X("VUID-RuntimeSpirv-cooperativeMatrixSupportedStages-08985", 4, VAL_DEVICE | VAL_MODULE, 0, VAL_ENV_VULKAN, VAL_ERROR, SRC_VK, "VUID-RuntimeSpirv-cooperativeMatrixSupportedStages-08985", \
+  "device property: OpTypeCooperativeMatrixKHR and OpCooperativeMatrix* instructions are used only in stages of cooperativeMatrixSupportedStages (the execution model of each entry point that reaches them)", dev_cm_stages) \
+X("VUID-RuntimeSpirv-OpTypeCooperativeMatrixKHR-10770", 4, VAL_DEVICE | VAL_MODULE, 0, VAL_ENV_VULKAN, VAL_ERROR, SRC_VK, "VUID-RuntimeSpirv-OpTypeCooperativeMatrixKHR-10770", \
+  "pipeline flag: a pipeline whose module has cooperative matrices is created with VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT, or the module is SPIR-V 1.6 or later", dev_cm_full_subgroups) \
+X("VUID-RuntimeSpirv-OpTypeCooperativeMatrixKHR-10771", 4, VAL_DEVICE | VAL_MODULE, 0, VAL_ENV_VULKAN, VAL_ERROR, SRC_VK, "VUID-RuntimeSpirv-OpTypeCooperativeMatrixKHR-10771", \
+  "shader object flag: a shader object whose module has cooperative matrices is created with VK_SHADER_CREATE_REQUIRE_FULL_SUBGROUPS_BIT_EXT, or the module is SPIR-V 1.6 or later", dev_cm_full_subgroups_object) \
 X("VUID-OpCooperativeMatrix-12379", 4, VAL_LISTED, 0, VAL_ENV_VULKAN, VAL_ERROR, SRC_VK, "VUID-{refpage}-OpCooperativeMatrix-12379", \
   "run time: descriptors accessed by cooperative matrix instructions are not null descriptors", val_listed) \
-X("VUID-RuntimeSpirv-OpCooperativeVectorMatrixMulNV-10089", 4, VAL_LISTED, 0, VAL_ENV_VULKAN, VAL_ERROR, SRC_VK, "VUID-RuntimeSpirv-OpCooperativeVectorMatrixMulNV-10089", \
-  "device property: the type and interpretation combination is one of vkGetPhysicalDeviceCooperativeVectorPropertiesNV", val_listed) \
-X("VUID-RuntimeSpirv-cooperativeVectorSupportedStages-10091", 4, VAL_LISTED, 0, VAL_ENV_VULKAN, VAL_ERROR, SRC_VK, "VUID-RuntimeSpirv-cooperativeVectorSupportedStages-10091", \
-  "device property: cooperative vectors only in cooperativeVectorSupportedStages", val_listed) \
-X("VUID-RuntimeSpirv-maxCooperativeVectorComponents-10094", 4, VAL_LISTED, 0, VAL_ENV_VULKAN, VAL_ERROR, SRC_VK, "VUID-RuntimeSpirv-maxCooperativeVectorComponents-10094", \
-  "device limit: Component Count at most maxCooperativeVectorComponents", val_listed) \
-X("VUID-RuntimeSpirv-OpTypeCooperativeVector-10095", 4, VAL_LISTED, 0, VAL_ENV_VULKAN, VAL_ERROR, SRC_VK, "VUID-RuntimeSpirv-OpTypeCooperativeVector-10095", \
-  "device property: Component Type is a type the device reports", val_listed) \
+X("VUID-RuntimeSpirv-OpCooperativeVectorMatrixMulNV-10089", 4, VAL_DEVICE | VAL_EACH, 0, VAL_ENV_VULKAN, VAL_ERROR, SRC_VK, "VUID-RuntimeSpirv-OpCooperativeVectorMatrixMulNV-10089", \
+  "device property: Input's component type, InputInterpretation, MatrixInterpretation, BiasInterpretation (MulAdd), the Result Type's component type and Transpose match one VkCooperativeVectorPropertiesNV (integer signedness from the MatrixB/ResultSignedComponentsKHR operands or the OpTypeInt)", dev_cv_matmul) \
+X("VUID-RuntimeSpirv-cooperativeVectorSupportedStages-10091", 4, VAL_DEVICE | VAL_MODULE, 0, VAL_ENV_VULKAN, VAL_ERROR, SRC_VK, "VUID-RuntimeSpirv-cooperativeVectorSupportedStages-10091", \
+  "device property: OpTypeCooperativeVectorNV and OpCooperativeVector* instructions are used only in stages of cooperativeVectorSupportedStages", dev_cv_stages) \
+X("VUID-RuntimeSpirv-maxCooperativeVectorComponents-10094", 4, VAL_DEVICE | VAL_OPCODE, OPC(TypeCooperativeVectorNV), VAL_ENV_VULKAN, VAL_ERROR, SRC_VK, "VUID-RuntimeSpirv-maxCooperativeVectorComponents-10094", \
+  "device limit: Component Count is at most maxCooperativeVectorComponents", dev_cv_max_components) \
+X("VUID-RuntimeSpirv-OpTypeCooperativeVector-10095", 4, VAL_DEVICE | VAL_OPCODE, OPC(TypeCooperativeVectorNV), VAL_ENV_VULKAN, VAL_ERROR, SRC_VK, "VUID-RuntimeSpirv-OpTypeCooperativeVector-10095", \
+  "device property: Component Type is a type vkGetPhysicalDeviceCooperativeVectorPropertiesNV reports (in any field of any entry)", dev_cv_component_type) \
 X("VUID-RuntimeSpirv-PhysicalStorageBuffer64-11819", 4, VAL_LISTED, 0, VAL_ENV_VULKAN, VAL_ERROR, SRC_VK, "VUID-RuntimeSpirv-PhysicalStorageBuffer64-11819", \
   "run time: PhysicalStorageBuffer pointers address buffers created with the device address usage", val_listed) \
-X("VUID-RuntimeSpirv-OpTypeCooperativeMatrixNV-06316", 4, VAL_LISTED, 0, VAL_ENV_VULKAN, VAL_ERROR, SRC_VK, "VUID-RuntimeSpirv-OpTypeCooperativeMatrixNV-06316 (and -10059, -06322, OpCooperativeMatrixLoadNV-06324)", \
-  "device properties: the SPV_NV_cooperative_matrix (version 1) types and MulAdd shapes the device lists (a module alone does not say which; the text's own rules are the NV-CM1 rows)", val_listed)
+X("VUID-RuntimeSpirv-OpTypeCooperativeMatrixNV-06316", 4, VAL_DEVICE | VAL_OPCODE, OPC(TypeCooperativeMatrixNV), VAL_ENV_VULKAN, VAL_ERROR, SRC_VK, "VUID-RuntimeSpirv-OpTypeCooperativeMatrixNV-06316", \
+  "device property: the component type, scope, rows and columns of OpTypeCooperativeMatrixNV match a matrix (A: MSize x KSize, B: KSize x NSize, C or D: MSize x NSize) of a VkCooperativeMatrixPropertiesNV", dev_nv_type) \
+X("VUID-RuntimeSpirv-OpTypeCooperativeMatrixMulAddNV-10059", 4, VAL_DEVICE | VAL_OPCODE, OPC(CooperativeMatrixMulAddNV), VAL_ENV_VULKAN, VAL_ERROR, SRC_VK, "VUID-RuntimeSpirv-OpTypeCooperativeMatrixMulAddNV-10059", \
+  "device property: OpCooperativeMatrixMulAddNV's A, B, C and Result match one VkCooperativeMatrixPropertiesNV (sizes, AType, BType, CType, DType with the OpTypeInt Signedness, Subgroup scope)", dev_nv_muladd) \
+X("VUID-RuntimeSpirv-OpTypeCooperativeMatrixNV-06322", 4, VAL_DEVICE | VAL_MODULE, 0, VAL_ENV_VULKAN, VAL_ERROR, SRC_VK, "VUID-RuntimeSpirv-OpTypeCooperativeMatrixNV-06322", \
+  "device property: OpTypeCooperativeMatrixNV and OpCooperativeMatrix*NV instructions are used only in stages of VkPhysicalDeviceCooperativeMatrixPropertiesNV::cooperativeMatrixSupportedStages", dev_nv_stages)
 /* clang-format on */
 
 #endif /* CVM_VALIDATE_RULES_H */

@@ -40,10 +40,15 @@ enum {
     VAL_MODULE = 0,  /* run once per module */
     VAL_OPCODE = 1,  /* run for each instruction with `opcode` */
     VAL_EACH = 2,    /* run for each instruction */
-    VAL_LISTED = 3   /* a rule of the texts that no module can be checked for
-                        (device properties, pipeline flags, run-time values):
-                        in the table with the reason, never run */
+    VAL_LISTED = 3,  /* a rule of the texts that cannot be checked before the
+                        module runs (run-time values) or a text erratum: in the
+                        table with the reason, never run */
+    VAL_DEVICE = 8   /* or'ed with VAL_MODULE, VAL_OPCODE or VAL_EACH: a rule
+                        that depends on the device or the pipeline, run only
+                        with a device description (and env still applies) */
 };
+/* The VAL_MODULE / VAL_OPCODE / VAL_EACH kind of a row, VAL_DEVICE taken off. */
+#define VAL_KIND(on) ((on) & ~VAL_DEVICE)
 
 enum { VAL_ENV_ANY = 0, VAL_ENV_VULKAN = 1 };
 enum { VAL_ERROR = 0, VAL_WARNING = 1 };
@@ -51,7 +56,8 @@ enum { VAL_ERROR = 0, VAL_WARNING = 1 };
 typedef struct val_rule {
     const char *id;          /* e.g. "KHR-CM.MulAdd.A-Use" */
     uint8_t phase;           /* 1..4 */
-    uint8_t on;              /* VAL_MODULE, VAL_OPCODE, VAL_EACH, VAL_LISTED */
+    uint8_t on;              /* VAL_MODULE, VAL_OPCODE, VAL_EACH (each maybe | VAL_DEVICE),
+                                VAL_LISTED */
     uint8_t env;             /* VAL_ENV_* */
     uint8_t severity;        /* VAL_ERROR, VAL_WARNING */
     uint32_t opcode;         /* for VAL_OPCODE */
@@ -152,6 +158,12 @@ typedef struct val_ctx {
     val_operand *ops;
     uint32_t ops_cap;
     char why[200];
+
+    /* the device and pipeline (cvm_validate_options.device), NULL: the
+     * VAL_DEVICE rows are not run */
+    const cvm_device_description *device;
+    uint8_t *qcom_sources;     /* [bound], built on first use: 1 for the ids that are the
+                                  source array of an OpCompositeConstructCoopMatQCOM */
 
     /* warnings (cvm_validate_options): strict makes them errors */
     int strict;

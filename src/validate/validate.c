@@ -430,6 +430,8 @@ static void warn(val_ctx *v, const val_rule *r, const spv_inst *in)
 
 static int rule_applies(const val_ctx *v, const val_rule *r, uint32_t phase)
 {
+    if ((r->on & VAL_DEVICE) && !v->device)
+        return 0;
     return r->phase == phase && r->on != VAL_LISTED && r->check &&
            (r->env == VAL_ENV_ANY || v->vulkan);
 }
@@ -461,14 +463,14 @@ static cvm_result run_phase(val_ctx *v, uint32_t phase, reader *rd, cvm_diagnost
 {
     for (uint32_t i = 0; i < val_rule_count; i++) {
         const val_rule *r = &val_rules[i];
-        if (rule_applies(v, r, phase) && r->on == VAL_MODULE && !run_check(v, r, NULL))
+        if (rule_applies(v, r, phase) && VAL_KIND(r->on) == VAL_MODULE && !run_check(v, r, NULL))
             return report(v, r, NULL, diag);
         if (v->oom)
             return out_of_memory(diag);
     }
     int any = 0;
     for (uint32_t i = 0; i < val_rule_count; i++)
-        if (rule_applies(v, &val_rules[i], phase) && val_rules[i].on != VAL_MODULE)
+        if (rule_applies(v, &val_rules[i], phase) && VAL_KIND(val_rules[i].on) != VAL_MODULE)
             any = 1;
     if (!any && !rd)
         return CVM_SUCCESS;
@@ -478,9 +480,9 @@ static cvm_result run_phase(val_ctx *v, uint32_t phase, reader *rd, cvm_diagnost
             break; /* phase 1 has reported a broken stream already */
         for (uint32_t i = 0; i < val_rule_count; i++) {
             const val_rule *r = &val_rules[i];
-            if (!rule_applies(v, r, phase) || r->on == VAL_MODULE)
+            if (!rule_applies(v, r, phase) || VAL_KIND(r->on) == VAL_MODULE)
                 continue;
-            if (r->on == VAL_OPCODE && r->opcode != in.opcode)
+            if (VAL_KIND(r->on) == VAL_OPCODE && r->opcode != in.opcode)
                 continue;
             if (!run_check(v, r, &in))
                 return report(v, r, &in, diag);
@@ -510,6 +512,7 @@ static void release(val_ctx *v)
     cvm_mem_free(v->first_merge);
     cvm_mem_free(v->pred_first);
     cvm_mem_free(v->ops);
+    cvm_mem_free(v->qcom_sources);
 }
 
 static uint32_t bswap32(uint32_t x)
@@ -545,6 +548,7 @@ cvm_result cvm_validate(const uint32_t *words, size_t word_count,
         v.strict = (options->flags & CVM_VALIDATE_STRICT) != 0;
         v.on_warning = options->on_warning;
         v.warning_user = options->user;
+        v.device = options->device;
     }
     v.words = words;
     v.nwords = word_count;
@@ -605,7 +609,7 @@ cvm_result cvm_validation_rule_get(uint32_t index, cvm_validation_rule *o_rule)
     o_rule->section = r->section;
     o_rule->text = r->text;
     o_rule->vulkan_only = r->env == VAL_ENV_VULKAN;
-    o_rule->checked = r->on != VAL_LISTED;
+    o_rule->checked = r->on == VAL_LISTED ? 0 : (r->on & VAL_DEVICE) ? 2 : 1;
     o_rule->warning = r->severity == VAL_WARNING;
     return CVM_SUCCESS;
 }

@@ -15,6 +15,7 @@
 #define CVK_ICD_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -54,6 +55,28 @@ struct VkQueue_T {
     struct VkDevice_T *device;
 };
 
+/* COOPVM_VK_PROFILE's counters (icd_profile.c); `on` is set at creation. */
+typedef struct cvk_device_profile {
+    int on, done;
+    char *path;                      /* COOPVM_VK_PROFILE when the device was created */
+    pthread_mutex_t lock;            /* the list of live profiled pipelines */
+    struct VkPipeline_T *live;
+    struct VkDevice_T *next;         /* the profiled devices (icd_profile.c) */
+    _Atomic uint64_t pipelines, compiled_pipelines, create_ns, dispatches, dispatch_ns;
+    _Atomic uint64_t transfers, transfer_bytes, transfer_ns, conversions, conversion_ns;
+} cvk_device_profile;
+
+typedef struct cvk_pipeline_profile {
+    int on;
+    struct VkDevice_T *device;
+    struct VkPipeline_T *prev, *next; /* the device's live list */
+    uint64_t hash, create_ns;
+    size_t nwords;
+    uint32_t nspecs;
+    char entry[64];
+    _Atomic uint64_t dispatches, dispatch_ns, workgroups;
+} cvk_pipeline_profile;
+
 struct VkDevice_T {
     VK_LOADER_DATA loader;
     struct VkPhysicalDevice_T *physical;
@@ -65,6 +88,10 @@ struct VkDevice_T {
     uint32_t nbuffers, cap_buffers;
     int lost;
     char fault[1024];       /* the engine's message when lost */
+    cvk_device_profile profile;
+    /* cooperative features the application enabled at vkCreateDevice, for
+     * the device rules of pipeline creation (cvk_pipeline_build) */
+    uint32_t cm_workgroup_scope, cm_flexible_dimensions, cm_properties2;
 };
 
 struct VkDeviceMemory_T {
@@ -136,6 +163,7 @@ struct VkPipeline_T {
     cvm_module *module;
     cvm_pipeline *pipeline;
     uint32_t push_size;
+    cvk_pipeline_profile profile;
 };
 
 /* A shader object (VK_EXT_shader_object), compute stage only: a pipeline
@@ -195,14 +223,31 @@ void cvk_device_fail(struct VkDevice_T *device, const char *what, const cvm_diag
 VkResult cvk_required_subgroup(const void *chain, uint32_t *o_log2);
 VkResult cvk_specializations(const VkSpecializationInfo *si, cvm_specialization **o_specs,
                              uint32_t *o_count);
+/* How a pipeline or shader object is created, for the device rules
+ * cvk_pipeline_build checks (cvm_device_description's pipeline facts). */
+enum {
+    CVK_PIPE_FULL_SUBGROUPS = 1u << 0, /* ..._REQUIRE_FULL_SUBGROUPS_BIT(_EXT) */
+    CVK_PIPE_64BIT_INDEXING = 1u << 1, /* VK_PIPELINE_CREATE_2_64_BIT_INDEXING_BIT_EXT, or
+                                          VK_SHADER_CREATE_64_BIT_INDEXING_BIT_EXT */
+    CVK_PIPE_SHADER_OBJECT = 1u << 2   /* a VkShaderEXT */
+};
 VkResult cvk_pipeline_build(struct VkDevice_T *d, const uint32_t *words, size_t nwords,
                             const char *name, const cvm_specialization *specs, uint32_t nspecs,
-                            uint32_t sg_log2, uint32_t push_size, const char *what,
-                            struct VkPipeline_T **o);
+                            uint32_t sg_log2, uint32_t push_size, uint32_t pipe_flags,
+                            const char *what, struct VkPipeline_T **o);
 void cvk_pipeline_destroy(struct VkPipeline_T *p);
 struct VkBuffer_T *cvk_buffer_at_address(struct VkDevice_T *device, uint64_t address,
                                          VkDeviceSize *o_offset);
 uint32_t cvk_threads(void);
+
+/* icd_profile.c: COOPVM_VK_PROFILE (the file says what it writes). */
+uint64_t cvk_now_ns(void);
+void cvk_profile_device_start(struct VkDevice_T *d);
+void cvk_profile_pipeline_start(struct VkDevice_T *d, struct VkPipeline_T *p, uint64_t create_ns,
+                                const uint32_t *words, size_t nwords, const char *entry,
+                                uint32_t nspecs);
+void cvk_profile_pipeline_done(struct VkPipeline_T *p);
+void cvk_profile_device_done(struct VkDevice_T *d);
 
 /* icd_cmd.c: executes a command buffer's commands in order; returns
  * VK_ERROR_DEVICE_LOST after a failed dispatch (the device is lost). */

@@ -576,17 +576,16 @@ static VkResult run_dispatch(struct VkDevice_T *d, replay_state *st, const uint3
     }
     if (cvm_pipeline_set_push_constants(p->pipeline, st->push, p->push_size, &diag) != CVM_SUCCESS)
         return lose(d, "push constants", &diag);
+    uint64_t t0 = p->profile.on ? cvk_now_ns() : 0;
     if (cvm_pipeline_dispatch_base(p->pipeline, base, groups[0], groups[1], groups[2], &diag) !=
         CVM_SUCCESS)
         return lose(d, "dispatch", &diag);
+    if (p->profile.on) {
+        atomic_fetch_add(&p->profile.dispatch_ns, cvk_now_ns() - t0);
+        atomic_fetch_add(&p->profile.dispatches, 1);
+        atomic_fetch_add(&p->profile.workgroups, (uint64_t)groups[0] * groups[1] * groups[2]);
+    }
     return VK_SUCCESS;
-}
-
-static uint64_t now_ns(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
 }
 
 static VkResult convert_coopvec(struct VkDevice_T *d, const VkConvertCooperativeVectorMatrixInfoNV *in)
@@ -637,6 +636,7 @@ static VkResult execute(struct VkCommandBuffer_T *cb, replay_state *st, int dept
     for (uint32_t i = 0; i < cb->ncmds; i++) {
         cvk_cmd *c = cb->cmds[i];
         VkResult r = VK_SUCCESS;
+        uint64_t t0 = d->profile.on ? cvk_now_ns() : 0, bytes = 0;
         switch (c->type) {
         case CMD_BIND_PIPELINE:
             st->pipeline = c->u.pipeline;
@@ -677,8 +677,10 @@ static VkResult execute(struct VkCommandBuffer_T *cb, replay_state *st, int dept
             const VkBufferCopy *rg = (const VkBufferCopy *)c->data;
             for (uint32_t k = 0; src && dst && k < c->u.copy.count; k++)
                 if (rg[k].srcOffset + rg[k].size <= c->u.copy.src->size &&
-                    rg[k].dstOffset + rg[k].size <= c->u.copy.dst->size)
+                    rg[k].dstOffset + rg[k].size <= c->u.copy.dst->size) {
                     memmove(dst + rg[k].dstOffset, src + rg[k].srcOffset, (size_t)rg[k].size);
+                    bytes += rg[k].size;
+                }
             break;
         }
         case CMD_FILL_BUFFER: {
@@ -692,18 +694,21 @@ static VkResult execute(struct VkCommandBuffer_T *cb, replay_state *st, int dept
                 break;
             for (VkDeviceSize k = 0; k + 4 <= size; k += 4)
                 memcpy(dst + c->u.fill.offset + k, &c->u.fill.value, 4);
+            bytes = size;
             break;
         }
         case CMD_UPDATE_BUFFER: {
             uint8_t *dst = buffer_data(c->u.fill.dst);
-            if (dst && c->u.fill.offset + c->u.fill.size <= c->u.fill.dst->size)
+            if (dst && c->u.fill.offset + c->u.fill.size <= c->u.fill.dst->size) {
                 memcpy(dst + c->u.fill.offset, c->data, (size_t)c->u.fill.size);
+                bytes = c->u.fill.size;
+            }
             break;
         }
         case CMD_WRITE_TIMESTAMP:
             pthread_mutex_lock(&d->lock);
             if (c->u.query.first < c->u.query.pool->count) {
-                c->u.query.pool->values[c->u.query.first] = now_ns();
+                c->u.query.pool->values[c->u.query.first] = cvk_now_ns();
                 c->u.query.pool->available[c->u.query.first] = 1;
             }
             pthread_mutex_unlock(&d->lock);
@@ -764,6 +769,15 @@ static VkResult execute(struct VkCommandBuffer_T *cb, replay_state *st, int dept
                 r = convert_coopvec(d, &ci[k]);
             break;
         }
+        }
+        if (d->profile.on && (c->type == CMD_COPY_BUFFER || c->type == CMD_FILL_BUFFER ||
+                              c->type == CMD_UPDATE_BUFFER)) {
+            atomic_fetch_add(&d->profile.transfers, 1);
+            atomic_fetch_add(&d->profile.transfer_bytes, bytes);
+            atomic_fetch_add(&d->profile.transfer_ns, cvk_now_ns() - t0);
+        } else if (d->profile.on && c->type == CMD_CONVERT_COOPVEC) {
+            atomic_fetch_add(&d->profile.conversions, c->u.convert.count);
+            atomic_fetch_add(&d->profile.conversion_ns, cvk_now_ns() - t0);
         }
         if (r != VK_SUCCESS)
             return r;

@@ -80,6 +80,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL cvk_EnumerateDeviceExtensionProperties_che
 
 static void destroy_device(struct VkDevice_T *d)
 {
+    cvk_profile_device_done(d);
     for (int i = 0; i < CVK_SUBGROUP_SIZES; i++)
         cvm_context_destroy(d->ctx[i]);
     pthread_mutex_destroy(&d->lock);
@@ -132,11 +133,28 @@ static VKAPI_ATTR VkResult VKAPI_CALL cvk_CreateDevice(VkPhysicalDevice physical
     struct VkDevice_T *d = calloc(1, sizeof(*d));
     if (!d)
         return VK_ERROR_OUT_OF_HOST_MEMORY;
+    /* The cooperative features enabled, for the device rules. */
+    for (const VkBaseInStructure *s = pCreateInfo->pNext; s; s = s->pNext) {
+        if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_2_FEATURES_NV) {
+            const VkPhysicalDeviceCooperativeMatrix2FeaturesNV *f =
+                (const VkPhysicalDeviceCooperativeMatrix2FeaturesNV *)s;
+            d->cm_workgroup_scope = f->cooperativeMatrixWorkgroupScope ? 1 : 0;
+            d->cm_flexible_dimensions = f->cooperativeMatrixFlexibleDimensions ? 1 : 0;
+        } else if (s->sType ==
+                   VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_MAINTENANCE_1_FEATURES_EXT) {
+            d->cm_properties2 =
+                ((const VkPhysicalDeviceCooperativeMatrixMaintenance1FeaturesEXT *)s)
+                        ->cooperativeMatrixProperties2
+                    ? 1
+                    : 0;
+        }
+    }
     d->queue = calloc(1, sizeof(*d->queue));
     pthread_mutex_init(&d->lock, NULL);
     pthread_cond_init(&d->cond, NULL);
     d->loader.loaderMagic = ICD_LOADER_MAGIC;
     d->physical = physicalDevice;
+    cvk_profile_device_start(d);
     if (!d->queue) {
         destroy_device(d);
         return VK_ERROR_OUT_OF_HOST_MEMORY;
@@ -341,13 +359,21 @@ static VKAPI_ATTR void VKAPI_CALL cvk_GetDeviceBufferMemoryRequirements(
 
 /* Gives the buffer a device address: it is registered in every context
  * (one per subgroup size) in the same order, so it gets the same address
- * in each (cvm_buffer_create takes the lowest free slot). */
+ * in each (cvm_buffer_create takes the lowest free slot).  Only a buffer
+ * created with VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT has one
+ * (VUID-RuntimeSpirv-PhysicalStorageBuffer64-11819: PhysicalStorageBuffer
+ * pointers reference such buffers; vkGetBufferDeviceAddress asks for the
+ * bit too): the memory of any other buffer is reached through descriptors
+ * alone, and a PhysicalStorageBuffer access to it is out of bounds. */
 static VkResult bind_buffer(struct VkDevice_T *d, struct VkBuffer_T *b, struct VkDeviceMemory_T *m,
                             VkDeviceSize offset)
 {
     unregister_buffer(d, b);
     b->memory = m;
     b->offset = offset;
+    b->address = 0;
+    if (!(b->usage & VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT))
+        return VK_SUCCESS;
     VkResult r = VK_SUCCESS;
     pthread_mutex_lock(&d->lock);
     for (int i = 0; i < CVK_SUBGROUP_SIZES && r == VK_SUCCESS; i++) {
@@ -761,6 +787,7 @@ void cvk_pipeline_destroy(struct VkPipeline_T *p)
 {
     if (!p)
         return;
+    cvk_profile_pipeline_done(p);
     cvm_pipeline_destroy(p->pipeline);
     cvm_module_destroy(p->module);
     free(p);
@@ -828,20 +855,77 @@ VkResult cvk_specializations(const VkSpecializationInfo *si, cvm_specialization 
     return VK_SUCCESS;
 }
 
+/* The rules that depend on the device and the pipeline (the VUIDs of the
+ * SPIR-V environment that name device properties, enabled features, limits
+ * and creation flags): checked against what this driver reports, the
+ * features the application enabled, the pipeline's flags, entry point and
+ * subgroup size.  A broken rule is logged as a validation layer reports it
+ * ("Validation Error: [VUID-...]", to the COOPVM_VK_LOG file) and changes
+ * nothing: the pipeline is still made when the engine can run it (the
+ * Vulkan CTS never breaks these rules on purpose, and refusing what runs
+ * would only risk its results).  cvm_validate reports the first broken
+ * rule; it is logged when it is a device rule (the engine reports the
+ * others, as before).  Nothing is checked unless COOPVM_VK_LOG is set. */
+static void check_device_rules(const struct VkDevice_T *d, const uint32_t *words, size_t nwords,
+                               const char *name, uint32_t sg_log2, uint32_t pipe_flags,
+                               const char *what)
+{
+    const char *log = getenv("COOPVM_VK_LOG");
+    if (!log || !*log)
+        return; /* nobody would read it */
+    cvm_device_description dd;
+    cvm_get_device_description(&dd);
+    dd.cooperative_matrix_workgroup_scope = d->cm_workgroup_scope;
+    dd.cooperative_matrix_flexible_dimensions = d->cm_flexible_dimensions;
+    dd.cooperative_matrix_properties2 = d->cm_properties2;
+    dd.subgroup_size = 1u << sg_log2;
+    dd.entry_point = name;
+    dd.require_full_subgroups = (pipe_flags & CVK_PIPE_FULL_SUBGROUPS) ? 1 : 0;
+    dd.indexing_64bit = (pipe_flags & CVK_PIPE_64BIT_INDEXING) ? 1 : 0;
+    dd.shader_object = (pipe_flags & CVK_PIPE_SHADER_OBJECT) ? 1 : 0;
+    cvm_validate_options vo = {"vulkan1.4", 0, NULL, NULL, &dd};
+    cvm_diagnostic diag;
+    if (cvm_validate(words, nwords, &vo, &diag) != CVM_ERROR_INVALID_MODULE)
+        return; /* valid, or refused by the engine below with its own message */
+    /* Only the device rules: the others are the engine's to report. */
+    char id[128];
+    size_t len = strcspn(diag.message + 1, "]");
+    if (diag.message[0] != '[' || len >= sizeof(id))
+        return;
+    memcpy(id, diag.message + 1, len);
+    id[len] = 0;
+    int device_rule = 0;
+    for (uint32_t i = 0; i < cvm_validation_rule_count() && !device_rule; i++) {
+        cvm_validation_rule r;
+        device_rule = cvm_validation_rule_get(i, &r) == CVM_SUCCESS && r.checked == 2 &&
+                      !strcmp(r.id, id);
+    }
+    if (!device_rule)
+        return;
+    FILE *f = !strcmp(log, "stderr") ? stderr : fopen(log, "a");
+    if (!f)
+        return;
+    fprintf(f, "coopvm ICD: %s: Validation Error: %s\n", what, diag.message);
+    if (f != stderr)
+        fclose(f);
+}
+
 /* A compute pipeline of SPIR-V `words` (copied), entry point `name`, at the
- * subgroup size 2^sg_log2, with `push_size` bytes of push constants; `what`
- * names the command in the log. */
+ * subgroup size 2^sg_log2, with `push_size` bytes of push constants and the
+ * CVK_PIPE_* `pipe_flags`; `what` names the command in the log. */
 VkResult cvk_pipeline_build(struct VkDevice_T *d, const uint32_t *words, size_t nwords,
                             const char *name, const cvm_specialization *specs, uint32_t nspecs,
-                            uint32_t sg_log2, uint32_t push_size, const char *what,
-                            struct VkPipeline_T **o)
+                            uint32_t sg_log2, uint32_t push_size, uint32_t pipe_flags,
+                            const char *what, struct VkPipeline_T **o)
 {
     if (!words || sg_log2 >= CVK_SUBGROUP_SIZES)
         return VK_ERROR_INITIALIZATION_FAILED;
+    check_device_rules(d, words, nwords, name, sg_log2, pipe_flags, what);
     struct VkPipeline_T *p = calloc(1, sizeof(*p));
     if (!p)
         return VK_ERROR_OUT_OF_HOST_MEMORY;
     p->push_size = push_size;
+    uint64_t t0 = d->profile.on ? cvk_now_ns() : 0;
     cvm_diagnostic diag;
     cvm_result r = cvm_module_create(d->ctx[sg_log2], words, nwords, &p->module, &diag);
     if (r != CVM_SUCCESS) {
@@ -857,9 +941,20 @@ VkResult cvk_pipeline_build(struct VkDevice_T *d, const uint32_t *words, size_t 
         return r == CVM_ERROR_OUT_OF_MEMORY ? VK_ERROR_OUT_OF_HOST_MEMORY
                                             : VK_ERROR_INITIALIZATION_FAILED;
     }
+    if (d->profile.on)
+        cvk_profile_pipeline_start(d, p, cvk_now_ns() - t0, words, nwords, name, nspecs);
     *o = p;
     return VK_SUCCESS;
 }
+
+/* VkPipelineCreateFlags2CreateInfo, which the system's Vulkan headers may
+ * predate (vk.xml: VK_KHR_maintenance5, structure 1000470005). */
+#define CVK_STRUCTURE_TYPE_PIPELINE_CREATE_FLAGS_2_CREATE_INFO 1000470005u
+typedef struct cvk_pipeline_create_flags2 {
+    VkStructureType sType;
+    const void *pNext;
+    uint64_t flags;
+} cvk_pipeline_create_flags2;
 
 static VkResult create_compute_pipeline(struct VkDevice_T *d, const VkComputePipelineCreateInfo *ci,
                                         struct VkPipeline_T **o)
@@ -883,8 +978,19 @@ static VkResult create_compute_pipeline(struct VkDevice_T *d, const VkComputePip
     vr = cvk_specializations(st->pSpecializationInfo, &specs, &nspecs);
     if (vr != VK_SUCCESS)
         return vr;
+    /* VkPipelineCreateFlags2CreateInfo (VK_KHR_maintenance5, Vulkan 1.4),
+     * whose flags replace ci->flags, carries the 64-bit indexing flag. */
+    uint32_t pipe_flags = 0;
+    if (st->flags & VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT)
+        pipe_flags |= CVK_PIPE_FULL_SUBGROUPS;
+    for (const VkBaseInStructure *s = ci->pNext; s; s = s->pNext)
+        if ((uint32_t)s->sType == CVK_STRUCTURE_TYPE_PIPELINE_CREATE_FLAGS_2_CREATE_INFO &&
+            (((const cvk_pipeline_create_flags2 *)s)->flags &
+             (1ull << 43) /* VK_PIPELINE_CREATE_2_64_BIT_INDEXING_BIT_EXT */))
+            pipe_flags |= CVK_PIPE_64BIT_INDEXING;
     vr = cvk_pipeline_build(d, words, nwords, st->pName, specs, nspecs, sg_log2,
-                            ci->layout ? ci->layout->push_size : 0, "vkCreateComputePipelines", o);
+                            ci->layout ? ci->layout->push_size : 0, pipe_flags,
+                            "vkCreateComputePipelines", o);
     free(specs);
     return vr;
 }

@@ -643,12 +643,13 @@ static void core_properties(VkPhysicalDeviceProperties *p)
     l->maxDescriptorSetUniformBuffersDynamic = 1u << 16;
     l->maxDescriptorSetStorageBuffers = 1u << 20;
     l->maxDescriptorSetStorageBuffersDynamic = 1u << 16;
-    /* Workgroup memory is one heap allocation per workgroup in flight (one
-     * per worker thread), so the limit is no hardware's: 256 KiB lets the
-     * CTS's cooperative-matrix tests through workgroup memory run at every
-     * size the engine offers (at 64 KiB some were "Not enough shared memory
-     * supported") while a 16-thread dispatch still holds at most 4 MiB. */
-    l->maxComputeSharedMemorySize = 256u * 1024u;
+    /* coopvm's device description holds the limit (cvm_config.h says why
+     * 256 KiB). */
+    {
+        cvm_device_description dd;
+        cvm_get_device_description(&dd);
+        l->maxComputeSharedMemorySize = dd.max_compute_shared_memory_size;
+    }
     l->maxComputeWorkGroupCount[0] = UINT32_MAX;
     l->maxComputeWorkGroupCount[1] = 65535;
     l->maxComputeWorkGroupCount[2] = 65535;
@@ -673,161 +674,109 @@ static void core_properties(VkPhysicalDeviceProperties *p)
     l->maxViewports = 1;
 }
 
-/* The cooperative-matrix combinations the KHR, NV, flexible-dimension and
- * Properties2EXT queries list.  coopvm takes any AType, BType, CType and
- * ResultType of its component types, saturating accumulation for integer
- * CType and ResultType, at any M, N, K (granularity 1, up to
- * max_matrix_dimension); a finite list must name some of them, so it names
- * those a program (or the CTS, which asks for A = B and C = Result) looks
- * for: every input type with every result type, each integer pair also
- * saturating, and the two 8-bit mixed-signedness products. */
-typedef struct cvk_combo {
-    VkComponentTypeKHR a, b, c;
-    VkBool32 saturating;
-} cvk_combo;
-
-static const VkComponentTypeKHR combo_types[] = {
-    VK_COMPONENT_TYPE_FLOAT16_KHR,     VK_COMPONENT_TYPE_FLOAT32_KHR,
-    VK_COMPONENT_TYPE_FLOAT64_KHR,     VK_COMPONENT_TYPE_BFLOAT16_KHR,
-    VK_COMPONENT_TYPE_FLOAT8_E4M3_EXT, VK_COMPONENT_TYPE_FLOAT8_E5M2_EXT,
-    VK_COMPONENT_TYPE_SINT8_KHR,       VK_COMPONENT_TYPE_SINT16_KHR,
-    VK_COMPONENT_TYPE_SINT32_KHR,      VK_COMPONENT_TYPE_SINT64_KHR,
-    VK_COMPONENT_TYPE_UINT8_KHR,       VK_COMPONENT_TYPE_UINT16_KHR,
-    VK_COMPONENT_TYPE_UINT32_KHR,      VK_COMPONENT_TYPE_UINT64_KHR,
-};
-#define NTYPES (sizeof(combo_types) / sizeof(combo_types[0]))
-#define NINTEGER 8 /* the last NINTEGER of combo_types */
-#define NCOMBOS (NTYPES * NTYPES + NINTEGER * NINTEGER + 2)
-
-/* Combination k < NCOMBOS: first every (in, in, out) pair, then the
- * saturating integer pairs, then s8 x u8 and u8 x s8 into s32. */
-static cvk_combo combo_at(size_t k)
+/* The cooperative-matrix lists come from coopvm's device description
+ * (cvm_get_device_description, src/api/device_desc.c), the one table the
+ * driver and the validator's device rules share. */
+static void copy_khr(VkCooperativeMatrixPropertiesKHR *p, const cvm_coopmat_properties *c)
 {
-    cvk_combo c;
-    if (k < NTYPES * NTYPES) {
-        c.a = c.b = combo_types[k / NTYPES];
-        c.c = combo_types[k % NTYPES];
-        c.saturating = VK_FALSE;
-    } else if (k < NTYPES * NTYPES + NINTEGER * NINTEGER) {
-        k -= NTYPES * NTYPES;
-        c.a = c.b = combo_types[NTYPES - NINTEGER + k / NINTEGER];
-        c.c = combo_types[NTYPES - NINTEGER + k % NINTEGER];
-        c.saturating = VK_TRUE;
-    } else {
-        int first = k == NTYPES * NTYPES + NINTEGER * NINTEGER;
-        c.a = first ? VK_COMPONENT_TYPE_SINT8_KHR : VK_COMPONENT_TYPE_UINT8_KHR;
-        c.b = first ? VK_COMPONENT_TYPE_UINT8_KHR : VK_COMPONENT_TYPE_SINT8_KHR;
-        c.c = VK_COMPONENT_TYPE_SINT32_KHR;
-        c.saturating = VK_FALSE;
-    }
-    return c;
+    p->MSize = c->m_size;
+    p->NSize = c->n_size;
+    p->KSize = c->k_size;
+    p->AType = (VkComponentTypeKHR)c->a_type;
+    p->BType = (VkComponentTypeKHR)c->b_type;
+    p->CType = (VkComponentTypeKHR)c->c_type;
+    p->ResultType = (VkComponentTypeKHR)c->result_type;
+    p->saturatingAccumulation = c->saturating_accumulation ? VK_TRUE : VK_FALSE;
+    p->scope = (VkScopeKHR)c->scope;
 }
-
-static const uint32_t sizes[][3] = {{16, 16, 16}, {16, 8, 16}, {16, 8, 8},
-                                    {16, 16, 32}, {16, 8, 32}, {32, 32, 16}};
-#define NSIZES (sizeof(sizes) / sizeof(sizes[0]))
 
 static VKAPI_ATTR VkResult VKAPI_CALL cvk_GetPhysicalDeviceCooperativeMatrixPropertiesKHR(
     VkPhysicalDevice pd, uint32_t *pCount, VkCooperativeMatrixPropertiesKHR *pProps)
 {
-    uint32_t total = (uint32_t)(NCOMBOS * NSIZES);
+    cvm_device_description dd;
+    cvm_get_device_description(&dd);
+    uint32_t total = dd.coopmat_property_count;
     if (!pProps) {
         *pCount = total;
         return VK_SUCCESS;
     }
     uint32_t n = *pCount < total ? *pCount : total;
-    for (uint32_t i = 0; i < n; i++) {
-        const cvk_combo combo = combo_at(i / NSIZES), *c = &combo;
-        const uint32_t *mnk = sizes[i % NSIZES];
-        VkCooperativeMatrixPropertiesKHR *p = &pProps[i];
-        p->MSize = mnk[0];
-        p->NSize = mnk[1];
-        p->KSize = mnk[2];
-        p->AType = c->a;
-        p->BType = c->b;
-        p->CType = p->ResultType = c->c;
-        p->saturatingAccumulation = c->saturating;
-        p->scope = VK_SCOPE_SUBGROUP_KHR;
-    }
+    for (uint32_t i = 0; i < n; i++)
+        copy_khr(&pProps[i], &dd.coopmat_properties[i]);
     *pCount = n;
     return n < total ? VK_INCOMPLETE : VK_SUCCESS;
 }
 
-/* VK_NV_cooperative_matrix: the same list where the NV types have names
- * (VkComponentTypeNV stops at UINT64).  bfloat16 and float8 stay out on
- * purpose: GL_NV_cooperative_matrix's fcoopmatNV<16> names float16 only and
- * there is no fcoopmatNV<8>, so the CTS's nv.*.convert* cases with those
- * types, which look for them in this list, fail to compile their shader
- * ("coopMatLoadNV: no matching overloaded function", InternalError) when
- * they are listed; unlisted they are NotSupported.  The KHR list has them. */
+/* VK_NV_cooperative_matrix: the description's NV list (the KHR list without
+ * bfloat16, float8 and saturation; device_desc.c says why). */
 static VKAPI_ATTR VkResult VKAPI_CALL cvk_GetPhysicalDeviceCooperativeMatrixPropertiesNV(
     VkPhysicalDevice pd, uint32_t *pCount, VkCooperativeMatrixPropertiesNV *pProps)
 {
-    uint32_t total = 0;
-    for (size_t k = 0; k < NCOMBOS * NSIZES; k++) {
-        const cvk_combo combo = combo_at(k / NSIZES), *c = &combo;
-        if (c->a > VK_COMPONENT_TYPE_UINT64_KHR || c->b > VK_COMPONENT_TYPE_UINT64_KHR ||
-            c->c > VK_COMPONENT_TYPE_UINT64_KHR || c->saturating)
-            continue;
-        if (pProps) {
-            if (total == *pCount)
-                return VK_INCOMPLETE; /* *pCount, as given, is the number written */
-            VkCooperativeMatrixPropertiesNV *p = &pProps[total];
-            const uint32_t *mnk = sizes[k % NSIZES];
-            p->MSize = mnk[0];
-            p->NSize = mnk[1];
-            p->KSize = mnk[2];
-            p->AType = (VkComponentTypeNV)c->a;
-            p->BType = (VkComponentTypeNV)c->b;
-            p->CType = p->DType = (VkComponentTypeNV)c->c;
-            p->scope = VK_SCOPE_SUBGROUP_NV;
-        }
-        total++;
+    cvm_device_description dd;
+    cvm_get_device_description(&dd);
+    uint32_t total = dd.coopmat_nv_property_count;
+    if (!pProps) {
+        *pCount = total;
+        return VK_SUCCESS;
+    }
+    for (uint32_t i = 0; i < total; i++) {
+        if (i == *pCount)
+            return VK_INCOMPLETE; /* *pCount, as given, is the number written */
+        const cvm_coopmat_properties *c = &dd.coopmat_nv_properties[i];
+        VkCooperativeMatrixPropertiesNV *p = &pProps[i];
+        p->MSize = c->m_size;
+        p->NSize = c->n_size;
+        p->KSize = c->k_size;
+        p->AType = (VkComponentTypeNV)c->a_type;
+        p->BType = (VkComponentTypeNV)c->b_type;
+        p->CType = (VkComponentTypeNV)c->c_type;
+        p->DType = (VkComponentTypeNV)c->result_type;
+        p->scope = (VkScopeNV)c->scope;
     }
     *pCount = total;
     return VK_SUCCESS;
 }
 
-/* Workgroup sizes listed for workgroup-scope flexible dimensions: coopvm
- * takes any count up to max_workgroup_invocations; these are the common
- * ones. */
-static const uint32_t wg_invocations[] = {32, 64, 128, 256, 512, 1024};
-#define NWG (sizeof(wg_invocations) / sizeof(wg_invocations[0]))
-
 static VKAPI_ATTR VkResult VKAPI_CALL cvk_GetPhysicalDeviceCooperativeMatrixFlexibleDimensionsPropertiesNV(
     VkPhysicalDevice pd, uint32_t *pCount, VkCooperativeMatrixFlexibleDimensionsPropertiesNV *pProps)
 {
-    cvm_limits lim;
-    cvm_get_limits(&lim);
-    uint32_t per_combo = 1 + (uint32_t)NWG;
-    uint32_t total = (uint32_t)NCOMBOS * per_combo;
+    cvm_device_description dd;
+    cvm_get_device_description(&dd);
+    uint32_t total = dd.flexible_property_count;
     if (!pProps) {
         *pCount = total;
         return VK_SUCCESS;
     }
     uint32_t n = *pCount < total ? *pCount : total;
     for (uint32_t i = 0; i < n; i++) {
-        const cvk_combo combo = combo_at(i / per_combo), *c = &combo;
-        uint32_t w = i % per_combo;
+        const cvm_coopmat_granularity *g = &dd.flexible_properties[i];
         VkCooperativeMatrixFlexibleDimensionsPropertiesNV *p = &pProps[i];
-        p->MGranularity = p->NGranularity = p->KGranularity = lim.flexible_dimension_granularity;
-        p->AType = c->a;
-        p->BType = c->b;
-        p->CType = p->ResultType = c->c;
-        p->saturatingAccumulation = c->saturating;
-        p->scope = w == 0 ? VK_SCOPE_SUBGROUP_KHR : VK_SCOPE_WORKGROUP_KHR;
-        p->workgroupInvocations = w == 0 ? 0 : wg_invocations[w - 1];
+        p->MGranularity = g->m_granularity;
+        p->NGranularity = g->n_granularity;
+        p->KGranularity = g->k_granularity;
+        p->AType = (VkComponentTypeKHR)g->a_type;
+        p->BType = (VkComponentTypeKHR)g->b_type;
+        p->CType = (VkComponentTypeKHR)g->c_type;
+        p->ResultType = (VkComponentTypeKHR)g->result_type;
+        p->saturatingAccumulation = g->saturating_accumulation ? VK_TRUE : VK_FALSE;
+        p->scope = (VkScopeKHR)g->scope;
+        p->workgroupInvocations = g->workgroup_invocations;
     }
     *pCount = n;
     return n < total ? VK_INCOMPLETE : VK_SUCCESS;
 }
 
+/* The description lists each combination once per scope, for any
+ * invocation count and subgroup size (0); a query takes the entries of its
+ * scope and saturation. */
 static VKAPI_ATTR VkResult VKAPI_CALL cvk_GetPhysicalDeviceCooperativeMatrixProperties2EXT(
     VkPhysicalDevice pd, const VkPhysicalDeviceCooperativeMatrixInfo2EXT *pInfo, uint32_t *pCount,
     VkCooperativeMatrixProperties2EXT *pProps)
 {
     cvm_limits lim;
     cvm_get_limits(&lim);
+    cvm_device_description dd;
+    cvm_get_device_description(&dd);
     int ok = pInfo && (pInfo->scope == VK_SCOPE_SUBGROUP_KHR ||
                        (pInfo->scope == VK_SCOPE_WORKGROUP_KHR && pInfo->invocations >= 1 &&
                         pInfo->invocations <= lim.max_workgroup_invocations));
@@ -837,18 +786,24 @@ static VKAPI_ATTR VkResult VKAPI_CALL cvk_GetPhysicalDeviceCooperativeMatrixProp
         ok = 0;
     int saturating = pInfo && (pInfo->flags & VK_COOPERATIVE_MATRIX_SATURATING_ACCUMULATION_BIT_EXT);
     uint32_t total = 0;
-    for (size_t k = 0; ok && k < NCOMBOS; k++) {
-        const cvk_combo combo = combo_at(k), *c = &combo;
-        if ((int)c->saturating != (saturating ? 1 : 0))
+    for (uint32_t k = 0; ok && k < dd.properties2_count; k++) {
+        const cvm_coopmat_granularity *g = &dd.properties2[k];
+        if ((g->saturating_accumulation ? 1 : 0) != (saturating ? 1 : 0) ||
+            g->scope != (uint32_t)pInfo->scope ||
+            (g->workgroup_invocations && g->workgroup_invocations != pInfo->invocations) ||
+            (g->subgroup_size && g->subgroup_size != pInfo->subgroupSize))
             continue;
         if (pProps) {
             if (total == *pCount)
                 return VK_INCOMPLETE; /* *pCount, as given, is the number written */
             VkCooperativeMatrixProperties2EXT *p = &pProps[total];
-            p->MGranularity = p->NGranularity = p->KGranularity = lim.flexible_dimension_granularity;
-            p->AType = c->a;
-            p->BType = c->b;
-            p->CType = p->ResultType = c->c;
+            p->MGranularity = g->m_granularity;
+            p->NGranularity = g->n_granularity;
+            p->KGranularity = g->k_granularity;
+            p->AType = (VkComponentTypeKHR)g->a_type;
+            p->BType = (VkComponentTypeKHR)g->b_type;
+            p->CType = (VkComponentTypeKHR)g->c_type;
+            p->ResultType = (VkComponentTypeKHR)g->result_type;
         }
         total++;
     }

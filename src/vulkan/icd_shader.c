@@ -152,6 +152,11 @@ static VkResult create_shader(struct VkDevice_T *d, const VkShaderCreateInfoEXT 
     binary_parts bp;
     memset(&bp, 0, sizeof(bp));
     VkResult r;
+    uint32_t pipe_flags = CVK_PIPE_SHADER_OBJECT;
+    if (ci->flags & VK_SHADER_CREATE_REQUIRE_FULL_SUBGROUPS_BIT_EXT)
+        pipe_flags |= CVK_PIPE_FULL_SUBGROUPS;
+    if (ci->flags & VK_SHADER_CREATE_64_BIT_INDEXING_BIT_EXT)
+        pipe_flags |= CVK_PIPE_64BIT_INDEXING;
     if (ci->codeType == VK_SHADER_CODE_TYPE_BINARY_EXT) {
         int nomem;
         if (!read_binary(ci->pCode, ci->codeSize, &bp, &nomem))
@@ -182,7 +187,8 @@ static VkResult create_shader(struct VkDevice_T *d, const VkShaderCreateInfoEXT 
                                 &s->binary_size);
         if (s->binary)
             r = cvk_pipeline_build(d, bp.words, bp.nwords, bp.name, bp.specs, bp.nspecs,
-                                   bp.sg_log2, push_size, "vkCreateShadersEXT", &s->pipeline);
+                                   bp.sg_log2, push_size, pipe_flags, "vkCreateShadersEXT",
+                                   &s->pipeline);
     }
     free(bp.words);
     free(bp.specs);

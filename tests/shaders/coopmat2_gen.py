@@ -105,7 +105,11 @@ def reduce_shader(elem, modes, name, two_by_two=False):
     consts += f"%x = OpVariable {bty} StorageBuffer\n%out = OpVariable {bty} StorageBuffer\n"
     body = """       %main = OpFunction %void None %fnvoid
       %entry = OpLabel
-         %sg = OpLoad %uint %sgid
+; a Workgroup-scope instance loads at 0: the operands of its load and
+; stores must be uniform in the workgroup (KHR-CM.Uniform-Operands)
+        %sg0 = OpLoad %uint %sgid
+        %wgs = OpIEqual %bool %SCOPE %uint_2
+         %sg = OpSelect %uint %wgs %uint_0 %sg0
          %MN = OpIMul %uint %M %N
        %base = OpIMul %uint %sg %MN
          %px = OpAccessChain {ptr_sb} %x %int_0 %base
@@ -194,7 +198,11 @@ def per_element_shader():
 """
     body = """       %main = OpFunction %void None %fnvoid
       %entry = OpLabel
-         %sg = OpLoad %uint %sgid
+; a Workgroup-scope instance loads at 0: the operands of its load and
+; stores must be uniform in the workgroup (KHR-CM.Uniform-Operands)
+        %sg0 = OpLoad %uint %sgid
+        %wgs = OpIEqual %bool %SCOPE %uint_2
+         %sg = OpSelect %uint %wgs %uint_0 %sg0
          %MN = OpIMul %uint %M %N
        %base = OpIMul %uint %sg %MN
          %px = OpAccessChain %ptr_sb_float %x %int_0 %base
@@ -264,7 +272,11 @@ def convert_shader():
 """
     body = """       %main = OpFunction %void None %fnvoid
       %entry = OpLabel
-         %sg = OpLoad %uint %sgid
+; a Workgroup-scope instance loads at 0: the operands of its load and
+; stores must be uniform in the workgroup (KHR-CM.Uniform-Operands)
+        %sg0 = OpLoad %uint %sgid
+        %wgs = OpIEqual %bool %SCOPE %uint_2
+         %sg = OpSelect %uint %wgs %uint_0 %sg0
          %MN = OpIMul %uint %M %N
        %base = OpIMul %uint %sg %MN
          %px = OpAccessChain %ptr_sb_float %x %int_0 %base

@@ -5,7 +5,8 @@
  * their matrix sizes, scope and Use as specialization constants.  With a
  * workgroup of 64 and subgroups of 32, a Subgroup-scope matrix has two
  * instances (each loads at SubgroupId * M*N and stores at its own slots), a
- * Workgroup-scope one has one (SubgroupId of its first invocation, 0).
+ * Workgroup-scope one has one (at offset 0: its operands must be uniform in
+ * the workgroup, so the shaders use SubgroupId at Subgroup scope only).
  *
  * Reductions are compared bit for bit: the models fold in the order
  * coopmat2_ops.c documents (left to right by default, Row|Column's row

@@ -8,6 +8,8 @@
  *   store that writes there, and the buffers keep the interpreter's results;
  * - a shader the tier does not take runs once, compares nothing, and says
  *   why (the Workgroup variable, by name);
+ * - by size (no flag): dispatches too small for the compiled tier add up,
+ *   and the one that brings them to CVM_JIT_MIN_INVOCATIONS compiles;
  * - COOPVM_JIT: always compiles a dispatch far below the size threshold,
  *   never keeps the interpreter whatever the flags, compare sets the flag,
  *   anything else is refused by name. */
@@ -23,6 +25,7 @@
 
 #include "api/tiers.h"
 #include "coopvm.h"
+#include "cvm_config.h"
 #include "exec/jit/jit.h"
 
 /* o[g] = in[g] * 2 + 1 for g = GlobalInvocationId.x; o at binding 0, in at
@@ -256,6 +259,37 @@ static void test_compare_not_taken(void **state)
     unmake(&s);
 }
 
+static void test_small_dispatches_add_up(void **state)
+{
+    (void)state;
+    if (!cvm_jit_available())
+        skip();
+    unsetenv("COOPVM_JIT");
+    setup s;
+    cvm_diagnostic d;
+    assert_int_equal(make(&s, saxpy_text, 0, &d), CVM_SUCCESS);
+    /* N invocations a dispatch: the sum reaches the threshold at dispatch
+     * `need`, never before */
+    const uint64_t need = (CVM_JIT_MIN_INVOCATIONS + N - 1) / N;
+    cvm_tier_info ti;
+    for (uint64_t k = 1; k < need; k++)
+        assert_int_equal(cvm_pipeline_dispatch(s.pipe, N / 4, 1, 1, &d), CVM_SUCCESS);
+    cvm_pipeline_tier_info(s.pipe, &ti);
+    assert_int_equal(ti.entry, 0);
+    assert_int_equal(ti.compiled_dispatches, 0);
+    assert_int_equal(ti.dispatches, need - 1);
+    assert_results(&s);
+    memset(s.o, 0x5a, sizeof(s.o));
+    uint64_t groups = cvm_test_jit_groups();
+    assert_int_equal(cvm_pipeline_dispatch(s.pipe, N / 4, 1, 1, &d), CVM_SUCCESS);
+    assert_results(&s);
+    assert_int_equal(cvm_test_jit_groups() - groups, N / 4);
+    cvm_pipeline_tier_info(s.pipe, &ti);
+    assert_int_equal(ti.entry, 1);
+    assert_int_equal(ti.compiled_dispatches, 1);
+    unmake(&s);
+}
+
 static void test_environment(void **state)
 {
     (void)state;
@@ -329,6 +363,7 @@ int main(void)
         cmocka_unit_test(test_compare_alike),
         cmocka_unit_test(test_compare_reports),
         cmocka_unit_test(test_compare_not_taken),
+        cmocka_unit_test(test_small_dispatches_add_up),
         cmocka_unit_test(test_environment),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

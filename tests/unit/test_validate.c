@@ -126,6 +126,8 @@ typedef struct vcase {
     char base[32];
     char env[32];
     char file[64];
+    char device[160]; /* the @device line's words: how the case's description
+                         differs from the restrictive one (test_device) */
     edit *edits;
     size_t nedits;
     patch *patches;
@@ -192,6 +194,8 @@ static void parse_cases(suite *s, const char *path, const char *fname)
                 memset(ed, 0, sizeof(*ed));
                 ed->twin = raw[0] == '~';
                 ed->old = dup_trim(raw + 2, strlen(raw + 2));
+            } else if (!strncmp(raw, "@device", 7) && (raw[7] == ' ' || !raw[7])) {
+                snprintf(c->device, sizeof(c->device), "%s", raw + 7);
             } else if (!strncmp(raw, "@patch ", 7)) {
                 c->patches = realloc(c->patches, (c->npatches + 1) * sizeof(patch));
                 patch *pt = &c->patches[c->npatches++];
@@ -365,6 +369,101 @@ static int rule_is_warning(const char *id)
     return 0;
 }
 
+/* ---- the device rules' description ------------------------------------------------------ */
+
+/* The restrictive device the cases of the device rules (checked 2) run
+ * against, unless their @device line changes it: a short property list of
+ * each kind, small limits, compute-only stages, no optional feature
+ * enabled, no pipeline flag. */
+#define F16 CVM_COMPONENT_TYPE_FLOAT16
+#define F32 CVM_COMPONENT_TYPE_FLOAT32
+#define S8 CVM_COMPONENT_TYPE_SINT8
+#define S32 CVM_COMPONENT_TYPE_SINT32
+#define U32 CVM_COMPONENT_TYPE_UINT32
+#define SG CVM_SCOPE_SUBGROUP
+#define WG CVM_SCOPE_WORKGROUP
+static const cvm_coopmat_properties test_khr[] = {
+    {16, 16, 16, F16, F16, F16, F16, 0, SG}, {16, 16, 16, F16, F16, F32, F32, 0, SG},
+    {16, 16, 16, S8, S8, S32, S32, 0, SG},   {16, 8, 16, F16, F16, F16, F16, 0, SG},
+    {32, 16, 16, F16, F16, F16, F16, 0, SG},
+};
+static const cvm_coopmat_properties test_nv[] = {
+    {16, 16, 16, F16, F16, F16, F16, 0, SG},
+    {16, 16, 16, F32, F32, F32, F32, 0, SG},
+};
+static const cvm_coopmat_granularity test_flexible[] = {
+    {16, 16, 16, F16, F16, F32, F32, 0, SG, 0, 0},
+    {16, 16, 16, S8, S8, S32, S32, 0, SG, 0, 0},
+    {16, 16, 16, F16, F16, F32, F32, 0, WG, 32, 0},
+};
+static const cvm_coopmat_granularity test_props2[] = {
+    {32, 32, 32, F16, F16, F32, F32, 0, SG, 0, 32},
+    {32, 32, 32, S8, S8, S32, S32, 0, SG, 0, 32},
+    {32, 32, 32, F16, F16, F32, F32, 0, WG, 32, 0},
+};
+static const cvm_coopvec_properties test_coopvec[] = {
+    {F16, F16, F16, F16, F16, 0},
+    {F32, F16, F16, F16, F32, 1},
+    {U32, CVM_COMPONENT_TYPE_SINT8_PACKED, S8, S32, S32, 0},
+};
+
+/* The restrictive description, changed by `mods` (an @device line):
+ * wgscope, flexible, props2 (features), full-subgroups, indexing64,
+ * shader-object (pipeline), subgroup=N. */
+static void test_device(cvm_device_description *d, const char *mods)
+{
+    memset(d, 0, sizeof(*d));
+    d->coopmat_properties = test_khr;
+    d->coopmat_property_count = (uint32_t)(sizeof(test_khr) / sizeof(test_khr[0]));
+    d->coopmat_nv_properties = test_nv;
+    d->coopmat_nv_property_count = (uint32_t)(sizeof(test_nv) / sizeof(test_nv[0]));
+    d->flexible_properties = test_flexible;
+    d->flexible_property_count = (uint32_t)(sizeof(test_flexible) / sizeof(test_flexible[0]));
+    d->properties2 = test_props2;
+    d->properties2_count = (uint32_t)(sizeof(test_props2) / sizeof(test_props2[0]));
+    d->coopvec_properties = test_coopvec;
+    d->coopvec_property_count = (uint32_t)(sizeof(test_coopvec) / sizeof(test_coopvec[0]));
+    d->max_compute_shared_memory_size = 1024;
+    d->cooperative_matrix_flexible_dimensions_max_dimension = 64;
+    d->max_cooperative_vector_components = 32;
+    d->subgroup_size = 32;
+    d->cooperative_matrix_supported_stages = CVM_STAGE_COMPUTE;
+    d->cooperative_matrix_nv_supported_stages = CVM_STAGE_COMPUTE;
+    d->cooperative_vector_supported_stages = CVM_STAGE_COMPUTE;
+    char buf[160];
+    snprintf(buf, sizeof(buf), "%s", mods ? mods : "");
+    for (char *w = strtok(buf, " \t"); w; w = strtok(NULL, " \t")) {
+        if (!strcmp(w, "wgscope"))
+            d->cooperative_matrix_workgroup_scope = 1;
+        else if (!strcmp(w, "flexible"))
+            d->cooperative_matrix_flexible_dimensions = 1;
+        else if (!strcmp(w, "props2"))
+            d->cooperative_matrix_properties2 = 1;
+        else if (!strcmp(w, "full-subgroups"))
+            d->require_full_subgroups = 1;
+        else if (!strcmp(w, "indexing64"))
+            d->indexing_64bit = 1;
+        else if (!strcmp(w, "shader-object"))
+            d->shader_object = 1;
+        else if (!strncmp(w, "subgroup=", 9))
+            d->subgroup_size = (uint32_t)strtoul(w + 9, NULL, 0);
+        else {
+            print_error("@device: unknown word '%s'\n", w);
+            fail();
+        }
+    }
+}
+
+static int rule_checked(const char *id)
+{
+    for (uint32_t r = 0; r < cvm_validation_rule_count(); r++) {
+        cvm_validation_rule info;
+        if (cvm_validation_rule_get(r, &info) == CVM_SUCCESS && !strcmp(info.id, id))
+            return info.checked;
+    }
+    return 0;
+}
+
 /* ---- the negative suite ------------------------------------------------------------------ */
 
 static void test_negative_suite(void **state)
@@ -412,10 +511,27 @@ static void test_negative_suite(void **state)
         /* Strict: every rule an error, so the twin breaks no rule at all
          * (no warning either) and the broken module is refused for the
          * case's rule, whatever its severity. */
-        cvm_validate_options opt = {env, CVM_VALIDATE_STRICT, NULL, NULL};
+        /* A device rule's case runs against the restrictive description
+         * (with its @device changes); without a description the rule is
+         * not run, so the broken module breaks no other rule. */
+        int device_rule = rule_checked(c->id) == 2;
+        cvm_device_description dev;
+        test_device(&dev, c->device);
+        const cvm_device_description *devp = device_rule || c->device[0] ? &dev : NULL;
+        cvm_validate_options opt = {env, CVM_VALIDATE_STRICT, NULL, NULL, devp};
         cvm_diagnostic td, bd;
         cvm_result tr = cvm_validate(tw, tn, &opt, &td);
         cvm_result br = cvm_validate(bw, bn, &opt, &bd);
+        if (device_rule) {
+            cvm_validate_options nodev = {env, CVM_VALIDATE_STRICT, NULL, NULL, NULL};
+            cvm_diagnostic nd;
+            if (cvm_validate(bw, bn, &nodev, &nd) != CVM_SUCCESS) {
+                print_error("%s %s: without a device description the broken module is "
+                            "rejected: %s\n",
+                            c->file, c->id, nd.message);
+                failures++;
+            }
+        }
         char want[120];
         snprintf(want, sizeof(want), "[%s]", c->id);
         if (tr != CVM_SUCCESS) {
@@ -432,7 +548,7 @@ static void test_negative_suite(void **state)
          * same rule; a warning rule is reported as a warning naming it and
          * refuses nothing, in cvm_validate and in the engine. */
         warnings seen = {want, 0, 0, ""};
-        cvm_validate_options lax = {env, 0, collect_warning, &seen};
+        cvm_validate_options lax = {env, 0, collect_warning, &seen, devp};
         cvm_diagnostic ld;
         cvm_result lr = cvm_validate(bw, bn, &lax, &ld);
         if (!rule_is_warning(c->id)) {
@@ -472,7 +588,7 @@ static void test_negative_suite(void **state)
         if (!strncmp(c->id, "VUID-", 5)) {
             /* Vulkan's rules hold under a Vulkan target only, and the engine
              * validates by the SPIR-V texts' rules alone. */
-            cvm_validate_options spv = {"spv1.6", 0, NULL, NULL};
+            cvm_validate_options spv = {"spv1.6", 0, NULL, NULL, NULL};
             cvm_diagnostic sd, ed;
             if (cvm_validate(bw, bn, &spv, &sd) != CVM_SUCCESS) {
                 print_error("%s %s: the broken module is rejected under spv1.6: %s\n", c->file,
@@ -565,6 +681,7 @@ typedef struct accept_ctx {
     known_invalid list[64];
     int nlist;
     int failures;
+    int own_device; /* modules checked against coopvm's own description */
 } accept_ctx;
 
 static void load_invalid_list(accept_ctx *a)
@@ -599,7 +716,7 @@ static int accept_module(const char *path, void *ctx)
         }
     static const char *const envs[] = {"vulkan1.4", "spv1.6"};
     for (size_t i = 0; i < 2; i++) {
-        cvm_validate_options opt = {envs[i], 0, NULL, NULL};
+        cvm_validate_options opt = {envs[i], 0, NULL, NULL, NULL};
         cvm_diagnostic d;
         cvm_result r = cvm_validate(w, n, &opt, &d);
         char want[120];
@@ -612,6 +729,24 @@ static int accept_module(const char *path, void *ctx)
                         r == CVM_SUCCESS ? "accepted" : d.message);
             a->failures++;
         }
+    }
+    /* coopvm's own device description (what its Vulkan driver reports,
+     * `coopvm val --device coopvm`) takes every module it runs: the device
+     * rules find nothing to refuse in them. */
+    if (!bad) {
+        cvm_device_description own;
+        cvm_get_device_description(&own);
+        /* Pipeline flags are the application's, not the device's: taken
+         * as REQUIRE_FULL_SUBGROUPS (VUID 10770 for modules before SPIR-V
+         * 1.6, device/khr_spv15.spv; the CLI tests check it). */
+        own.require_full_subgroups = 1;
+        cvm_validate_options opt = {"vulkan1.4", 0, NULL, NULL, &own};
+        cvm_diagnostic d;
+        if (cvm_validate(w, n, &opt, &d) != CVM_SUCCESS) {
+            print_error("%s (vulkan1.4, coopvm's device description): %s\n", path, d.message);
+            a->failures++;
+        }
+        a->own_device++;
     }
     free(w);
     return 1;
@@ -627,14 +762,15 @@ static void test_known_modules_valid(void **state)
     n += walk_spv(CVM_SHARED_DIR "/bench", 0, accept_module, a);
     n += walk_spv(CVM_TEST_DATA_DIR, 0, accept_module, a);
     print_message("%d modules of the corpus, the bench and tests/ validated (%d invalid on "
-                  "purpose)\n",
-                  n, a->nlist);
+                  "purpose; %d also against coopvm's device description)\n",
+                  n, a->nlist, a->own_device);
     for (int i = 0; i < a->nlist; i++)
         if (!a->list[i].seen) {
             print_error("invalid_modules.txt names %s, which is not there\n", a->list[i].path);
             a->failures++;
         }
     assert_true(n > 20);
+    assert_true(a->own_device > 20);
     int failures = a->failures;
     free(a);
     assert_int_equal(failures, 0);
@@ -721,7 +857,7 @@ static void test_arguments(void **state)
     size_t n;
     uint32_t *w = small_module("%uint_1", &n);
     cvm_diagnostic d;
-    cvm_validate_options bad_env = {"vulkan9.9", 0, NULL, NULL}, bad_flags = {NULL, 2, NULL, NULL};
+    cvm_validate_options bad_env = {"vulkan9.9", 0, NULL, NULL, NULL}, bad_flags = {NULL, 2, NULL, NULL, NULL};
     assert_int_equal(cvm_validate(w, n, &bad_env, &d), CVM_ERROR_INVALID_ARGUMENT);
     assert_non_null(strstr(d.message, "vulkan9.9"));
     assert_int_equal(cvm_validate(w, n, &bad_flags, &d), CVM_ERROR_INVALID_ARGUMENT);
@@ -736,7 +872,7 @@ static void test_arguments(void **state)
     }
     /* The target environment's version limit: SPIR-V 1.6 is too new for
      * Vulkan 1.1. */
-    cvm_validate_options vk11 = {"vulkan1.1", 0, NULL, NULL};
+    cvm_validate_options vk11 = {"vulkan1.1", 0, NULL, NULL, NULL};
     assert_int_equal(cvm_validate(w, n, &vk11, &d), CVM_ERROR_MALFORMED);
     assert_int_equal(strncmp(d.message, "[CORE.Version-Env]", 18), 0);
     assert_int_equal(cvm_validate(w, n, NULL, NULL), CVM_SUCCESS);
@@ -766,6 +902,48 @@ static void test_rule_table(void **state)
         }
     }
     assert_true(listed > 0 && listed < n);
+    /* The rules checked against a device description (issue 31), each by
+     * its id: checked 2, and no other. */
+    static const char *const device_rules[] = {
+        "VUID-RuntimeSpirv-OpTypeCooperativeMatrixKHR-10163",
+        "VUID-RuntimeSpirv-OpCooperativeMatrixMulAddKHR-10060",
+        "VUID-NSize-12352",
+        "VUID-KSize-12353",
+        "QCOM-CMC.Subgroup-Size",
+        "QCOM-CMC.SubArray-K",
+        "VUID-RuntimeSpirv-cooperativeMatrixWorkgroupScope-10164",
+        "VUID-cooperativeMatrixProperties2-13382",
+        "VUID-cooperativeMatrixProperties2-13383",
+        "VUID-RuntimeSpirv-cooperativeMatrixFlexibleDimensions-10165",
+        "VUID-RuntimeSpirv-cooperativeMatrixFlexibleDimensions-10166",
+        "VUID-RuntimeSpirv-cooperativeMatrixFlexibleDimensionsMaxDimension-10167",
+        "VUID-RuntimeSpirv-maxComputeSharedMemorySize-10168",
+        "VUID-RuntimeSpirv-cooperativeMatrixSupportedStages-08985",
+        "VUID-RuntimeSpirv-cooperativeVectorSupportedStages-10091",
+        "VUID-RuntimeSpirv-maxCooperativeVectorComponents-10094",
+        "VUID-RuntimeSpirv-OpTypeCooperativeVector-10095",
+        "VUID-RuntimeSpirv-OpCooperativeVectorMatrixMulNV-10089",
+        "VUID-RuntimeSpirv-OpCooperativeVectorMatrixMulAddNV-11808",
+        "VUID-RuntimeSpirv-OpCooperativeVectorLoadNV-11809",
+        "VUID-RuntimeSpirv-OpTypeCooperativeMatrixKHR-10770",
+        "VUID-RuntimeSpirv-OpTypeCooperativeMatrixKHR-10771",
+        "VUID-RuntimeSpirv-OpTypeCooperativeMatrixNV-06316",
+        "VUID-RuntimeSpirv-OpTypeCooperativeMatrixMulAddNV-10059",
+        "VUID-RuntimeSpirv-OpTypeCooperativeMatrixNV-06322",
+    };
+    uint32_t device = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        assert_int_equal(cvm_validation_rule_get(i, &r), CVM_SUCCESS);
+        int want = 0;
+        for (size_t k = 0; k < sizeof(device_rules) / sizeof(device_rules[0]); k++)
+            want |= !strcmp(r.id, device_rules[k]);
+        if (want != (r.checked == 2)) {
+            print_error("rule %s: checked %d\n", r.id, r.checked);
+            fail();
+        }
+        device += r.checked == 2;
+    }
+    assert_int_equal(device, sizeof(device_rules) / sizeof(device_rules[0]));
 }
 
 /* Every allocation the validator makes may fail: it then reports
@@ -784,15 +962,21 @@ static void test_allocation_failures(void **state)
      * runs out of memory as well. */
     uint32_t *bad = small_module("%float_1", &nbad);
     cvm_diagnostic d;
-    for (int which = 0; which < 2; which++) {
-        const uint32_t *words = which ? bad : w;
-        size_t count = which ? nbad : nw;
+    /* The third run: the device rules' allocations (the stage rule's, with
+     * no stage supported, so that the module is then refused for it). */
+    cvm_device_description dev;
+    cvm_get_device_description(&dev);
+    dev.cooperative_matrix_supported_stages = 0;
+    cvm_validate_options with_device = {"vulkan1.4", 0, NULL, NULL, &dev};
+    for (int which = 0; which < 3; which++) {
+        const uint32_t *words = which == 1 ? bad : w;
+        size_t count = which == 1 ? nbad : nw;
         cvm_result want = which ? CVM_ERROR_INVALID_MODULE : CVM_SUCCESS;
         int done = 0;
         uint64_t k = 1;
         for (; k < 100000 && !done; k++) {
             cvm_test_fail_allocation_after(k);
-            cvm_result r = cvm_validate(words, count, NULL, &d);
+            cvm_result r = cvm_validate(words, count, which == 2 ? &with_device : NULL, &d);
             cvm_test_fail_allocation_after(0);
             if (r == want)
                 done = 1; /* k is past the last allocation */
@@ -801,6 +985,9 @@ static void test_allocation_failures(void **state)
         }
         assert_true(done);
         assert_true(k > 2); /* at least one allocation was made to fail */
+        if (which == 2)
+            assert_non_null(strstr(d.message, "[VUID-RuntimeSpirv-cooperativeMatrixSupportedStages-"
+                                              "08985]"));
     }
     free(w);
     cvm_free(bad);
@@ -846,7 +1033,7 @@ static void test_warnings(void **state)
 
     /* cvm_validate: valid, one warning naming the rule, CVM_SUCCESS in it. */
     warnings seen = {"[NV-CV.Version]", 0, 0, ""};
-    cvm_validate_options opt = {NULL, 0, collect_warning, &seen};
+    cvm_validate_options opt = {NULL, 0, collect_warning, &seen, NULL};
     assert_int_equal(cvm_validate(w, n, &opt, &d), CVM_SUCCESS);
     assert_int_equal(seen.count, 1);
     assert_int_equal(seen.named, 1);
@@ -855,7 +1042,7 @@ static void test_warnings(void **state)
     assert_int_equal(cvm_validate(w, n, NULL, NULL), CVM_SUCCESS);
     /* Strict: the first broken rule, a warning one, refuses it. */
     warnings none = {NULL, 0, 0, ""};
-    cvm_validate_options strict = {NULL, CVM_VALIDATE_STRICT, collect_warning, &none};
+    cvm_validate_options strict = {NULL, CVM_VALIDATE_STRICT, collect_warning, &none, NULL};
     assert_int_equal(cvm_validate(w, n, &strict, &d), CVM_ERROR_INVALID_MODULE);
     assert_int_equal(strncmp(d.message, "[NV-CV.Version]", 15), 0);
     assert_int_equal(none.count, 0);

@@ -5,16 +5,20 @@
  * timestamps, events, a timeline semaphore signalled by a submission and
  * waited for on the host, secondary command buffers, the cooperative-vector
  * queries and conversion, the refusal of graphics, and a shader error that
- * loses the device with the engine's message in vkGetDeviceFaultInfoEXT.
+ * loses the device with the engine's message in vkGetDeviceFaultInfoEXT,
+ * and the profile that COOPVM_VK_PROFILE writes.
  *
  * The shader is icd_api.comp (icd_api.spvasm, assembled here with
  * cvm_assemble): dst[i] = src[i] * mul + add + SubgroupSize * 65536 for
  * i = GlobalInvocationId.x.  Each expected value below is that formula on the
  * inputs the test writes. */
+#define _POSIX_C_SOURCE 200809L /* setenv, mkstemp */
+
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "coopvm.h"
 #include "vulkan/vk_registry.h"
@@ -760,6 +764,245 @@ static void test_static_use(void)
     free_wide(&w);
 }
 
+/* ---- VUID-RuntimeSpirv-PhysicalStorageBuffer64-11819 ---------------------
+ * "the pointer value of a memory access instruction in the
+ * PhysicalStorageBuffer Storage Class must reference a buffer created with
+ * the VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT usage flag set": only such
+ * buffers get a device address.  A shader reads 4 words through the
+ * PhysicalStorageBuffer pointer params[0] (a uint64) into dst.  On a robust
+ * device (an address in no buffer reads 0) the address of the one buffer
+ * with the usage bit reads its words, and every other address the engine
+ * could give a buffer (spaced as cvm_buffer_device_address spaces them)
+ * reads zero: never the words of the buffers created without the bit. */
+static const char psb_shader[] =
+    "OpCapability Shader\nOpCapability Int64\nOpCapability PhysicalStorageBufferAddresses\n"
+    "OpMemoryModel PhysicalStorageBuffer64 GLSL450\n"
+    "OpEntryPoint GLCompute %main \"main\" %lid %dst %params\n"
+    "OpExecutionMode %main LocalSize 4 1 1\n"
+    "OpDecorate %lid BuiltIn LocalInvocationIndex\n"
+    "OpDecorate %rt ArrayStride 4\nOpDecorate %B Block\nOpMemberDecorate %B 0 Offset 0\n"
+    "OpDecorate %P Block\nOpMemberDecorate %P 0 Offset 0\n"
+    "OpDecorate %dst DescriptorSet 0\nOpDecorate %dst Binding 0\n"
+    "OpDecorate %params DescriptorSet 0\nOpDecorate %params Binding 1\n"
+    "%void = OpTypeVoid\n%fn = OpTypeFunction %void\n"
+    "%uint = OpTypeInt 32 0\n%ulong = OpTypeInt 64 0\n"
+    "%rt = OpTypeRuntimeArray %uint\n%B = OpTypeStruct %rt\n%P = OpTypeStruct %ulong\n"
+    "%pB = OpTypePointer StorageBuffer %B\n%pP = OpTypePointer StorageBuffer %P\n"
+    "%pu = OpTypePointer StorageBuffer %uint\n%pl = OpTypePointer StorageBuffer %ulong\n"
+    "%ppsb = OpTypePointer PhysicalStorageBuffer %uint\n%pin = OpTypePointer Input %uint\n"
+    "%dst = OpVariable %pB StorageBuffer\n%params = OpVariable %pP StorageBuffer\n"
+    "%lid = OpVariable %pin Input\n"
+    "%c0 = OpConstant %uint 0\n%c4 = OpConstant %ulong 4\n"
+    "%main = OpFunction %void None %fn\n%entry = OpLabel\n"
+    "%li = OpLoad %uint %lid\n%pa = OpAccessChain %pl %params %c0\n%a = OpLoad %ulong %pa\n"
+    "%li64 = OpUConvert %ulong %li\n%off = OpIMul %ulong %li64 %c4\n"
+    "%ad = OpIAdd %ulong %a %off\n%p = OpConvertUToPtr %ppsb %ad\n"
+    "%x = OpLoad %uint %p Aligned 4\n%pd = OpAccessChain %pu %dst %c0 %li\nOpStore %pd %x\n"
+    "OpReturn\nOpFunctionEnd\n";
+
+static buffer make_buffer_usage(VkDevice dev, VkDeviceSize size, VkBufferUsageFlags usage)
+{
+    buffer b;
+    VkBufferCreateInfo bci = {VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+    bci.size = size;
+    bci.usage = usage;
+    VK(vkCreateBuffer(dev, &bci, NULL, &b.buf));
+    VkMemoryRequirements mr;
+    vkGetBufferMemoryRequirements(dev, b.buf, &mr);
+    VkMemoryAllocateInfo mai = {VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, NULL, mr.size, 0};
+    VK(vkAllocateMemory(dev, &mai, NULL, &b.mem));
+    VK(vkBindBufferMemory(dev, b.buf, b.mem, 0));
+    VK(vkMapMemory(dev, b.mem, 0, size, 0, (void **)&b.map));
+    return b;
+}
+
+static void test_device_address_usage(void)
+{
+    /* the spacing of the engine's device addresses, from its public API */
+    cvm_context *ctx = NULL;
+    cvm_buffer *cb0 = NULL, *cb1 = NULL;
+    static uint32_t mem0[4], mem1[4];
+    VK(cvm_context_create(NULL, &ctx, NULL) == CVM_SUCCESS ? VK_SUCCESS : VK_ERROR_UNKNOWN);
+    VK(cvm_buffer_create(ctx, mem0, sizeof(mem0), &cb0, NULL) == CVM_SUCCESS ? VK_SUCCESS
+                                                                              : VK_ERROR_UNKNOWN);
+    VK(cvm_buffer_create(ctx, mem1, sizeof(mem1), &cb1, NULL) == CVM_SUCCESS ? VK_SUCCESS
+                                                                              : VK_ERROR_UNKNOWN);
+    uint64_t spacing = cvm_buffer_device_address(cb1) - cvm_buffer_device_address(cb0);
+    cvm_buffer_destroy(cb0);
+    cvm_buffer_destroy(cb1);
+    cvm_context_destroy(ctx);
+
+    float prio = 1;
+    VkDeviceQueueCreateInfo qci = {VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, NULL, 0, 0, 1, &prio};
+    VkPhysicalDeviceVulkan12Features f12 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+    f12.bufferDeviceAddress = VK_TRUE;
+    VkPhysicalDeviceFeatures feats;
+    memset(&feats, 0, sizeof(feats));
+    feats.robustBufferAccess = VK_TRUE;
+    VkDeviceCreateInfo dci = {VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &f12, 0, 1, &qci, 0, NULL,
+                              0, NULL, &feats};
+    VkDevice dev;
+    VK(vkCreateDevice(pd, &dci, NULL, &dev));
+    VkQueue q;
+    vkGetDeviceQueue(dev, 0, 0, &q);
+    /* the buffers without the bit first: with it ignored they would take
+     * the first addresses */
+    const VkBufferUsageFlags plain = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+    buffer x = make_buffer_usage(dev, 256, plain), dst = make_buffer_usage(dev, 256, plain),
+           params = make_buffer_usage(dev, 256, plain),
+           y = make_buffer_usage(dev, 256, plain | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT);
+    for (uint32_t i = 0; i < 64; i++) {
+        x.map[i] = 0xC0FFEE00u + i;
+        y.map[i] = 0x5EED0000u + i;
+        params.map[i] = 0;
+    }
+    VkBufferDeviceAddressInfo ai = {VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO, NULL, y.buf};
+    VkDeviceAddress ay = vkGetBufferDeviceAddress(dev, &ai);
+    CHECK(ay != 0 && spacing != 0, "address %llx, spacing %llx", (unsigned long long)ay,
+          (unsigned long long)spacing);
+
+    static const VkDescriptorSetLayoutBinding b[2] = {
+        {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
+        {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL}};
+    size_t nwords;
+    uint32_t *words = assemble_text(psb_shader, strlen(psb_shader), &nwords);
+    pipeline p = make_pipeline_with(dev, b, 2, words, nwords);
+    cvm_free(words);
+    VkDescriptorBufferInfo bi[2] = {{dst.buf, 0, VK_WHOLE_SIZE}, {params.buf, 0, VK_WHOLE_SIZE}};
+    VkWriteDescriptorSet wr[2] = {{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, NULL, p.set, 0, 0, 1,
+                                   VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, NULL, &bi[0], NULL},
+                                  {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, NULL, p.set, 1, 0, 1,
+                                   VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, NULL, &bi[1], NULL}};
+    vkUpdateDescriptorSets(dev, 2, wr, 0, NULL);
+    VkCommandPoolCreateInfo cpci = {VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, NULL, 0, 0};
+    VkCommandPool pool;
+    VK(vkCreateCommandPool(dev, &cpci, NULL, &pool));
+    VkCommandBuffer cmd;
+    VkCommandBufferAllocateInfo cai = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, NULL, pool,
+                                       VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1};
+    VK(vkAllocateCommandBuffers(dev, &cai, &cmd));
+    VkCommandBufferBeginInfo cbi = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    VK(vkBeginCommandBuffer(cmd, &cbi));
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.pipe);
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.layout, 0, 1, &p.set, 0, NULL);
+    vkCmdDispatch(cmd, 1, 1, 1);
+    VK(vkEndCommandBuffer(cmd));
+    VkSubmitInfo si = {VK_STRUCTURE_TYPE_SUBMIT_INFO, NULL, 0, NULL, NULL, 1, &cmd, 0, NULL};
+    for (int j = -4; j <= 4; j++) {
+        uint64_t a = ay + (uint64_t)(int64_t)j * spacing;
+        memcpy(params.map, &a, 8);
+        for (uint32_t i = 0; i < 4; i++)
+            dst.map[i] = 0xFFFFFFFFu;
+        VkResult r = vkQueueSubmit(q, 1, &si, VK_NULL_HANDLE);
+        CHECK(r == VK_SUCCESS, "address %llx: submit -> %d", (unsigned long long)a, (int)r);
+        if (r != VK_SUCCESS)
+            break;
+        VK(vkQueueWaitIdle(q));
+        for (uint32_t i = 0; i < 4; i++) {
+            uint32_t want = j == 0 ? 0x5EED0000u + i : 0;
+            CHECK(dst.map[i] == want, "address %llx (%+d buffers from the one with the bit): "
+                  "word %u = 0x%x, want 0x%x", (unsigned long long)a, j, i, dst.map[i], want);
+        }
+    }
+    vkDestroyCommandPool(dev, pool, NULL);
+    free_pipeline(dev, &p);
+    free_buffer(dev, &x);
+    free_buffer(dev, &dst);
+    free_buffer(dev, &params);
+    free_buffer(dev, &y);
+    vkDestroyDevice(dev, NULL);
+}
+
+/* ---- VUID-OpCooperativeMatrix-12379 ------------------------------------------
+ * "If any OpCooperativeMatrix* instructions accesses a descriptor, it must
+ * not be a null descriptor": a KHR load through a descriptor written with
+ * VK_NULL_HANDLE loses the device, the fault naming the VUID. */
+static const char null_desc_shader[] =
+    "OpCapability Shader\nOpCapability VulkanMemoryModel\nOpCapability CooperativeMatrixKHR\n"
+    "OpExtension \"SPV_KHR_cooperative_matrix\"\nOpMemoryModel Logical Vulkan\n"
+    "OpEntryPoint GLCompute %main \"main\" %src %dst\nOpExecutionMode %main LocalSize 8 1 1\n"
+    "OpDecorate %rt ArrayStride 4\nOpDecorate %B Block\nOpMemberDecorate %B 0 Offset 0\n"
+    "OpDecorate %src DescriptorSet 0\nOpDecorate %src Binding 0\n"
+    "OpDecorate %dst DescriptorSet 0\nOpDecorate %dst Binding 1\n"
+    "%void = OpTypeVoid\n%fn = OpTypeFunction %void\n%uint = OpTypeInt 32 0\n"
+    "%float = OpTypeFloat 32\n%c0 = OpConstant %uint 0\n%c2 = OpConstant %uint 2\n"
+    "%c3 = OpConstant %uint 3\n%c8 = OpConstant %uint 8\n"
+    "%rt = OpTypeRuntimeArray %float\n%B = OpTypeStruct %rt\n"
+    "%pB = OpTypePointer StorageBuffer %B\n%pf = OpTypePointer StorageBuffer %float\n"
+    "%src = OpVariable %pB StorageBuffer\n%dst = OpVariable %pB StorageBuffer\n"
+    "%mat = OpTypeCooperativeMatrixKHR %float %c3 %c8 %c8 %c2\n"
+    "%main = OpFunction %void None %fn\n%entry = OpLabel\n"
+    "%ps = OpAccessChain %pf %src %c0 %c0\n%m = OpCooperativeMatrixLoadKHR %mat %ps %c0 %c8\n"
+    "%pd = OpAccessChain %pf %dst %c0 %c0\nOpCooperativeMatrixStoreKHR %pd %m %c0 %c8\n"
+    "OpReturn\nOpFunctionEnd\n";
+
+static void test_null_descriptor_coopmat(void)
+{
+    VkDevice dev = make_device();
+    VkQueue q;
+    vkGetDeviceQueue(dev, 0, 0, &q);
+    buffer src = make_buffer(dev, 256), dst = make_buffer(dev, 256);
+    static const VkDescriptorSetLayoutBinding b[2] = {
+        {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
+        {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL}};
+    size_t nwords;
+    uint32_t *words = assemble_text(null_desc_shader, strlen(null_desc_shader), &nwords);
+    pipeline p = make_pipeline_with(dev, b, 2, words, nwords);
+    cvm_free(words);
+    VkCommandPoolCreateInfo cpci = {VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, NULL, 0, 0};
+    VkCommandPool pool;
+    VK(vkCreateCommandPool(dev, &cpci, NULL, &pool));
+    VkCommandBuffer cmd;
+    VkCommandBufferAllocateInfo cai = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, NULL, pool,
+                                       VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1};
+    VK(vkAllocateCommandBuffers(dev, &cai, &cmd));
+    VkSubmitInfo si = {VK_STRUCTURE_TYPE_SUBMIT_INFO, NULL, 0, NULL, NULL, 1, &cmd, 0, NULL};
+    for (int null_src = 0; null_src < 2; null_src++) {
+        /* first the twin (src a buffer: the tile copied), then src null */
+        VkDescriptorBufferInfo bi[2] = {{null_src ? VK_NULL_HANDLE : src.buf, 0, VK_WHOLE_SIZE},
+                                        {dst.buf, 0, VK_WHOLE_SIZE}};
+        VkWriteDescriptorSet wr[2] = {{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, NULL, p.set, 0, 0,
+                                       1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, NULL, &bi[0], NULL},
+                                      {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, NULL, p.set, 1, 0,
+                                       1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, NULL, &bi[1], NULL}};
+        vkUpdateDescriptorSets(dev, 2, wr, 0, NULL);
+        for (uint32_t i = 0; i < 64; i++) {
+            src.map[i] = 1000 + i;
+            dst.map[i] = 0;
+        }
+        VkCommandBufferBeginInfo cbi = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+        VK(vkBeginCommandBuffer(cmd, &cbi));
+        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.pipe);
+        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.layout, 0, 1, &p.set, 0,
+                                NULL);
+        vkCmdDispatch(cmd, 1, 1, 1);
+        VK(vkEndCommandBuffer(cmd));
+        VkResult r = vkQueueSubmit(q, 1, &si, VK_NULL_HANDLE);
+        if (!null_src) {
+            CHECK(r == VK_SUCCESS, "the load through a buffer -> %d", (int)r);
+            VK(vkQueueWaitIdle(q));
+            CHECK(!memcmp(dst.map, src.map, 64 * 4), "the tile: dst[5] = %u", dst.map[5]);
+            VK(vkResetCommandBuffer(cmd, 0));
+            continue;
+        }
+        CHECK(r == VK_ERROR_DEVICE_LOST, "the load through a null descriptor -> %d", (int)r);
+        PFN_vkGetDeviceFaultInfoEXT fault =
+            (PFN_vkGetDeviceFaultInfoEXT)vkGetDeviceProcAddr(dev, "vkGetDeviceFaultInfoEXT");
+        if (fault) {
+            VkDeviceFaultCountsEXT counts = {VK_STRUCTURE_TYPE_DEVICE_FAULT_COUNTS_EXT};
+            VkDeviceFaultInfoEXT info = {VK_STRUCTURE_TYPE_DEVICE_FAULT_INFO_EXT};
+            CHECK(fault(dev, &counts, &info) == VK_SUCCESS, "fault query");
+            CHECK(strstr(info.description, "VUID-OpCooperativeMatrix-12379") != NULL,
+                  "description: %s", info.description);
+        }
+    }
+    vkDestroyCommandPool(dev, pool, NULL);
+    free_pipeline(dev, &p);
+    free_buffer(dev, &src);
+    free_buffer(dev, &dst);
+    vkDestroyDevice(dev, NULL);
+}
+
 /* The cooperative-matrix combinations the CTS looks for
  * (vktComputeCooperativeMatrixTests.cpp's checkSupport): A = B = an input
  * type, C = Result = an output type, at subgroup scope in the KHR list and
@@ -1283,6 +1526,313 @@ static void test_device_convert(void)
     vkDestroyDevice(dev, NULL);
 }
 
+/* COOPVM_VK_PROFILE: one line for the destroyed pipeline, with its
+ * dispatches and workgroups, and one for the device, with the transfers
+ * (src/vulkan/icd_profile.c); the counts are those the commands give. */
+static void test_profile(void)
+{
+    char path[] = "/tmp/coopvm_profile_XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0, "mkstemp");
+    if (fd < 0)
+        return;
+    setenv("COOPVM_VK_PROFILE", path, 1);
+    VkDevice dev = make_device();
+    unsetenv("COOPVM_VK_PROFILE"); /* read at creation: the device keeps profiling */
+    VkQueue q;
+    vkGetDeviceQueue(dev, 0, 0, &q);
+    buffer src = make_buffer(dev, DYN + 4 * N), dst = make_buffer(dev, 4 * N),
+           copy = make_buffer(dev, 4 * N);
+    pipeline p = make_pipeline(dev, src.buf, 4 * N, dst.buf);
+    VkCommandPoolCreateInfo cpci = {VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, NULL, 0, 0};
+    VkCommandPool pool;
+    VK(vkCreateCommandPool(dev, &cpci, NULL, &pool));
+    VkCommandBuffer cb;
+    VkCommandBufferAllocateInfo cai = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, NULL, pool,
+                                       VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1};
+    VK(vkAllocateCommandBuffers(dev, &cai, &cb));
+    VkCommandBufferBeginInfo cbi = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    VK(vkBeginCommandBuffer(cb, &cbi));
+    vkCmdFillBuffer(cb, src.buf, 0, VK_WHOLE_SIZE, 1u);
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, p.pipe);
+    uint32_t dyn = DYN, add = ADD;
+    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, p.layout, 0, 1, &p.set, 1, &dyn);
+    vkCmdPushConstants(cb, p.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4, &add);
+    vkCmdDispatch(cb, 3, 1, 1);
+    vkCmdDispatch(cb, 2, 1, 1);
+    VkBufferCopy region = {0, 0, 4 * N};
+    vkCmdCopyBuffer(cb, dst.buf, copy.buf, 1, &region);
+    VK(vkEndCommandBuffer(cb));
+    VkSubmitInfo si = {VK_STRUCTURE_TYPE_SUBMIT_INFO, NULL, 0, NULL, NULL, 1, &cb, 0, NULL};
+    VK(vkQueueSubmit(q, 1, &si, VK_NULL_HANDLE));
+    VK(vkQueueWaitIdle(q));
+    CHECK(copy.map[0] == expected(1), "copy[0] = %u", copy.map[0]);
+    vkDestroyCommandPool(dev, pool, NULL);
+    free_pipeline(dev, &p);
+    free_buffer(dev, &src);
+    free_buffer(dev, &dst);
+    free_buffer(dev, &copy);
+    vkDestroyDevice(dev, NULL);
+
+    char text[4096] = "";
+    FILE *f = fdopen(fd, "r");
+    size_t n = f ? fread(text, 1, sizeof(text) - 1, f) : 0;
+    text[n] = '\0';
+    if (f)
+        fclose(f);
+    remove(path);
+    const char *pl = strstr(text, "coopvm ICD profile: pipeline ");
+    const char *dl = strstr(text, "coopvm ICD profile: device (destroyed): ");
+    CHECK(pl && dl && pl < dl, "a pipeline line, then a device line: %s", text);
+    if (!pl || !dl)
+        return;
+    /* 5 workgroups of 2 dispatches; 2 transfers of 4*N*2 bytes (the fill
+     * covers the source, DYN + 4 * N bytes, and the copy 4 * N) */
+    CHECK(strstr(pl, " main (") && strstr(pl, ", 2 dispatches ") && strstr(pl, " 5 workgroups, "),
+          "pipeline line: %.*s", (int)(dl - pl), pl);
+    CHECK(strstr(dl, " 1 pipelines ") && strstr(dl, " 2 dispatches ") && strstr(dl, " 2 transfers "),
+          "device line: %s", dl);
+    CHECK(strstr(text, "alive at exit") == NULL, "nothing left for the exit report: %s", text);
+}
+
+/* ---- the device rules at pipeline creation ------------------------------------------ */
+
+/* A compute shader with one MulAdd of constant 16x16 matrices at `scope`
+ * (3 Subgroup, 2 Workgroup). */
+static uint32_t *muladd_module(const char *env, int scope, size_t *o_words)
+{
+    char text[2048];
+    snprintf(text, sizeof(text),
+             "OpCapability Shader\n"
+             "OpCapability Float16\n"
+             "OpCapability VulkanMemoryModel\n"
+             "OpCapability CooperativeMatrixKHR\n"
+             "OpExtension \"SPV_KHR_cooperative_matrix\"\n"
+             "OpMemoryModel Logical Vulkan\n"
+             "OpEntryPoint GLCompute %%main \"main\"\n"
+             "OpExecutionMode %%main LocalSize 32 1 1\n"
+             "%%void = OpTypeVoid\n"
+             "%%fn = OpTypeFunction %%void\n"
+             "%%uint = OpTypeInt 32 0\n"
+             "%%float = OpTypeFloat 32\n"
+             "%%half = OpTypeFloat 16\n"
+             "%%u0 = OpConstant %%uint 0\n"
+             "%%u1 = OpConstant %%uint 1\n"
+             "%%u2 = OpConstant %%uint 2\n"
+             "%%scope = OpConstant %%uint %d\n"
+             "%%u16 = OpConstant %%uint 16\n"
+             "%%f0 = OpConstant %%float 0\n"
+             "%%h1 = OpConstant %%half 1\n"
+             "%%mA = OpTypeCooperativeMatrixKHR %%half %%scope %%u16 %%u16 %%u0\n"
+             "%%mB = OpTypeCooperativeMatrixKHR %%half %%scope %%u16 %%u16 %%u1\n"
+             "%%mC = OpTypeCooperativeMatrixKHR %%float %%scope %%u16 %%u16 %%u2\n"
+             "%%a = OpConstantComposite %%mA %%h1\n"
+             "%%b = OpConstantComposite %%mB %%h1\n"
+             "%%c = OpConstantComposite %%mC %%f0\n"
+             "%%main = OpFunction %%void None %%fn\n"
+             "%%entry = OpLabel\n"
+             "%%d = OpCooperativeMatrixMulAddKHR %%mC %%a %%b %%c\n"
+             "OpReturn\n"
+             "OpFunctionEnd\n",
+             scope);
+    uint32_t *words;
+    cvm_diagnostic diag;
+    if (cvm_assemble(text, strlen(text), 0, env, &words, o_words, &diag) != CVM_SUCCESS) {
+        fprintf(stderr, "muladd_module:%u: %s\n", diag.line, diag.message);
+        exit(1);
+    }
+    return words;
+}
+
+/* Creates (and destroys) a compute pipeline of `words`; returns its result. */
+static VkResult try_pipeline_next(VkDevice dev, const uint32_t *words, size_t nwords,
+                                  VkPipelineShaderStageCreateFlags stage_flags, const void *next);
+
+static VkResult try_pipeline(VkDevice dev, const uint32_t *words, size_t nwords,
+                             VkPipelineShaderStageCreateFlags stage_flags)
+{
+    return try_pipeline_next(dev, words, nwords, stage_flags, NULL);
+}
+
+/* As try_pipeline, with `next` chained to the VkComputePipelineCreateInfo. */
+static VkResult try_pipeline_next(VkDevice dev, const uint32_t *words, size_t nwords,
+                                  VkPipelineShaderStageCreateFlags stage_flags, const void *next)
+{
+    VkPipelineLayoutCreateInfo plci = {VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+    VkPipelineLayout layout;
+    VK(vkCreatePipelineLayout(dev, &plci, NULL, &layout));
+    VkShaderModuleCreateInfo smci = {VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, NULL, 0,
+                                     nwords * 4, words};
+    VkShaderModule sm;
+    VK(vkCreateShaderModule(dev, &smci, NULL, &sm));
+    VkComputePipelineCreateInfo cpci = {VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+    cpci.stage = (VkPipelineShaderStageCreateInfo){VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+                                                   NULL, stage_flags, VK_SHADER_STAGE_COMPUTE_BIT,
+                                                   sm, "main", NULL};
+    cpci.layout = layout;
+    cpci.pNext = next;
+    VkPipeline pipe = VK_NULL_HANDLE;
+    VkResult r = vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &cpci, NULL, &pipe);
+    vkDestroyPipeline(dev, pipe, NULL);
+    vkDestroyShaderModule(dev, sm, NULL);
+    vkDestroyPipelineLayout(dev, layout, NULL);
+    return r;
+}
+
+/* The log's text since the last call (the file is emptied). */
+static void take_log(const char *path, char *out, size_t size)
+{
+    out[0] = 0;
+    FILE *f = fopen(path, "rb");
+    if (f) {
+        size_t n = fread(out, 1, size - 1, f);
+        out[n] = 0;
+        fclose(f);
+    }
+    f = fopen(path, "wb");
+    if (f)
+        fclose(f);
+}
+
+/* The device rules (VUIDs that name device properties, enabled features
+ * and creation flags) are checked at pipeline creation against what the
+ * driver reports, the features the application enabled and the pipeline's
+ * flags: a broken one is logged as a validation error (COOPVM_VK_LOG) and
+ * the pipeline is still made. */
+static void test_device_rules(void)
+{
+    char path[] = "/tmp/coopvm_icd_log_XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0, "mkstemp");
+    if (fd < 0)
+        return;
+    close(fd);
+    const char *old = getenv("COOPVM_VK_LOG");
+    char saved[512] = "";
+    if (old)
+        snprintf(saved, sizeof(saved), "%s", old);
+    setenv("COOPVM_VK_LOG", path, 1);
+    char log[4096];
+    VkDevice dev = make_device();
+    size_t n;
+    /* SPIR-V 1.5 with cooperative matrices: REQUIRE_FULL_SUBGROUPS (10770). */
+    uint32_t *w15 = muladd_module("vulkan1.2", 3, &n);
+    CHECK(try_pipeline(dev, w15, n, 0) == VK_SUCCESS, "a 1.5 pipeline without the flag is made");
+    take_log(path, log, sizeof(log));
+    CHECK(strstr(log, "Validation Error: [VUID-RuntimeSpirv-OpTypeCooperativeMatrixKHR-10770]"),
+          "the log: %s", log);
+    CHECK(try_pipeline(dev, w15, n, VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT) ==
+              VK_SUCCESS,
+          "with the flag");
+    take_log(path, log, sizeof(log));
+    CHECK(!strstr(log, "Validation Error"), "with REQUIRE_FULL_SUBGROUPS the log is: %s", log);
+    vkDestroyDevice(dev, NULL);
+    /* The same module as a shader object: 10771, and
+     * VK_SHADER_CREATE_REQUIRE_FULL_SUBGROUPS_BIT_EXT. */
+    dev = make_device_with("VK_EXT_shader_object");
+    PFN_vkCreateShadersEXT create_shaders =
+        (PFN_vkCreateShadersEXT)vkGetDeviceProcAddr(dev, "vkCreateShadersEXT");
+    PFN_vkDestroyShaderEXT destroy_shader =
+        (PFN_vkDestroyShaderEXT)vkGetDeviceProcAddr(dev, "vkDestroyShaderEXT");
+    CHECK(create_shaders && destroy_shader, "the shader-object commands");
+    for (int full = 0; full < 2 && create_shaders && destroy_shader; full++) {
+        VkShaderCreateInfoEXT ci = {VK_STRUCTURE_TYPE_SHADER_CREATE_INFO_EXT};
+        ci.flags = full ? VK_SHADER_CREATE_REQUIRE_FULL_SUBGROUPS_BIT_EXT : 0;
+        ci.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+        ci.codeType = VK_SHADER_CODE_TYPE_SPIRV_EXT;
+        ci.codeSize = n * 4;
+        ci.pCode = w15;
+        ci.pName = "main";
+        VkShaderEXT sh = VK_NULL_HANDLE;
+        CHECK(create_shaders(dev, 1, &ci, NULL, &sh) == VK_SUCCESS, "a 1.5 shader object (%d)",
+              full);
+        destroy_shader(dev, sh, NULL);
+        take_log(path, log, sizeof(log));
+        if (full)
+            CHECK(!strstr(log, "Validation Error"), "with the flag the log is: %s", log);
+        else
+            CHECK(strstr(log, "vkCreateShadersEXT: Validation Error: "
+                              "[VUID-RuntimeSpirv-OpTypeCooperativeMatrixKHR-10771]"),
+                  "a shader object without the flag: %s", log);
+    }
+    vkDestroyDevice(dev, NULL);
+    dev = make_device();
+    cvm_free(w15);
+    /* A 64-bit cooperative-vector load offset: 11809, unless the pipeline
+     * has VK_PIPELINE_CREATE_2_64_BIT_INDEXING_BIT_EXT
+     * (VkPipelineCreateFlags2CreateInfo, structure 1000470005). */
+    static const char cv64[] =
+        "OpCapability Shader\nOpCapability Float16\nOpCapability Int64\n"
+        "OpCapability VulkanMemoryModel\nOpCapability CooperativeVectorNV\n"
+        "OpExtension \"SPV_NV_cooperative_vector\"\nOpMemoryModel Logical Vulkan\n"
+        "OpEntryPoint GLCompute %main \"main\" %buf\nOpExecutionMode %main LocalSize 32 1 1\n"
+        "OpDecorate %rta ArrayStride 2\nOpDecorate %Buf Block\nOpMemberDecorate %Buf 0 Offset 0\n"
+        "OpDecorate %buf DescriptorSet 0\nOpDecorate %buf Binding 0\n"
+        "%void = OpTypeVoid\n%fn = OpTypeFunction %void\n%uint = OpTypeInt 32 0\n"
+        "%ulong = OpTypeInt 64 0\n%half = OpTypeFloat 16\n%u0 = OpConstant %uint 0\n"
+        "%u8 = OpConstant %uint 8\n%l0 = OpConstant %ulong 0\n%rta = OpTypeRuntimeArray %half\n"
+        "%Buf = OpTypeStruct %rta\n%pBuf = OpTypePointer StorageBuffer %Buf\n"
+        "%prta = OpTypePointer StorageBuffer %rta\n%vh8 = OpTypeCooperativeVectorNV %half %u8\n"
+        "%buf = OpVariable %pBuf StorageBuffer\n%main = OpFunction %void None %fn\n"
+        "%e = OpLabel\n%p = OpAccessChain %prta %buf %u0\n"
+        "%v = OpCooperativeVectorLoadNV %vh8 %p %l0\nOpReturn\nOpFunctionEnd\n";
+    uint32_t *wcv;
+    cvm_diagnostic ad;
+    if (cvm_assemble(cv64, strlen(cv64), 0, "vulkan1.3", &wcv, &n, &ad) != CVM_SUCCESS) {
+        CHECK(0, "cv64: %s", ad.message);
+    } else {
+        struct {
+            VkStructureType sType;
+            const void *pNext;
+            uint64_t flags;
+        } flags2 = {(VkStructureType)1000470005, NULL, 1ull << 43};
+        CHECK(try_pipeline(dev, wcv, n, 0) == VK_SUCCESS, "a 64-bit offset pipeline");
+        take_log(path, log, sizeof(log));
+        CHECK(strstr(log, "Validation Error: [VUID-RuntimeSpirv-OpCooperativeVectorLoadNV-11809]"),
+              "without the 64-bit indexing flag: %s", log);
+        CHECK(try_pipeline_next(dev, wcv, n, 0, &flags2) == VK_SUCCESS, "with the flag");
+        take_log(path, log, sizeof(log));
+        CHECK(!strstr(log, "Validation Error"), "with 64-bit indexing the log is: %s", log);
+        cvm_free(wcv);
+    }
+    /* A Workgroup-scope matrix: cooperativeMatrixWorkgroupScope (10164), as
+     * the application enabled it or not. */
+    uint32_t *wwg = muladd_module("vulkan1.3", 2, &n);
+    CHECK(try_pipeline(dev, wwg, n, 0) == VK_SUCCESS, "workgroup scope, no feature");
+    take_log(path, log, sizeof(log));
+    CHECK(strstr(log, "Validation Error: [VUID-RuntimeSpirv-OpTypeCooperativeMatrixKHR-10163]"),
+          "without cooperativeMatrixFlexibleDimensions, the KHR list (Subgroup scope only): %s",
+          log);
+    vkDestroyDevice(dev, NULL);
+    float prio = 1;
+    VkDeviceQueueCreateInfo qci = {VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, NULL, 0, 0, 1, &prio};
+    for (int wg = 0; wg < 2; wg++) {
+        VkPhysicalDeviceCooperativeMatrix2FeaturesNV f2 = {
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_2_FEATURES_NV};
+        f2.cooperativeMatrixFlexibleDimensions = VK_TRUE;
+        f2.cooperativeMatrixWorkgroupScope = wg ? VK_TRUE : VK_FALSE;
+        const char *exts[] = {"VK_KHR_cooperative_matrix", "VK_NV_cooperative_matrix2"};
+        VkDeviceCreateInfo dci = {VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &f2, 0, 1, &qci, 0, NULL,
+                                  2, exts, NULL};
+        VK(vkCreateDevice(pd, &dci, NULL, &dev));
+        CHECK(try_pipeline(dev, wwg, n, 0) == VK_SUCCESS, "workgroup scope, feature %d", wg);
+        take_log(path, log, sizeof(log));
+        if (wg)
+            CHECK(!strstr(log, "Validation Error"), "with the feature the log is: %s", log);
+        else
+            CHECK(strstr(log, "Validation Error: [VUID-RuntimeSpirv-cooperativeMatrixWorkgroupScope-"
+                              "10164]"),
+                  "without cooperativeMatrixWorkgroupScope the log is: %s", log);
+        vkDestroyDevice(dev, NULL);
+    }
+    cvm_free(wwg);
+    if (saved[0])
+        setenv("COOPVM_VK_LOG", saved, 1);
+    else
+        unsetenv("COOPVM_VK_LOG");
+    remove(path);
+}
+
 int main(void)
 {
     VkApplicationInfo ai = {VK_STRUCTURE_TYPE_APPLICATION_INFO, NULL, "test_icd", 1, NULL, 0,
@@ -1311,6 +1861,10 @@ int main(void)
     test_static_use();
     test_shader_object();
     test_device_convert();
+    test_device_address_usage();
+    test_null_descriptor_coopmat();
+    test_profile();
+    test_device_rules();
     vkDestroyInstance(inst, NULL);
     if (failures)
         fprintf(stderr, "%d checks failed\n", failures);

@@ -10,7 +10,12 @@
  * Workgroup-scope matrices) after checking that every live invocation of the
  * instance is active (else CVM_ERROR_DIVERGENT_COLLECTIVE).  Pointer, stride
  * and other non-matrix operands are taken from the instance's first active
- * invocation: the texts require them to be the same for all. */
+ * invocation: the texts require them to be the same for all, and a lane
+ * that holds another value fails the instruction (KHR-CM.Uniform-Operands,
+ * NV-CM1.Uniform-Operands: CVM_ERROR_DIVERGENT_COLLECTIVE; exec.h).  A
+ * load or store through a null descriptor fails with
+ * VUID-OpCooperativeMatrix-12379 (CVM_ERROR_OUT_OF_BOUNDS, robust mode
+ * too). */
 #include <string.h>
 
 #include "exec/kernels/matmul.h"
@@ -181,9 +186,22 @@ static cvm_result matrix_transfer(cvm_exec *ex, const cvm_insn *in, int store)
             return CVM_ERROR_DIVERGENT_COLLECTIVE;
         if (chk == 0)
             continue;
-        uint32_t l = cvm_scope_first_active(ex, in, i);
+        uint32_t l = cvm_scope_first_active(ex, in, i), bad;
+        /* the operands are lane l's: every active lane must hold the same
+         * (exec.h, run-time rules) */
+        int nv = in->sk2 == COLUMN_MAJOR_BOOL;
+        const char *rule = nv ? "NV-CM1.Uniform-Operands" : "KHR-CM.Uniform-Operands";
+        if ((bad = cvm_scope_pointer_differs(ex, in, i, in->a, l)) != UINT32_MAX)
+            return cvm_fail_not_uniform(ex, in, rule, "Pointer", in->a, 8, i, l, bad);
+        if ((bad = cvm_scope_lane_differs(ex, in, i, in->b, nv ? 1 : 4, l)) != UINT32_MAX)
+            return cvm_fail_not_uniform(ex, in, rule, nv ? "ColumnMajor" : "MemoryLayout", in->b,
+                                        nv ? 1 : 4, i, l, bad);
+        if (in->c && (bad = cvm_scope_lane_differs(ex, in, i, in->c, in->ncomp, l)) != UINT32_MAX)
+            return cvm_fail_not_uniform(ex, in, rule, "Stride", in->c, in->ncomp, i, l, bad);
         uint64_t base;
         memcpy(&base, CVM_LANE(ex->vals[in->a], l), 8);
+        if (cvm_null_descriptor(ex, base))
+            return cvm_fail_null_descriptor(ex, in, base, l);
         int64_t layout;
         if (in->sk2 == COLUMN_MAJOR_BOOL)
             layout = CVM_LANE(ex->vals[in->b], l)[0] ? SpvCooperativeMatrixLayoutColumnMajorKHR

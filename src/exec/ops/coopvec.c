@@ -652,6 +652,12 @@ static cvm_result matmul_batch(cvm_exec *ex, const cvm_insn *in, const cv_mm *mm
     CVM_TRY(locate_matrix(ex, in, mm, lanes[0], op, &mx));
     if (mm->bias)
         CVM_TRY(read_bias(ex, in, mm, lanes[0], op, wk.b));
+    if (ex->cv_reads) { /* the checking mode: NV-CV.Matrix-Unmodified (exec/read_log.c) */
+        cvm_read_log_add(ex, in, mx.addr, cvm_coopvec_conversion_size(&mx.L), 0);
+        if (mm->bias)
+            cvm_read_log_add(ex, in, op->baddr,
+                             (uint64_t)mm->m * cvm_sk_size((cvm_scalar_kind)mm->bias_sk), 1);
+    }
     for (uint32_t i0 = 0; i0 < nl; i0 += wk.lb) {
         uint32_t ln = CVM_MIN(wk.lb, nl - i0);
         gather_inputs(ex, mm, lanes + i0, ln, &wk);

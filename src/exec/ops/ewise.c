@@ -91,6 +91,16 @@ static cvm_result ew_run(cvm_exec *ex, const cvm_insn *in, cvm_ew_kernel k, int 
         if (chk == 0)
             continue;
         uint32_t fl = cvm_scope_first_active(ex, in, i);
+        /* KHR 3.42.13: OpMatrixTimesScalar's operands "must be dynamically
+         * uniform within every instance of the 'Scope'" (the scalar: the
+         * matrix is one value of the instance) */
+        if (in->spv_op == SpvOpMatrixTimesScalar && (in->flags & CVM_EW_B_BCAST)) {
+            uint32_t es = ex->prog->types[ex->prog->types[in->type].elem].size;
+            uint32_t bad = cvm_scope_lane_differs(ex, in, i, in->b, es, fl);
+            if (bad != UINT32_MAX)
+                return cvm_fail_not_uniform(ex, in, "KHR-CM.Uniform-Operands", "Scalar", in->b,
+                                            es, i, fl, bad);
+        }
         /* matrices: instance i; broadcast scalars: the first active lane */
         const uint8_t *pa = (in->flags & CVM_EW_A_BCAST) ? CVM_LANE(a, fl) : a.p + (size_t)i * a.stride;
         const uint8_t *pb = (in->flags & CVM_EW_B_BCAST) ? CVM_LANE(b, fl) : b.p + (size_t)i * b.stride;

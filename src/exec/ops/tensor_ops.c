@@ -18,6 +18,7 @@
  * 'Pointer' operand").  With a DecodeFunc, the function's pointer is
  * 'Pointer' + index * size of the function's pointee type: it addresses the
  * block (SPEC_NOTES "decode pointer"). */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -172,6 +173,36 @@ static int same_bytes(const uint8_t *a, const uint8_t *b, size_t n)
     for (; i < n; i++)
         diff |= (uint64_t)(a[i] ^ b[i]);
     return diff == 0;
+}
+
+/* NV-CM2.Uniform-Operands for the layout (view: `view`) value `id`: the
+ * first active lane of instance i whose value differs from lane l0's, or
+ * UINT32_MAX.  Field by field where a view's bool leaves padding. */
+static uint32_t tensor_value_differs(const cvm_exec *ex, const cvm_insn *in, uint32_t i,
+                                     uint32_t id, uint32_t l0, int view)
+{
+    cvm_val v = ex->vals[id];
+    if (!v.stride)
+        return UINT32_MAX;
+    uint32_t first = cvm_scope_first_lane(ex, in, i), end = first + cvm_scope_lane_count(ex, in, i);
+    const size_t tail = offsetof(cvm_tensor_view, permutation);
+    for (uint32_t l = first; l < end; l++) {
+        if (!ex->active[l] || l == l0)
+            continue;
+        const uint8_t *a = CVM_LANE(v, l0), *b = CVM_LANE(v, l);
+        if (!view) {
+            if (!same_bytes(a, b, sizeof(cvm_tensor_layout)))
+                return l;
+            continue;
+        }
+        cvm_tensor_view x, y;
+        memcpy(&x, a, sizeof x);
+        memcpy(&y, b, sizeof y);
+        if (x.dim != y.dim || x.hasDimensions != y.hasDimensions ||
+            !same_bytes(a + tail, b + tail, sizeof(cvm_tensor_view) - tail))
+            return l;
+    }
+    return UINT32_MAX;
 }
 
 /* ---- layout and view instructions (per lane) ----------------------------
@@ -1008,11 +1039,60 @@ static cvm_result tensor_transfer(cvm_exec *ex, const cvm_insn *in, int store)
         }
         if (chk == 0)
             continue;
-        uint32_t l = cvm_scope_first_active(ex, in, i);
+        uint32_t l = cvm_scope_first_active(ex, in, i), bad;
         uint64_t base;
         cvm_tensor_layout t;
         cvm_tensor_view v;
+        /* NV2 3.49.8: "All the operands to this instruction must be
+         * dynamically uniform within every instance of the Scope of the
+         * cooperative matrix" (the handler uses lane l's) */
+        if ((bad = cvm_scope_pointer_differs(ex, in, i, in->a, l)) != UINT32_MAX) {
+            r = cvm_fail_not_uniform(ex, in, "NV-CM2.Uniform-Operands", "Pointer", in->a, 8, i, l,
+                                     bad);
+            goto done;
+        }
+        if ((bad = tensor_value_differs(ex, in, i, in->c, l, 0)) != UINT32_MAX) {
+            r = cvm_fail_not_uniform(ex, in, "NV-CM2.Uniform-Operands", "TensorLayout", in->c,
+                                     CVM_TENSOR_VALUE_SIZE, i, l, bad);
+            goto done;
+        }
+        if (in->d && (bad = tensor_value_differs(ex, in, i, in->d, l, 1)) != UINT32_MAX) {
+            r = cvm_fail_not_uniform(ex, in, "NV-CM2.Uniform-Operands", "TensorView", in->d,
+                                     CVM_TENSOR_VALUE_SIZE, i, l, bad);
+            goto done;
+        }
         memcpy(&base, CVM_LANE(ex->vals[in->a], l), 8);
+        if (cvm_null_descriptor(ex, base)) {
+            r = cvm_fail_null_descriptor(ex, in, base, l);
+            goto done;
+        }
+        /* "The Pointer must be a multiple of 16B" (NV2, Tensor Layout and
+         * View): the pointer's value, which in a region of buffer memory
+         * (a descriptor's range, a device address, Workgroup memory, push
+         * constants) is its byte offset from the region's start, an
+         * address a multiple of 2^40 (exec.h CVM_ADDR); the Vulkan driver's
+         * descriptor ranges and device addresses start at multiples of 16
+         * too, so the offset is the address on the GPU modulo 16.  The
+         * per-invocation regions (Function, Private variables) are left
+         * out: their addresses include the lane's slice.  Checked in the
+         * checking mode only: real shaders break the rule (ggml's
+         * mul_mm_cm2.comp loads and stores batch b at b * batch_stride
+         * elements, ne0 * ne1 floats for the result, a multiple of 16
+         * bytes only when ne0 * ne1 is one of 4; it is written for, and
+         * runs on, NVIDIA's driver) and so does the Vulkan CTS (a
+         * subgroup's tile in shared memory at a tile's width: 8 bytes for
+         * the 8-column tiles of 1-byte types), so by default the engine
+         * runs them as written, as it runs callbacks with side effects. */
+        if ((ex->flags & CVM_FLAG_CHECK_CALLBACKS) && (base & 15) &&
+            !cvm_region_per_invocation(CVM_ADDR_REGION(base))) {
+            r = cvm_exec_fail(ex, in, CVM_ERROR_INVALID_MODULE,
+                              "[NV-CM2.Pointer-Alignment] Pointer %%%u is byte %llu of memory "
+                              "region %u, not a multiple of 16 bytes: \"The Pointer must be a "
+                              "multiple of 16B\"",
+                              in->a, (unsigned long long)CVM_ADDR_OFFSET(base),
+                              CVM_ADDR_REGION(base));
+            goto done;
+        }
         if ((r = read_layout(ex, in, in->c, l, &t)) != CVM_SUCCESS)
             goto done;
         if (in->d && (r = read_view(ex, in, in->d, l, &v)) != CVM_SUCCESS)
