@@ -65,6 +65,9 @@ static void fill_random(uint8_t *p, size_t size, uint64_t seed)
     }
 }
 
+/* The contexts' max_call_depth (0: the default), for test_calls. */
+static uint32_t max_call_depth;
+
 /* Runs every RUN of `path` with context flags `flags`; with `seed`, the
  * buffers named in `randomize` (NULL-terminated) get random contents first;
  * `push` (may be NULL) replaces the push-constant buffer's first words. */
@@ -83,6 +86,7 @@ static void run_script(const char *path, uint32_t flags, uint64_t budget, uint64
     desc.threads = 2;
     desc.flags = flags;
     desc.instruction_budget = budget;
+    desc.max_call_depth = max_call_depth;
     cvm_amber_session *S = NULL;
     r = cvm_amber_session_create(s, &desc, &S, &d);
     if (r != CVM_SUCCESS)
@@ -446,6 +450,118 @@ static void test_wide_operands_not_taken(void **state)
                      CVM_SUCCESS);
 }
 
+/* Word k of buffer b of an outcome. */
+static uint32_t word_of(const outcome *o, uint32_t b, size_t k)
+{
+    uint32_t w;
+    assert_true(b < o->n && (k + 1) * 4 <= o->sizes[b]);
+    memcpy(&w, o->bufs[b] + k * 4, 4);
+    return w;
+}
+
+/* Function calls (inlined) and Private variables on the compiled tier,
+ * every workgroup compiled, the interpreter's bytes, and the values the
+ * scripts' headers work out: calls.amber (glslang without its optimizer:
+ * helpers returning values, nested, called from several sites and in
+ * loops, an early return from a loop, Private variables with and without
+ * initializers, a Private array indexed dynamically), calls_ptr.amber
+ * (pointer parameters: a buffer's access chain, a Function variable with
+ * an initializer, a Private variable; a callee's loop of phis inlined
+ * twice), calls_kill.amber (OpKill in a callee), aggregates.amber (arrays
+ * and structs copied whole, passed by value), dynamic_vector.amber
+ * (Function and Private vectors indexed by values); and the failure of a
+ * call deeper than max_call_depth. */
+static void test_calls(void **state)
+{
+    (void)state;
+    if (skip_without_llvm())
+        skip();
+    outcome b;
+    assert_int_equal(both_tiers("jit/calls.amber", 0, 0, NULL, 0, 2, &b), CVM_SUCCESS);
+    static const uint32_t primes[4] = {2, 3, 5, 7};
+    for (uint32_t i = 0; i < 64; i++) { /* buffers a, o, b */
+        uint32_t x = i + 1;
+        assert_int_equal(word_of(&b, 1, 4 * i), x * x + (x + 1) * (x + 1) + 2);
+        assert_int_equal(word_of(&b, 1, 4 * i + 1), 2 * x + 102);
+        assert_int_equal(word_of(&b, 1, 4 * i + 2), (2 * x) % 8);
+        assert_int_equal(word_of(&b, 1, 4 * i + 3), 18 + primes[x % 4]);
+        assert_int_equal(word_of(&b, 2, i), 5 + x + 1);
+    }
+    outcome_free(&b);
+    assert_int_equal(both_tiers("jit/calls_ptr.amber", 0, 0, NULL, 0, 2, &b), CVM_SUCCESS);
+    for (uint32_t i = 0; i < 32; i++) {
+        uint32_t n = i % 5, tri = n ? n * (n - 1) / 2 : 0; /* tri(i % 5) */
+        assert_int_equal(word_of(&b, 0, i), 1020 + 2 * i + tri + 3);
+    }
+    outcome_free(&b);
+    assert_int_equal(both_tiers("jit/calls_kill.amber", CVM_FLAG_NO_VALIDATION, 0, NULL, 0, 2, &b),
+                     CVM_SUCCESS);
+    for (uint32_t i = 0; i < 32; i++)
+        assert_int_equal(word_of(&b, 0, i), i % 4 == 3 ? 7 : 1017 + 2 * i);
+    outcome_free(&b);
+    assert_int_equal(both_tiers("jit/aggregates.amber", 0, 0, NULL, 0, 4, &b), CVM_SUCCESS);
+    for (uint32_t i = 0; i < 64; i++) {
+        uint32_t k = (i + 1) % 4;
+        assert_int_equal(word_of(&b, 0, 2 * i), 7 * i + 1);
+        assert_int_equal(word_of(&b, 0, 2 * i + 1), k * k + i + 3 * i);
+    }
+    outcome_free(&b);
+    assert_int_equal(both_tiers("jit/dynamic_vector.amber", 0, 0, NULL, 0, 4, &b), CVM_SUCCESS);
+    for (uint32_t i = 0; i < 64; i++) {
+        uint32_t v[4] = {i, 2, 3, 4}, pv[4] = {9, 8, 7, 6};
+        v[(i + 1) % 4] += 10;
+        pv[i % 3] += i;
+        assert_int_equal(word_of(&b, 0, i), v[i % 4] + pv[(i + 2) % 4]);
+    }
+    outcome_free(&b);
+    /* sumsq calls sq: depth 2, over a limit of 1, on both tiers alike */
+    max_call_depth = 1;
+    assert_int_equal(both_tiers("jit/calls.amber", 0, 0, NULL, 0, UINT64_MAX, &b), CVM_ERROR_LIMIT);
+    max_call_depth = 0;
+    print_message("calls.amber at max_call_depth 1: %s\n", b.d.message);
+    assert_non_null(strstr(b.d.message, "call depth over 1"));
+    outcome_free(&b);
+}
+
+static uint32_t fastdiv_ref(uint32_t n, uint32_t mp, uint32_t l)
+{
+    return (uint32_t)(((uint64_t)n * mp >> 32) + n) >> l;
+}
+
+/* OpIAddCarry, OpISubBorrow, OpUMulExtended and OpSMulExtended (struct
+ * results, whose members the tier keeps apart): the script's inputs
+ * against values computed here, then random inputs against the
+ * interpreter. */
+static void test_extended(void **state)
+{
+    (void)state;
+    if (skip_without_llvm())
+        skip();
+    outcome b;
+    assert_int_equal(both_tiers("jit/extended.amber", 0, 0, NULL, 0, 4, &b), CVM_SUCCESS);
+    for (uint32_t i = 0; i < 64; i++) {
+        uint32_t x = 1u + i * 0x12345677u, y = 0xfffffff0u + i * 0x00010003u;
+        uint64_t xy = (uint64_t)x * y, yx9 = (uint64_t)y * (x ^ 0x9e3779b9u);
+        int64_t sxy = (int64_t)(int32_t)x * (int32_t)y;
+        int64_t s0 = (int64_t)(int32_t)x * (int32_t)(y ^ x);
+        int64_t s1 = (int64_t)(-(int32_t)y) * (int32_t)x;
+        uint32_t want[16] = {x + y, x + y < x, x - y, x < y,
+                             (uint32_t)((uint64_t)sxy >> 32), (uint32_t)sxy,
+                             (uint32_t)(xy >> 32), (uint32_t)(yx9 >> 32), (uint32_t)xy,
+                             (uint32_t)yx9, fastdiv_ref(x, y, i & 31u),
+                             fastdiv_ref(y, x | 1u, (i + 7u) & 31u), (uint32_t)((uint64_t)s0 >> 32),
+                             (uint32_t)((uint64_t)s1 >> 32), (uint32_t)s0 ^ (uint32_t)s1,
+                             x - 1u + (x != 0)};
+        for (uint32_t k = 0; k < 16; k++)
+            if (word_of(&b, 2, 16 * i + k) != want[k])
+                fail_msg("extended.amber o[%u]: 0x%08x, expected 0x%08x", 16 * i + k,
+                         word_of(&b, 2, 16 * i + k), want[k]);
+    }
+    outcome_free(&b);
+    static const char *const inputs[] = {"a", "b", NULL};
+    random_on_both("jit/extended.amber", inputs, 4);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -455,6 +571,7 @@ int main(void)
         cmocka_unit_test(test_scope_khr),  cmocka_unit_test(test_scope_nv2),
         cmocka_unit_test(test_scope_not_taken),
         cmocka_unit_test(test_wide_operands_not_taken),
+        cmocka_unit_test(test_calls),         cmocka_unit_test(test_extended),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

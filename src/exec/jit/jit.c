@@ -4,8 +4,10 @@
  *
  *   int32_t run(cvm_jit_env *env)
  *     for lane in 0 .. env->nlanes - 1:       LocalInvocationIndex
- *       Function variables zeroed (or set to their initializer)
- *       the entry point's blocks, each charging its instruction count
+ *       Function and Private variables zeroed (a Private one with an
+ *       initializer set to it)
+ *       the entry point's blocks, each charging its instruction count,
+ *       with a copy of a callee's blocks at each call (emit_call)
  *       OpReturn, OpKill ... go to the next lane
  *     return 0; a failure returns 1 with env->ex->diag set
  *
@@ -251,6 +253,92 @@ static int64_t jit_refill(cvm_jit_env *env, uint32_t insn, int64_t cur)
     return cur;
 }
 
+/* A call the interpreter would refuse for its depth (interp.c: a call at
+ * depth ex->depth + 1 over ex->max_depth): its failure.  Returns 1. */
+static int32_t jit_depth_fail(cvm_jit_env *env, uint32_t insn)
+{
+    cvm_exec *ex = env->ex;
+    cvm_exec_fail(ex, &ex->prog->insns[insn], CVM_ERROR_LIMIT, "call depth over %u",
+                  ex->max_depth);
+    return 1;
+}
+
+/* Variable `var` of per-invocation memory, lane `lane`'s copy, set to
+ * constant `init` (register layout to the variable's memory layout), as
+ * interp.c apply_initializers sets a Private variable and h_variable_init a
+ * Function one.  Returns 0. */
+static int32_t jit_init_mem(cvm_jit_env *env, uint32_t var, uint32_t init, uint32_t lane)
+{
+    const cvm_program *p = env->ex->prog;
+    uint32_t type = p->types[p->mod->defs[var].type].elem;
+    cvm_copy_reg_to_mem(p, type,
+                        env->regions[CVM_REGION_INVOCATION].base + (uint64_t)lane * p->inv_size +
+                            p->var_offset[var],
+                        p->const_data + p->const_offset[init]);
+    return 0;
+}
+
+/* OpStore `insn` of a constant of a type the code holds no value of (an
+ * array, a struct) through region `region` at offset `off`, in its
+ * memory layout, checked as the interpreter's store checks it.  0, or 1
+ * after a failure. */
+static int32_t jit_store_const(cvm_jit_env *env, uint32_t insn, uint32_t lane, uint32_t region,
+                               uint64_t off)
+{
+    cvm_exec *ex = env->ex;
+    const cvm_program *p = ex->prog;
+    const cvm_insn *in = &p->insns[insn];
+    uint32_t type = in->type; /* (the memory layout, as h_store's) */
+    int skip = 0;
+    uint8_t *h = NULL;
+    if (!(off >> CVM_ADDR_OFFSET_BITS))
+        h = cvm_mem_access(ex, in, CVM_ADDR(region, off), p->types[type].mem_size, 1, lane, &skip);
+    else if (ex->flags & CVM_FLAG_ROBUST_ACCESS)
+        skip = 1;
+    else
+        cvm_exec_fail(ex, in, CVM_ERROR_OUT_OF_BOUNDS,
+                      "invocation %u stores %u bytes at byte offset %lld of region %u, outside it",
+                      lane, p->types[type].mem_size, (long long)off, region);
+    if (!h)
+        return skip ? 0 : 1;
+    cvm_copy_reg_to_mem(p, type, h, p->const_data + p->const_offset[in->b]);
+    return 0;
+}
+
+/* OpLoad or OpStore `insn` of a whole array or struct of per-invocation
+ * memory (a Function or Private variable, or a part of one), whose memory
+ * and register layouts agree (agg_type_ok): `size` bytes between region
+ * `region` at offset `off` and the value's copy at `val`, checked as the
+ * interpreter's load or store checks it.  0, or 1 after a failure. */
+static int32_t jit_agg(cvm_jit_env *env, uint32_t insn, uint32_t lane, uint32_t region,
+                       uint64_t off, uint8_t *val, uint32_t size, uint32_t write)
+{
+    cvm_exec *ex = env->ex;
+    const cvm_insn *in = &ex->prog->insns[insn];
+    int skip = 0;
+    uint8_t *h = NULL;
+    if (!(off >> CVM_ADDR_OFFSET_BITS))
+        h = cvm_mem_access(ex, in, CVM_ADDR(region, off), size, (int)write, lane, &skip);
+    else if (ex->flags & CVM_FLAG_ROBUST_ACCESS)
+        skip = 1;
+    else
+        cvm_exec_fail(ex, in, CVM_ERROR_OUT_OF_BOUNDS,
+                      "invocation %u %s %u bytes at byte offset %lld of region %u, outside it",
+                      lane, write ? "stores" : "loads", size, (long long)off, region);
+    if (!h) {
+        if (!skip)
+            return 1;
+        if (!write) /* robust: zeros */
+            memset(val, 0, size);
+        return 0;
+    }
+    if (write)
+        memcpy(h, val, size);
+    else
+        memcpy(val, h, size);
+    return 0;
+}
+
 /* The scope form: a CVM_INSN_UNIFORM instruction run by its handler for
  * lane 0 alone, as interp.c run_uniform runs it (every lane is active in
  * this form, so lane 0 is the first active one). */
@@ -387,6 +475,21 @@ typedef struct jptr {
     uint64_t rel_lo, rel_hi;
 } jptr;
 
+/* A call being inlined: where its returns go, and the values they return
+ * with the LLVM blocks they come from (the result's phi). */
+typedef struct jcall {
+    LLVMBasicBlockRef ret_bb;
+    LLVMValueRef *vals;
+    LLVMBasicBlockRef *from;
+    uint32_t n;
+    int oom;
+} jcall;
+
+/* Calls nested deeper than this, or more instructions than this emitted
+ * once every call is inlined, and the tier does not take the shader. */
+#define JIT_MAX_INLINE_DEPTH 64
+#define JIT_MAX_INLINED (UINT64_C(1) << 16)
+
 typedef struct region_info {
     LLVMValueRef base, size, writable;
 } region_info;
@@ -411,6 +514,8 @@ typedef struct jctx {
     uint64_t acc_lo, acc_hi; /* the bytes past the pointer the accesses reach: [lo, hi) */
     LLVMValueRef *vals;   /* per id */
     LLVMValueRef *arrs;   /* per id: a leaf's array parameter, where its elements are */
+    LLVMValueRef *pairs;  /* per id, two each: the members of an OpIAddCarry, OpISubBorrow,
+                             OpUMulExtended or OpSMulExtended result (a struct) */
     jptr *ptrs;           /* per id */
     LLVMBasicBlockRef *bbs; /* per block index */
     LLVMBasicBlockRef lane_next, fail_bb;
@@ -420,6 +525,15 @@ typedef struct jctx {
     uint32_t cur_insn;
     uint32_t max_region;
     LLVMValueRef *var_allocas; uint32_t *var_ids, *var_inits; uint32_t nvars;
+    /* Calls (the entry point's form, not the scope form's nor a leaf's):
+     * each is inlined where it is made (emit_call), `call` the innermost
+     * being emitted (NULL in the entry point's own blocks), `depth` the
+     * calls nested at this point, `inlined` the instructions emitted so
+     * far (JIT_MAX_INLINED); max_depth_v ex->max_depth, read once */
+    struct jcall *call;
+    uint32_t depth;
+    uint64_t inlined;
+    LLVMValueRef max_depth_v;
     /* The scope form (cvm_jit_scope_form): the entry point run once per
      * workgroup, the instructions it does not translate run by their
      * handlers on the interpreter's value slots (ex->vals, vals_base) */
@@ -775,10 +889,47 @@ static int mem_type_ok(jctx *j, uint32_t tid)
     return t->size <= JIT_MAX_ACCESS && t->mem_size == t->size;
 }
 
+static void emit_checked_call(jctx *j, void *fn, LLVMTypeRef *ptypes, LLVMValueRef *args,
+                              unsigned n);
+
+/* An array or struct the entry point's form copies whole between
+ * per-invocation memory and a stack copy (glslang passes one to a function
+ * so: loaded, then stored to the parameter's variable): no explicit layout,
+ * memory and register layouts alike. */
+static int agg_type_ok(jctx *j, uint32_t tid)
+{
+    if (tid >= j->p->ntypes || j->leaf || j->scope)
+        return 0;
+    const cvm_type *t = type_of(j, tid);
+    return (t->tclass == CVM_TC_ARRAY || t->tclass == CVM_TC_STRUCT) && !t->has_layout &&
+           t->size && t->size == t->mem_size;
+}
+
+/* A whole array or struct between per-invocation memory (pt) and the copy
+ * at `val` (an alloca of at least t->size bytes): jit_agg. */
+static void emit_agg(jctx *j, const jptr *pt, uint32_t tid, LLVMValueRef val, int write)
+{
+    LLVMTypeRef params[8] = {LLVMPointerType(j->env_t, 0), j->i32, j->i32, j->i32, j->i64,
+                             j->ptr8, j->i32, j->i32};
+    LLVMValueRef args[8] = {j->env, c_i32(j, j->cur_insn), j->lane_msg ? j->lane_msg : j->lane,
+                            c_i32(j, pt->region), pt->off, val,
+                            c_i32(j, type_of(j, tid)->mem_size), c_i32(j, (uint64_t)write)};
+    emit_checked_call(j, (void *)jit_agg, params, args, 8);
+}
+
 static cvm_result emit_load(jctx *j, uint32_t result, uint32_t tid, uint32_t ptr_id)
 {
     const jptr *pt = ptr_id < j->p->bound ? &j->ptrs[ptr_id] : NULL;
     LLVMTypeRef ty = value_type(j, tid);
+    if (pt && !ty && pt->kind == JP_MEM && pt->region == CVM_REGION_INVOCATION &&
+        pt->type == tid && agg_type_ok(j, tid)) {
+        /* the value is a copy on the stack (j->arrs), whose scalar array
+         * elements OpCompositeExtract reads where a leaf's are read */
+        LLVMValueRef slot = new_slot(j, type_of(j, tid)->size);
+        emit_agg(j, pt, tid, slot, 0);
+        j->arrs[result] = slot;
+        return CVM_SUCCESS;
+    }
     if (!pt || !ty)
         return unsupported(j, j->cur_insn, "this load");
     switch (pt->kind) {
@@ -824,6 +975,23 @@ static cvm_result emit_load(jctx *j, uint32_t result, uint32_t tid, uint32_t ptr
 static cvm_result emit_store(jctx *j, uint32_t ptr_id, uint32_t val_id)
 {
     const jptr *pt = ptr_id < j->p->bound ? &j->ptrs[ptr_id] : NULL;
+    if (pt && pt->kind == JP_MEM && val_id < j->p->bound &&
+        j->p->const_offset[val_id] != UINT64_MAX && j->mod->defs[val_id].type == pt->type &&
+        !value_type(j, pt->type)) {
+        /* a constant array or struct (glslang sets a Private variable's
+         * initializer so, at the start of main) */
+        LLVMTypeRef params[5] = {LLVMPointerType(j->env_t, 0), j->i32, j->i32, j->i32, j->i64};
+        LLVMValueRef args[5] = {j->env, c_i32(j, j->cur_insn), j->lane_msg ? j->lane_msg : j->lane,
+                                c_i32(j, pt->region), pt->off};
+        emit_checked_call(j, (void *)jit_store_const, params, args, 5);
+        return CVM_SUCCESS;
+    }
+    if (pt && pt->kind == JP_MEM && pt->region == CVM_REGION_INVOCATION &&
+        val_id < j->p->bound && j->arrs[val_id] && j->mod->defs[val_id].type == pt->type &&
+        agg_type_ok(j, pt->type)) {
+        emit_agg(j, pt, pt->type, j->arrs[val_id], 1);
+        return CVM_SUCCESS;
+    }
     LLVMValueRef v = get_val(j, val_id);
     if (!pt || !v)
         return unsupported(j, j->cur_insn, "this store");
@@ -1491,6 +1659,13 @@ static cvm_result emit_composite(jctx *j, const spv_inst *si)
     if (!rty)
         return unsupported(j, j->cur_insn, "this composite");
     LLVMValueRef r = NULL;
+    if (si->opcode == SpvOpCompositeExtract && si->word_count == 5 && w[3] < j->p->bound &&
+        j->pairs[2 * (size_t)w[3]]) { /* a member of an extended arithmetic result */
+        if (w[4] > 1 || LLVMTypeOf(j->pairs[2 * (size_t)w[3] + w[4]]) != rty)
+            return unsupported(j, j->cur_insn, "this extract");
+        j->vals[result] = j->pairs[2 * (size_t)w[3] + w[4]];
+        return CVM_SUCCESS;
+    }
     if (si->opcode == SpvOpCompositeExtract && j->arrs && si->word_count == 5 &&
         w[3] < j->p->bound && j->arrs[w[3]]) {
         /* an element of a leaf's array parameter (register layout, packed:
@@ -1615,6 +1790,75 @@ static int insn_words(jctx *j, uint32_t ii, spv_inst *si)
     return spv_module_inst_at(j->mod, j->p->insns[ii].word_off, si);
 }
 
+/* OpIAddCarry, OpISubBorrow, OpUMulExtended, OpSMulExtended: the two
+ * members of the result (ops/arith.c h_extended: the low bits and the
+ * carry, borrow or high bits), kept apart for OpCompositeExtract. */
+static cvm_result emit_extended(jctx *j, const spv_inst *si)
+{
+    const uint32_t *w = si->words;
+    LLVMValueRef x = si->word_count == 5 ? get_val(j, w[3]) : NULL;
+    LLVMValueRef y = si->word_count == 5 ? get_val(j, w[4]) : NULL;
+    if (!x || !y || LLVMTypeOf(x) != LLVMTypeOf(y) || w[2] >= j->p->bound)
+        return unsupported(j, j->cur_insn, "this instruction's operands");
+    LLVMTypeRef ty = LLVMTypeOf(x);
+    int vec = LLVMGetTypeKind(ty) == LLVMVectorTypeKind;
+    LLVMTypeRef st = vec ? LLVMGetElementType(ty) : ty;
+    /* (8 to 32 bits: the 64-bit forms, whose product takes i128, are left
+     * to the interpreter) */
+    if (LLVMGetTypeKind(st) != LLVMIntegerTypeKind || LLVMGetIntTypeWidth(st) < 8 ||
+        LLVMGetIntTypeWidth(st) > 32)
+        return unsupported(j, j->cur_insn, "this instruction's operands");
+    unsigned bits = LLVMGetIntTypeWidth(st);
+    LLVMValueRef lo, hi;
+    switch (si->opcode) {
+    case SpvOpIAddCarry:
+        lo = LLVMBuildAdd(j->B, x, y, "");
+        hi = LLVMBuildZExt(j->B, LLVMBuildICmp(j->B, LLVMIntULT, lo, x, ""), ty, "");
+        break;
+    case SpvOpISubBorrow:
+        lo = LLVMBuildSub(j->B, x, y, "");
+        hi = LLVMBuildZExt(j->B, LLVMBuildICmp(j->B, LLVMIntULT, x, y, ""), ty, "");
+        break;
+    default: { /* the product at twice the width */
+        LLVMTypeRef wst = LLVMIntTypeInContext(j->C, 2 * bits);
+        LLVMTypeRef wty = vec ? LLVMVectorType(wst, LLVMGetVectorSize(ty)) : wst;
+        int sgn = si->opcode == SpvOpSMulExtended;
+        LLVMValueRef wx = sgn ? LLVMBuildSExt(j->B, x, wty, "") : LLVMBuildZExt(j->B, x, wty, "");
+        LLVMValueRef wy = sgn ? LLVMBuildSExt(j->B, y, wty, "") : LLVMBuildZExt(j->B, y, wty, "");
+        LLVMValueRef prod = LLVMBuildMul(j->B, wx, wy, "");
+        lo = LLVMBuildTrunc(j->B, prod, ty, "");
+        hi = LLVMBuildTrunc(j->B, LLVMBuildLShr(j->B, prod, const_like(j, wty, bits), ""), ty, "");
+        break;
+    }
+    }
+    j->pairs[2 * (size_t)w[2]] = lo;
+    j->pairs[2 * (size_t)w[2] + 1] = hi;
+    return CVM_SUCCESS;
+}
+
+/* Variable `var` (a JP_VAR, or per-invocation memory: JP_MEM in region
+ * CVM_REGION_INVOCATION) set to constant `init` for the current lane. */
+static cvm_result emit_var_set(jctx *j, uint32_t var, uint32_t init)
+{
+    const jptr *pt = var < j->p->bound ? &j->ptrs[var] : NULL;
+    if (pt && pt->kind == JP_VAR && pt->comp == UINT32_MAX) {
+        LLVMValueRef v = const_value(j, init);
+        if (!v || LLVMTypeOf(v) != value_type(j, pt->var_type))
+            return unsupported_def(j, var, "this variable's initializer");
+        LLVMBuildStore(j->B, v, pt->alloca);
+        return CVM_SUCCESS;
+    }
+    if (pt && pt->kind == JP_MEM && pt->region == CVM_REGION_INVOCATION && init < j->p->bound &&
+        j->p->const_offset[init] != UINT64_MAX) {
+        LLVMTypeRef params[4] = {LLVMPointerType(j->env_t, 0), j->i32, j->i32, j->i32};
+        LLVMTypeRef fty = LLVMFunctionType(j->i32, params, 4, 0);
+        LLVMValueRef args[4] = {j->env, c_i32(j, var), c_i32(j, init), j->lane};
+        LLVMBuildCall2(j->B, fty, fn_const(j, (void *)jit_init_mem, fty), args, 4, "");
+        return CVM_SUCCESS;
+    }
+    return unsupported_def(j, var, "this variable's initializer");
+}
+
 static cvm_result emit_insn(jctx *j, uint32_t ii)
 {
     const cvm_insn *in = &j->p->insns[ii];
@@ -1636,6 +1880,12 @@ static cvm_result emit_insn(jctx *j, uint32_t ii)
     case SpvOpAccessChain:
     case SpvOpInBoundsAccessChain:
         return emit_access_chain(j, &si);
+    case SpvOpIAddCarry: case SpvOpISubBorrow: case SpvOpUMulExtended: case SpvOpSMulExtended:
+        return emit_extended(j, &si);
+    case SpvOpVariable: /* a Function variable's initializer, each time the block runs */
+        if (si.word_count < 5)
+            return unsupported(j, ii, "this variable");
+        return emit_var_set(j, si.words[2], si.words[4]);
     case SpvOpCompositeExtract: case SpvOpCompositeInsert: case SpvOpCompositeConstruct:
     case SpvOpVectorShuffle: case SpvOpCopyObject:
         return emit_composite(j, &si);
@@ -2047,14 +2297,32 @@ static cvm_result emit_terminator(jctx *j, uint32_t ii, uint32_t bi, LLVMBasicBl
     case CVM_CF_KILL:
         if (j->leaf || (j->scope && in->cf == CVM_CF_KILL))
             return unsupported(j, ii, "this return");
-        LLVMBuildBr(j->B, j->lane_next);
+        /* (OpKill and the like in a callee end the invocation, as in the
+         * interpreter, whose caller ends the lanes that the callee ended) */
+        LLVMBuildBr(j->B, j->call && in->cf == CVM_CF_RETURN ? j->call->ret_bb : j->lane_next);
         break;
     case CVM_CF_RETURN_VALUE: {
-        /* a leaf's result, in register layout, to results + lane * size */
-        LLVMValueRef v = j->leaf ? get_val(j, in->a) : NULL;
+        /* a leaf's result, in register layout, to results + lane * size;
+         * an inlined call's to the phi of its continuation */
+        LLVMValueRef v = j->leaf || j->call ? get_val(j, in->a) : NULL;
         uint32_t rt = f->return_type;
         if (!v || rt >= j->p->ntypes || LLVMTypeOf(v) != value_type(j, rt))
             return unsupported(j, ii, "this returned value");
+        if (j->call) {
+            jcall *c = j->call;
+            LLVMValueRef *nv = cvm_realloc(c->vals, (c->n + 1) * sizeof(LLVMValueRef));
+            if (nv)
+                c->vals = nv;
+            LLVMBasicBlockRef *nf = cvm_realloc(c->from, (c->n + 1) * sizeof(LLVMBasicBlockRef));
+            if (nf)
+                c->from = nf;
+            if (!nv || !nf)
+                return cvm_diag_set(j->diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+            c->vals[c->n] = v;
+            c->from[c->n++] = LLVMGetInsertBlock(j->B);
+            LLVMBuildBr(j->B, c->ret_bb);
+            break;
+        }
         uint32_t n = ncomp_of(j, rt);
         if (comp_sk(j, rt) == CVM_SK_BOOL)
             v = LLVMBuildZExt(j->B, v, n > 1 ? LLVMVectorType(j->i8, n) : j->i8, "");
@@ -2307,9 +2575,150 @@ static cvm_result setup_globals(jctx *j)
     return CVM_SUCCESS;
 }
 
+/* Records variable `id` for emit_var_init: set to constant `init` (0:
+ * zero) at the start of each invocation. */
+static cvm_result record_var(jctx *j, uint32_t id, uint32_t init)
+{
+    uint32_t *nv = cvm_realloc(j->var_ids, (j->nvars + 1) * sizeof(uint32_t));
+    if (!nv)
+        return cvm_diag_set(j->diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+    j->var_ids = nv;
+    uint32_t *ni = cvm_realloc(j->var_inits, (j->nvars + 1) * sizeof(uint32_t));
+    if (!ni)
+        return cvm_diag_set(j->diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+    j->var_inits = ni;
+    j->var_ids[j->nvars] = id;
+    j->var_inits[j->nvars] = init;
+    j->nvars++;
+    return CVM_SUCCESS;
+}
+
+/* A variable of the invocation in the entry point's form: a Function
+ * variable of a function the entry point reaches, or a Private one.  A
+ * value the code holds (a scalar or vector) goes in an alloca (JP_VAR),
+ * anything else (arrays, structs), and a vector some access chain indexes
+ * with a value that is not a constant (`dynamic`: an index out of range
+ * then reaches what it reaches in the interpreter), in its place in
+ * per-invocation memory, as in the interpreter (JP_MEM, region
+ * CVM_REGION_INVOCATION, its offset set per lane by emit_var_init).  0
+ * when neither can hold it. */
+static int invocation_var(jctx *j, uint32_t id, uint32_t init, int dynamic)
+{
+    const cvm_program *p = j->p;
+    uint32_t vt = j->mod->defs[id].type;
+    if (vt >= p->ntypes || p->types[vt].tclass != CVM_TC_POINTER || p->types[vt].elem >= p->ntypes)
+        return 0;
+    uint32_t pointee = p->types[vt].elem;
+    LLVMTypeRef ty = value_type(j, pointee);
+    jptr *pt = &j->ptrs[id];
+    if (ty && dynamic && !mem_type_ok(j, pointee))
+        ty = NULL;
+    if (ty && !dynamic) {
+        pt->kind = JP_VAR;
+        pt->alloca = LLVMBuildAlloca(j->B, ty, "");
+        pt->var_type = pointee;
+    } else if (p->var_region[id] == CVM_REGION_INVOCATION && p->types[pointee].mem_size &&
+               (!init || p->const_offset[init] != UINT64_MAX)) {
+        pt->kind = JP_MEM;
+        pt->region = CVM_REGION_INVOCATION;
+        if (pt->region > j->max_region)
+            j->max_region = pt->region;
+    } else {
+        return 0;
+    }
+    pt->type = pointee;
+    pt->comp = UINT32_MAX;
+    return 1;
+}
+
+/* The entry point's form: the Function variables of the entry point and of
+ * every function it calls, and the Private variables. */
+static cvm_result setup_invocation_vars(jctx *j)
+{
+    const cvm_program *p = j->p;
+    const spv_module *mod = j->mod;
+    /* the functions reached from the entry point through calls */
+    uint8_t *reach = cvm_calloc(p->nfuncs ? p->nfuncs : 1, 1);
+    uint32_t *stack = cvm_calloc(p->nfuncs ? p->nfuncs : 1, sizeof(uint32_t));
+    if (!reach || !stack) {
+        cvm_mem_free(reach);
+        cvm_mem_free(stack);
+        return cvm_diag_set(j->diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+    }
+    uint32_t top = 0;
+    reach[p->entry] = 1;
+    stack[top++] = p->entry;
+    while (top) {
+        const cvm_function *f = &p->funcs[stack[--top]];
+        for (uint32_t b = 0; b < f->nblocks; b++)
+            for (uint32_t ii = f->blocks[b].first; ii < f->blocks[b].first + f->blocks[b].count;
+                 ii++) {
+                uint32_t callee = p->insns[ii].a;
+                if (p->insns[ii].cf == CVM_CF_CALL && callee < p->nfuncs && !reach[callee]) {
+                    reach[callee] = 1;
+                    stack[top++] = callee;
+                }
+            }
+    }
+    cvm_mem_free(stack);
+    /* the variables an access chain indexes with a value that is not a
+     * constant (invocation_var) */
+    uint8_t *dyn = cvm_calloc(p->bound ? p->bound : 1, 1);
+    if (!dyn) {
+        cvm_mem_free(reach);
+        return cvm_diag_set(j->diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+    }
+    for (uint32_t fi = 0; fi < p->nfuncs && fi < mod->nfunctions; fi++) {
+        if (!reach[fi])
+            continue;
+        size_t off = mod->functions[fi].begin;
+        spv_inst si;
+        while (off < mod->functions[fi].end && spv_next_inst(&mod->bin, &off, &si, NULL) == 1) {
+            if ((si.opcode != SpvOpAccessChain && si.opcode != SpvOpInBoundsAccessChain) ||
+                si.word_count < 5 || si.words[3] >= p->bound ||
+                mod->defs[si.words[3]].opcode != SpvOpVariable)
+                continue;
+            for (uint32_t k = 4; k < si.word_count; k++)
+                if (si.words[k] >= p->bound || p->const_offset[si.words[k]] == UINT64_MAX)
+                    dyn[si.words[3]] = 1;
+        }
+    }
+    cvm_result r = CVM_SUCCESS;
+    for (uint32_t id = 1; id < p->bound && r == CVM_SUCCESS; id++) {
+        const spv_def *d = &mod->defs[id];
+        if (d->opcode != SpvOpVariable || j->ptrs[id].kind != JP_NONE)
+            continue;
+        spv_inst vi;
+        if (!spv_module_def_inst(mod, id, &vi) || vi.word_count < 4)
+            continue;
+        if (d->func == UINT32_MAX) {
+            /* a Private variable the code cannot hold stays unnamed: what
+             * names it is not taken */
+            if (vi.words[3] == SpvStorageClassPrivate &&
+                invocation_var(j, id, vi.word_count > 4 ? vi.words[4] : 0, dyn[id]))
+                r = record_var(j, id, vi.word_count > 4 ? vi.words[4] : 0);
+            continue;
+        }
+        if (d->func >= p->nfuncs || !reach[d->func])
+            continue;
+        if (vi.words[3] != SpvStorageClassFunction)
+            r = unsupported_def(j, id, "a variable of this storage class");
+        else if (!invocation_var(j, id, 0, dyn[id]))
+            r = unsupported_def(j, id, "a Function variable of this type");
+        else /* (zero at the start, as the interpreter's per-invocation memory;
+                an initializer is its OpVariable's, each time it runs) */
+            r = record_var(j, id, 0);
+    }
+    cvm_mem_free(reach);
+    cvm_mem_free(dyn);
+    return r;
+}
+
 static cvm_result setup_function_vars(jctx *j)
 {
     const cvm_program *p = j->p;
+    if (!j->leaf && !j->scope)
+        return setup_invocation_vars(j);
     const spv_module *mod = j->mod;
     const spv_function *sf = NULL;
     for (uint32_t i = 0; i < mod->nfunctions; i++)
@@ -2362,6 +2771,25 @@ static cvm_result emit_var_init(jctx *j)
 {
     for (uint32_t v = 0; v < j->nvars; v++) {
         jptr *pt = &j->ptrs[j->var_ids[v]];
+        if (pt->kind == JP_MEM) { /* lane l's copy at l * inv_size + its offset */
+            uint32_t id = j->var_ids[v];
+            region_info *ri = region(j, CVM_REGION_INVOCATION);
+            if (!ri)
+                return unsupported_def(j, id, "this variable");
+            pt->off = LLVMBuildAdd(j->B,
+                                   LLVMBuildMul(j->B, LLVMBuildZExt(j->B, j->lane, j->i64, ""),
+                                                c_i64(j, j->p->inv_size), ""),
+                                   c_i64(j, j->p->var_offset[id]), "");
+            LLVMValueRef at = LLVMBuildGEP2(j->B, j->i8, ri->base, &pt->off, 1, "");
+            LLVMBuildMemSet(j->B, at, LLVMConstNull(j->i8), c_i64(j, type_of(j, pt->type)->mem_size),
+                            1);
+            if (j->var_inits[v]) {
+                cvm_result r = emit_var_set(j, id, j->var_inits[v]);
+                if (r != CVM_SUCCESS)
+                    return r;
+            }
+            continue;
+        }
         LLVMTypeRef ty = value_type(j, pt->var_type);
         LLVMValueRef init = LLVMConstNull(ty);
         if (j->var_inits[v]) {
@@ -2410,13 +2838,207 @@ static cvm_result mark_slot_phis(jctx *j)
     return CVM_SUCCESS;
 }
 
+/* Emits the blocks of `f` from the builder's position on: the entry
+ * point's, or an inlined call's (emit_call), after which the builder stands
+ * in the last block emitted. */
+static cvm_result emit_call(jctx *j, uint32_t ii);
+
+static cvm_result emit_blocks(jctx *j, const cvm_function *f)
+{
+    const cvm_program *p = j->p;
+    const spv_module *mod = j->mod;
+    const cvm_function *saved_f = j->f;
+    LLVMBasicBlockRef *saved_bbs = j->bbs;
+    cvm_result r = CVM_SUCCESS;
+    if (f->nblocks == 0)
+        return unsupported_def(j, f->id, "a function without blocks");
+    LLVMBasicBlockRef *bbs = cvm_calloc(f->nblocks, sizeof(LLVMBasicBlockRef));
+    uint64_t *order = cvm_calloc(f->nblocks, sizeof(uint64_t));
+    LLVMBasicBlockRef *ends = cvm_calloc(f->nblocks, sizeof(LLVMBasicBlockRef));
+    if (!bbs || !order || !ends) {
+        cvm_mem_free(bbs);
+        cvm_mem_free(order);
+        cvm_mem_free(ends);
+        return cvm_diag_set(j->diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+    }
+    j->f = f;
+    j->bbs = bbs;
+    for (uint32_t b = 0; b < f->nblocks; b++) {
+        j->bbs[b] = LLVMAppendBasicBlockInContext(j->C, j->fn, "");
+        uint32_t label = f->blocks[b].label;
+        uint64_t at = label < p->bound ? mod->defs[label].off : 0;
+        order[b] = (at << 32) | b;
+    }
+    qsort(order, f->nblocks, sizeof(uint64_t), cmp_u64);
+    LLVMBuildBr(j->B, j->bbs[0]);
+    if (j->scope) /* before any branch to them */
+        r = mark_slot_phis(j);
+    for (uint32_t k = 0; k < f->nblocks && r == CVM_SUCCESS; k++) {
+        uint32_t bi = (uint32_t)(order[k] & 0xffffffffu);
+        const cvm_block *blk = &f->blocks[bi];
+        LLVMPositionBuilderAtEnd(j->B, j->bbs[bi]);
+        uint32_t ii = blk->first, end = blk->first + blk->count;
+        j->inlined += blk->count;
+        if (j->depth && j->inlined > JIT_MAX_INLINED) {
+            r = unsupported(j, blk->first, "a shader this long once its calls are inlined");
+            break;
+        }
+        /* phis first, their incoming values added once every block is done */
+        for (; ii < end && p->insns[ii].cf == CVM_CF_PHI; ii++) {
+            const cvm_insn *ph = &p->insns[ii];
+            LLVMTypeRef ty = value_type(j, ph->type);
+            if (j->scope && j->slot_phi[ii])
+                continue; /* (moved by jit_slot_phis) */
+            if (j->scope && (ph->result >= p->bound || !p->uniform[ph->result])) {
+                r = unsupported(j, ii, "a phi whose value may differ between invocations");
+                break;
+            }
+            if (!ty) {
+                r = unsupported(j, ii, "a phi of this type");
+                break;
+            }
+            j->vals[ph->result] = LLVMBuildPhi(j->B, ty, "");
+        }
+        if (r != CVM_SUCCESS)
+            break;
+        /* (a block with a call is charged once, as the interpreter charges
+         * it, the callee's blocks each by their own) */
+        emit_budget(j, blk->count, blk->count ? blk->first : 0);
+        for (; ii < end && r == CVM_SUCCESS; ii++) {
+            const cvm_insn *in = &p->insns[ii];
+            if (in->cf == CVM_CF_NONE)
+                r = j->scope ? emit_scope_insn(j, ii) : emit_insn(j, ii);
+            else if (ii + 1 == end)
+                r = emit_terminator(j, ii, bi, &ends[bi]);
+            else if (in->cf == CVM_CF_CALL && !j->scope && !j->leaf)
+                r = emit_call(j, ii);
+            else
+                r = unsupported(j, ii, in->cf == CVM_CF_CALL ? "function calls" : "this control flow");
+        }
+        if (r == CVM_SUCCESS && (blk->count == 0 || p->insns[end - 1].cf == CVM_CF_NONE ||
+                                 p->insns[end - 1].cf == CVM_CF_PHI ||
+                                 p->insns[end - 1].cf == CVM_CF_CALL))
+            r = unsupported(j, blk->first, "a block without a terminator");
+    }
+    /* phi incoming values: from the LLVM block that ends each predecessor
+     * (before another copy of this function, inlined elsewhere, takes the
+     * ids' values) */
+    for (uint32_t bi = 0; bi < f->nblocks && r == CVM_SUCCESS; bi++) {
+        const cvm_block *blk = &f->blocks[bi];
+        for (uint32_t ii = blk->first; ii < blk->first + blk->count; ii++) {
+            const cvm_insn *ph = &p->insns[ii];
+            if (ph->cf != CVM_CF_PHI)
+                break;
+            if (j->scope && j->slot_phi[ii])
+                continue;
+            const uint32_t *pairs = p->extra + ph->extra;
+            for (uint32_t k = 0; k + 1 < ph->nextra; k += 2) {
+                LLVMValueRef v = get_val(j, pairs[k]);
+                uint32_t from = pairs[k + 1];
+                if (!v || from >= f->nblocks || !ends[from] || LLVMTypeOf(v) != value_type(j, ph->type)) {
+                    r = unsupported(j, ii, "this phi's operand");
+                    break;
+                }
+                LLVMBasicBlockRef fb = phi_pred(j, bi, from, ends[from]);
+                LLVMAddIncoming(j->vals[ph->result], &v, &fb, 1);
+            }
+        }
+    }
+    cvm_mem_free(order);
+    cvm_mem_free(ends);
+    cvm_mem_free(bbs);
+    j->f = saved_f;
+    j->bbs = saved_bbs;
+    return r;
+}
+
+/* OpFunctionCall `ii` (not the block's last instruction), inlined: the
+ * interpreter's depth check; the parameters take the arguments' values,
+ * or for a pointer the argument's description (a Function or Private
+ * variable, a built-in, a buffer's access chain...); the callee's blocks;
+ * its returns meet in a block of their own, where a phi takes the result
+ * and the caller's block goes on.  Each call site gets its own copy of the
+ * callee's blocks; its Function variables are one per id for all of them,
+ * as the interpreter keeps each in one place of the invocation's memory
+ * (never zeroed between calls). */
+static cvm_result emit_call(jctx *j, uint32_t ii)
+{
+    const cvm_program *p = j->p;
+    const cvm_insn *in = &p->insns[ii];
+    j->cur_insn = ii;
+    if (in->a >= p->nfuncs || !p->funcs[in->a].lowered)
+        return unsupported(j, ii, "this call");
+    const cvm_function *cf = &p->funcs[in->a];
+    if (j->depth >= JIT_MAX_INLINE_DEPTH)
+        return unsupported(j, ii, "calls nested this deep");
+    if (in->nextra != cf->nparams)
+        return unsupported(j, ii, "this call's arguments");
+    /* interp.c: a call at depth ex->depth + 1 over ex->max_depth fails */
+    LLVMValueRef deep = LLVMBuildICmp(j->B, LLVMIntULT, j->max_depth_v, c_i32(j, j->depth + 1), "");
+    LLVMBasicBlockRef too_deep = LLVMAppendBasicBlockInContext(j->C, j->fn, "deep");
+    LLVMBasicBlockRef go = LLVMAppendBasicBlockInContext(j->C, j->fn, "call");
+    LLVMBuildCondBr(j->B, deep, too_deep, go);
+    LLVMPositionBuilderAtEnd(j->B, too_deep);
+    LLVMTypeRef params[2] = {LLVMPointerType(j->env_t, 0), j->i32};
+    LLVMTypeRef fty = LLVMFunctionType(j->i32, params, 2, 0);
+    LLVMValueRef dargs[2] = {j->env, c_i32(j, ii)};
+    LLVMBuildCall2(j->B, fty, fn_const(j, (void *)jit_depth_fail, fty), dargs, 2, "");
+    LLVMBuildBr(j->B, j->fail_bb);
+    LLVMPositionBuilderAtEnd(j->B, go);
+    const uint32_t *args = p->extra + in->extra;
+    for (uint32_t k = 0; k < cf->nparams; k++) {
+        uint32_t param = cf->params[k], arg = args[k];
+        uint32_t ptid = param < p->bound ? j->mod->defs[param].type : 0;
+        if (param >= p->bound || arg >= p->bound || ptid >= p->ntypes)
+            return unsupported(j, ii, "this call's arguments");
+        if (p->types[ptid].tclass == CVM_TC_POINTER) {
+            if (j->ptrs[arg].kind == JP_NONE)
+                return unsupported(j, ii, "a pointer argument of this kind");
+            j->ptrs[param] = j->ptrs[arg];
+            continue;
+        }
+        if (j->arrs[arg] && j->mod->defs[arg].type == ptid) { /* an array or struct */
+            j->arrs[param] = j->arrs[arg];
+            continue;
+        }
+        LLVMValueRef v = get_val(j, arg);
+        LLVMTypeRef ty = value_type(j, ptid);
+        if (!v || !ty || LLVMTypeOf(v) != ty)
+            return unsupported(j, ii, "an argument of this type");
+        j->vals[param] = v;
+    }
+    jcall c;
+    memset(&c, 0, sizeof(c));
+    c.ret_bb = LLVMAppendBasicBlockInContext(j->C, j->fn, "ret");
+    jcall *saved = j->call;
+    j->call = &c;
+    j->depth++;
+    cvm_result r = emit_blocks(j, cf);
+    j->depth--;
+    j->call = saved;
+    if (r == CVM_SUCCESS) {
+        LLVMPositionBuilderAtEnd(j->B, c.ret_bb);
+        LLVMTypeRef rt = value_type(j, cf->return_type);
+        if (in->result && rt) {
+            if (c.n == 0) { /* (no return: every path ends the invocation) */
+                j->vals[in->result] = LLVMGetUndef(rt);
+            } else {
+                LLVMValueRef phi = LLVMBuildPhi(j->B, rt, "");
+                LLVMAddIncoming(phi, c.vals, c.from, c.n);
+                j->vals[in->result] = phi;
+            }
+        }
+    }
+    cvm_mem_free(c.vals);
+    cvm_mem_free(c.from);
+    return r;
+}
+
 /* Translates j->f into function `name`: the entry point (jit_fn), or with
  * j->leaf a leaf callback (jit_leaf_fn). */
 static cvm_result translate(jctx *j, const char *name)
 {
-    const cvm_program *p = j->p;
     const cvm_function *f = j->f;
-    const spv_module *mod = j->mod;
     cvm_result r;
     LLVMTypeRef envp = LLVMPointerType(j->env_t, 0);
     LLVMTypeRef leaf_params[3] = {envp, j->tile ? j->ptr8 : LLVMPointerType(j->val_t, 0),
@@ -2446,6 +3068,12 @@ static cvm_result translate(jctx *j, const char *name)
     LLVMValueRef nlanes = LLVMBuildLoad2(j->B, j->i32, env_field(j, ENV_NLANES, 0), "");
     LLVMValueRef sg = LLVMBuildLoad2(j->B, j->i32, env_field(j, ENV_SG, 0), "");
     LLVMValueRef loop_lanes = nlanes;
+    if (!j->leaf && !j->scope) {
+        LLVMValueRef exp = LLVMBuildLoad2(j->B, j->ptr8, env_field(j, ENV_EX, 0), "");
+        j->max_depth_v = invariant(
+            j, LLVMBuildLoad2(j->B, j->i32, ex_field(j, exp, offsetof(cvm_exec, max_depth), j->i32),
+                              "max_depth"));
+    }
     if (j->scope) { /* once for the workgroup, as its lane 0 */
         loop_lanes = c_i32(j, 1);
         j->budget_unit = LLVMBuildZExt(j->B, sg, j->i64, "");
@@ -2524,87 +3152,7 @@ static cvm_result translate(jctx *j, const char *name)
         return r;
 
     /* the SPIR-V blocks */
-    j->bbs = cvm_calloc(f->nblocks, sizeof(LLVMBasicBlockRef));
-    uint64_t *order = cvm_calloc(f->nblocks ? f->nblocks : 1, sizeof(uint64_t));
-    LLVMBasicBlockRef *ends = cvm_calloc(f->nblocks ? f->nblocks : 1, sizeof(LLVMBasicBlockRef));
-    if (!j->bbs || !order || !ends) {
-        cvm_mem_free(order);
-        cvm_mem_free(ends);
-        return cvm_diag_set(j->diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
-    }
-    for (uint32_t b = 0; b < f->nblocks; b++) {
-        j->bbs[b] = LLVMAppendBasicBlockInContext(j->C, j->fn, "");
-        uint32_t label = f->blocks[b].label;
-        uint64_t at = label < p->bound ? mod->defs[label].off : 0;
-        order[b] = (at << 32) | b;
-    }
-    qsort(order, f->nblocks, sizeof(uint64_t), cmp_u64);
-    LLVMBuildBr(j->B, j->bbs[0]);
-    r = CVM_SUCCESS;
-    if (j->scope) /* before any branch to them */
-        r = mark_slot_phis(j);
-    for (uint32_t k = 0; k < f->nblocks && r == CVM_SUCCESS; k++) {
-        uint32_t bi = (uint32_t)(order[k] & 0xffffffffu);
-        const cvm_block *blk = &f->blocks[bi];
-        LLVMPositionBuilderAtEnd(j->B, j->bbs[bi]);
-        uint32_t ii = blk->first, end = blk->first + blk->count;
-        /* phis first, their incoming values added once every block is done */
-        for (; ii < end && p->insns[ii].cf == CVM_CF_PHI; ii++) {
-            const cvm_insn *ph = &p->insns[ii];
-            LLVMTypeRef ty = value_type(j, ph->type);
-            if (j->scope && j->slot_phi[ii])
-                continue; /* (moved by jit_slot_phis) */
-            if (j->scope && (ph->result >= p->bound || !p->uniform[ph->result])) {
-                r = unsupported(j, ii, "a phi whose value may differ between invocations");
-                break;
-            }
-            if (!ty) {
-                r = unsupported(j, ii, "a phi of this type");
-                break;
-            }
-            j->vals[ph->result] = LLVMBuildPhi(j->B, ty, "");
-        }
-        if (r != CVM_SUCCESS)
-            break;
-        emit_budget(j, blk->count, blk->count ? blk->first : 0);
-        for (; ii < end && r == CVM_SUCCESS; ii++) {
-            const cvm_insn *in = &p->insns[ii];
-            if (in->cf == CVM_CF_NONE)
-                r = j->scope ? emit_scope_insn(j, ii) : emit_insn(j, ii);
-            else if (ii + 1 == end)
-                r = emit_terminator(j, ii, bi, &ends[bi]);
-            else
-                r = unsupported(j, ii, in->cf == CVM_CF_CALL ? "function calls" : "this control flow");
-        }
-        if (r == CVM_SUCCESS && (blk->count == 0 || p->insns[end - 1].cf == CVM_CF_NONE ||
-                                 p->insns[end - 1].cf == CVM_CF_PHI))
-            r = unsupported(j, blk->first, "a block without a terminator");
-    }
-    /* phi incoming values: from the LLVM block that ends each predecessor */
-    for (uint32_t bi = 0; bi < f->nblocks && r == CVM_SUCCESS; bi++) {
-        const cvm_block *blk = &f->blocks[bi];
-        for (uint32_t ii = blk->first; ii < blk->first + blk->count; ii++) {
-            const cvm_insn *ph = &p->insns[ii];
-            if (ph->cf != CVM_CF_PHI)
-                break;
-            if (j->scope && j->slot_phi[ii])
-                continue;
-            const uint32_t *pairs = p->extra + ph->extra;
-            for (uint32_t k = 0; k + 1 < ph->nextra; k += 2) {
-                LLVMValueRef v = get_val(j, pairs[k]);
-                uint32_t from = pairs[k + 1];
-                if (!v || from >= f->nblocks || !ends[from] || LLVMTypeOf(v) != value_type(j, ph->type)) {
-                    r = unsupported(j, ii, "this phi's operand");
-                    break;
-                }
-                LLVMBasicBlockRef fb = phi_pred(j, bi, from, ends[from]);
-                LLVMAddIncoming(j->vals[ph->result], &v, &fb, 1);
-            }
-        }
-    }
-    cvm_mem_free(order);
-    cvm_mem_free(ends);
-    if (r != CVM_SUCCESS)
+    if ((r = emit_blocks(j, f)) != CVM_SUCCESS)
         return r;
 
     LLVMPositionBuilderAtEnd(j->B, j->lane_next);
@@ -2666,21 +3214,20 @@ static cvm_result eligible(jctx *j)
     if (j->scope) /* (the group runs as the interpreter sets it up: callbacks, memory and
                      initializers are its; a call in the entry point is not taken) */
         return CVM_SUCCESS;
-    for (uint32_t fi = 0; fi < p->nfuncs; fi++) {
-        const cvm_function *f = &p->funcs[fi];
-        if (fi != p->entry && f->lowered)
-            return unsupported_def(j, f->id, "function calls (a function called)");
-    }
-    if (p->ninit_vars || p->wg_size) {
-        /* (named: the first such variable) */
+    /* Calls are inlined (emit_call) and Private variables are the
+     * invocation's own (setup_invocation_vars).  Workgroup memory is
+     * shared: invocations run one after the other here and side by side in
+     * the interpreter, so what one reads of another's writes could differ
+     * between the tiers (named: the first such variable). */
+    if (p->wg_size) {
         for (uint32_t id = 1; id < p->bound; id++) {
             spv_inst vi;
             if (j->mod->defs[id].opcode == SpvOpVariable && j->mod->defs[id].func == UINT32_MAX &&
                 spv_module_def_inst(j->mod, id, &vi) && vi.word_count > 3 &&
-                (vi.words[3] == SpvStorageClassPrivate || vi.words[3] == SpvStorageClassWorkgroup))
-                return unsupported_def(j, id, "Private or Workgroup variables");
+                vi.words[3] == SpvStorageClassWorkgroup)
+                return unsupported_def(j, id, "Workgroup variables");
         }
-        return unsupported(j, UINT32_MAX, "Private or Workgroup variables");
+        return unsupported(j, UINT32_MAX, "Workgroup variables");
     }
     return CVM_SUCCESS;
 }
@@ -2721,10 +3268,12 @@ static int jctx_init(jctx *j, const cvm_program *prog, cvm_diagnostic *diag,
     j->vals = cvm_calloc(n, sizeof(LLVMValueRef));
     j->arrs = cvm_calloc(n, sizeof(LLVMValueRef));
     j->ptrs = cvm_calloc(n, sizeof(jptr));
-    if (!j->vals || !j->arrs || !j->ptrs) {
+    j->pairs = cvm_calloc(2 * n, sizeof(LLVMValueRef));
+    if (!j->vals || !j->arrs || !j->ptrs || !j->pairs) {
         cvm_mem_free(j->vals);
         cvm_mem_free(j->arrs);
         cvm_mem_free(j->ptrs);
+        cvm_mem_free(j->pairs);
         return 0;
     }
     j->has_f16 = cvm_f16c_available();
@@ -2760,6 +3309,7 @@ static void jctx_reset(jctx *j)
     memset(j->vals, 0, n * sizeof(LLVMValueRef));
     memset(j->arrs, 0, n * sizeof(LLVMValueRef));
     memset(j->ptrs, 0, n * sizeof(jptr));
+    memset(j->pairs, 0, 2 * n * sizeof(LLVMValueRef));
     cvm_mem_free(j->bbs);
     cvm_mem_free(j->regions);
     cvm_mem_free(j->var_ids);
@@ -2785,6 +3335,7 @@ static void jctx_free(jctx *j)
     cvm_mem_free(j->vals);
     cvm_mem_free(j->arrs);
     cvm_mem_free(j->ptrs);
+    cvm_mem_free(j->pairs);
 }
 
 /* Verifies and optimises j->M and hands it to a new LLJIT (which then owns

@@ -8,14 +8,17 @@
  * Which shaders take the first form (cvm_jit_compile says why not, naming
  * the first instruction it does not take): no OpControlBarrier, no subgroup,
  * atomic, cooperative matrix or vector, tensor or callback instruction, no
- * function call, no
- * DebugPrintf; values that are booleans, 8- to 64-bit integers, f32, f64
- * and f16 (where the CPU converts with F16C, as the interpreter's f16
- * kernels do) and their vectors; memory that is Function variables of such
- * a type, the compute built-ins, and buffers (StorageBuffer, Uniform, one
- * descriptor each) and push constants reached through access chains of
- * structs, arrays and vectors.  Every other module runs on the interpreter, which
- * stays the reference.
+ * DebugPrintf, no Workgroup variable; values that are booleans, 8- to
+ * 64-bit integers, f32, f64 and f16 (where the CPU converts with F16C, as
+ * the interpreter's f16 kernels do) and their vectors; memory that is
+ * Function and Private variables (of such a type, held in registers; or
+ * arrays and structs, in the interpreter's per-invocation memory, also
+ * loaded and stored whole to be passed by value), the
+ * compute built-ins, and buffers (StorageBuffer, Uniform, one descriptor
+ * each) and push constants reached through access chains of structs,
+ * arrays and vectors.  Function calls are inlined at each call site
+ * (SPIR-V has no recursion), pointer parameters included.  Every other
+ * module runs on the interpreter, which stays the reference.
  *
  * Why serial invocations are a valid schedule: with no barrier and no
  * subgroup operation, the texts give invocations no way to wait for one
@@ -28,7 +31,11 @@
  *     by zero 0, shifts past the width 0 or the sign), IEEE f32 and f64
  *     without contraction, conversions and GLSL.std.450 through the
  *     interpreter's own element kernels (cvm_convert_array,
- *     cvm_glsl_eval_lane), Function variables zeroed at the start;
+ *     cvm_glsl_eval_lane), Function and Private variables zeroed (or a
+ *     Private one set to its initializer) at the start of each invocation,
+ *     a callee's Function variables kept between its calls (the
+ *     interpreter clears them only when the workgroup starts), the
+ *     interpreter's call-depth limit;
  *   - memory: each access checked against its region; one out of bounds
  *     goes through cvm_mem_access, so it fails with the same message, or in
  *     robust mode reads zero and drops the store;
