@@ -305,37 +305,41 @@ static int32_t jit_store_const(cvm_jit_env *env, uint32_t insn, uint32_t lane, u
     return 0;
 }
 
-/* OpLoad or OpStore `insn` of a whole array or struct of per-invocation
- * memory (a Function or Private variable, or a part of one), whose memory
- * and register layouts agree (agg_type_ok): `size` bytes between region
- * `region` at offset `off` and the value's copy at `val`, checked as the
- * interpreter's load or store checks it.  0, or 1 after a failure. */
+/* OpLoad or OpStore `insn` of a whole array or struct (agg_type_ok),
+ * between region `region` at offset `off` (memory layout: the
+ * instruction's type, the pointer's layout as h_load and h_store read it)
+ * and the value's copy at `val` (register layout), checked and copied as
+ * the interpreter's load or store checks and copies it: the memory
+ * layout's bytes in bounds, or the failure (robust mode: zeros read, the
+ * store dropped).  0, or 1 after a failure. */
 static int32_t jit_agg(cvm_jit_env *env, uint32_t insn, uint32_t lane, uint32_t region,
-                       uint64_t off, uint8_t *val, uint32_t size, uint32_t write)
+                       uint64_t off, uint8_t *val, uint32_t write)
 {
     cvm_exec *ex = env->ex;
-    const cvm_insn *in = &ex->prog->insns[insn];
+    const cvm_program *p = ex->prog;
+    const cvm_insn *in = &p->insns[insn];
+    const cvm_type *t = &p->types[in->type];
     int skip = 0;
     uint8_t *h = NULL;
     if (!(off >> CVM_ADDR_OFFSET_BITS))
-        h = cvm_mem_access(ex, in, CVM_ADDR(region, off), size, (int)write, lane, &skip);
+        h = cvm_mem_access(ex, in, CVM_ADDR(region, off), t->mem_size, (int)write, lane, &skip);
     else if (ex->flags & CVM_FLAG_ROBUST_ACCESS)
         skip = 1;
     else
         cvm_exec_fail(ex, in, CVM_ERROR_OUT_OF_BOUNDS,
                       "invocation %u %s %u bytes at byte offset %lld of region %u, outside it",
-                      lane, write ? "stores" : "loads", size, (long long)off, region);
+                      lane, write ? "stores" : "loads", t->mem_size, (long long)off, region);
     if (!h) {
         if (!skip)
             return 1;
         if (!write) /* robust: zeros */
-            memset(val, 0, size);
+            memset(val, 0, t->size);
         return 0;
     }
     if (write)
-        memcpy(h, val, size);
+        cvm_copy_reg_to_mem(p, in->type, h, val);
     else
-        memcpy(val, h, size);
+        cvm_copy_mem_to_reg(p, in->type, val, h);
     return 0;
 }
 
@@ -892,41 +896,159 @@ static int mem_type_ok(jctx *j, uint32_t tid)
 static void emit_checked_call(jctx *j, void *fn, LLVMTypeRef *ptypes, LLVMValueRef *args,
                               unsigned n);
 
-/* An array or struct the entry point's form copies whole between
- * per-invocation memory and a stack copy (glslang passes one to a function
- * so: loaded, then stored to the parameter's variable): no explicit layout,
- * memory and register layouts alike. */
+/* An array or struct the entry point's form holds as a copy on the stack
+ * in register layout (j->arrs), loaded and stored whole: between
+ * per-invocation memory and the copy (glslang passes one to a function
+ * so: loaded, then stored to the parameter's variable), or between a
+ * buffer or push constant block, in its explicit layout, and the copy
+ * (a struct of parameters read whole, as shaders built without
+ * optimisation read one, then OpCopyLogical to the type without layout). */
 static int agg_type_ok(jctx *j, uint32_t tid)
 {
     if (tid >= j->p->ntypes || j->leaf || j->scope)
         return 0;
     const cvm_type *t = type_of(j, tid);
-    return (t->tclass == CVM_TC_ARRAY || t->tclass == CVM_TC_STRUCT) && !t->has_layout &&
-           t->size && t->size == t->mem_size;
+    return (t->tclass == CVM_TC_ARRAY || t->tclass == CVM_TC_STRUCT) && t->size && t->mem_size;
 }
 
-/* A whole array or struct between per-invocation memory (pt) and the copy
- * at `val` (an alloca of at least t->size bytes): jit_agg. */
+/* A byte run of a layout copy: `len` bytes between register offset `reg`
+ * and memory offset `mem`. */
+typedef struct jrun {
+    uint32_t reg, mem, len;
+} jrun;
+
+/* Runs the code copies inline, at most; a type of more is copied by
+ * jit_agg alone. */
+#define JIT_MAX_RUNS 64
+
+/* The byte runs of interp.c copy_layout for type `tid` at register offset
+ * `reg` and memory offset `mem`, in its order, merged where both sides
+ * continue each other; appended to runs[*n].  Returns 0 when there would
+ * be more than JIT_MAX_RUNS (or a type it does not know). */
+static int layout_runs(jctx *j, uint32_t tid, uint32_t reg, uint32_t mem, int to_reg, jrun *runs,
+                       uint32_t *n, int depth)
+{
+    const cvm_type *t = tid < j->p->ntypes ? type_of(j, tid) : NULL;
+    if (!t || depth > 32)
+        return 0;
+    if (!t->has_layout || (t->tclass != CVM_TC_ARRAY && t->tclass != CVM_TC_STRUCT &&
+                           t->tclass != CVM_TC_MATRIX && t->tclass != CVM_TC_VECTOR)) {
+        uint32_t len = (!t->has_layout && !to_reg) ? t->mem_size : t->size;
+        if (!len)
+            return 1;
+        if (*n && runs[*n - 1].reg + runs[*n - 1].len == reg &&
+            runs[*n - 1].mem + runs[*n - 1].len == mem) {
+            runs[*n - 1].len += len;
+            return 1;
+        }
+        if (*n >= JIT_MAX_RUNS)
+            return 0;
+        runs[(*n)++] = (jrun){reg, mem, len};
+        return 1;
+    }
+    switch (t->tclass) {
+    case CVM_TC_ARRAY: {
+        const cvm_type *e = type_of(j, t->elem);
+        uint32_t a = t->align ? t->align : 1;
+        uint32_t esize = (e->size + a - 1) / a * a;
+        for (uint32_t i = 0; i < t->count; i++)
+            if (!layout_runs(j, t->elem, reg + i * esize, mem + i * t->array_stride, to_reg, runs,
+                             n, depth + 1))
+                return 0;
+        return 1;
+    }
+    case CVM_TC_STRUCT:
+        for (uint32_t i = 0; i < t->nmembers; i++)
+            if (!layout_runs(j, t->member_types[i], reg + t->member_offsets[i],
+                             mem + t->member_mem_offsets[i], to_reg, runs, n, depth + 1))
+                return 0;
+        return 1;
+    case CVM_TC_MATRIX: {
+        const cvm_type *col = type_of(j, t->elem);
+        uint32_t esize = type_of(j, col->elem)->size;
+        uint32_t mem_step = t->row_major ? esize : t->matrix_stride;
+        uint32_t mcol = t->mem_elem ? t->mem_elem : t->elem;
+        for (uint32_t c = 0; c < t->count; c++)
+            if (!layout_runs(j, mcol, reg + c * col->size, mem + c * mem_step, to_reg, runs, n,
+                             depth + 1))
+                return 0;
+        return 1;
+    }
+    default: { /* a vector */
+        uint32_t esize = type_of(j, t->elem)->size;
+        uint32_t step = t->comp_stride ? t->comp_stride : esize;
+        for (uint32_t k = 0; k < t->count; k++) {
+            uint32_t r = reg + k * esize, m = mem + k * step;
+            if (*n && runs[*n - 1].reg + runs[*n - 1].len == r &&
+                runs[*n - 1].mem + runs[*n - 1].len == m) {
+                runs[*n - 1].len += esize;
+                continue;
+            }
+            if (*n >= JIT_MAX_RUNS)
+                return 0;
+            runs[(*n)++] = (jrun){r, m, esize};
+        }
+        return 1;
+    }
+    }
+}
+
+/* A whole array or struct between memory (pt, in the layout of type
+ * `tid`, the instruction's) and the copy at `val` (an alloca of at least
+ * the type's size): in bounds (and writable, for a store), the layout's
+ * runs copied inline; anything else, and a type of many runs, through
+ * jit_agg, the interpreter's check and copy. */
 static void emit_agg(jctx *j, const jptr *pt, uint32_t tid, LLVMValueRef val, int write)
 {
-    LLVMTypeRef params[8] = {LLVMPointerType(j->env_t, 0), j->i32, j->i32, j->i32, j->i64,
-                             j->ptr8, j->i32, j->i32};
-    LLVMValueRef args[8] = {j->env, c_i32(j, j->cur_insn), j->lane_msg ? j->lane_msg : j->lane,
-                            c_i32(j, pt->region), pt->off, val,
-                            c_i32(j, type_of(j, tid)->mem_size), c_i32(j, (uint64_t)write)};
-    emit_checked_call(j, (void *)jit_agg, params, args, 8);
+    LLVMTypeRef params[7] = {LLVMPointerType(j->env_t, 0), j->i32, j->i32, j->i32, j->i64,
+                             j->ptr8, j->i32};
+    LLVMValueRef args[7] = {j->env, c_i32(j, j->cur_insn), j->lane_msg ? j->lane_msg : j->lane,
+                            c_i32(j, pt->region), pt->off, val, c_i32(j, (uint64_t)write)};
+    const cvm_type *t = type_of(j, tid);
+    region_info *ri = region(j, pt->region);
+    jrun runs[JIT_MAX_RUNS];
+    uint32_t n = 0;
+    if (!ri || !layout_runs(j, tid, 0, 0, !write, runs, &n, 0)) {
+        emit_checked_call(j, (void *)jit_agg, params, args, 7);
+        return;
+    }
+    LLVMValueRef off = pt->off;
+    LLVMValueRef in1 = LLVMBuildICmp(j->B, LLVMIntULE, off, ri->size, "");
+    LLVMValueRef room = LLVMBuildSub(j->B, ri->size, off, "");
+    LLVMValueRef in2 = LLVMBuildICmp(j->B, LLVMIntUGE, room, c_i64(j, t->mem_size), "");
+    LLVMValueRef ok = LLVMBuildAnd(j->B, in1, in2, "");
+    if (write)
+        ok = LLVMBuildAnd(j->B, ok, ri->writable, "");
+    LLVMBasicBlockRef fast = LLVMAppendBasicBlockInContext(j->C, j->fn, "aggfast");
+    LLVMBasicBlockRef slow = LLVMAppendBasicBlockInContext(j->C, j->fn, "aggslow");
+    LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(j->C, j->fn, "agg");
+    LLVMBuildCondBr(j->B, ok, fast, slow);
+    LLVMPositionBuilderAtEnd(j->B, fast);
+    LLVMValueRef hp = LLVMBuildGEP2(j->B, j->i8, ri->base, &off, 1, "");
+    for (uint32_t k = 0; k < n; k++) {
+        LLVMValueRef ro = c_i64(j, runs[k].reg), mo = c_i64(j, runs[k].mem);
+        LLVMValueRef rp = LLVMBuildGEP2(j->B, j->i8, val, &ro, 1, "");
+        LLVMValueRef mp = LLVMBuildGEP2(j->B, j->i8, hp, &mo, 1, "");
+        LLVMBuildMemCpy(j->B, write ? mp : rp, 1, write ? rp : mp, 1, c_i64(j, runs[k].len));
+    }
+    LLVMBuildBr(j->B, join);
+    LLVMPositionBuilderAtEnd(j->B, slow);
+    emit_checked_call(j, (void *)jit_agg, params, args, 7);
+    LLVMBuildBr(j->B, join);
+    LLVMPositionBuilderAtEnd(j->B, join);
 }
 
 static cvm_result emit_load(jctx *j, uint32_t result, uint32_t tid, uint32_t ptr_id)
 {
     const jptr *pt = ptr_id < j->p->bound ? &j->ptrs[ptr_id] : NULL;
     LLVMTypeRef ty = value_type(j, tid);
-    if (pt && !ty && pt->kind == JP_MEM && pt->region == CVM_REGION_INVOCATION &&
-        pt->type == tid && agg_type_ok(j, tid)) {
-        /* the value is a copy on the stack (j->arrs), whose scalar array
-         * elements OpCompositeExtract reads where a leaf's are read */
+    uint32_t lt = j->p->insns[j->cur_insn].type; /* the memory layout h_load reads */
+    if (pt && !ty && pt->kind == JP_MEM && pt->type == lt && agg_type_ok(j, tid) &&
+        agg_type_ok(j, lt) && type_of(j, lt)->size == type_of(j, tid)->size) {
+        /* the value is a copy on the stack (j->arrs), in register layout,
+         * which OpCompositeExtract reads */
         LLVMValueRef slot = new_slot(j, type_of(j, tid)->size);
-        emit_agg(j, pt, tid, slot, 0);
+        emit_agg(j, pt, lt, slot, 0);
         j->arrs[result] = slot;
         return CVM_SUCCESS;
     }
@@ -986,10 +1108,11 @@ static cvm_result emit_store(jctx *j, uint32_t ptr_id, uint32_t val_id)
         emit_checked_call(j, (void *)jit_store_const, params, args, 5);
         return CVM_SUCCESS;
     }
-    if (pt && pt->kind == JP_MEM && pt->region == CVM_REGION_INVOCATION &&
-        val_id < j->p->bound && j->arrs[val_id] && j->mod->defs[val_id].type == pt->type &&
-        agg_type_ok(j, pt->type)) {
-        emit_agg(j, pt, pt->type, j->arrs[val_id], 1);
+    uint32_t lt = j->p->insns[j->cur_insn].type; /* the memory layout h_store writes */
+    if (pt && pt->kind == JP_MEM && val_id < j->p->bound && j->arrs[val_id] && pt->type == lt &&
+        agg_type_ok(j, lt) && agg_type_ok(j, j->mod->defs[val_id].type) &&
+        type_of(j, lt)->size == type_of(j, j->mod->defs[val_id].type)->size) {
+        emit_agg(j, pt, lt, j->arrs[val_id], 1);
         return CVM_SUCCESS;
     }
     LLVMValueRef v = get_val(j, val_id);
@@ -1656,6 +1779,15 @@ static cvm_result emit_composite(jctx *j, const spv_inst *si)
     const uint32_t *w = si->words;
     uint32_t rtype = w[1], result = w[2];
     LLVMTypeRef rty = value_type(j, rtype);
+    if (!rty && (si->opcode == SpvOpCopyObject || si->opcode == SpvOpCopyLogical) &&
+        si->word_count == 4 && w[3] < j->p->bound && j->arrs[w[3]] && agg_type_ok(j, rtype) &&
+        type_of(j, rtype)->size == type_of(j, j->mod->defs[w[3]].type)->size) {
+        /* a copy of an array or struct: the same register bytes (h_copy;
+         * OpCopyLogical's types differ in their memory layouts alone),
+         * shared, as no instruction writes a value's copy */
+        j->arrs[result] = j->arrs[w[3]];
+        return CVM_SUCCESS;
+    }
     if (!rty)
         return unsupported(j, j->cur_insn, "this composite");
     LLVMValueRef r = NULL;
@@ -1741,7 +1873,7 @@ static cvm_result emit_composite(jctx *j, const spv_inst *si)
         }
         break;
     }
-    default: /* OpCopyObject */
+    default: /* OpCopyObject, OpCopyLogical */
         r = si->word_count == 4 ? get_val(j, w[3]) : NULL;
         if (!r && si->word_count == 4 && w[3] < j->p->bound && j->ptrs[w[3]].kind) {
             j->ptrs[result] = j->ptrs[w[3]];
@@ -1887,7 +2019,7 @@ static cvm_result emit_insn(jctx *j, uint32_t ii)
             return unsupported(j, ii, "this variable");
         return emit_var_set(j, si.words[2], si.words[4]);
     case SpvOpCompositeExtract: case SpvOpCompositeInsert: case SpvOpCompositeConstruct:
-    case SpvOpVectorShuffle: case SpvOpCopyObject:
+    case SpvOpVectorShuffle: case SpvOpCopyObject: case SpvOpCopyLogical:
         return emit_composite(j, &si);
     case SpvOpConvertFToU: case SpvOpConvertFToS: case SpvOpConvertSToF: case SpvOpConvertUToF:
     case SpvOpUConvert: case SpvOpSConvert: case SpvOpFConvert: case SpvOpBitcast:
