@@ -562,6 +562,53 @@ static void test_extended(void **state)
     random_on_both("jit/extended.amber", inputs, 4);
 }
 
+/* Whole structs and arrays through memory with an explicit layout
+ * (agg_layout.amber: glslang without its optimizer; ggml's rope shaders
+ * read their parameters so): loaded from the push constants, a uniform
+ * buffer (std140) and a storage buffer (std430), nested, OpCopyLogical,
+ * a struct stored whole; every workgroup compiled, the interpreter's
+ * bytes and the values the script's header works out.  Then p.w past 7
+ * moves r[at] past the buffer's end for the last invocations: the same
+ * failure on both tiers, or in robust mode the stores dropped and zeros
+ * read back. */
+static void test_agg_layout(void **state)
+{
+    (void)state;
+    if (skip_without_llvm())
+        skip();
+    static const uint32_t v[3] = {10, 20, 30}, ub[4] = {1, 2, 3, 4}, ud[2] = {6, 7};
+    static const uint32_t sb[4] = {100, 200, 300, 400}, sd[2] = {600, 700};
+    for (int pass = 0; pass < 2; pass++) {
+        /* push: a, v[3], f (0.5f), w; w = 12 puts at = i + 5 past the 64
+         * elements of r for i >= 59 */
+        uint32_t w = pass ? 12 : 7;
+        const uint32_t push[6] = {3, 10, 20, 30, 0x3f000000u, w};
+        outcome b;
+        if (pass)
+            assert_int_equal(both_tiers("jit/agg_layout.amber", 0, 0, push, 6, UINT64_MAX, NULL),
+                             CVM_ERROR_OUT_OF_BOUNDS);
+        assert_int_equal(both_tiers("jit/agg_layout.amber", pass ? CVM_FLAG_ROBUST_ACCESS : 0, 0,
+                                    push, 6, 4, &b),
+                         CVM_SUCCESS);
+        for (uint32_t i = 0; i < 64; i++) { /* buffers push, ubo, ssbo, o, r */
+            uint32_t k = i % 4, m = i % 2, at = i + w - 7;
+            assert_int_equal(word_of(&b, 3, 4 * i), 3 * i + v[i % 3] + 2 + w);
+            assert_int_equal(word_of(&b, 3, 4 * i + 1), ub[k] + 5 * i + ud[m] + 2);
+            assert_int_equal(word_of(&b, 3, 4 * i + 2), sb[k] + sd[m] + 4 * i);
+            assert_int_equal(word_of(&b, 3, 4 * i + 3), 1800 + (at < 64 ? 9 + i : 0));
+            if (at >= 64)
+                continue;
+            const uint32_t q[8] = {i, i + 1, i + 2, i + 3, 9 + i, 0, 0, 0x3f800000u};
+            for (uint32_t c = 0; c < 8; c++)
+                assert_int_equal(word_of(&b, 4, 8 * at + c), q[c]);
+        }
+        if (pass) /* r[0 .. 4], which no invocation stores to, stay zero */
+            for (uint32_t c = 0; c < 5 * 8; c++)
+                assert_int_equal(word_of(&b, 4, c), 0);
+        outcome_free(&b);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -572,6 +619,7 @@ int main(void)
         cmocka_unit_test(test_scope_not_taken),
         cmocka_unit_test(test_wide_operands_not_taken),
         cmocka_unit_test(test_calls),         cmocka_unit_test(test_extended),
+        cmocka_unit_test(test_agg_layout),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
