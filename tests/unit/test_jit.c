@@ -570,7 +570,8 @@ static void test_extended(void **state)
  * bytes and the values the script's header works out.  Then p.w past 7
  * moves r[at] past the buffer's end for the last invocations: the same
  * failure on both tiers, or in robust mode the stores dropped and zeros
- * read back. */
+ * read back.  And agg_compose.amber, agg_insert.amber: arrays and structs
+ * taken apart, built and changed part by part (the headers' values). */
 static void test_agg_layout(void **state)
 {
     (void)state;
@@ -607,6 +608,27 @@ static void test_agg_layout(void **state)
                 assert_int_equal(word_of(&b, 4, c), 0);
         outcome_free(&b);
     }
+    /* SPIR-V 1.3: the loaded struct taken apart (OpCompositeExtract of
+     * arrays and a nested struct), struct constructors, a constant array */
+    static const uint32_t tbl[4] = {5, 6, 7, 8};
+    outcome b;
+    assert_int_equal(both_tiers("jit/agg_compose.amber", 0, 0, NULL, 0, 4, &b), CVM_SUCCESS);
+    for (uint32_t i = 0; i < 64; i++) { /* buffers push, o, r */
+        assert_int_equal(word_of(&b, 1, 2 * i), 36 + i);
+        assert_int_equal(word_of(&b, 1, 2 * i + 1), 6 * i + 18 + tbl[i % 4] + tbl[(i + 1) % 4]);
+        const uint32_t q[8] = {i, i + 1, tbl[i % 4], 2 * i, 9 + i, 7, i, 0x3f800000u};
+        for (uint32_t c = 0; c < 8; c++)
+            assert_int_equal(word_of(&b, 2, 8 * i + c), q[c]);
+    }
+    outcome_free(&b);
+    /* OpCompositeInsert into arrays and structs, parts of constants */
+    assert_int_equal(both_tiers("jit/agg_insert.amber", 0, 0, NULL, 0, 4, &b), CVM_SUCCESS);
+    for (uint32_t i = 0; i < 64; i++) {
+        const uint32_t want[6] = {3 * i, i + 1, 40, 10, 20, i};
+        for (uint32_t c = 0; c < 6; c++)
+            assert_int_equal(word_of(&b, 0, 6 * i + c), want[c]);
+    }
+    outcome_free(&b);
 }
 
 int main(void)

@@ -1774,20 +1774,166 @@ static cvm_result emit_glsl(jctx *j, const spv_inst *si, const cvm_insn *in)
     return CVM_SUCCESS;
 }
 
+/* The register layout's offset of the part of type `tid` that the
+ * literal indices idx[0 .. n - 1] name, and in *o_type its type; 0 when
+ * an index is past the type's parts (or names no part of a struct or
+ * array). */
+static int agg_part(jctx *j, uint32_t tid, const uint32_t *idx, uint32_t n, uint64_t *o_off,
+                    uint32_t *o_type)
+{
+    uint64_t off = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        if (tid >= j->p->ntypes)
+            return 0;
+        const cvm_type *t = type_of(j, tid);
+        if (t->tclass == CVM_TC_STRUCT) {
+            if (idx[k] >= t->nmembers)
+                return 0;
+            off += t->member_offsets[idx[k]];
+            tid = t->member_types[idx[k]];
+        } else if (t->tclass == CVM_TC_ARRAY) {
+            const cvm_type *e = type_of(j, t->elem);
+            uint32_t a = t->align ? t->align : 1;
+            if (idx[k] >= t->count)
+                return 0;
+            off += (uint64_t)idx[k] * ((e->size + a - 1) / a * a);
+            tid = t->elem;
+        } else {
+            return 0;
+        }
+    }
+    *o_off = off;
+    *o_type = tid;
+    return 1;
+}
+
+/* Where the register bytes of array or struct `id` are: its copy
+ * (j->arrs), or a constant's in the program's constant data (read only,
+ * as no instruction writes a copy); NULL when the tier holds neither. */
+static LLVMValueRef agg_ptr(jctx *j, uint32_t id)
+{
+    if (id >= j->p->bound)
+        return NULL;
+    if (j->arrs[id])
+        return j->arrs[id];
+    uint32_t tid = j->mod->defs[id].type;
+    if (j->p->const_offset[id] == UINT64_MAX || tid >= j->p->ntypes ||
+        (type_of(j, tid)->tclass != CVM_TC_ARRAY && type_of(j, tid)->tclass != CVM_TC_STRUCT))
+        return NULL;
+    return LLVMConstIntToPtr(
+        c_i64(j, (uint64_t)(uintptr_t)(j->p->const_data + j->p->const_offset[id])), j->ptr8);
+}
+
+/* Value `id` (of type `tid`) written at `dst` in register layout: an
+ * array or struct's copy (j->arrs) copied, anything else stored as
+ * spill() stores it.  0 when the tier holds no such value. */
+static int agg_put(jctx *j, LLVMValueRef dst, uint32_t id, uint32_t tid)
+{
+    LLVMValueRef src = agg_ptr(j, id);
+    if (src) {
+        LLVMBuildMemCpy(j->B, dst, 1, src, 1, c_i64(j, type_of(j, tid)->size));
+        return 1;
+    }
+    LLVMValueRef v = get_val(j, id);
+    if (!v || LLVMTypeOf(v) != value_type(j, tid))
+        return 0;
+    if (comp_sk(j, tid) == CVM_SK_BOOL) {
+        uint32_t n = ncomp_of(j, tid);
+        v = LLVMBuildZExt(j->B, v, n > 1 ? LLVMVectorType(j->i8, n) : j->i8, "");
+    }
+    LLVMValueRef typed = LLVMBuildBitCast(j->B, dst, LLVMPointerType(LLVMTypeOf(v), 0), "");
+    LLVMSetAlignment(LLVMBuildStore(j->B, v, typed), 1);
+    return 1;
+}
+
+/* OpCompositeExtract, OpCompositeInsert and OpCompositeConstruct of
+ * arrays and structs the tier holds as copies in register layout
+ * (j->arrs: loaded whole, a leaf's array parameter, or built here), as
+ * composite.c's handlers do them on the same bytes: a part read (a value,
+ * or an array or struct that stays where it is in the copy), a new copy
+ * with one part replaced, a new copy of the constituents at their
+ * offsets.  CVM_ERROR_NOT_FOUND when `si` is none of those. */
+static cvm_result emit_agg_composite(jctx *j, const spv_inst *si)
+{
+    const uint32_t *w = si->words;
+    uint32_t rtype = w[1], result = w[2];
+    LLVMValueRef base = si->word_count >= 4 ? agg_ptr(j, w[3]) : NULL;
+    if (si->opcode == SpvOpCompositeExtract && si->word_count >= 5 && base) {
+        uint64_t off;
+        uint32_t pt;
+        if (!agg_part(j, j->mod->defs[w[3]].type, w + 4, si->word_count - 4u, &off, &pt) ||
+            rtype >= j->p->ntypes || type_of(j, pt)->size != type_of(j, rtype)->size)
+            return unsupported(j, j->cur_insn, "this extract");
+        LLVMValueRef o = c_i64(j, off);
+        LLVMValueRef ep = LLVMBuildGEP2(j->B, j->i8, base, &o, 1, "");
+        if (value_type(j, rtype)) {
+            j->vals[result] = unspill(j, ep, rtype);
+            return CVM_SUCCESS;
+        }
+        if (!j->leaf && !j->scope && (type_of(j, rtype)->tclass == CVM_TC_ARRAY ||
+                                      type_of(j, rtype)->tclass == CVM_TC_STRUCT)) {
+            j->arrs[result] = ep; /* (no instruction writes a copy) */
+            return CVM_SUCCESS;
+        }
+        return unsupported(j, j->cur_insn, "this extract");
+    }
+    if (!agg_type_ok(j, rtype))
+        return CVM_ERROR_NOT_FOUND;
+    const cvm_type *t = type_of(j, rtype);
+    LLVMValueRef whole = si->word_count >= 5 ? agg_ptr(j, w[4]) : NULL;
+    if (si->opcode == SpvOpCompositeInsert && si->word_count >= 6 && whole &&
+        j->mod->defs[w[4]].type == rtype) {
+        uint64_t off;
+        uint32_t pt;
+        LLVMValueRef slot = new_slot(j, t->size);
+        if (!agg_part(j, rtype, w + 5, si->word_count - 5u, &off, &pt))
+            return unsupported(j, j->cur_insn, "this insert");
+        LLVMBuildMemCpy(j->B, slot, 1, whole, 1, c_i64(j, t->size));
+        LLVMValueRef o = c_i64(j, off);
+        if (w[3] >= j->p->bound || type_of(j, j->mod->defs[w[3]].type)->size != type_of(j, pt)->size ||
+            !agg_put(j, LLVMBuildGEP2(j->B, j->i8, slot, &o, 1, ""), w[3], j->mod->defs[w[3]].type))
+            return unsupported(j, j->cur_insn, "this insert's object");
+        j->arrs[result] = slot;
+        return CVM_SUCCESS;
+    }
+    if (si->opcode == SpvOpCompositeConstruct &&
+        si->word_count - 3u == (t->tclass == CVM_TC_STRUCT ? t->nmembers : t->count)) {
+        LLVMValueRef slot = new_slot(j, t->size);
+        LLVMBuildMemSet(j->B, slot, LLVMConstInt(j->i8, 0, 0), c_i64(j, t->size), 1);
+        for (uint32_t k = 0; k + 3 < si->word_count; k++) {
+            uint64_t off;
+            uint32_t pt, cid = w[3 + k];
+            if (!agg_part(j, rtype, &k, 1, &off, &pt) || cid >= j->p->bound ||
+                type_of(j, j->mod->defs[cid].type)->size != type_of(j, pt)->size)
+                return unsupported(j, j->cur_insn, "this construct");
+            LLVMValueRef o = c_i64(j, off);
+            if (!agg_put(j, LLVMBuildGEP2(j->B, j->i8, slot, &o, 1, ""), cid,
+                         j->mod->defs[cid].type))
+                return unsupported(j, j->cur_insn, "this constituent");
+        }
+        j->arrs[result] = slot;
+        return CVM_SUCCESS;
+    }
+    return CVM_ERROR_NOT_FOUND;
+}
+
 static cvm_result emit_composite(jctx *j, const spv_inst *si)
 {
     const uint32_t *w = si->words;
     uint32_t rtype = w[1], result = w[2];
     LLVMTypeRef rty = value_type(j, rtype);
     if (!rty && (si->opcode == SpvOpCopyObject || si->opcode == SpvOpCopyLogical) &&
-        si->word_count == 4 && w[3] < j->p->bound && j->arrs[w[3]] && agg_type_ok(j, rtype) &&
+        si->word_count == 4 && agg_ptr(j, w[3]) && agg_type_ok(j, rtype) &&
         type_of(j, rtype)->size == type_of(j, j->mod->defs[w[3]].type)->size) {
         /* a copy of an array or struct: the same register bytes (h_copy;
          * OpCopyLogical's types differ in their memory layouts alone),
          * shared, as no instruction writes a value's copy */
-        j->arrs[result] = j->arrs[w[3]];
+        j->arrs[result] = agg_ptr(j, w[3]);
         return CVM_SUCCESS;
     }
+    cvm_result ar = emit_agg_composite(j, si);
+    if (ar != CVM_ERROR_NOT_FOUND)
+        return ar;
     if (!rty)
         return unsupported(j, j->cur_insn, "this composite");
     LLVMValueRef r = NULL;
@@ -1796,20 +1942,6 @@ static cvm_result emit_composite(jctx *j, const spv_inst *si)
         if (w[4] > 1 || LLVMTypeOf(j->pairs[2 * (size_t)w[3] + w[4]]) != rty)
             return unsupported(j, j->cur_insn, "this extract");
         j->vals[result] = j->pairs[2 * (size_t)w[3] + w[4]];
-        return CVM_SUCCESS;
-    }
-    if (si->opcode == SpvOpCompositeExtract && j->arrs && si->word_count == 5 &&
-        w[3] < j->p->bound && j->arrs[w[3]]) {
-        /* an element of a leaf's array parameter (register layout, packed:
-         * emit_params) */
-        const cvm_type *at = type_of(j, j->mod->defs[w[3]].type);
-        if (w[4] >= at->count || at->elem != rtype)
-            return unsupported(j, j->cur_insn, "this extract");
-        LLVMValueRef idx = c_i64(j, (uint64_t)w[4] * type_of(j, rtype)->size);
-        LLVMValueRef ep = LLVMBuildGEP2(j->B, j->i8, j->arrs[w[3]], &idx, 1, "");
-        r = LLVMBuildLoad2(j->B, rty, LLVMBuildBitCast(j->B, ep, LLVMPointerType(rty, 0), ""), "");
-        LLVMSetAlignment(r, 1);
-        j->vals[result] = r;
         return CVM_SUCCESS;
     }
     switch (si->opcode) {
@@ -3129,8 +3261,8 @@ static cvm_result emit_call(jctx *j, uint32_t ii)
             j->ptrs[param] = j->ptrs[arg];
             continue;
         }
-        if (j->arrs[arg] && j->mod->defs[arg].type == ptid) { /* an array or struct */
-            j->arrs[param] = j->arrs[arg];
+        if (agg_ptr(j, arg) && j->mod->defs[arg].type == ptid) { /* an array or struct */
+            j->arrs[param] = agg_ptr(j, arg);
             continue;
         }
         LLVMValueRef v = get_val(j, arg);
