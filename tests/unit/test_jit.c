@@ -571,7 +571,8 @@ static void test_extended(void **state)
  * moves r[at] past the buffer's end for the last invocations: the same
  * failure on both tiers, or in robust mode the stores dropped and zeros
  * read back.  And agg_compose.amber, agg_insert.amber: arrays and structs
- * taken apart, built and changed part by part (the headers' values). */
+ * taken apart, built and changed part by part; agg_matrix.amber: a
+ * matrix's row-major and column-major layouts (the headers' values). */
 static void test_agg_layout(void **state)
 {
     (void)state;
@@ -619,6 +620,19 @@ static void test_agg_layout(void **state)
         const uint32_t q[8] = {i, i + 1, tbl[i % 4], 2 * i, 9 + i, 7, i, 0x3f800000u};
         for (uint32_t c = 0; c < 8; c++)
             assert_int_equal(word_of(&b, 2, 8 * i + c), q[c]);
+    }
+    outcome_free(&b);
+    /* a struct with a matrix, row-major (strided columns) in a uniform
+     * buffer, column-major in a storage buffer: words 0..11 of o[i] */
+    assert_int_equal(both_tiers("jit/agg_matrix.amber", 0, 0, NULL, 0, 1, &b), CVM_SUCCESS);
+    for (uint32_t i = 0; i < 4; i++) {
+        const float want[12] = {1, 4, 2, 5, 3, 6, 0, 0, 7, 8, 9, 10.0f + (float)i};
+        for (uint32_t c = 0; c < 12; c++) {
+            float got;
+            uint32_t wd = word_of(&b, 1, 12 * i + c);
+            memcpy(&got, &wd, 4);
+            assert_true(got == want[c]);
+        }
     }
     outcome_free(&b);
     /* OpCompositeInsert into arrays and structs, parts of constants */

@@ -12,11 +12,16 @@
  * 64-bit integers, f32, f64 and f16 (where the CPU converts with F16C, as
  * the interpreter's f16 kernels do) and their vectors; memory that is
  * Function and Private variables (of such a type, held in registers; or
- * arrays and structs, in the interpreter's per-invocation memory, also
- * loaded and stored whole to be passed by value), the
+ * arrays and structs, in the interpreter's per-invocation memory), the
  * compute built-ins, and buffers (StorageBuffer, Uniform, one descriptor
  * each) and push constants reached through access chains of structs,
- * arrays and vectors.  Function calls are inlined at each call site
+ * arrays and vectors.  Arrays and structs are also values: loaded and
+ * stored whole, between per-invocation memory or a buffer or push
+ * constant block (its explicit layout: Offset, ArrayStride, MatrixStride,
+ * RowMajor) and a copy in register layout (interp.c copy_layout's bytes,
+ * the whole memory layout checked as h_load and h_store check it), passed
+ * by value, OpCopyObject and OpCopyLogical, OpCompositeExtract, Insert and
+ * Construct.  Function calls are inlined at each call site
  * (SPIR-V has no recursion), pointer parameters included.  Every other
  * module runs on the interpreter, which stays the reference.
  *
