@@ -68,6 +68,11 @@ cvm_fuzz_regression(module_unvalidated global_load_no_slot.spv "operand 'Pointer
 cvm_fuzz_regression(module global_load_no_slot.spv "OpAccessChain must be inside a function")
 # a function typed to return %18 (no type) returning an int: the return slot
 # did not exist (a null-pointer copy under UBSan, found by fuzz_module_unvalidated)
+# an OpShiftRightArithmetic of half-float operands: the compiled tier's tile
+# form asked LLVM for the integer width of a float type and built a compare
+# of it (SEGV inside LLVM, found by tools/check.sh's 20 s run on c094819);
+# the tier now refuses such operands and the interpreter runs the shader
+cvm_fuzz_regression(module_unvalidated jit_shift_vector_count.spv "the instruction budget of the dispatch ran out")
 cvm_fuzz_regression(module_unvalidated return_value_wrong_type.spv "OpReturnValue of a value of type 9 in a function returning 18")
 cvm_fuzz_regression(module_unvalidated specop_operand_no_value.spv "operand 'Unsigned Value' of OpUConvert at word 391 is %23, a result of a function, used outside functions")
 cvm_fuzz_regression(module specop_operand_no_value.spv "OpSpecConstantOp names opc")

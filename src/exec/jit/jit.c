@@ -1374,6 +1374,21 @@ static LLVMValueRef emit_int_div(jctx *j, uint32_t op, LLVMValueRef x, LLVMValue
     return LLVMBuildSelect(j->B, bad, zero, q, "");
 }
 
+/* 1 when Base and Shift have shapes emit_shift takes: integers, Shift a
+ * scalar or a vector of Base's length (an unvalidated module may pair
+ * anything). */
+static int shift_operands(LLVMValueRef x, LLVMValueRef y)
+{
+    LLVMTypeRef tx = LLVMTypeOf(x), ty = LLVMTypeOf(y);
+    int vx = LLVMGetTypeKind(tx) == LLVMVectorTypeKind, vy = LLVMGetTypeKind(ty) == LLVMVectorTypeKind;
+    LLVMTypeRef ex = vx ? LLVMGetElementType(tx) : tx, ey = vy ? LLVMGetElementType(ty) : ty;
+    if (LLVMGetTypeKind(ex) != LLVMIntegerTypeKind || LLVMGetTypeKind(ey) != LLVMIntegerTypeKind)
+        return 0;
+    if (vy && (!vx || LLVMGetVectorSize(tx) != LLVMGetVectorSize(ty)))
+        return 0;
+    return 1;
+}
+
 /* Shifts: the shift count at its own width, unsigned; past the width 0, or
  * the sign for the arithmetic one. */
 static LLVMValueRef emit_shift(jctx *j, uint32_t op, LLVMValueRef x, LLVMValueRef y)
@@ -1576,7 +1591,8 @@ static cvm_result emit_arith(jctx *j, const spv_inst *si, const cvm_insn *in)
         break;
     }
     case SpvOpShiftLeftLogical: case SpvOpShiftRightLogical: case SpvOpShiftRightArithmetic:
-        if (!ew_operands(j, si, 3, 2, NULL, x) || LLVMTypeOf(x[0]) != rty)
+        if (!ew_operands(j, si, 3, 2, NULL, x) || LLVMTypeOf(x[0]) != rty ||
+            !shift_operands(x[0], x[1]))
             return unsupported(j, j->cur_insn, "these operands");
         r = emit_shift(j, op, x[0], x[1]);
         break;
