@@ -73,6 +73,10 @@ cvm_fuzz_regression(module global_load_no_slot.spv "OpAccessChain must be inside
 # of it (SEGV inside LLVM, found by tools/check.sh's 20 s run on c094819);
 # the tier now refuses such operands and the interpreter runs the shader
 cvm_fuzz_regression(module_unvalidated jit_shift_vector_count.spv "the instruction budget of the dispatch ran out")
+# OpCopyLogical of an array of 2 cooperative matrices into an array of 384:
+# h_copy read the result's 98,304 bytes from the operand's 512-byte slot
+# (memcpy-param-overlap, found by tools/check.sh's 20 s run on 32536b4)
+cvm_fuzz_regression(module_unvalidated copy_logical_wider_result.spv "OpCopyLogical .word 479.: Operand %84 is a 512-byte value where one like the Result Type's 98304 bytes is needed")
 cvm_fuzz_regression(module_unvalidated return_value_wrong_type.spv "OpReturnValue of a value of type 9 in a function returning 18")
 cvm_fuzz_regression(module_unvalidated specop_operand_no_value.spv "operand 'Unsigned Value' of OpUConvert at word 391 is %23, a result of a function, used outside functions")
 cvm_fuzz_regression(module specop_operand_no_value.spv "OpSpecConstantOp names opc")

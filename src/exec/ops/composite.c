@@ -658,6 +658,16 @@ cvm_result cvm_lower_composite(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
     case SpvOpCopyLogical:
     case SpvOpExpectKHR: /* the value, whatever is expected of it */ {
         const cvm_type *t = cvm_lower_type(lw, w[1]);
+        /* h_copy copies the Result Type's bytes from the operand's slot:
+         * the operand must be that size and kind (the reader checks
+         * OpCopyObject's type; OpCopyLogical's only "logically matches") */
+        const cvm_type *at = cvm_lower_type(lw, cvm_lower_type_of(lw, w[3]));
+        if (at->size != t->size || at->tclass != t->tclass ||
+            (t->tclass == CVM_TC_COOPMAT && scope_flags(at) != scope_flags(t)))
+            return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                                  "Operand %%%u is a %u-byte value where one like the Result "
+                                  "Type's %u bytes is needed",
+                                  w[3], at->size, t->size);
         out->a = w[3];
         out->c = t->size;
         if (t->tclass == CVM_TC_COOPMAT)
