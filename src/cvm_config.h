@@ -7,6 +7,15 @@
 #define CVM_DEFAULT_SUBGROUP_SIZE 32
 #endif
 
+/* A module's constants together (their values as the engine holds them):
+ * a larger sum is CVM_ERROR_LIMIT at pipeline creation.  Constants are
+ * written word by word or made by OpConstantNull and replicated
+ * composites; a 600-byte module declaring a 1.4 GB array constant made the
+ * lowering allocate 2 GB before it found the constituents missing. */
+#ifndef CVM_MAX_CONSTANT_BYTES
+#define CVM_MAX_CONSTANT_BYTES (UINT64_C(256) << 20)
+#endif
+
 /* Largest subgroup size a context accepts. */
 #ifndef CVM_MAX_SUBGROUP_SIZE
 #define CVM_MAX_SUBGROUP_SIZE 128

@@ -77,6 +77,10 @@ cvm_fuzz_regression(module_unvalidated jit_shift_vector_count.spv "the instructi
 # h_copy read the result's 98,304 bytes from the operand's 512-byte slot
 # (memcpy-param-overlap, found by tools/check.sh's 20 s run on 32536b4)
 cvm_fuzz_regression(module_unvalidated copy_logical_wider_result.spv "OpCopyLogical .word 479.: Operand %84 is a 512-byte value where one like the Result Type's 98304 bytes is needed")
+# a constant array sized by a specialization constant to 5,767,170 elements
+# (1.4 GB): the lowering grew the constant data to 2 GB before finding two
+# constituents (an out-of-memory of fuzz_module_tiers on 136a7af, 600 s run)
+cvm_fuzz_regression(module constant_array_2gb.spv "the module's constants need more than 268435456 bytes .constant %21 of 1476395520 bytes")
 cvm_fuzz_regression(module_unvalidated return_value_wrong_type.spv "OpReturnValue of a value of type 9 in a function returning 18")
 cvm_fuzz_regression(module_unvalidated specop_operand_no_value.spv "operand 'Unsigned Value' of OpUConvert at word 391 is %23, a result of a function, used outside functions")
 cvm_fuzz_regression(module specop_operand_no_value.spv "OpSpecConstantOp names opc")

@@ -619,6 +619,11 @@ static cvm_result const_alloc(cvm_lower *lw, uint32_t id, uint32_t size, uint32_
     cvm_program *p = lw->prog;
     uint64_t off = (lw->const_used + 15) & ~UINT64_C(15);
     (void)align;
+    if (off + size > CVM_MAX_CONSTANT_BYTES)
+        return cvm_diag_set(lw->diag, CVM_ERROR_LIMIT,
+                            "the module's constants need more than %llu bytes (constant %%%u "
+                            "of %u bytes; coopvm's limit, CVM_MAX_CONSTANT_BYTES)",
+                            (unsigned long long)CVM_MAX_CONSTANT_BYTES, id, size);
     if (off + size > lw->const_cap) {
         uint64_t ncap = lw->const_cap ? lw->const_cap * 2 : 4096;
         while (ncap < off + size)
