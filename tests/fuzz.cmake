@@ -81,6 +81,11 @@ cvm_fuzz_regression(module_unvalidated copy_logical_wider_result.spv "OpCopyLogi
 # (1.4 GB): the lowering grew the constant data to 2 GB before finding two
 # constituents (an out-of-memory of fuzz_module_tiers on 136a7af, 600 s run)
 cvm_fuzz_regression(module constant_array_2gb.spv "the module's constants need more than 268435456 bytes .constant %21 of 1476395520 bytes")
+# a storage buffer variable mutated into OpSpecConstantTargetINTEL, then the
+# Base of an access chain: a constant-creation instruction the reader takes
+# as a value and the lowering gave no slot (a null read in
+# access_chain_all_lanes, a 720 s local run on a2cb0e9)
+cvm_fuzz_regression(module_unvalidated spec_constant_target_intel_base.spv "OpSpecConstantTargetINTEL .word 581.: this constant instruction is not supported")
 cvm_fuzz_regression(module_unvalidated return_value_wrong_type.spv "OpReturnValue of a value of type 9 in a function returning 18")
 cvm_fuzz_regression(module_unvalidated specop_operand_no_value.spv "operand 'Unsigned Value' of OpUConvert at word 391 is %23, a result of a function, used outside functions")
 cvm_fuzz_regression(module specop_operand_no_value.spv "OpSpecConstantOp names opc")

@@ -951,6 +951,15 @@ static cvm_result lower_globals(cvm_lower *lw)
             CVM_TRY(lower_constant(lw, &in));
         } else if (in.opcode == SpvOpVariable) {
             CVM_TRY(lower_global_variable(lw, &in, &next_region));
+        } else {
+            /* the reader takes every constant-creation instruction as a
+             * value; those above are the ones the engine gives a value
+             * (OpSpecConstantTargetINTEL and the like would be used as
+             * values that have no slot) */
+            const spv_instruction_desc *d = spv_grammar_instruction(in.opcode);
+            if (d && !strcmp(d->op_class, "Constant-Creation"))
+                return cvm_lower_fail(lw, &in, CVM_ERROR_UNSUPPORTED,
+                                      "this constant instruction is not supported");
         }
     }
     return CVM_SUCCESS;
