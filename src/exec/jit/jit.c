@@ -3030,17 +3030,7 @@ static cvm_result setup_function_vars(jctx *j)
         j->ptrs[id].var_type = pointee;
         j->ptrs[id].type = pointee;
         j->ptrs[id].comp = UINT32_MAX;
-        uint32_t *nv = cvm_realloc(j->var_ids, (j->nvars + 1) * sizeof(uint32_t));
-        if (!nv)
-            return cvm_diag_set(j->diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
-        j->var_ids = nv;
-        uint32_t *ni = cvm_realloc(j->var_inits, (j->nvars + 1) * sizeof(uint32_t));
-        if (!ni)
-            return cvm_diag_set(j->diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
-        j->var_inits = ni;
-        j->var_ids[j->nvars] = id;
-        j->var_inits[j->nvars] = si.word_count > 4 ? si.words[4] : 0;
-        j->nvars++;
+        CVM_TRY(record_var(j, id, si.word_count > 4 ? si.words[4] : 0));
     }
     return CVM_SUCCESS;
 }
