@@ -217,7 +217,11 @@ typedef struct cvm_context_desc {
     uint32_t threads;             /* worker threads for workgroups; 0 = all cores */
     uint32_t subgroup_size;       /* lanes per subgroup, power of two 1..128; 0 = 32 */
     uint64_t instruction_budget;  /* per dispatch, counted per executed instruction of a
-                                     subgroup; 0 = default (CVM_DEFAULT_BUDGET) */
+                                     subgroup, an instruction on large values counting
+                                     one more per KiB of its largest value and per 1024
+                                     multiply-adds of a matrix product; exhausted:
+                                     CVM_ERROR_BUDGET_EXCEEDED; 0 = default
+                                     (CVM_DEFAULT_BUDGET) */
     uint32_t max_call_depth;      /* 0 = default */
     uint64_t memory_limit;        /* bytes of engine memory per workgroup; 0 = default */
     uint32_t flags;               /* cvm_context_flags */

@@ -16,6 +16,24 @@
 #define CVM_MAX_CONSTANT_BYTES (UINT64_C(256) << 20)
 #endif
 
+/* The instruction budget's charge for an instruction on large values
+ * (cvm_block.cost): besides its one, one more per CVM_BUDGET_VALUE_BYTES
+ * bytes of its largest operand or result (a whole cooperative matrix per
+ * scope instance, an array, a long vector, the bytes OpCopyMemory moves)
+ * and one per CVM_BUDGET_MACS multiply-adds of a matrix product
+ * (cooperative-matrix MulAdd, cooperative-vector MatMul).  A subgroup
+ * instruction on 32 lanes of 32-bit values moves 128 bytes, so a value of
+ * 1 KiB costs about what the instructions that would compute it one
+ * subgroup at a time cost; a 16x16x16 MulAdd charges 1 + 1 + 4.  Before,
+ * a 560-byte module's one MulAdd of 3600x3600 matrices ran for five
+ * minutes under ASan with a budget of 20,000 (fuzz_module_tiers). */
+#ifndef CVM_BUDGET_VALUE_BYTES
+#define CVM_BUDGET_VALUE_BYTES 1024u
+#endif
+#ifndef CVM_BUDGET_MACS
+#define CVM_BUDGET_MACS 1024u
+#endif
+
 /* Largest subgroup size a context accepts. */
 #ifndef CVM_MAX_SUBGROUP_SIZE
 #define CVM_MAX_SUBGROUP_SIZE 128

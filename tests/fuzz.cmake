@@ -47,7 +47,7 @@ endforeach()
 function(cvm_fuzz_regression harness file regex)
   get_filename_component(name ${file} NAME_WE)
   set(dir ${harness})
-  if(harness STREQUAL "module_unvalidated")
+  if(harness STREQUAL "module_unvalidated" OR harness STREQUAL "module_tiers")
     set(dir module)
   endif()
   add_test(NAME fuzz.regress.${harness}.${name}
@@ -85,6 +85,12 @@ cvm_fuzz_regression(module constant_array_2gb.spv "the module's constants need m
 # Base of an access chain: a constant-creation instruction the reader takes
 # as a value and the lowering gave no slot (a null read in
 # access_chain_all_lanes, a 720 s local run on a2cb0e9)
+# a valid module whose one MulAdd of 3600x3600 matrices (47 billion
+# multiply-adds) ran for five minutes under the harness's budget of 20,000
+# instructions (a timeout of fuzz_module_tiers, 16-core run on b776a09):
+# the budget now charges a matrix product's work (cvm_block.cost)
+cvm_fuzz_regression(module muladd_3600_budget.spv "instruction budget of the dispatch ran out")
+cvm_fuzz_regression(module_tiers muladd_3600_budget.spv "instruction budget of the dispatch ran out")
 cvm_fuzz_regression(module_unvalidated spec_constant_target_intel_base.spv "OpSpecConstantTargetINTEL .word 581.: this constant instruction is not supported")
 cvm_fuzz_regression(module_unvalidated return_value_wrong_type.spv "OpReturnValue of a value of type 9 in a function returning 18")
 cvm_fuzz_regression(module_unvalidated specop_operand_no_value.spv "operand 'Unsigned Value' of OpUConvert at word 391 is %23, a result of a function, used outside functions")

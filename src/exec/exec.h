@@ -201,6 +201,13 @@ typedef struct cvm_insn {
 typedef struct cvm_block {
     uint32_t label;       /* SPIR-V id of the OpLabel */
     uint32_t first, count;/* its instructions in cvm_program.insns (phis first) */
+    /* What running the block charges to the instruction budget: one per
+     * instruction, plus, for an instruction on large values, one per
+     * CVM_BUDGET_VALUE_BYTES bytes of its largest value and one per
+     * CVM_BUDGET_MACS multiply-adds of a matrix product (lower.c
+     * insn_cost), so that the budget bounds the work of a dispatch and not
+     * only its instruction count.  Both tiers charge it. */
+    uint64_t cost;
 } cvm_block;
 
 typedef struct cvm_function {

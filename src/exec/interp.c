@@ -782,14 +782,14 @@ static size_t value_scratch(const cvm_exec *ex, uint32_t tid, uint32_t stride)
     return (size_t)stride * count + 16;
 }
 
-static cvm_result take_budget(cvm_group *g, const cvm_insn *in, uint32_t n)
+static cvm_result take_budget(cvm_group *g, const cvm_insn *in, uint64_t n)
 {
     if (CVM_LIKELY(g->budget_local >= n)) {
         g->budget_local -= n;
         return CVM_SUCCESS;
     }
     uint64_t *shared = g->ex.budget;
-    uint64_t want = 1 << 16;
+    uint64_t want = n > (1 << 16) ? n : (1 << 16);
     uint64_t have = __atomic_load_n(shared, __ATOMIC_RELAXED);
     while (have > 0) {
         uint64_t take = have < want ? have : want;
@@ -803,7 +803,7 @@ static cvm_result take_budget(cvm_group *g, const cvm_insn *in, uint32_t n)
         }
     }
     return cvm_exec_fail(&g->ex, in, CVM_ERROR_BUDGET_EXCEEDED,
-                         "the instruction budget of the dispatch ran out (a runaway loop?)");
+                         "the instruction budget of the dispatch ran out (a runaway loop, or more work than it allows?)");
 }
 
 /* A CVM_INSN_UNIFORM instruction: its handler runs for the first active
@@ -843,7 +843,7 @@ run_block_impl(cvm_group *g, cvm_frame *fr, const cvm_function *f, uint32_t bi, 
     uint32_t n = ex->nlanes;
     cvm_result r;
 
-    if ((r = take_budget(g, in < end ? in : NULL, b->count)) != CVM_SUCCESS)
+    if ((r = take_budget(g, in < end ? in : NULL, b->cost)) != CVM_SUCCESS)
         return r;
     if (traced)
         cvm_trace_block(ex, f, bi);
@@ -1660,7 +1660,7 @@ static cvm_result leaf_calls(cvm_group *cg, const cvm_function *f, uint32_t func
             goto interpret;
         for (uint32_t s = 0; s < count && r == CVM_SUCCESS; s += full) {
             uint32_t n = CVM_MIN(full, count - s);
-            if ((r = take_budget(cg, first, b->count)) != CVM_SUCCESS)
+            if ((r = take_budget(cg, first, b->cost)) != CVM_SUCCESS)
                 break;
             cex->counts[CVM_COUNT_LEAF_BATCHES]++;
             for (uint32_t k = 0; k < nargs; k++)
@@ -1676,7 +1676,7 @@ interpret:
     cex->active = cg->alive;
     for (uint32_t s = 0; s < count && r == CVM_SUCCESS; s += full) {
         uint32_t n = CVM_MIN(full, count - s);
-        if ((r = take_budget(cg, first, b->count)) != CVM_SUCCESS)
+        if ((r = take_budget(cg, first, b->cost)) != CVM_SUCCESS)
             break;
         cex->counts[CVM_COUNT_LEAF_BATCHES]++;
         for (uint32_t k = 0; k < nargs && k < f->nparams; k++)
@@ -1792,7 +1792,7 @@ int cvm_callback_decode_tile(cvm_exec *ex, const cvm_insn *in, uint32_t func,
     cvm_result r = CVM_SUCCESS;
     /* leaf_calls' batches and budget */
     for (uint32_t s = tile->k0; s < tile->k1 && r == CVM_SUCCESS; s += full) {
-        if ((r = take_budget(cg, first, b->count)) != CVM_SUCCESS)
+        if ((r = take_budget(cg, first, b->cost)) != CVM_SUCCESS)
             break;
         cg->ex.counts[CVM_COUNT_LEAF_BATCHES]++;
         cvm_decode_tile t = *tile;

@@ -1406,6 +1406,76 @@ static void id_operands(const spv_inst *in, uint8_t *is_id)
         is_id[k] = 1;
 }
 
+/* Bytes of a value of type `tid` (a whole matrix per scope instance, an
+ * array, a struct, a long vector), 0 for none or a pointer. */
+static uint64_t value_bytes(const cvm_lower *lw, uint32_t tid)
+{
+    const cvm_program *p = lw->prog;
+    if (tid == 0 || tid >= p->ntypes || p->types[tid].tclass == CVM_TC_POINTER)
+        return 0;
+    return p->types[tid].size;
+}
+
+/* The component count of a vector value `id` (1 for others). */
+static uint64_t components_of(const cvm_lower *lw, uint32_t id)
+{
+    const cvm_program *p = lw->prog;
+    uint32_t tid = cvm_lower_type_of(lw, id);
+    if (tid == 0 || tid >= p->ntypes || p->types[tid].tclass != CVM_TC_VECTOR)
+        return 1;
+    return p->types[tid].count ? p->types[tid].count : 1;
+}
+
+/* The instruction budget's charge for `in` beyond its one
+ * (cvm_block.cost, CVM_BUDGET_VALUE_BYTES and CVM_BUDGET_MACS in
+ * cvm_config.h): its largest value (its result, an <id> operand's, or what
+ * OpCopyMemory moves) per CVM_BUDGET_VALUE_BYTES, and a matrix product's
+ * multiply-adds per CVM_BUDGET_MACS.  is_id has room for in->word_count. */
+static uint64_t insn_extra_cost(const cvm_lower *lw, const spv_inst *in, const cvm_insn *ins,
+                                uint8_t *is_id)
+{
+    const cvm_program *p = lw->prog;
+    uint64_t bytes = value_bytes(lw, ins->type), macs = 0;
+    id_operands(in, is_id);
+    for (uint32_t w = 1; w < in->word_count; w++)
+        if (is_id[w]) {
+            uint64_t b = value_bytes(lw, cvm_lower_type_of(lw, in->words[w]));
+            bytes = b > bytes ? b : bytes;
+        }
+    switch (in->opcode) {
+    case SpvOpCopyMemory: case SpvOpCopyMemorySized: {
+        uint32_t pt = in->word_count > 1 ? cvm_lower_type_of(lw, in->words[1]) : 0;
+        if (pt && pt < p->ntypes && p->types[pt].tclass == CVM_TC_POINTER) {
+            uint64_t b = value_bytes(lw, p->types[pt].elem);
+            bytes = b > bytes ? b : bytes;
+        }
+        break;
+    }
+    case SpvOpCooperativeMatrixMulAddKHR: case SpvOpCooperativeMatrixMulAddNV:
+        /* M x N result, A of M x K */
+        if (in->word_count > 3 && ins->type < p->ntypes) {
+            uint32_t at = cvm_lower_type_of(lw, in->words[3]);
+            if (at && at < p->ntypes && p->types[at].tclass == CVM_TC_COOPMAT)
+                macs = (uint64_t)p->types[ins->type].rows * p->types[ins->type].cols *
+                       p->types[at].cols;
+        }
+        break;
+    case SpvOpCooperativeVectorMatrixMulNV: case SpvOpCooperativeVectorMatrixMulAddNV:
+        /* per invocation: M result components from K input components */
+        if (in->word_count > 3)
+            macs = components_of(lw, in->words[2]) * components_of(lw, in->words[3]);
+        break;
+    case SpvOpCooperativeVectorOuterProductAccumulateNV:
+        /* Pointer, Offset, A (M), B (N): an M x N matrix added to memory */
+        if (in->word_count > 4)
+            macs = components_of(lw, in->words[3]) * components_of(lw, in->words[4]);
+        break;
+    default:
+        break;
+    }
+    return bytes / CVM_BUDGET_VALUE_BYTES + macs / CVM_BUDGET_MACS;
+}
+
 static int mark_live(uint8_t *live, uint32_t bound, uint32_t id)
 {
     if (id >= bound || live[id])
@@ -1564,7 +1634,7 @@ static cvm_result lower_function(cvm_lower *lw, uint32_t fidx)
     uint32_t nblocks = 0, cap = 0;
     uint32_t *order = NULL;
     cvm_uniform_block *ublocks = NULL;
-    uint8_t *conv = NULL;
+    uint8_t *conv = NULL, *is_id = NULL;
     f->id = sf->id;
     f->return_type = sf->result_type;
 
@@ -1697,6 +1767,8 @@ static cvm_result lower_function(cvm_lower *lw, uint32_t fidx)
         goto oom;
     int uniform_ok = 1;
     uint32_t first_insn = p->ninsns;
+    if (!(is_id = cvm_malloc(65536)))
+        goto oom;
 
     /* Pass 2: instructions, block by block in structured order. */
     for (uint32_t i = 0; i < norder; i++) {
@@ -1704,6 +1776,7 @@ static cvm_result lower_function(cvm_lower *lw, uint32_t fidx)
         cvm_block *cb = &f->blocks[i];
         cb->label = b->label;
         cb->first = p->ninsns;
+        uint64_t extra_cost = 0;
         size_t o2 = b->begin;
         spv_next_inst(&mod->bin, &o2, &in, NULL); /* OpLabel */
         while (o2 < b->end && spv_next_inst(&mod->bin, &o2, &in, lw->diag) == 1) {
@@ -1730,8 +1803,13 @@ static cvm_result lower_function(cvm_lower *lw, uint32_t fidx)
                 goto done;
             if (ins->fn == NULL && ins->cf == CVM_CF_NONE)
                 p->ninsns--; /* a no-op */
+            else
+                extra_cost += insn_extra_cost(lw, &in, ins, is_id);
         }
         cb->count = p->ninsns - cb->first;
+        /* (at most 2^44: a charge times a subgroup size stays far from
+         * overflowing the compiled tier's signed 64-bit budget) */
+        cb->cost = cb->count + (extra_cost < (UINT64_C(1) << 44) ? extra_cost : (UINT64_C(1) << 44));
     }
     if (!uniform_ok) /* a marked value the lowering made a no-op: no marks in the function */
         unmark_function(lw, fidx, first_insn);
@@ -1766,6 +1844,7 @@ done:
     cvm_mem_free(order);
     cvm_mem_free(ublocks);
     cvm_mem_free(conv);
+    cvm_mem_free(is_id);
     return r;
 }
 

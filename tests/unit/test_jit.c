@@ -273,6 +273,27 @@ static cvm_result both_tiers(const char *rel, uint32_t flags, uint64_t budget,
     return r;
 }
 
+/* The budget charges work (tests/jit/budget_muladd.amber works out its
+ * 16,900): enough, and every element of the 256x256 product is 256 on
+ * both tiers; one short, and neither starts the block. */
+static void test_budget_work(void **state)
+{
+    (void)state;
+    const char *rel = "jit/budget_muladd.amber";
+    outcome b;
+    assert_int_equal(both_tiers(rel, 0, 16900, NULL, 0, UINT64_MAX, &b), CVM_SUCCESS);
+    for (uint32_t i = 0; i < 256u * 256u; i += 257) {
+        float v;
+        memcpy(&v, b.bufs[0] + (size_t)i * 4, 4);
+        assert_true(v == 256.0f);
+    }
+    outcome_free(&b);
+    assert_int_equal(both_tiers(rel, 0, 16899, NULL, 0, UINT64_MAX, &b),
+                     CVM_ERROR_BUDGET_EXCEEDED);
+    assert_non_null(strstr(b.d.message, "budget"));
+    outcome_free(&b);
+}
+
 /* Out of bounds: the same failure and message; robust: the same zeros;
  * a runaway loop: the budget runs out on both tiers. */
 static void test_errors(void **state)
@@ -649,6 +670,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ops_random), cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_budget_work),
         cmocka_unit_test(test_not_taken),  cmocka_unit_test(test_scripts),
         cmocka_unit_test(test_f16_random), cmocka_unit_test(test_decode_threads),
         cmocka_unit_test(test_scope_khr),  cmocka_unit_test(test_scope_nv2),

@@ -235,8 +235,10 @@ static int64_t jit_refill(cvm_jit_env *env, uint32_t insn, int64_t cur)
             continue;
         }
         uint64_t have = __atomic_load_n(ex->budget, __ATOMIC_RELAXED), got = 0;
+        uint64_t want = ((uint64_t)(-cur) + sg - 1) / sg;
+        want = want > (UINT64_C(1) << 16) ? want : (UINT64_C(1) << 16);
         while (have > 0) {
-            uint64_t take = have < (UINT64_C(1) << 16) ? have : (UINT64_C(1) << 16);
+            uint64_t take = have < want ? have : want;
             if (__atomic_compare_exchange_n(ex->budget, &have, have - take, 0, __ATOMIC_RELAXED,
                                             __ATOMIC_RELAXED)) {
                 got = take;
@@ -245,7 +247,7 @@ static int64_t jit_refill(cvm_jit_env *env, uint32_t insn, int64_t cur)
         }
         if (!got) {
             cvm_exec_fail(ex, &ex->prog->insns[insn], CVM_ERROR_BUDGET_EXCEEDED,
-                          "the instruction budget of the dispatch ran out (a runaway loop?)");
+                          "the instruction budget of the dispatch ran out (a runaway loop, or more work than it allows?)");
             return -1;
         }
         *env->budget_local += got;
@@ -2502,7 +2504,7 @@ static int uniform_selector(jctx *j, uint32_t id)
 }
 
 /* Charges `count` instructions to the budget at the start of a block. */
-static void emit_budget(jctx *j, uint32_t count, uint32_t insn)
+static void emit_budget(jctx *j, uint64_t count, uint32_t insn)
 {
     if (!count || j->leaf) /* (a leaf's caller charges its batches: leaf_calls) */
         return;
@@ -3173,7 +3175,7 @@ static cvm_result emit_blocks(jctx *j, const cvm_function *f)
             break;
         /* (a block with a call is charged once, as the interpreter charges
          * it, the callee's blocks each by their own) */
-        emit_budget(j, blk->count, blk->count ? blk->first : 0);
+        emit_budget(j, blk->cost, blk->count ? blk->first : 0);
         for (; ii < end && r == CVM_SUCCESS; ii++) {
             const cvm_insn *in = &p->insns[ii];
             if (in->cf == CVM_CF_NONE)
