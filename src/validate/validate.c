@@ -468,31 +468,68 @@ static cvm_result run_phase(val_ctx *v, uint32_t phase, reader *rd, cvm_diagnost
         if (v->oom)
             return out_of_memory(diag);
     }
-    int any = 0;
-    for (uint32_t i = 0; i < val_rule_count; i++)
-        if (rule_applies(v, &val_rules[i], phase) && VAL_KIND(val_rules[i].on) != VAL_MODULE)
-            any = 1;
-    if (!any && !rd)
-        return CVM_SUCCESS;
+    /* The instruction rules of the phase that apply: those on every
+     * instruction, and those on one opcode ordered by (opcode, rule), so that
+     * an instruction meets its own in table order without a pass over the
+     * whole table (which was most of a small module's validation). */
+    uint32_t *each = cvm_malloc((size_t)val_rule_count * 2 * sizeof(uint32_t) + 1);
+    if (!each)
+        return out_of_memory(diag);
+    uint32_t *byop = each + val_rule_count, neach = 0, nbyop = 0;
+    for (uint32_t i = 0; i < val_rule_count; i++) {
+        const val_rule *r = &val_rules[i];
+        if (!rule_applies(v, r, phase) || VAL_KIND(r->on) == VAL_MODULE)
+            continue;
+        if (VAL_KIND(r->on) == VAL_OPCODE) {
+            uint32_t k = nbyop++; /* insertion: stable, by opcode */
+            while (k > 0 && val_rules[byop[k - 1]].opcode > r->opcode) {
+                byop[k] = byop[k - 1];
+                k--;
+            }
+            byop[k] = i;
+        } else {
+            each[neach++] = i;
+        }
+    }
+    cvm_result res = CVM_SUCCESS;
+    if (!neach && !nbyop && !rd)
+        goto out;
     spv_inst in;
     for (uint32_t off = SPV_HEADER_WORDS; off < v->nwords; off += in.word_count) {
         if (!val_inst_at(v, off, &in))
             break; /* phase 1 has reported a broken stream already */
-        for (uint32_t i = 0; i < val_rule_count; i++) {
-            const val_rule *r = &val_rules[i];
-            if (!rule_applies(v, r, phase) || VAL_KIND(r->on) == VAL_MODULE)
-                continue;
-            if (VAL_KIND(r->on) == VAL_OPCODE && r->opcode != in.opcode)
-                continue;
-            if (!run_check(v, r, &in))
-                return report(v, r, &in, diag);
-            if (v->oom)
-                return out_of_memory(diag);
+        uint32_t lo = 0, hi = nbyop;
+        while (lo < hi) { /* the first of the opcode's rules */
+            uint32_t mid = lo + (hi - lo) / 2;
+            if (val_rules[byop[mid]].opcode < in.opcode)
+                lo = mid + 1;
+            else
+                hi = mid;
         }
-        if (rd && !record(v, rd, &in))
-            return out_of_memory(diag);
+        uint32_t a = 0, b = lo;
+        for (;;) {
+            int from_op = b < nbyop && val_rules[byop[b]].opcode == in.opcode;
+            if (a >= neach && !from_op)
+                break;
+            uint32_t i = from_op && (a >= neach || byop[b] < each[a]) ? byop[b++] : each[a++];
+            const val_rule *r = &val_rules[i];
+            if (!run_check(v, r, &in)) {
+                res = report(v, r, &in, diag);
+                goto out;
+            }
+            if (v->oom) {
+                res = out_of_memory(diag);
+                goto out;
+            }
+        }
+        if (rd && !record(v, rd, &in)) {
+            res = out_of_memory(diag);
+            goto out;
+        }
     }
-    return CVM_SUCCESS;
+out:
+    cvm_mem_free(each);
+    return res;
 }
 
 static void release(val_ctx *v)
