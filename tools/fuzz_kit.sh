@@ -110,6 +110,7 @@ run)
         mkdir -p "$work/$h/corpus" "$work/$h/crashes"
         seeds "$h" "$work/$h/seeds"
         [ ! -f "$kit/corp-$h.tar.xz" ] || xz -dc "$kit/corp-$h.tar.xz" | tar -x -C "$work/$h"
+        # shellcheck disable=SC2086 # $dict: one option or none
         (cd "$work/$h" && "$work/bin/fuzz_$h" -jobs="$j" -workers="$j" -max_total_time="$secs" \
             -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=1024 $dict -print_final_stats=1 \
             -artifact_prefix="$work/$h/crashes/" corpus seeds > main.log 2>&1) &
@@ -120,7 +121,7 @@ run)
         n=$(cat "$work/$h"/fuzz-*.log | grep '^stat::number_of_executed_units' | awk '{s += $2} END {print s + 0}')
         saved=$(find "$work/$h/crashes" -type f | wc -l)
         reports=$(cat "$work/$h"/fuzz-*.log | grep -c '^==[0-9]*== *ERROR\|^SUMMARY: \|runtime error: \|fuzz contract\|ALARM: ' || true)
-        echo "$h: executions $n, inputs saved $saved, reports $reports, corpus $(ls "$work/$h/corpus" | wc -l)"
+        echo "$h: executions $n, inputs saved $saved, reports $reports, corpus $(find "$work/$h/corpus" -type f | wc -l)"
         tar -cJf "$out/corp-$h.tar.xz" -C "$work/$h" corpus
     done | tee "$out/summary.txt"
     (cd "$work" && tar -cJf "$out/fuzzlogs.tar.xz" ./*/fuzz-*.log ./*/main.log ./*/crashes)
