@@ -59,7 +59,8 @@ typedef enum cvm_result {
                                         too small for everything; see the call */
     CVM_ERROR_TIERS_DIFFER = 18      /* CVM_FLAG_COMPARE_TIERS: the compiled tier and the
                                         interpreter ended a dispatch differently (a bug in
-                                        coopvm's compiled tier: please report it) */
+                                        coopvm's compiled tier: please report it; unless
+                                        the shader races, see the flag) */
 } cvm_result;
 
 /* The name of a status, e.g. "CVM_ERROR_OUT_OF_BOUNDS".  Never NULL. */
@@ -207,7 +208,11 @@ typedef enum cvm_context_flags {
      * interpreter (the dispatch runs once); in a build without LLVM every
      * dispatch runs once.  A shader whose result depends on the order of
      * its workgroups (a race, or atomics that allocate output slots) may
-     * differ between any two runs, so compares unequal by nature.
+     * differ between any two runs, so compares unequal by nature; so does
+     * one whose invocations race within a workgroup (one writes what
+     * another reads or writes, unsynchronized): the compiled tier runs
+     * them one after another, the interpreter in lockstep, and the memory
+     * model allows both results.
      * cvm_pipeline_tier_info counts the dispatches compared.  Costs two
      * copies of the buffers and two runs per dispatch: a testing mode. */
     CVM_FLAG_COMPARE_TIERS = 1u << 9
