@@ -12,13 +12,7 @@
 # AmberScript one, tests/fuzz/coopvec_convert/*.cvconv for the matrix
 # conversion; dictionaries: tests/fuzz/*.dict (tools/gen_fuzz_dict.py).
 set -eu
-[ $# -ge 3 ] || { echo "usage: $0 BUILD_DIR SECONDS OUT [harness...]" >&2; exit 2; }
-build=$(cd "$1" && pwd) secs=$2 out=$3
-shift 3
 src=$(cd "$(dirname "$0")/.." && pwd)
-harnesses=${*:-module validate disassemble assemble amber coopvec_convert}
-mkdir -p "$out"
-out=$(cd "$out" && pwd)
 
 seeds() { # harness dir: copy its seed files (flat; libFuzzer reads dirs recursively)
   case $1 in
@@ -34,6 +28,18 @@ seeds() { # harness dir: copy its seed files (flat; libFuzzer reads dirs recursi
     cp "$f" "$2/$(echo "$f" | cksum | cut -d' ' -f1)-${f##*/}"
   done
 }
+
+# (tools/fuzz_kit.sh takes the same seeds: tools/fuzz.sh --seeds HARNESS DIR)
+if [ "${1:-}" = --seeds ] && [ $# -eq 3 ]; then
+  seeds "$2" "$3"
+  exit 0
+fi
+[ $# -ge 3 ] || { echo "usage: $0 BUILD_DIR SECONDS OUT [harness...]" >&2; exit 2; }
+build=$(cd "$1" && pwd) secs=$2 out=$3
+shift 3
+harnesses=${*:-module validate disassemble assemble amber coopvec_convert}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
 
 run_one() {
   h=$1

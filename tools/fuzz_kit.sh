@@ -28,22 +28,6 @@ die() { echo "fuzz_kit: $*" >&2; exit 1; }
 mode=$1 kit=$2
 shift 2
 
-seeds() { # harness dir (as tools/fuzz.sh)
-    case $1 in
-        module|module_unvalidated|module_tiers|validate|disassemble) pat='*.spv' ;;
-        assemble) pat='*.spvasm' ;;
-        amber) pat='*.amber *.vkscript' ;;
-        coopvec_convert) pat='*.cvconv' ;;
-        *) die "no harness $1" ;;
-    esac
-    mkdir -p "$2"
-    for p in $pat; do
-        find tests -name "$p" -type f \( ! -path '*/fuzz/regress/*' -o -name 'hbo_*' \)
-    done | while read -r f; do
-        cp "$f" "$2/$(echo "$f" | cksum | cut -d' ' -f1)-${f##*/}"
-    done
-}
-
 case $mode in
 pack)
     BUILD=${BUILD:-build-fuzz-kit}
@@ -108,7 +92,7 @@ run)
             *) dict=-dict=$PWD/tests/fuzz/spirv_binary.dict ;;
         esac
         mkdir -p "$work/$h/corpus" "$work/$h/crashes"
-        seeds "$h" "$work/$h/seeds"
+        tools/fuzz.sh --seeds "$h" "$work/$h/seeds"
         [ ! -f "$kit/corp-$h.tar.xz" ] || xz -dc "$kit/corp-$h.tar.xz" | tar -x -C "$work/$h"
         # shellcheck disable=SC2086 # $dict: one option or none
         (cd "$work/$h" && "$work/bin/fuzz_$h" -jobs="$j" -workers="$j" -max_total_time="$secs" \
