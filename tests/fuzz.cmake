@@ -108,6 +108,11 @@ cvm_fuzz_regression(module access_chain_index_16core.spv "%103 is used before it
 cvm_fuzz_regression(module_unvalidated idot_result_not_integer.spv "OpUDotAccSat .word 344.: Result %39 is not an integer scalar")
 cvm_fuzz_regression(module idot_result_not_integer.spv "OpUDotAccSat needs the capability DotProduct")
 cvm_fuzz_regression(module_unvalidated branch_condition_not_bool.spv "OpBranchConditional .word 704.: Condition %97 is not a Boolean scalar")
+# an OpSelect whose Condition is a cooperative matrix (defined after it):
+# h_select read one byte per invocation from a slot of one matrix per scope
+# instance (heap-buffer-overflow, fuzz_module_unvalidated on d3f5c46)
+cvm_fuzz_regression(module_unvalidated select_condition_coopmat.spv "OpSelect .word 326.: Condition %63 must be a bool scalar, or a bool vector with as many components as Result Type")
+cvm_fuzz_regression(module select_condition_coopmat.spv "%63 is used before its definition")
 cvm_fuzz_regression(module branch_condition_not_bool.spv "%97 is used before its definition")
 cvm_fuzz_regression(module_unvalidated copy_memory_source_not_pointer.spv "operand 'Target' of OpCopyMemory at word 444 is %53 .OpLabel., where a value is needed")
 cvm_fuzz_regression(module_unvalidated type_struct_of_itself.spv "operand 'Member 0 type, member 1 type, ...' of OpTypeStruct at word 399 is %18, which is not defined before it")

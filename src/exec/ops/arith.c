@@ -694,6 +694,16 @@ cvm_result cvm_lower_arith(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
         out->b = w[4];
         out->c = w[5];
         out->ncomp = ct->tclass == CVM_TC_VECTOR ? ct->count : 1;
+        /* h_select reads one bool byte per component of Condition (the
+         * reader has checked that both objects are of the Result Type): a
+         * module that skipped validation must give it that shape (SPIR-V,
+         * OpSelect). */
+        const cvm_type *cc = ct->tclass == CVM_TC_VECTOR ? cvm_lower_type(lw, ct->elem) : ct;
+        if (cc->tclass != CVM_TC_BOOL ||
+            (ct->tclass == CVM_TC_VECTOR && (rt->tclass != CVM_TC_VECTOR || rt->count != ct->count)))
+            return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                                  "Condition %%%u must be a bool scalar, or a bool vector with "
+                                  "as many components as Result Type", w[3]);
         if (rt->tclass == CVM_TC_COOPMAT)
             out->flags = CVM_INSN_PER_INSTANCE | (rt->scope == SpvScopeWorkgroup ? CVM_INSN_WORKGROUP_SCOPE : 0);
         out->fn = h_select;
@@ -702,8 +712,12 @@ cvm_result cvm_lower_arith(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
     case SpvOpAny:
     case SpvOpAll: {
         const cvm_type *t = cvm_lower_type(lw, cvm_lower_type_of(lw, w[3]));
+        if (t->tclass != CVM_TC_VECTOR || cvm_lower_type(lw, t->elem)->tclass != CVM_TC_BOOL ||
+            cvm_lower_type(lw, w[1])->tclass != CVM_TC_BOOL)
+            return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                                  "Vector %%%u must be a bool vector and Result Type a bool", w[3]);
         out->a = w[3];
-        out->ncomp = t->tclass == CVM_TC_VECTOR ? t->count : 1;
+        out->ncomp = t->count;
         out->fn = h_any_all;
         return CVM_SUCCESS;
     }
