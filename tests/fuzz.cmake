@@ -113,6 +113,12 @@ cvm_fuzz_regression(module_unvalidated branch_condition_not_bool.spv "OpBranchCo
 # instance (heap-buffer-overflow, fuzz_module_unvalidated on d3f5c46)
 cvm_fuzz_regression(module_unvalidated select_condition_coopmat.spv "OpSelect .word 326.: Condition %63 must be a bool scalar, or a bool vector with as many components as Result Type")
 cvm_fuzz_regression(module select_condition_coopmat.spv "%63 is used before its definition")
+# an OpConstantComposite of a 2-member struct given 3 constituents, the
+# second a 4-byte constant for an 8,196-byte member: build_composite copied
+# the member's size from the constituent's data (memcpy-param-overlap in the
+# lowering, fuzz_module_unvalidated in a 16-core run on 47aa6cb)
+cvm_fuzz_regression(module_unvalidated constant_struct_member_size.spv "OpConstantComposite .word 410.: 3 constituents for a struct of 2 members")
+cvm_fuzz_regression(module constant_struct_member_size.spv "3 constituents for a type of 2")
 cvm_fuzz_regression(module branch_condition_not_bool.spv "%97 is used before its definition")
 cvm_fuzz_regression(module_unvalidated copy_memory_source_not_pointer.spv "operand 'Target' of OpCopyMemory at word 444 is %53 .OpLabel., where a value is needed")
 cvm_fuzz_regression(module_unvalidated type_struct_of_itself.spv "operand 'Member 0 type, member 1 type, ...' of OpTypeStruct at word 399 is %18, which is not defined before it")

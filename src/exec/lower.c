@@ -664,6 +664,8 @@ static cvm_result build_composite(cvm_lower *lw, const spv_inst *in, const cvm_t
                                   uint8_t *dst, const uint32_t *ids, uint32_t n, int replicate)
 {
     const cvm_program *p = lw->prog;
+    if (replicate && n < 1)
+        return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "a replicated composite needs a constituent");
     switch (t->tclass) {
     case CVM_TC_VECTOR:
     case CVM_TC_MATRIX:
@@ -675,10 +677,9 @@ static cvm_result build_composite(cvm_lower *lw, const spv_inst *in, const cvm_t
         for (uint32_t i = 0; i < (replicate ? t->count : n); i++) {
             uint32_t cid = replicate ? ids[0] : ids[i];
             const uint8_t *src = const_ptr(lw, cid);
-            const cvm_type *ct = &p->types[lw->mod->defs[cid].type];
             if (!src)
                 return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "constituent %u is not a constant", cid);
-            uint32_t csize = ct->size;
+            uint32_t csize = p->types[lw->mod->defs[cid].type].size;
             if (at + csize > t->size)
                 return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "too many constituents");
             memcpy(dst + at, src, csize);
@@ -694,18 +695,30 @@ static cvm_result build_composite(cvm_lower *lw, const spv_inst *in, const cvm_t
         return CVM_SUCCESS;
     }
     case CVM_TC_STRUCT:
-        for (uint32_t i = 0; i < t->nmembers && i < n; i++) {
-            const uint8_t *src = const_ptr(lw, replicate ? ids[0] : ids[i]);
+        if (!replicate && n != t->nmembers)
+            return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                                  "%u constituents for a struct of %u members", n, t->nmembers);
+        for (uint32_t i = 0; i < t->nmembers; i++) {
+            uint32_t cid = replicate ? ids[0] : ids[i];
+            const uint8_t *src = const_ptr(lw, cid);
             if (!src)
                 return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "constituent is not a constant");
-            memcpy(dst + t->member_offsets[i], src, p->types[t->member_types[i]].size);
+            /* a module that skipped validation may give a member a
+             * constituent of another size: never copy past its data */
+            uint32_t msize = p->types[t->member_types[i]].size;
+            if (p->types[lw->mod->defs[cid].type].size != msize)
+                return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                                      "constituent %%%u is not of the size of member %u (%u bytes)",
+                                      cid, i, msize);
+            memcpy(dst + t->member_offsets[i], src, msize);
         }
         return CVM_SUCCESS;
     case CVM_TC_COOPMAT: {
-        const uint8_t *src = const_ptr(lw, ids[0]);
+        const uint8_t *src = n ? const_ptr(lw, ids[0]) : NULL;
         uint32_t esize = p->types[t->elem].size;
-        if (!src || n < 1)
-            return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "matrix constant needs one constant constituent");
+        if (!src || p->types[lw->mod->defs[ids[0]].type].size != esize)
+            return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                                  "matrix constant needs one constant constituent of its component type");
         for (uint32_t i = 0; i < t->rows * t->cols; i++)
             memcpy(dst + (size_t)i * esize, src, esize);
         return CVM_SUCCESS;

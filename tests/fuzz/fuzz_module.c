@@ -37,7 +37,9 @@
  * the harness has no race filter yet (one in about 10 million inputs on
  * d3f5c46). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fuzz_common.h"
 
@@ -99,8 +101,32 @@ static void check_tiers(cvm_result r, const cvm_diagnostic *d)
 }
 #endif
 
+/* With CVM_FUZZ_KEEP_INPUT=DIR, each input is written to DIR/input-<pid>
+ * before it runs: a crash that also breaks the sanitizer's report (a
+ * smashed stack, found as "SEGV on unknown address 0x11" with no input
+ * saved) still leaves its input behind. */
+static void keep_input(const uint8_t *data, size_t size)
+{
+    static char path[512];
+    static int state; /* 0 unknown, 1 on, 2 off */
+    if (!state) {
+        const char *dir = getenv("CVM_FUZZ_KEEP_INPUT");
+        state = dir && *dir ? 1 : 2;
+        if (state == 1)
+            snprintf(path, sizeof(path), "%s/input-%ld", dir, (long)getpid());
+    }
+    if (state != 1)
+        return;
+    FILE *f = fopen(path, "wb");
+    if (f) {
+        fwrite(data, 1, size, f);
+        fclose(f);
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    keep_input(data, size);
     static uint8_t buffers[SETS][BINDINGS][BUFFER_BYTES];
 #ifdef CVM_FUZZ_TIERS
     static uint8_t push[PUSH_BYTES];
