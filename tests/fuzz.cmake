@@ -144,6 +144,22 @@ foreach(f hbo_construct_array_of_coopmat.spv hbo_construct_struct_with_coopmat.s
   cvm_fuzz_regression_valid(module ${f})
   cvm_fuzz_regression_valid(module_unvalidated ${f})
 endforeach()
+# a valid module whose compiled code LLVM lowered to a memset call the JIT
+# could not resolve: LLVM printed "JIT session error: Symbols not found:
+# [ memset ]" and the message of the failed lookup was read after the JIT
+# that it names was freed (heap-use-after-free in llvm_error,
+# fuzz_module_tiers in a 16-core run on b91b34f); the JIT now defines
+# memset, memcpy and memmove and keeps LLVM's reports off stderr
+cvm_fuzz_regression_valid(module_tiers hbo_jit_memset_lookup.spv)
+set_tests_properties(fuzz.regress.module_tiers.hbo_jit_memset_lookup PROPERTIES
+                     FAIL_REGULAR_EXPRESSION "JIT session error|tiers differ")
+# a tensor view loaded from a variable the module stored other bytes into
+# (unvalidated): the view's hasDimensions byte was 4, read as a bool (UBSan
+# at tensor_ops.c, fuzz_module_unvalidated in a 16-core run on b91b34f);
+# a view's register must now match its type (hasDimensions, Dim and the
+# permutation, itself now checked to be one of [0, Dim))
+cvm_fuzz_regression(module_unvalidated tensor_view_bytes_not_a_view.spv "tensor view 174 is not initialized")
+cvm_fuzz_regression(module tensor_view_bytes_not_a_view.spv "the Result Type %78 is not the pointee type %61")
 
 # The seeds themselves run clean through the harnesses (a crash or a broken
 # contract fails the test; fuzz_validate's contract includes "what the

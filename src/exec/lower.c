@@ -593,11 +593,21 @@ static cvm_result lower_type(cvm_lower *lw, const spv_inst *in)
             if (!cvm_lower_const_u64(lw, w[3], &v))
                 return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
                                       "HasDimensions not constant");
-            t->has_dimensions = (uint32_t)v;
-            for (uint32_t i = 0; i < t->dim && 4u + i < in->word_count; i++) {
+            t->has_dimensions = v != 0;
+            /* the engine indexes by the permutation: one of [0, Dim)
+             * (SPV_NV_tensor_addressing, OpTypeTensorViewNV) */
+            if (in->word_count != 4u + t->dim)
+                return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                                      "a permutation of Dim %u entries is needed", t->dim);
+            uint32_t seen = 0;
+            for (uint32_t i = 0; i < t->dim; i++) {
                 if (!cvm_lower_const_u64(lw, w[4 + i], &v))
                     return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
                                           "permutation not constant");
+                if (v >= t->dim || (seen & (1u << v)))
+                    return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                                          "the permutation is not one of [0, Dim)");
+                seen |= 1u << v;
                 t->permutation[i] = (uint32_t)v;
             }
         }

@@ -32,10 +32,11 @@
  * workers run them in) and runs one workgroup or, for half the inputs,
  * three, one after another.  Invocations of one workgroup that race (a
  * mutated LocalSize giving three invocations the same GlobalInvocationId.x,
- * each updating y[x]) still make the tiers differ, legitimately (coopvm.h
- * CVM_FLAG_COMPARE_TIERS): such a finding is the oracle's, not a tier bug;
- * the harness has no race filter yet (one in about 10 million inputs on
- * d3f5c46). */
+ * each updating y[x], or a mutated ArrayStride of 3 making neighbours'
+ * 4-byte stores overlap) still make the tiers differ, legitimately
+ * (coopvm.h CVM_FLAG_COMPARE_TIERS): such a finding is the oracle's, not a
+ * tier bug; the harness has no race filter yet (one in about 4 to 10
+ * million inputs on d3f5c46 and b91b34f). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

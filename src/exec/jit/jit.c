@@ -3519,6 +3519,12 @@ int cvm_jit_available(void)
     return llvm_ready;
 }
 
+static void drop_jit_error(void *ctx, LLVMErrorRef err)
+{
+    (void)ctx;
+    LLVMConsumeError(err);
+}
+
 static cvm_result llvm_error(cvm_diagnostic *diag, LLVMErrorRef err, const char *what)
 {
     char *msg = LLVMGetErrorMessage(err);
@@ -3637,6 +3643,29 @@ static cvm_result jctx_finish(jctx *j, LLVMOrcThreadSafeContextRef tsc, LLVMOrcL
             return llvm_error(diag, err, "creating the JIT");
         }
         *io_lljit = lljit;
+        /* failures reach the caller through the lookup: never LLVM's
+         * default report on stderr (the library prints nothing) */
+        LLVMOrcExecutionSessionSetErrorReporter(LLVMOrcLLJITGetExecutionSession(lljit),
+                                                drop_jit_error, NULL);
+        /* LLVM lowers its own block copies and fills (a large zeroed or
+         * copied value) to calls of these: the one outside symbols the
+         * code may name (the rest it calls by address) */
+        LLVMJITCSymbolMapPair libc[3] = {
+            {LLVMOrcLLJITMangleAndIntern(lljit, "memset"),
+             {(LLVMOrcExecutorAddress)(uintptr_t)&memset, {LLVMJITSymbolGenericFlagsExported, 0}}},
+            {LLVMOrcLLJITMangleAndIntern(lljit, "memcpy"),
+             {(LLVMOrcExecutorAddress)(uintptr_t)&memcpy, {LLVMJITSymbolGenericFlagsExported, 0}}},
+            {LLVMOrcLLJITMangleAndIntern(lljit, "memmove"),
+             {(LLVMOrcExecutorAddress)(uintptr_t)&memmove, {LLVMJITSymbolGenericFlagsExported, 0}}},
+        };
+        LLVMOrcMaterializationUnitRef mu = LLVMOrcAbsoluteSymbols(libc, 3);
+        err = LLVMOrcJITDylibDefine(LLVMOrcLLJITGetMainJITDylib(lljit), mu);
+        if (err) {
+            LLVMOrcDisposeMaterializationUnit(mu);
+            LLVMDisposeModule(j->M);
+            LLVMOrcDisposeThreadSafeContext(tsc);
+            return llvm_error(diag, err, "defining memset, memcpy and memmove");
+        }
     }
     LLVMSetTarget(j->M, LLVMOrcLLJITGetTripleString(lljit));
     LLVMSetDataLayout(j->M, LLVMOrcLLJITGetDataLayoutStr(lljit));
@@ -3706,10 +3735,13 @@ cvm_result cvm_jit_compile(const cvm_program *prog, cvm_jit **o_jit, cvm_diagnos
     LLVMOrcExecutorAddress addr = 0;
     LLVMErrorRef err = LLVMOrcLLJITLookup(out->lljit, &addr, "cvm_jit_run");
     if (err) {
+        /* the message names the JIT's dylib and symbols: read it before
+         * they are freed */
+        r = llvm_error(diag, err, "compiling");
         LLVMOrcDisposeLLJIT(out->lljit);
         cvm_mem_free(out->slot_phi);
         cvm_mem_free(out);
-        return llvm_error(diag, err, "compiling");
+        return r;
     }
     out->fn = (jit_fn)(uintptr_t)addr;
     *o_jit = out;

@@ -149,8 +149,22 @@ static cvm_result read_view(cvm_exec *ex, const cvm_insn *in, uint32_t id, uint3
                             cvm_tensor_view *o_v)
 {
     const cvm_type *ty = &ex->prog->types[ex->prog->mod->defs[id].type];
-    memcpy(o_v, CVM_LANE(ex->vals[id], lane), sizeof(*o_v));
-    if (o_v->dim != ty->dim)
+    const uint8_t *src = CVM_LANE(ex->vals[id], lane);
+    /* the register may hold any bytes (a module that skipped validation can
+     * store anything where a view is loaded from): hasDimensions is read as
+     * a byte before the struct's bool is, and the type's fields must match */
+    uint8_t has_dims;
+    memcpy(&has_dims, src + offsetof(cvm_tensor_view, hasDimensions), 1);
+    if (has_dims != (ty->has_dimensions != 0))
+        return cvm_exec_fail(ex, in, CVM_ERROR_INVALID_ARGUMENT,
+                             "invocation %u: tensor view %u is not initialized "
+                             "(it does not come from OpCreateTensorViewNV)",
+                             lane, id);
+    memcpy(o_v, src, sizeof(*o_v));
+    int perm_ok = 1;
+    for (uint32_t i = 0; i < CVM_TENSOR_MAX_DIM; i++)
+        perm_ok &= o_v->permutation[i] == (i < ty->dim ? ty->permutation[i] : 0);
+    if (o_v->dim != ty->dim || !perm_ok)
         return cvm_exec_fail(ex, in, CVM_ERROR_INVALID_ARGUMENT,
                              "invocation %u: tensor view %u is not initialized "
                              "(it does not come from OpCreateTensorViewNV)",
