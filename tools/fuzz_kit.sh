@@ -7,7 +7,8 @@
 #       UBSan and the fuzzer) with LLVM 14, libstdc++ and libgcc linked
 #       statically, so that they need only glibc, in $BUILD (default
 #       build-fuzz-kit); strips the named ones (default: the three module
-#       harnesses) into KIT/bins.tar.xz and writes the commit to KIT/COMMIT.
+#       harnesses) into KIT/bins.tar.xz (xz -9: all eight in about 21 MB)
+#       and writes the commit to KIT/COMMIT.
 #   tools/fuzz_kit.sh run KIT SECONDS HARNESS:JOBS...
 #       on the machine, from a copy of the repository holding KIT: runs each
 #       harness with JOBS parallel jobs for SECONDS from the project's seeds
@@ -17,7 +18,10 @@
 #       harness's corpus as corp-<harness>.tar.xz (copy them into KIT for the
 #       next run) and the logs and any saved input in fuzzlogs.tar.xz.
 #
-# A finding is an input under <harness>/crashes in fuzzlogs.tar.xz: replay it
+# A finding is an input under <harness>/crashes in fuzzlogs.tar.xz (a
+# kept-input-<pid> there is the last input of a module harness's process
+# that reported an error, for a crash whose report broke before libFuzzer
+# saved it, as the SEGV at pc 0x11 does): replay it
 # with the unstripped binary of $BUILD (same commit) to symbolize it.
 # Needs for pack (Debian 12): clang-14, cmake, ninja-build, llvm-14-dev,
 # zlib1g-dev, libstdc++-12-dev, binutils, xz-utils.
@@ -65,7 +69,9 @@ pack)
         { tail -40 "$BUILD/kit-build.log"; die "build failed: see $BUILD/kit-build.log"; }
     tmp=$(mktemp -d)
     for h in $harnesses; do strip --strip-all -o "$tmp/fuzz_$h" "$BUILD/tests/fuzz_$h"; done
-    (cd "$tmp" && tar -cJf bins.tar.xz fuzz_*) && mv "$tmp/bins.tar.xz" "$kit/bins.tar.xz"
+    # -9: a 64 MiB window, so that the harnesses (mostly the same LLVM)
+    # compress together: all eight in about 21 MB, under the device's carry
+    (cd "$tmp" && XZ_OPT=${XZ_OPT:--9 -T2} tar -cJf bins.tar.xz fuzz_*) && mv "$tmp/bins.tar.xz" "$kit/bins.tar.xz"
     rm -rf "$tmp"
     git rev-parse HEAD > "$kit/COMMIT"
     [ -z "$(git status --porcelain --untracked-files=no)" ] || echo "(the tree has changes: COMMIT is not all of it)" >> "$kit/COMMIT"
@@ -91,17 +97,25 @@ run)
             coopvec_convert) dict= ;;
             *) dict=-dict=$PWD/tests/fuzz/spirv_binary.dict ;;
         esac
-        mkdir -p "$work/$h/corpus" "$work/$h/crashes"
+        mkdir -p "$work/$h/corpus" "$work/$h/crashes" "$work/$h/keep"
         tools/fuzz.sh --seeds "$h" "$work/$h/seeds"
         [ ! -f "$kit/corp-$h.tar.xz" ] || xz -dc "$kit/corp-$h.tar.xz" | tar -x -C "$work/$h"
         # shellcheck disable=SC2086 # $dict: one option or none
-        (cd "$work/$h" && "$work/bin/fuzz_$h" -jobs="$j" -workers="$j" -max_total_time="$secs" \
+        # the module harnesses write each input to keep/input-<pid> first
+        # (fuzz_module.c): a crash that breaks the report still leaves it
+        (cd "$work/$h" && CVM_FUZZ_KEEP_INPUT="$work/$h/keep" "$work/bin/fuzz_$h" -jobs="$j" -workers="$j" -max_total_time="$secs" \
             -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=1024 $dict -print_final_stats=1 \
             -artifact_prefix="$work/$h/crashes/" corpus seeds > main.log 2>&1) &
     done
     wait
     for hj in "$@"; do
         h=${hj%:*}
+        # the kept input of each process that reported an error
+        cat "$work/$h"/fuzz-*.log | sed -n 's/^==\([0-9]*\)== *ERROR.*/\1/p' | sort -u |
+            while read -r pid; do
+                [ ! -f "$work/$h/keep/input-$pid" ] ||
+                    cp "$work/$h/keep/input-$pid" "$work/$h/crashes/kept-input-$pid"
+            done
         n=$(cat "$work/$h"/fuzz-*.log | grep '^stat::number_of_executed_units' | awk '{s += $2} END {print s + 0}')
         saved=$(find "$work/$h/crashes" -type f | wc -l)
         reports=$(cat "$work/$h"/fuzz-*.log | grep -c '^==[0-9]*== *ERROR\|^SUMMARY: \|runtime error: \|fuzz contract\|ALARM: ' || true)
