@@ -160,6 +160,12 @@ set_tests_properties(fuzz.regress.module_tiers.hbo_jit_memset_lookup PROPERTIES
 # permutation, itself now checked to be one of [0, Dim))
 cvm_fuzz_regression(module_unvalidated tensor_view_bytes_not_a_view.spv "tensor view 174 is not initialized")
 cvm_fuzz_regression(module tensor_view_bytes_not_a_view.spv "the Result Type %78 is not the pointee type %61")
+# an OpStore of a 4-byte uint through a pointer to a 2-byte half (a Function
+# variable): the dense copy wrote the Object's size into the variable's
+# slot (memcpy-param-overlap in dense_copy, fuzz_module_unvalidated, local
+# run on 60d5f1e); OpLoad and OpStore now want a value of the pointee's size
+cvm_fuzz_regression(module_unvalidated store_object_wider_than_pointee.spv "OpStore .word 459.: %9 points to a value of 2 bytes, not one of the 4 bytes of type 23")
+cvm_fuzz_regression(module store_object_wider_than_pointee.spv "Object %53 has type %23, not the pointee type %29")
 
 # The seeds themselves run clean through the harnesses (a crash or a broken
 # contract fails the test; fuzz_validate's contract includes "what the

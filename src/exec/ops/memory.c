@@ -1128,6 +1128,28 @@ static int matrix_scope_of(const cvm_program *p, uint32_t tid)
     }
 }
 
+/* The handlers copy a loaded or stored value at its own register size into
+ * a Function variable's slot, which has the pointee's: a module that
+ * skipped validation must not pair a pointer with a value of another size
+ * (SPIR-V OpLoad, OpStore: the pointee type is the value's type).  Untyped
+ * pointers (no pointee) are bounds-checked by the memory access. */
+static cvm_result value_fits_pointee(cvm_lower *lw, const spv_inst *in, uint32_t ptr,
+                                     uint32_t value_type)
+{
+    const cvm_type *pt = cvm_lower_type(lw, cvm_lower_type_of(lw, ptr));
+    if (pt->tclass != CVM_TC_POINTER || !pt->elem)
+        return CVM_SUCCESS;
+    const cvm_type *et = cvm_lower_type(lw, pt->elem);
+    if (et->tclass == CVM_TC_NONE)
+        return CVM_SUCCESS;
+    if (et->size != cvm_lower_type(lw, value_type)->size)
+        return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                              "%%%u points to a value of %u bytes, not one of the %u bytes of "
+                              "type %u",
+                              ptr, et->size, cvm_lower_type(lw, value_type)->size, value_type);
+    return CVM_SUCCESS;
+}
+
 cvm_result cvm_lower_memory(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
 {
     const cvm_program *p = cvm_lower_program(lw);
@@ -1150,6 +1172,7 @@ cvm_result cvm_lower_memory(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
     }
     case SpvOpLoad: {
         const cvm_type *t = cvm_lower_type(lw, w[1]);
+        CVM_TRY(value_fits_pointee(lw, in, w[3], w[1]));
         out->a = w[3];
         /* the memory layout: the pointer's variant, or the value's type */
         out->type = cvm_lower_layout_of(lw, w[3]) ? cvm_lower_layout_of(lw, w[3]) : w[1];
@@ -1167,6 +1190,7 @@ cvm_result cvm_lower_memory(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
     case SpvOpStore: {
         uint32_t tid = cvm_lower_type_of(lw, w[2]);
         const cvm_type *t = cvm_lower_type(lw, tid);
+        CVM_TRY(value_fits_pointee(lw, in, w[1], tid));
         out->a = w[1];
         out->b = w[2];
         out->type = cvm_lower_layout_of(lw, w[1]) ? cvm_lower_layout_of(lw, w[1]) : tid;
