@@ -477,6 +477,15 @@ int cvm_lower_result_to_variable(const cvm_program *p, const spv_inst *in, uint3
  * run interpreted, as on the paths that are not leaves, so a test can
  * compare the two with the same kernels; 0 (the default) restores. */
 void cvm_test_interpret_leaf_calls(int on);
+/* Test hook: nonzero makes the interpreter run a workgroup of a program
+ * without collective instructions (cooperative-matrix, barrier, group,
+ * non-uniform or derivative ones) one invocation at a time, each to its
+ * end, in invocation order: the order the compiled tier's per-invocation
+ * form runs them in.  Both are executions the memory model allows; they
+ * differ only where invocations race.  fuzz_module_tiers reruns a
+ * difference of the tiers this way, to tell a race from a tier bug.  0
+ * (the default) restores the lockstep schedule. */
+void cvm_test_serial_invocations(int on);
 /* Test hook: the leaf batches run so far (all threads), to show that a
  * test took the leaf path. */
 uint64_t cvm_test_leaf_batches(void);

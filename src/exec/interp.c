@@ -1194,6 +1194,60 @@ static cvm_result group_enter(cvm_group *g, cvm_diagnostic *diag, cvm_frame **o_
     return CVM_SUCCESS;
 }
 
+static _Atomic int serial_invocations; /* cvm_test_serial_invocations */
+
+void cvm_test_serial_invocations(int on)
+{
+    atomic_store(&serial_invocations, on);
+}
+
+/* 1 when an instruction of the program works across invocations: one on
+ * cooperative matrices (per scope instance), or of the grammar's classes
+ * Barrier, Group, Non-Uniform or Derivative.  Such a program has no serial
+ * schedule (cvm_test_serial_invocations). */
+static int has_collectives(const cvm_program *p)
+{
+    static const char *const classes[] = {"Barrier", "Group", "Non-Uniform", "Derivative"};
+    for (uint32_t i = 0; i < p->ninsns; i++) {
+        if (p->insns[i].flags & CVM_INSN_PER_INSTANCE)
+            return 1;
+        const spv_instruction_desc *d = spv_grammar_instruction(p->insns[i].spv_op);
+        for (size_t k = 0; d && d->op_class && k < sizeof(classes) / sizeof(classes[0]); k++)
+            if (!strcmp(d->op_class, classes[k]))
+                return 1;
+    }
+    return 0;
+}
+
+/* The entry point run by each live invocation in turn, to its end, lowest
+ * index first (cvm_test_serial_invocations). */
+static cvm_result run_serially(cvm_group *g)
+{
+    uint32_t n = g->ex.nlanes;
+    uint8_t *mask = cvm_calloc(n ? n : 1, 1);
+    if (!mask)
+        return cvm_exec_fail(&g->ex, NULL, CVM_ERROR_OUT_OF_MEMORY,
+                             "out of memory for a serial schedule of %u invocations", n);
+    uint8_t *alive = cvm_malloc(n ? n : 1);
+    if (!alive) {
+        cvm_mem_free(mask);
+        return cvm_exec_fail(&g->ex, NULL, CVM_ERROR_OUT_OF_MEMORY,
+                             "out of memory for a serial schedule of %u invocations", n);
+    }
+    memcpy(alive, g->alive, n);
+    cvm_result r = CVM_SUCCESS;
+    for (uint32_t l = 0; l < n && r == CVM_SUCCESS; l++) {
+        if (!alive[l])
+            continue;
+        mask[l] = 1;
+        r = run_function(g, g->prog->entry, mask);
+        mask[l] = 0;
+    }
+    cvm_mem_free(alive);
+    cvm_mem_free(mask);
+    return r;
+}
+
 cvm_result cvm_group_run(cvm_group *g, const uint32_t group_id[3], const uint32_t num_groups[3],
                          uint64_t *budget, cvm_diagnostic *diag)
 {
@@ -1230,7 +1284,9 @@ cvm_result cvm_group_run(cvm_group *g, const uint32_t group_id[3], const uint32_
     }
     cvm_frame *fr;
     CVM_TRY(group_enter(g, diag, &fr, 1));
-    cvm_result r = run_function(g, p->entry, g->alive);
+    cvm_result r = atomic_load(&serial_invocations) && !has_collectives(p)
+                       ? run_serially(g)
+                       : run_function(g, p->entry, g->alive);
     /* hand unused budget back */
     if (g->budget_local) {
         __atomic_fetch_add(budget, g->budget_local, __ATOMIC_RELAXED);

@@ -6,6 +6,9 @@
  *   run's copy) is reported as CVM_ERROR_TIERS_DIFFER naming the binding,
  *   the variable, the byte, the element, the type, both values and the
  *   store that writes there, and the buffers keep the interpreter's results;
+ * - a race between invocations makes the tiers differ; the interpreter in
+ *   the compiled tier's order (cvm_test_serial_invocations) agrees with
+ *   it, and still finds a real difference;
  * - a shader the tier does not take runs once, compares nothing, and says
  *   why (the Workgroup variable, by name);
  * - by size (no flag): dispatches too small for the compiled tier add up,
@@ -26,6 +29,7 @@
 #include "api/tiers.h"
 #include "coopvm.h"
 #include "cvm_config.h"
+#include "exec/exec.h"
 #include "exec/jit/jit.h"
 
 /* o[g] = in[g] * 2 + 1 for g = GlobalInvocationId.x; o at binding 0, in at
@@ -122,6 +126,42 @@ static const char shared_text[] =
     "%r = OpFAdd %float %m %f1\n"
     "%po = OpAccessChain %pf %o %u0 %x\n"
     "OpStore %po %r\n"
+    "OpReturn\n"
+    "OpFunctionEnd\n";
+
+/* A race: every invocation of a workgroup of 4 adds 1 to o[0], unordered.
+ * Side by side (the interpreter's lockstep) all four load before any
+ * stores, and o[0] gains 1; one after another (the compiled tier's order,
+ * and the interpreter's under cvm_test_serial_invocations) it gains 4. */
+static const char race_text[] =
+    "; Version: 1.6\n"
+    "OpCapability Shader\n"
+    "OpMemoryModel Logical GLSL450\n"
+    "OpEntryPoint GLCompute %main \"main\" %o\n"
+    "OpExecutionMode %main LocalSize 4 1 1\n"
+    "OpName %o \"o\"\n"
+    "OpDecorate %arr ArrayStride 4\n"
+    "OpMemberDecorate %B 0 Offset 0\n"
+    "OpDecorate %B Block\n"
+    "OpDecorate %o DescriptorSet 0\n"
+    "OpDecorate %o Binding 0\n"
+    "%void = OpTypeVoid\n"
+    "%fn = OpTypeFunction %void\n"
+    "%uint = OpTypeInt 32 0\n"
+    "%float = OpTypeFloat 32\n"
+    "%arr = OpTypeRuntimeArray %float\n"
+    "%B = OpTypeStruct %arr\n"
+    "%pB = OpTypePointer StorageBuffer %B\n"
+    "%o = OpVariable %pB StorageBuffer\n"
+    "%pf = OpTypePointer StorageBuffer %float\n"
+    "%u0 = OpConstant %uint 0\n"
+    "%f1 = OpConstant %float 1\n"
+    "%main = OpFunction %void None %fn\n"
+    "%entry = OpLabel\n"
+    "%p = OpAccessChain %pf %o %u0 %u0\n"
+    "%v = OpLoad %float %p\n"
+    "%r = OpFAdd %float %v %f1\n"
+    "OpStore %p %r\n"
     "OpReturn\n"
     "OpFunctionEnd\n";
 
@@ -229,6 +269,41 @@ static void test_compare_reports(void **state)
     assert_int_equal(ti.compared_dispatches, 1);
     /* the next dispatch, without the hook, compares alike */
     assert_int_equal(cvm_pipeline_dispatch(s.pipe, N / 4, 1, 1, &d), CVM_SUCCESS);
+    unmake(&s);
+}
+
+/* A race makes the tiers differ; the interpreter in the compiled tier's
+ * order (the fuzz harness's race filter) agrees with it; a real difference
+ * (the flip hook) is still one in that order. */
+static void test_compare_race(void **state)
+{
+    (void)state;
+    if (!cvm_jit_available())
+        skip();
+    setup s;
+    cvm_diagnostic d;
+    assert_int_equal(make(&s, race_text, CVM_FLAG_COMPARE_TIERS, &d), CVM_SUCCESS);
+    s.o[0] = 0.0f;
+    cvm_result r = cvm_pipeline_dispatch(s.pipe, 1, 1, 1, &d);
+    assert_int_equal(r, CVM_ERROR_TIERS_DIFFER);
+    print_message("%s\n", d.message);
+    assert_non_null(strstr(d.message, "the compiled tier wrote 0x40800000 (4)"));
+    assert_non_null(strstr(d.message, "the interpreter 0x3f800000 (1)"));
+    assert_true(s.o[0] == 1.0f); /* the interpreter's */
+
+    s.o[0] = 0.0f;
+    cvm_test_serial_invocations(1);
+    r = cvm_pipeline_dispatch(s.pipe, 1, 1, 1, &d);
+    assert_int_equal(r, CVM_SUCCESS);
+    assert_true(s.o[0] == 4.0f);
+    s.o[0] = 0.0f;
+    cvm_test_tiers_flip(1); /* the low byte of o[0] */
+    r = cvm_pipeline_dispatch(s.pipe, 1, 1, 1, &d);
+    cvm_test_tiers_flip(0);
+    cvm_test_serial_invocations(0);
+    assert_int_equal(r, CVM_ERROR_TIERS_DIFFER);
+    assert_non_null(strstr(d.message, "the compiled tier wrote 0x40800001"));
+    assert_non_null(strstr(d.message, "the interpreter 0x40800000 (4)"));
     unmake(&s);
 }
 
@@ -362,6 +437,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_compare_alike),
         cmocka_unit_test(test_compare_reports),
+        cmocka_unit_test(test_compare_race),
         cmocka_unit_test(test_compare_not_taken),
         cmocka_unit_test(test_small_dispatches_add_up),
         cmocka_unit_test(test_environment),
