@@ -166,6 +166,17 @@ cvm_fuzz_regression(module tensor_view_bytes_not_a_view.spv "the Result Type %78
 # run on 60d5f1e); OpLoad and OpStore now want a value of the pointee's size
 cvm_fuzz_regression(module_unvalidated store_object_wider_than_pointee.spv "OpStore .word 459.: %9 points to a value of 2 bytes, not one of the 4 bytes of type 23")
 cvm_fuzz_regression(module store_object_wider_than_pointee.spv "Object %53 has type %23, not the pointee type %29")
+# a variable decorated BuiltIn LocalInvocationIndex whose pointee is void
+# (size 0): the interpreter wrote the invocation's index into the 4 bytes
+# past it, the Function variable %i that the shader read uninitialized,
+# while the compiled tier's %i was 0, so the tiers differed in status
+# (fuzz_module_tiers, 16-core run on 0dd1577); the lowering now wants each
+# built-in it writes to be the 32-bit integer scalar or vector Vulkan says
+# (VUID-LocalInvocationIndex-LocalInvocationIndex-04286 and the like, which
+# the validator checks for Vulkan targets)
+foreach(h module module_unvalidated)
+  cvm_fuzz_regression(${h} builtin_index_of_void.spv "the BuiltIn LocalInvocationIndex variable %10 must hold a 32-bit integer, not type %2")
+endforeach()
 # a race between invocations (a mutated ArrayStride of 3: neighbours' 4-byte
 # stores overlap) that made the tiers differ legitimately and was reported
 # as a finding (fuzz_module_tiers, 16-core run on 47aa6cb); the harness now

@@ -826,6 +826,68 @@ static cvm_result add_descriptor(cvm_lower *lw, const spv_inst *in, uint32_t var
     return CVM_SUCCESS;
 }
 
+/* The 32-bit integer components a built-in of a compute shader has: 3
+ * (the ids and sizes), 4 (the subgroup masks), 1 (the other integers the
+ * engine writes, interp.c fill_builtins), 0 for one it does not write. */
+static uint32_t builtin_components(uint32_t bi)
+{
+    switch (bi) {
+    case SpvBuiltInGlobalInvocationId:
+    case SpvBuiltInLocalInvocationId:
+    case SpvBuiltInWorkgroupId:
+    case SpvBuiltInNumWorkgroups:
+    case SpvBuiltInWorkgroupSize:
+        return 3;
+    case SpvBuiltInSubgroupEqMask:
+    case SpvBuiltInSubgroupGeMask:
+    case SpvBuiltInSubgroupGtMask:
+    case SpvBuiltInSubgroupLeMask:
+    case SpvBuiltInSubgroupLtMask:
+        return 4;
+    case SpvBuiltInLocalInvocationIndex:
+    case SpvBuiltInSubgroupId:
+    case SpvBuiltInNumSubgroups:
+    case SpvBuiltInSubgroupLocalInvocationId:
+    case SpvBuiltInSubgroupSize:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* An Input built-in variable's type is the one the engine writes: a 32-bit
+ * integer scalar, or a vector of 3 or 4 of them (Vulkan's built-in
+ * variables chapter: "LocalInvocationIndex ... MUST be declared as a scalar
+ * 32-bit integer value", "GlobalInvocationId ... as a three-component
+ * vector of 32-bit integer values", the masks four).  fill_builtins writes
+ * that many bytes at the variable. */
+static cvm_result check_builtin_type(cvm_lower *lw, const spv_inst *in, uint32_t bi,
+                                     uint32_t pointee)
+{
+    const cvm_program *p = lw->prog;
+    uint32_t n = builtin_components(bi);
+    if (!n)
+        return CVM_SUCCESS;
+    const cvm_type *t = &p->types[pointee];
+    uint32_t comp = n == 1 ? pointee : t->elem;
+    int ok = n == 1 ? t->tclass == CVM_TC_INT
+                    : t->tclass == CVM_TC_VECTOR && !t->coopvec && t->count == n &&
+                          comp < p->ntypes &&
+                          p->types[comp].tclass == CVM_TC_INT;
+    if (ok)
+        ok = p->types[comp].size == 4;
+    if (ok)
+        return CVM_SUCCESS;
+    const spv_enumerant_desc *e = spv_grammar_enumerant(SPV_OPERAND_BuiltIn, bi);
+    return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                          "the BuiltIn %s variable %%%u must hold %s, not type %%%u",
+                          e ? e->name : "(unknown)", in->words[2],
+                          n == 1   ? "a 32-bit integer"
+                          : n == 3 ? "a vector of three 32-bit integers"
+                                   : "a vector of four 32-bit integers",
+                          pointee);
+}
+
 /* A module-scope variable's initializer, set at the start of every
  * workgroup (cvm_group_run). */
 static cvm_result record_initializer(cvm_lower *lw, const spv_inst *in)
@@ -905,6 +967,7 @@ static cvm_result lower_global_variable(cvm_lower *lw, const spv_inst *in, uint3
             if (!decoration_u32(lw->mod, id, SPV_NO_MEMBER, SpvDecorationBuiltIn, &bi))
                 return cvm_lower_fail(lw, in, CVM_ERROR_UNSUPPORTED,
                                       "Input variable %u is not a built-in", id);
+            CVM_TRY(check_builtin_type(lw, in, bi, pointee));
             uint32_t *nv = cvm_realloc(p->builtin_vars, (p->nbuiltins + 1) * sizeof(uint32_t));
             if (!nv)
                 return cvm_diag_set(lw->diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
@@ -1943,6 +2006,16 @@ static cvm_result find_local_size(cvm_lower *lw, uint32_t func)
         const uint8_t *v = const_ptr(lw, d->target);
         if (!v)
             continue;
+        /* three 32-bit integers (VUID-WorkgroupSize-WorkgroupSize-04427) */
+        uint32_t tid = d->target < mod->bound ? mod->defs[d->target].type : 0;
+        const cvm_type *t = tid && tid < p->ntypes ? &p->types[tid] : NULL;
+        if (!t || t->tclass != CVM_TC_VECTOR || t->coopvec || t->count != 3 ||
+            t->elem >= p->ntypes || p->types[t->elem].tclass != CVM_TC_INT ||
+            p->types[t->elem].size != 4)
+            return cvm_lower_fail(lw, NULL, CVM_ERROR_INVALID_MODULE,
+                                  "the BuiltIn WorkgroupSize constant %%%u must be a vector of "
+                                  "three 32-bit integers, not type %%%u",
+                                  d->target, tid);
         for (int k = 0; k < 3; k++)
             memcpy(&p->local_size[k], v + 4 * k, 4);
         found = 1;

@@ -56,6 +56,7 @@
 #define SRC_BF16 "SPV_KHR_bfloat16"
 #define SRC_FP8 "SPV_EXT_float8"
 #define SRC_VK "Vulkan, Appendix: SPIR-V environment"
+#define SRC_VK_BI "Vulkan, Built-In Variables"
 
 #define OPC(name) SpvOp##name
 
@@ -645,6 +646,36 @@ X("VUID-StandaloneSpirv-None-12295", 4, VAL_OPCODE, OPC(TypeVector), VAL_ENV_VUL
   "without LongVectorEXT, a vector type has 2 to 4 components", vk_vector_size) \
 X("VUID-StandaloneSpirv-UniformConstant-04655", 4, VAL_OPCODE, OPC(Variable), VAL_ENV_VULKAN, VAL_ERROR, SRC_VK, "VUID-StandaloneSpirv-UniformConstant-04655", \
   "a UniformConstant variable is an image, sampler, sampled image, acceleration structure or tensor, or an array of these", vk_uniform_constant) \
+X("VUID-GlobalInvocationId-GlobalInvocationId-04238", 4, VAL_OPCODE, OPC(Decorate), VAL_ENV_VULKAN, VAL_ERROR, SRC_VK_BI, "GlobalInvocationId", \
+  "the variable decorated BuiltIn GlobalInvocationId is a three-component vector of 32-bit integers (the engine writes that many bytes there)", vk_builtin_gid) \
+X("VUID-LocalInvocationId-LocalInvocationId-04283", 4, VAL_OPCODE, OPC(Decorate), VAL_ENV_VULKAN, VAL_ERROR, SRC_VK_BI, "LocalInvocationId", \
+  "the variable decorated BuiltIn LocalInvocationId is a three-component vector of 32-bit integers (the engine writes that many bytes there)", vk_builtin_lid) \
+X("VUID-LocalInvocationIndex-LocalInvocationIndex-04286", 4, VAL_OPCODE, OPC(Decorate), VAL_ENV_VULKAN, VAL_ERROR, SRC_VK_BI, "LocalInvocationIndex", \
+  "the variable decorated BuiltIn LocalInvocationIndex is a scalar 32-bit integer (the engine writes that many bytes there)", vk_builtin_lindex) \
+X("VUID-NumWorkgroups-NumWorkgroups-04298", 4, VAL_OPCODE, OPC(Decorate), VAL_ENV_VULKAN, VAL_ERROR, SRC_VK_BI, "NumWorkgroups", \
+  "the variable decorated BuiltIn NumWorkgroups is a three-component vector of 32-bit integers (the engine writes that many bytes there)", vk_builtin_nwg) \
+X("VUID-WorkgroupId-WorkgroupId-04424", 4, VAL_OPCODE, OPC(Decorate), VAL_ENV_VULKAN, VAL_ERROR, SRC_VK_BI, "WorkgroupId", \
+  "the variable decorated BuiltIn WorkgroupId is a three-component vector of 32-bit integers (the engine writes that many bytes there)", vk_builtin_wgid) \
+X("VUID-WorkgroupSize-WorkgroupSize-04427", 4, VAL_OPCODE, OPC(Decorate), VAL_ENV_VULKAN, VAL_ERROR, SRC_VK_BI, "WorkgroupSize", \
+  "the constant decorated BuiltIn WorkgroupSize is a three-component vector of 32-bit integers (the engine writes that many bytes there)", vk_builtin_wgsize) \
+X("VUID-SubgroupId-SubgroupId-04369", 4, VAL_OPCODE, OPC(Decorate), VAL_ENV_VULKAN, VAL_ERROR, SRC_VK_BI, "SubgroupId", \
+  "the variable decorated BuiltIn SubgroupId is a scalar 32-bit integer (the engine writes that many bytes there)", vk_builtin_sgid) \
+X("VUID-NumSubgroups-NumSubgroups-04295", 4, VAL_OPCODE, OPC(Decorate), VAL_ENV_VULKAN, VAL_ERROR, SRC_VK_BI, "NumSubgroups", \
+  "the variable decorated BuiltIn NumSubgroups is a scalar 32-bit integer (the engine writes that many bytes there)", vk_builtin_nsg) \
+X("VUID-SubgroupLocalInvocationId-SubgroupLocalInvocationId-04381", 4, VAL_OPCODE, OPC(Decorate), VAL_ENV_VULKAN, VAL_ERROR, SRC_VK_BI, "SubgroupLocalInvocationId", \
+  "the variable decorated BuiltIn SubgroupLocalInvocationId is a scalar 32-bit integer (the engine writes that many bytes there)", vk_builtin_sglid) \
+X("VUID-SubgroupSize-SubgroupSize-04383", 4, VAL_OPCODE, OPC(Decorate), VAL_ENV_VULKAN, VAL_ERROR, SRC_VK_BI, "SubgroupSize", \
+  "the variable decorated BuiltIn SubgroupSize is a scalar 32-bit integer (the engine writes that many bytes there)", vk_builtin_sgsize) \
+X("VUID-SubgroupEqMask-SubgroupEqMask-04371", 4, VAL_OPCODE, OPC(Decorate), VAL_ENV_VULKAN, VAL_ERROR, SRC_VK_BI, "SubgroupEqMask", \
+  "the variable decorated BuiltIn SubgroupEqMask is a four-component vector of 32-bit integers (the engine writes that many bytes there)", vk_builtin_eqmask) \
+X("VUID-SubgroupGeMask-SubgroupGeMask-04373", 4, VAL_OPCODE, OPC(Decorate), VAL_ENV_VULKAN, VAL_ERROR, SRC_VK_BI, "SubgroupGeMask", \
+  "the variable decorated BuiltIn SubgroupGeMask is a four-component vector of 32-bit integers (the engine writes that many bytes there)", vk_builtin_gemask) \
+X("VUID-SubgroupGtMask-SubgroupGtMask-04375", 4, VAL_OPCODE, OPC(Decorate), VAL_ENV_VULKAN, VAL_ERROR, SRC_VK_BI, "SubgroupGtMask", \
+  "the variable decorated BuiltIn SubgroupGtMask is a four-component vector of 32-bit integers (the engine writes that many bytes there)", vk_builtin_gtmask) \
+X("VUID-SubgroupLeMask-SubgroupLeMask-04377", 4, VAL_OPCODE, OPC(Decorate), VAL_ENV_VULKAN, VAL_ERROR, SRC_VK_BI, "SubgroupLeMask", \
+  "the variable decorated BuiltIn SubgroupLeMask is a four-component vector of 32-bit integers (the engine writes that many bytes there)", vk_builtin_lemask) \
+X("VUID-SubgroupLtMask-SubgroupLtMask-04379", 4, VAL_OPCODE, OPC(Decorate), VAL_ENV_VULKAN, VAL_ERROR, SRC_VK_BI, "SubgroupLtMask", \
+  "the variable decorated BuiltIn SubgroupLtMask is a four-component vector of 32-bit integers (the engine writes that many bytes there)", vk_builtin_ltmask) \
 X("VUID-StandaloneSpirv-OpTypeImage-06924", 4, VAL_OPCODE, OPC(Store), VAL_ENV_VULKAN, VAL_ERROR, SRC_VK, "VUID-StandaloneSpirv-OpTypeImage-06924", \
   "images, samplers, sampled images, acceleration structures, tensors and arrays of these are not stored to", vk_opaque_store) \
 X("VUID-OpUndef-12464", 4, VAL_OPCODE, OPC(Undef), VAL_ENV_VULKAN, VAL_ERROR, SRC_VK, "VUID-{refpage}-OpUndef-12464", \

@@ -239,3 +239,59 @@ int vk_cv_outer_offset_alignment(val_ctx *v, const spv_inst *in)
 {
     return multiple_of(v, in->words[2], 64, "Offset");
 }
+
+/* The compute built-ins' types (Vulkan, Built-In Variables: "The variable
+ * decorated with LocalInvocationIndex must be declared as a scalar 32-bit
+ * integer value", "... GlobalInvocationId ... as a three-component vector
+ * of 32-bit integer values", the subgroup masks four): `n` components.  The
+ * decorated object is a variable (its pointee is checked) or, for
+ * WorkgroupSize, a constant (its type). */
+static int builtin_holds(val_ctx *v, const spv_inst *in, uint32_t builtin, uint32_t n)
+{
+    if (in->word_count < 4 || in->words[2] != SpvDecorationBuiltIn || in->words[3] != builtin)
+        return 1;
+    uint32_t target = in->words[1];
+    spv_inst def;
+    if (!val_def(v, target, &def))
+        return 1;
+    uint32_t t = val_type_of(v, target), sc, pointee;
+    if (def.opcode == SpvOpVariable) {
+        if (!val_pointer_type(v, t, &sc, &pointee))
+            return 1;
+        t = pointee;
+    }
+    uint32_t comp = t, count = 1;
+    if (n > 1 && !val_vector_type(v, t, &comp, &count))
+        count = 0;
+    if (count == n && val_is_int_scalar(v, comp, 32))
+        return 1;
+    char tmp[32];
+    return val_fail(v, "the BuiltIn %s %%%u has type %%%u (%s), not %s",
+                    val_enum_name(SPV_OPERAND_BuiltIn, builtin, tmp, sizeof(tmp)), target, t,
+                    val_op_name(val_opcode(v, t)),
+                    n == 1   ? "a 32-bit integer"
+                    : n == 3 ? "a vector of three 32-bit integers"
+                             : "a vector of four 32-bit integers");
+}
+
+#define VK_BUILTIN_TYPE(name, builtin, n)         \
+    int name(val_ctx *v, const spv_inst *in)      \
+    {                                             \
+        return builtin_holds(v, in, builtin, n);  \
+    }
+
+VK_BUILTIN_TYPE(vk_builtin_gid, SpvBuiltInGlobalInvocationId, 3)
+VK_BUILTIN_TYPE(vk_builtin_lid, SpvBuiltInLocalInvocationId, 3)
+VK_BUILTIN_TYPE(vk_builtin_lindex, SpvBuiltInLocalInvocationIndex, 1)
+VK_BUILTIN_TYPE(vk_builtin_nwg, SpvBuiltInNumWorkgroups, 3)
+VK_BUILTIN_TYPE(vk_builtin_wgid, SpvBuiltInWorkgroupId, 3)
+VK_BUILTIN_TYPE(vk_builtin_wgsize, SpvBuiltInWorkgroupSize, 3)
+VK_BUILTIN_TYPE(vk_builtin_sgid, SpvBuiltInSubgroupId, 1)
+VK_BUILTIN_TYPE(vk_builtin_nsg, SpvBuiltInNumSubgroups, 1)
+VK_BUILTIN_TYPE(vk_builtin_sglid, SpvBuiltInSubgroupLocalInvocationId, 1)
+VK_BUILTIN_TYPE(vk_builtin_sgsize, SpvBuiltInSubgroupSize, 1)
+VK_BUILTIN_TYPE(vk_builtin_eqmask, SpvBuiltInSubgroupEqMask, 4)
+VK_BUILTIN_TYPE(vk_builtin_gemask, SpvBuiltInSubgroupGeMask, 4)
+VK_BUILTIN_TYPE(vk_builtin_gtmask, SpvBuiltInSubgroupGtMask, 4)
+VK_BUILTIN_TYPE(vk_builtin_lemask, SpvBuiltInSubgroupLeMask, 4)
+VK_BUILTIN_TYPE(vk_builtin_ltmask, SpvBuiltInSubgroupLtMask, 4)
