@@ -177,6 +177,12 @@ cvm_fuzz_regression(module store_object_wider_than_pointee.spv "Object %53 has t
 foreach(h module module_unvalidated)
   cvm_fuzz_regression(${h} builtin_index_of_void.spv "the BuiltIn LocalInvocationIndex variable %10 must hold a 32-bit integer, not type %2")
 endforeach()
+# an OpCompositeConstruct of a cooperative matrix from two Constituents, one
+# narrower than the Component Type: h_matrix_splat compared each lane's
+# 4-byte element with memcmp past the 2-byte slot block (heap-buffer-
+# overflow read, fuzz_module_unvalidated, 16-core run on 4f7e7fa); the
+# lowering now wants one scalar Constituent of the Component Type's size
+cvm_fuzz_regression(module_unvalidated coopmat_construct_two_scalars.spv "a cooperative matrix is constructed from one scalar, not 2 Constituents")
 # a race between invocations (a mutated ArrayStride of 3: neighbours' 4-byte
 # stores overlap) that made the tiers differ legitimately and was reported
 # as a finding (fuzz_module_tiers, 16-core run on 47aa6cb); the harness now

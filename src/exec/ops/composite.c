@@ -597,6 +597,20 @@ cvm_result cvm_lower_composite(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
         const cvm_type *t = cvm_lower_type(lw, w[1]);
         int rep = in->opcode == SpvOpCompositeConstructReplicateEXT;
         if (t->tclass == CVM_TC_COOPMAT) {
+            /* one Constituent, a scalar of the Component Type (KHR: "a
+             * single scalar ... 'Component Type'") */
+            if (in->word_count != 4)
+                return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                                      "a cooperative matrix is constructed from one scalar, not "
+                                      "%u Constituents",
+                                      in->word_count - 3u);
+            uint32_t ctype = cvm_lower_type_of(lw, w[3]);
+            if (scope_kind(cvm_lower_type(lw, ctype)))
+                return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                                      "Constituent %%%u is a cooperative matrix, not a scalar",
+                                      w[3]);
+            CVM_TRY(check_size(lw, in, "Constituent", w[3], ctype,
+                               cvm_lower_type(lw, t->elem)->size));
             out->a = w[3];
             out->flags = scope_flags(t);
             out->fn = h_matrix_splat;
