@@ -86,6 +86,10 @@ run)
     mkdir -p "$out"
     out=$(cd "$out" && pwd)
     work=$(mktemp -d)
+    # a kept input is written before every execution: in memory, where the
+    # machine has a tmpfs
+    keep=$work
+    if [ -d /dev/shm ] && [ -w /dev/shm ]; then keep=$(mktemp -d -p /dev/shm); fi
     mkdir -p "$work/bin"
     xz -dc "$kit/bins.tar.xz" | tar -x -C "$work/bin"
     echo "commit: $(cat "$kit/COMMIT" 2>/dev/null); $(nproc) cores: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"
@@ -97,13 +101,13 @@ run)
             coopvec_convert) dict= ;;
             *) dict=-dict=$PWD/tests/fuzz/spirv_binary.dict ;;
         esac
-        mkdir -p "$work/$h/corpus" "$work/$h/crashes" "$work/$h/keep"
+        mkdir -p "$work/$h/corpus" "$work/$h/crashes" "$keep/$h/keep"
         tools/fuzz.sh --seeds "$h" "$work/$h/seeds"
         [ ! -f "$kit/corp-$h.tar.xz" ] || xz -dc "$kit/corp-$h.tar.xz" | tar -x -C "$work/$h"
         # shellcheck disable=SC2086 # $dict: one option or none
         # the module harnesses write each input to keep/input-<pid> first
         # (fuzz_module.c): a crash that breaks the report still leaves it
-        (cd "$work/$h" && CVM_FUZZ_KEEP_INPUT="$work/$h/keep" "$work/bin/fuzz_$h" -jobs="$j" -workers="$j" -max_total_time="$secs" \
+        (cd "$work/$h" && CVM_FUZZ_KEEP_INPUT="$keep/$h/keep" "$work/bin/fuzz_$h" -jobs="$j" -workers="$j" -max_total_time="$secs" \
             -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=1024 $dict -print_final_stats=1 \
             -artifact_prefix="$work/$h/crashes/" corpus seeds > main.log 2>&1) &
     done
@@ -113,8 +117,8 @@ run)
         # the kept input of each process that reported an error
         cat "$work/$h"/fuzz-*.log | sed -n 's/^==\([0-9]*\)== *ERROR.*/\1/p' | sort -u |
             while read -r pid; do
-                [ ! -f "$work/$h/keep/input-$pid" ] ||
-                    cp "$work/$h/keep/input-$pid" "$work/$h/crashes/kept-input-$pid"
+                [ ! -f "$keep/$h/keep/input-$pid" ] ||
+                    cp "$keep/$h/keep/input-$pid" "$work/$h/crashes/kept-input-$pid"
             done
         n=$(cat "$work/$h"/fuzz-*.log | grep '^stat::number_of_executed_units' | awk '{s += $2} END {print s + 0}')
         saved=$(find "$work/$h/crashes" -type f | wc -l)
@@ -123,7 +127,7 @@ run)
         tar -cJf "$out/corp-$h.tar.xz" -C "$work/$h" corpus
     done | tee "$out/summary.txt"
     (cd "$work" && tar -cJf "$out/fuzzlogs.tar.xz" ./*/fuzz-*.log ./*/main.log ./*/crashes)
-    rm -rf "$work"
+    rm -rf "$work" "$keep"
     ;;
 *)
     die "no mode $mode: pack or run"
