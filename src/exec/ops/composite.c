@@ -478,6 +478,12 @@ cvm_result cvm_lower_composite(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
         const cvm_type *t = cvm_lower_type(lw, w[3]);
         if (t->tclass != CVM_TC_COOPMAT)
             return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "operand is not a matrix type");
+        /* "Result Type must be an OpTypeInt with 32-bit Width" (KHR, NV):
+         * h_matrix_length writes 4 bytes */
+        const cvm_type *rt = cvm_lower_type(lw, w[1]);
+        if (rt->tclass != CVM_TC_INT || rt->size != 4)
+            return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                                  "Result Type %%%u is not a 32-bit integer", w[1]);
         out->a = w[3];
         out->fn = h_matrix_length;
         return CVM_SUCCESS;
