@@ -1563,6 +1563,19 @@ static LLVMValueRef host_made_nan(jctx *j, LLVMValueRef r, LLVMValueRef a, LLVMV
     return LLVMBuildSelect(j->B, made, hn, r, "");
 }
 
+/* 1 when t is an LLVM integer or floating-point type (`fp`), or a vector
+ * of them: the operations built on a value need their own kind (the
+ * lowering checks the classes; an operand of the other kind reaching LLVM
+ * would break its builder). */
+static int kind_is(LLVMTypeRef t, int fp)
+{
+    if (LLVMGetTypeKind(t) == LLVMVectorTypeKind)
+        t = LLVMGetElementType(t);
+    LLVMTypeKind k = LLVMGetTypeKind(t);
+    return fp ? k == LLVMHalfTypeKind || k == LLVMFloatTypeKind || k == LLVMDoubleTypeKind
+              : k == LLVMIntegerTypeKind;
+}
+
 static cvm_result emit_arith(jctx *j, const spv_inst *si, const cvm_insn *in)
 {
     const uint32_t *w = si->words;
@@ -1579,7 +1592,8 @@ static cvm_result emit_arith(jctx *j, const spv_inst *si, const cvm_insn *in)
     case SpvOpIAdd: case SpvOpISub: case SpvOpIMul: case SpvOpBitwiseAnd: case SpvOpBitwiseOr:
     case SpvOpBitwiseXor: case SpvOpUDiv: case SpvOpSDiv: case SpvOpUMod: case SpvOpSRem:
     case SpvOpSMod: case SpvOpLogicalAnd: case SpvOpLogicalOr: {
-        if (!ew_operands(j, si, 3, 2, rty, x) || LLVMTypeOf(x[0]) != rty || LLVMTypeOf(x[1]) != rty)
+        if (!kind_is(rty, 0) || !ew_operands(j, si, 3, 2, rty, x) || LLVMTypeOf(x[0]) != rty ||
+            LLVMTypeOf(x[1]) != rty)
             return unsupported(j, j->cur_insn, "these operands");
         switch (op) {
         case SpvOpIAdd: r = LLVMBuildAdd(j->B, x[0], x[1], ""); break;
@@ -1599,7 +1613,7 @@ static cvm_result emit_arith(jctx *j, const spv_inst *si, const cvm_insn *in)
         r = emit_shift(j, op, x[0], x[1]);
         break;
     case SpvOpNot: case SpvOpSNegate: case SpvOpLogicalNot:
-        if (!ew_operands(j, si, 3, 1, rty, x) || LLVMTypeOf(x[0]) != rty)
+        if (!kind_is(rty, 0) || !ew_operands(j, si, 3, 1, rty, x) || LLVMTypeOf(x[0]) != rty)
             return unsupported(j, j->cur_insn, "this operand");
         r = op == SpvOpSNegate ? LLVMBuildSub(j->B, LLVMConstNull(rty), x[0], "")
                                : LLVMBuildNot(j->B, x[0], "");
@@ -1646,12 +1660,14 @@ static cvm_result emit_arith(jctx *j, const spv_inst *si, const cvm_insn *in)
     }
     default:
         if (icmp_pred(op, &ip)) {
-            if (!ew_operands(j, si, 3, 2, NULL, x) || LLVMTypeOf(x[0]) != LLVMTypeOf(x[1]))
+            if (!ew_operands(j, si, 3, 2, NULL, x) || LLVMTypeOf(x[0]) != LLVMTypeOf(x[1]) ||
+                !kind_is(LLVMTypeOf(x[0]), 0))
                 return unsupported(j, j->cur_insn, "these operands");
             r = LLVMBuildICmp(j->B, ip, x[0], x[1], "");
         } else if (fcmp_pred(op, &fp)) {
             uint32_t n = op == SpvOpIsNan ? 1 : 2;
-            if (!ew_operands(j, si, 3, n, NULL, x) || (n == 2 && LLVMTypeOf(x[0]) != LLVMTypeOf(x[1])))
+            if (!ew_operands(j, si, 3, n, NULL, x) || (n == 2 && LLVMTypeOf(x[0]) != LLVMTypeOf(x[1])) ||
+                !kind_is(LLVMTypeOf(x[0]), 1))
                 return unsupported(j, j->cur_insn, "these operands");
             r = LLVMBuildFCmp(j->B, fp, x[0], n == 2 ? x[1] : x[0], "");
         } else {

@@ -433,6 +433,24 @@ static cvm_result h_any_all(cvm_exec *ex, const cvm_insn *in)
     return CVM_SUCCESS;
 }
 
+/* OpBitCount of a Base whose components are wider or narrower than the
+ * Result's ("The components must be wide enough to hold the unsigned Width
+ * of Base"): read at in->sk, written at in->sk2. */
+static cvm_result h_bitcount(cvm_exec *ex, const cvm_insn *in)
+{
+    cvm_val r = ex->vals[in->result], a = ex->vals[in->a];
+    unsigned es = cvm_sk_size((cvm_scalar_kind)in->sk);
+    unsigned rs = cvm_sk_size((cvm_scalar_kind)in->sk2);
+    int bcast = (in->flags & CVM_EW_A_BCAST) != 0;
+    CVM_FOR_ACTIVE(ex, l) {
+        for (uint32_t i = 0; i < in->ncomp; i++) {
+            uint64_t x = load_bits(CVM_LANE(a, l) + (bcast ? 0 : i) * es, es);
+            store_bits(CVM_LANE(r, l) + (size_t)i * rs, (uint64_t)__builtin_popcountll(x), rs);
+        }
+    }
+    return CVM_SUCCESS;
+}
+
 static cvm_result h_dot(cvm_exec *ex, const cvm_insn *in)
 {
     cvm_val r = ex->vals[in->result], a = ex->vals[in->a], b = ex->vals[in->b];
@@ -459,7 +477,7 @@ static cvm_result h_bitfield(cvm_exec *ex, const cvm_insn *in)
     cvm_val off = ex->vals[ops[insert ? 1 : 0]], cnt = ex->vals[ops[insert ? 2 : 1]];
     unsigned ins_step = insert ? es : 0;
     CVM_FOR_ACTIVE(ex, l) {
-        uint64_t o = cvm_load_as_u64((cvm_scalar_kind)in->sk2, CVM_LANE(off, l));
+        uint64_t o = cvm_load_as_u64((cvm_scalar_kind)in->d, CVM_LANE(off, l));
         uint64_t c = cvm_load_as_u64((cvm_scalar_kind)in->sk2, CVM_LANE(cnt, l));
         for (uint32_t i = 0; i < in->ncomp; i++) {
             uint64_t x = load_bits(CVM_LANE(base, l) + i * es, es), v;
@@ -590,6 +608,73 @@ static cvm_result same_width(cvm_lower *lw, const spv_inst *in, uint32_t width_o
     return CVM_SUCCESS;
 }
 
+/* The scalar type of a value's type: itself, a vector's or cooperative
+ * matrix's component, an OpTypeMatrix column's component; NULL for other
+ * types (structs, arrays, pointers...). */
+static const cvm_type *scalar_of(cvm_lower *lw, uint32_t type)
+{
+    const cvm_type *t = cvm_lower_type(lw, type);
+    if (t->tclass == CVM_TC_MATRIX)
+        t = cvm_lower_type(lw, t->elem);
+    if (t->tclass == CVM_TC_VECTOR || t->tclass == CVM_TC_COOPMAT)
+        t = cvm_lower_type(lw, t->elem);
+    return t->tclass == CVM_TC_INT || t->tclass == CVM_TC_FLOAT || t->tclass == CVM_TC_BOOL ? t
+                                                                                              : NULL;
+}
+
+/* Operands `ids` (and, unless result_bool, the Result Type) have components
+ * of class `tc` (SPIR-V 3.42.13-15: "Result Type must be a scalar or vector
+ * of integer type" and the like); the kernels read them as such, and the
+ * compiled tier builds integer or floating-point instructions on them.  A
+ * result_bool instruction (a comparison) has bool components. */
+static cvm_result want_class(cvm_lower *lw, const spv_inst *in, uint8_t tc, int result_bool,
+                             const uint32_t *ids, uint32_t n)
+{
+    static const char *const names[] = {[CVM_TC_INT] = "integer", [CVM_TC_FLOAT] = "float",
+                                        [CVM_TC_BOOL] = "bool"};
+    const cvm_type *r = scalar_of(lw, in->words[1]);
+    uint8_t rc = result_bool ? (uint8_t)CVM_TC_BOOL : tc;
+    if (!r || r->tclass != rc)
+        return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                              "Result Type %%%u must have %s components", in->words[1], names[rc]);
+    for (uint32_t i = 0; i < n; i++) {
+        const cvm_type *t = scalar_of(lw, cvm_lower_type_of(lw, ids[i]));
+        if (!t || t->tclass != tc)
+            return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                                  "operand %%%u must have %s components", ids[i], names[tc]);
+    }
+    return CVM_SUCCESS;
+}
+
+/* The class an operation's operands have (0: not one of these;
+ * OpMatrixTimesScalar is 0: SPV_KHR_cooperative_matrix takes integer
+ * matrices too, and its OpTypeMatrix form is checked on its own). */
+static uint8_t operand_class(uint32_t op)
+{
+    switch (op) {
+    case SpvOpSNegate: case SpvOpNot: case SpvOpBitReverse: case SpvOpBitCount:
+    case SpvOpIAdd: case SpvOpISub: case SpvOpIMul: case SpvOpUDiv: case SpvOpSDiv:
+    case SpvOpUMod: case SpvOpSRem: case SpvOpSMod: case SpvOpBitwiseOr: case SpvOpBitwiseXor:
+    case SpvOpBitwiseAnd: case SpvOpShiftRightLogical: case SpvOpShiftRightArithmetic:
+    case SpvOpShiftLeftLogical: case SpvOpIEqual: case SpvOpINotEqual: case SpvOpUGreaterThan:
+    case SpvOpSGreaterThan: case SpvOpUGreaterThanEqual: case SpvOpSGreaterThanEqual:
+    case SpvOpULessThan: case SpvOpSLessThan: case SpvOpULessThanEqual: case SpvOpSLessThanEqual:
+    case SpvOpBitFieldInsert: case SpvOpBitFieldSExtract: case SpvOpBitFieldUExtract:
+    case SpvOpIAddCarry: case SpvOpISubBorrow: case SpvOpUMulExtended: case SpvOpSMulExtended:
+        return CVM_TC_INT;
+    case SpvOpFNegate: case SpvOpFAdd: case SpvOpFSub: case SpvOpFMul: case SpvOpFDiv:
+    case SpvOpFRem: case SpvOpFMod: case SpvOpVectorTimesScalar:
+    case SpvOpDot: case SpvOpIsNan: case SpvOpIsInf: case SpvOpIsFinite: case SpvOpIsNormal:
+    case SpvOpSignBitSet:
+        return CVM_TC_FLOAT;
+    case SpvOpLogicalNot: case SpvOpLogicalOr: case SpvOpLogicalAnd: case SpvOpLogicalEqual:
+    case SpvOpLogicalNotEqual:
+        return CVM_TC_BOOL;
+    default:
+        return op >= SpvOpFOrdEqual && op <= SpvOpFUnordGreaterThanEqual ? (uint8_t)CVM_TC_FLOAT : 0;
+    }
+}
+
 static cvm_result check_type_size(cvm_lower *lw, const spv_inst *in, const char *what,
                                   uint32_t id, uint32_t want)
 {
@@ -606,6 +691,30 @@ cvm_result cvm_lower_arith(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
     const uint32_t *w = in->words;
     uint32_t op = in->opcode;
     out->sk2 = CVM_SK_COUNT;
+    uint8_t oc = operand_class(op);
+    if (oc) {
+        /* the value operands: all but the Result Type and id; BitField*'s
+         * Offset and Count, the shifts' Shift are integers of any width */
+        uint32_t nvals = in->word_count > 3 ? in->word_count - 3u : 0;
+        if (op == SpvOpBitFieldInsert)
+            nvals = 2;
+        else if (op == SpvOpBitFieldSExtract || op == SpvOpBitFieldUExtract)
+            nvals = 1;
+        int cmp = (op >= SpvOpIEqual && op <= SpvOpFUnordGreaterThanEqual) ||
+                  (op >= SpvOpIsNan && op <= SpvOpSignBitSet) ||
+                  (op >= SpvOpLogicalEqual && op <= SpvOpLogicalNot);
+        int extended = op >= SpvOpIAddCarry && op <= SpvOpSMulExtended;
+        if (!extended) /* (theirs is a struct, checked below) */
+            CVM_TRY(want_class(lw, in, oc, cmp, &w[3], nvals));
+        else
+            for (uint32_t i = 0; i < nvals; i++) {
+                const cvm_type *t = scalar_of(lw, cvm_lower_type_of(lw, w[3 + i]));
+                if (!t || t->tclass != oc)
+                    return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                                          "operand %%%u must have %s components", w[3 + i],
+                                          oc == CVM_TC_INT ? "integer" : "float");
+            }
+    }
     switch (op) {
     case SpvOpSNegate: case SpvOpFNegate: case SpvOpNot: case SpvOpBitReverse:
     case SpvOpBitCount: case SpvOpLogicalNot:
@@ -615,6 +724,14 @@ cvm_result cvm_lower_arith(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
             CVM_TRY(same_width(lw, in, w[3], &w[2], 1));
         out->sk = component_kind(lw, w[3]);
         out->fn = h_generic;
+        if (op == SpvOpBitCount &&
+            cvm_sk_size(component_kind(lw, w[2])) != cvm_sk_size((cvm_scalar_kind)out->sk)) {
+            if (out->flags & CVM_INSN_PER_INSTANCE)
+                return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                                      "OpBitCount of a cooperative matrix");
+            out->sk2 = component_kind(lw, w[2]);
+            out->fn = h_bitcount;
+        }
         return CVM_SUCCESS;
     case SpvOpIAdd: case SpvOpFAdd: case SpvOpISub: case SpvOpFSub: case SpvOpIMul:
     case SpvOpFMul: case SpvOpUDiv: case SpvOpSDiv: case SpvOpFDiv: case SpvOpUMod:
@@ -627,6 +744,16 @@ cvm_result cvm_lower_arith(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
         out->b = w[4];
         const cvm_type *rt = cvm_lower_type(lw, w[1]);
         if (rt->tclass == CVM_TC_MATRIX) {
+            /* "The type of Matrix must be the same as Result Type";
+             * "Scalar must have the same type as the Component Type in
+             * Result Type" */
+            if (cvm_lower_type_of(lw, w[3]) != w[1] ||
+                cvm_lower_type(lw, cvm_lower_type_of(lw, w[4]))->size !=
+                    cvm_lower_type(lw, cvm_lower_type(lw, rt->elem)->elem)->size)
+                return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                                      "Matrix %%%u must have the Result Type %%%u and Scalar %%%u "
+                                      "its Component Type",
+                                      w[3], w[1], w[4]);
             /* OpTypeMatrix times scalar: all columns' components */
             out->ncomp = rt->count * cvm_lower_type(lw, rt->elem)->count;
             out->flags |= CVM_EW_B_BCAST;
@@ -723,6 +850,17 @@ cvm_result cvm_lower_arith(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
     }
     case SpvOpDot: {
         const cvm_type *t = cvm_lower_type(lw, cvm_lower_type_of(lw, w[3]));
+        /* "Vector 1 and Vector 2 must be vectors of the same type, and
+         * their component type must be Result Type": h_dot reads both and
+         * writes the result at that width */
+        if (t->tclass != CVM_TC_VECTOR || t->coopvec ||
+            cvm_lower_type_of(lw, w[4]) != cvm_lower_type_of(lw, w[3]) ||
+            cvm_lower_type(lw, w[1])->size != cvm_lower_type(lw, t->elem)->size ||
+            cvm_lower_type(lw, w[1])->tclass != CVM_TC_FLOAT)
+            return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                                  "Vector 1 %%%u and Vector 2 %%%u must be float vectors of one "
+                                  "type whose component type is Result Type %%%u",
+                                  w[3], w[4], w[1]);
         out->a = w[3];
         out->b = w[4];
         out->ncomp = t->count;
@@ -734,12 +872,26 @@ cvm_result cvm_lower_arith(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
     case SpvOpBitFieldSExtract:
     case SpvOpBitFieldUExtract: {
         out->a = w[3];
-        CVM_TRY(cvm_ew_shape(lw, in, out, w[1], &w[3], 1));
+        CVM_TRY(cvm_ew_shape(lw, in, out, w[1], &w[3], op == SpvOpBitFieldInsert ? 2 : 1));
+        /* Result Type, Base and Insert of one type (h_bitfield reads and
+         * writes them at Base's width); Offset and Count integer scalars,
+         * each read at its own width */
+        uint32_t want_words = op == SpvOpBitFieldInsert ? 7 : 6;
+        if (in->word_count != want_words)
+            return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "wrong operand count");
+        uint32_t same[2] = {w[2], w[4]};
+        CVM_TRY(same_width(lw, in, w[3], same, op == SpvOpBitFieldInsert ? 2 : 1));
+        for (uint32_t k = want_words - 2; k < want_words; k++)
+            if (cvm_lower_type(lw, cvm_lower_type_of(lw, w[k]))->tclass != CVM_TC_INT)
+                return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                                      "%s %%%u must be an integer scalar",
+                                      k == want_words - 1 ? "Count" : "Offset", w[k]);
         out->sk = component_kind(lw, w[3]);
-        uint32_t first = op == SpvOpBitFieldInsert ? 4 : 4;
+        uint32_t first = 4;
         out->nextra = in->word_count - first;
         out->extra = cvm_lower_extra(lw, w + first, out->nextra);
         out->sk2 = component_kind(lw, w[in->word_count - 1]);
+        out->d = component_kind(lw, w[in->word_count - 2]); /* Offset's */
         out->fn = h_bitfield;
         return CVM_SUCCESS;
     }
@@ -748,6 +900,17 @@ cvm_result cvm_lower_arith(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
         const cvm_type *t = cvm_lower_type(lw, cvm_lower_type_of(lw, w[3]));
         if (st->tclass != CVM_TC_STRUCT || st->nmembers != 2)
             return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "result must be a 2-member struct");
+        /* "Result Type must be from OpTypeStruct ... must have two members,
+         * and the two members must be the same type"; the operands of that
+         * type too (h_extended reads and writes them at its width) */
+        const cvm_type *m0 = cvm_lower_type(lw, st->member_types[0]);
+        if (t->tclass == CVM_TC_COOPMAT || st->member_types[0] != st->member_types[1] ||
+            m0->size != t->size || m0->tclass != t->tclass ||
+            cvm_lower_type(lw, cvm_lower_type_of(lw, w[4]))->size != t->size)
+            return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                                  "the members of Result Type %%%u and Operands %%%u, %%%u must be "
+                                  "of one integer scalar or vector type",
+                                  w[1], w[3], w[4]);
         out->a = w[3];
         out->b = w[4];
         out->ncomp = t->tclass == CVM_TC_VECTOR ? t->count : 1;

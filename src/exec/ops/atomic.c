@@ -235,6 +235,21 @@ static cvm_result h_atomic(cvm_exec *ex, const cvm_insn *in)
     return CVM_SUCCESS;
 }
 
+/* h_atomic reads Value and Comparator at the Result Type's width and
+ * components: "The type of Value must be the same as Result Type" (and of
+ * Comparator).  Types of one id, or of the same shape, have slots alike. */
+static cvm_result operand_has_type(cvm_lower *lw, const spv_inst *inst, uint32_t id,
+                                   const char *name, uint32_t tid)
+{
+    uint32_t vt = cvm_lower_type_of(lw, id);
+    const cvm_type *x = cvm_lower_type(lw, vt), *y = cvm_lower_type(lw, tid);
+    if (vt != tid && (x->tclass != y->tclass || x->sk != y->sk || x->size != y->size ||
+                      x->count != y->count))
+        return cvm_lower_fail(lw, inst, CVM_ERROR_INVALID_MODULE,
+                              "Result Type %%%u is not the type of %s %%%u", tid, name, id);
+    return CVM_SUCCESS;
+}
+
 cvm_result cvm_lower_atomic(cvm_lower *lw, const spv_inst *inst, cvm_insn *out)
 {
     const uint32_t *w = inst->words;
@@ -304,6 +319,20 @@ cvm_result cvm_lower_atomic(cvm_lower *lw, const spv_inst *inst, cvm_insn *out)
     if (!any && fop != is_float)
         return cvm_lower_fail(lw, inst, CVM_ERROR_INVALID_MODULE,
                               "the operation does not suit the %s value type", cvm_sk_name(k));
+    if (op != SpvOpAtomicStore && out->b)
+        CVM_TRY(operand_has_type(lw, inst, out->b, "Value", vtype));
+    if (out->c)
+        CVM_TRY(operand_has_type(lw, inst, out->c, "Comparator", vtype));
+    /* "The type of the value pointed to by Pointer must be the same as Result
+     * Type" (of Value for OpAtomicStore); untyped pointers have no pointee */
+    if (pt->elem) {
+        const cvm_type *et = cvm_lower_type(lw, pt->elem);
+        if (et->tclass != CVM_TC_NONE && et->size != t->size)
+            return cvm_lower_fail(lw, inst, CVM_ERROR_INVALID_MODULE,
+                                  "Pointer %%%u points to a value of %u bytes, not one of the %u "
+                                  "bytes of type %%%u",
+                                  out->a, et->size, t->size, vtype);
+    }
     out->fn = h_atomic;
     return CVM_SUCCESS;
 }

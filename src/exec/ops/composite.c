@@ -408,7 +408,10 @@ static cvm_result walk_indices(cvm_lower *lw, const spv_inst *in, uint32_t type,
             const cvm_type *e = cvm_lower_type(lw, t->elem);
             uint32_t esize = t->tclass == CVM_TC_ARRAY ? (e->size + t->align - 1) / t->align * t->align
                                                          : e->size;
-            if (t->count && idx[i] >= t->count)
+            if (t->tclass == CVM_TC_ARRAY && !t->count)
+                return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                                      "a runtime array is not a value to index");
+            if (idx[i] >= t->count)
                 return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "index %u out of range %u",
                                       idx[i], t->count);
             off += idx[i] * esize;
@@ -455,6 +458,26 @@ static uint32_t scope_kind(const cvm_type *t)
     if (t->tclass != CVM_TC_COOPMAT)
         return 0;
     return t->scope == SpvScopeWorkgroup ? 2 : 1;
+}
+
+/* Value `id` (of type `type`: a Result Type or an operand's) is held as its
+ * handler reads or writes it: per invocation (kind 0), or as a matrix of
+ * the scope `kind` says (one value per scope instance).  A size check alone
+ * lets a 1x1 matrix stand for a scalar, and one scope for the other. */
+static cvm_result check_kind(cvm_lower *lw, const spv_inst *in, const char *what, uint32_t id,
+                             uint32_t type, uint32_t kind)
+{
+    uint32_t got = scope_kind(cvm_lower_type(lw, type));
+    if (got != kind)
+        return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE, "%s %%%u is %s where %s is needed",
+                              what, id,
+                              got == 0   ? "a per-invocation value"
+                              : got == 1 ? "a subgroup cooperative matrix"
+                                         : "a workgroup cooperative matrix",
+                              kind == 0   ? "a per-invocation value"
+                              : kind == 1 ? "a subgroup cooperative matrix"
+                                          : "a workgroup cooperative matrix");
+    return CVM_SUCCESS;
 }
 
 /* An element of matrix member of type `mt` of an aggregate, by invocation:
@@ -523,6 +546,7 @@ cvm_result cvm_lower_composite(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
             out->type = ct;
             CVM_TRY(check_size(lw, in, "Result Type", w[1], w[1],
                                cvm_lower_type(lw, t->elem)->size));
+            CVM_TRY(check_kind(lw, in, "Result Type", w[1], w[1], 0));
             out->fn = h_matrix_extract;
             return CVM_SUCCESS;
         }
@@ -537,6 +561,7 @@ cvm_result cvm_lower_composite(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
             out->d = et;
             CVM_TRY(check_size(lw, in, "Result Type", w[1], w[1],
                                cvm_lower_type(lw, e->elem)->size));
+            CVM_TRY(check_kind(lw, in, "Result Type", w[1], w[1], 0));
             out->flags = scope_flags(e);
             out->fn = h_extract_nested_element;
             return CVM_SUCCESS;
@@ -544,6 +569,7 @@ cvm_result cvm_lower_composite(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
         out->b = off;
         out->c = e->size;
         CVM_TRY(check_size(lw, in, "Result Type", w[1], w[1], out->c));
+        CVM_TRY(check_kind(lw, in, "Result Type", w[1], w[1], scope_kind(e)));
         if (scope_kind(e)) {
             /* a matrix member: the value of its scope */
             out->flags = scope_flags(e);
@@ -563,6 +589,7 @@ cvm_result cvm_lower_composite(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
             out->b = w[5];
             CVM_TRY(check_size(lw, in, "Object", w[3], cvm_lower_type_of(lw, w[3]),
                                cvm_lower_type(lw, t->elem)->size));
+            CVM_TRY(check_kind(lw, in, "Object", w[3], cvm_lower_type_of(lw, w[3]), 0));
             CVM_TRY(check_size(lw, in, "Composite", w[4], cvm_lower_type_of(lw, w[4]), t->size));
             out->fn = h_matrix_insert;
             return CVM_SUCCESS;
@@ -576,6 +603,7 @@ cvm_result cvm_lower_composite(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
             CVM_TRY(nested_element(lw, in, in->word_count - 5u - used, et));
             CVM_TRY(check_size(lw, in, "Object", w[3], cvm_lower_type_of(lw, w[3]),
                                cvm_lower_type(lw, e->elem)->size));
+            CVM_TRY(check_kind(lw, in, "Object", w[3], cvm_lower_type_of(lw, w[3]), 0));
             out->b = off;
             out->c = w[5 + used];
             out->extra = cvm_lower_extra(lw, &et, 1);
@@ -589,6 +617,7 @@ cvm_result cvm_lower_composite(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
         out->b = off;
         out->c = e->size;
         CVM_TRY(check_size(lw, in, "Object", w[3], cvm_lower_type_of(lw, w[3]), out->c));
+        CVM_TRY(check_kind(lw, in, "Object", w[3], cvm_lower_type_of(lw, w[3]), scope_kind(e)));
         if (scope_kind(e)) {
             /* a matrix member, from the value of its scope */
             out->flags = scope_flags(e);
@@ -765,6 +794,7 @@ cvm_result cvm_lower_composite(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
         out->c = cvm_lower_type(lw, vt->elem)->size;
         out->ncomp = vt->count;
         CVM_TRY(check_size(lw, in, "Result Type", w[1], w[1], out->c));
+        CVM_TRY(check_kind(lw, in, "Result Type", w[1], w[1], 0));
         CVM_TRY(cvm_lower_int_scalar(lw, in, w[4], "Index", &out->d));
         out->fn = h_vec_extract_dyn;
         return CVM_SUCCESS;
@@ -779,6 +809,7 @@ cvm_result cvm_lower_composite(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
         out->ncomp = vt->count;
         CVM_TRY(check_size(lw, in, "Vector", w[3], cvm_lower_type_of(lw, w[3]), vt->size));
         CVM_TRY(check_size(lw, in, "Component", w[4], cvm_lower_type_of(lw, w[4]), out->c));
+        CVM_TRY(check_kind(lw, in, "Component", w[4], cvm_lower_type_of(lw, w[4]), 0));
         CVM_TRY(cvm_lower_int_scalar(lw, in, w[5], "Index", &out->d));
         uint32_t ops[2] = {w[4], w[5]};
         out->extra = cvm_lower_extra(lw, ops, 2);

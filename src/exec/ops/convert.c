@@ -273,6 +273,15 @@ cvm_result cvm_lower_convert(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
     case SpvOpQuantizeToF16:
         out->a = w[3];
         CVM_TRY(cvm_ew_shape(lw, in, out, w[1], &w[3], 1));
+        /* "Result Type must be a scalar or vector of floating-point type.
+         * The component width must be 32 bits. The type of Value must be
+         * the same as Result Type" (k_quantize reads and writes f32) */
+        if (rt->tclass == CVM_TC_COOPMAT || cvm_lower_type_of(lw, w[3]) != w[1] ||
+            (rt->tclass == CVM_TC_VECTOR ? cvm_lower_type(lw, rt->elem) : rt)->sk != CVM_SK_F32)
+            return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
+                                  "Result Type %%%u must be a 32-bit float scalar or vector and "
+                                  "Value %%%u of that type",
+                                  w[1], w[3]);
         out->fn = h_quantize;
         return CVM_SUCCESS;
     case SpvOpBitcast: {

@@ -137,6 +137,20 @@ cvm_result cvm_ew_shape(cvm_lower *lw, const spv_inst *inst, cvm_insn *out, uint
     out->ncomp = ncomp;
     for (uint32_t i = 0; i < n && i < 3; i++) {
         const cvm_type *t = cvm_lower_type(lw, cvm_lower_type_of(lw, ids[i]));
+        /* a matrix operand is one value of its scope instance, read as
+         * such only by a matrix result of the same scope and shape; any
+         * other operand is a scalar or vector, read per invocation */
+        if (t->tclass == CVM_TC_COOPMAT
+                ? rt->tclass != CVM_TC_COOPMAT || t->scope != rt->scope || t->rows != rt->rows ||
+                      t->cols != rt->cols
+                : t->tclass != CVM_TC_VECTOR && t->tclass != CVM_TC_INT &&
+                      t->tclass != CVM_TC_FLOAT && t->tclass != CVM_TC_BOOL)
+            return cvm_lower_fail(lw, inst, CVM_ERROR_INVALID_MODULE,
+                                  t->tclass == CVM_TC_COOPMAT
+                                      ? "operand %u is a cooperative matrix, the result is not "
+                                        "one of its scope and shape"
+                                      : "operand %u is not a scalar, vector or cooperative matrix",
+                                  i);
         uint32_t tn = t->tclass == CVM_TC_VECTOR ? t->count
                       : t->tclass == CVM_TC_COOPMAT ? t->rows * t->cols
                                                    : 1;

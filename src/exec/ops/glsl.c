@@ -39,6 +39,7 @@
 #include <string.h>
 
 #include "exec/ops/ewise.h"
+#include "spirv/spirv_grammar.h"
 
 #define PI_D 3.14159265358979323846
 
@@ -810,6 +811,40 @@ static int is_scalar_or_vector(const cvm_type *t)
     return t->tclass == CVM_TC_INT || t->tclass == CVM_TC_FLOAT || t->tclass == CVM_TC_VECTOR;
 }
 
+/* same component kind, class (scalar or vector) and component count */
+static int same_sv(const cvm_type *a, const cvm_type *b)
+{
+    return is_scalar_or_vector(a) && is_scalar_or_vector(b) && a->tclass == b->tclass &&
+           a->sk == b->sk && ncomp_of(a) == ncomp_of(b);
+}
+
+static int is_int_sk(unsigned k)
+{
+    return k >= CVM_SK_S8 && k <= CVM_SK_U64;
+}
+
+/* Frexp's exponent: an integer scalar or vector of n 32-bit components
+ * (16-bit ones too: SPV_AMD_gpu_shader_int16) */
+static int is_exp_sv(const cvm_type *t, uint32_t n)
+{
+    unsigned es = is_int_sk(t->sk) ? cvm_sk_size((cvm_scalar_kind)t->sk) : 0;
+    return is_scalar_or_vector(t) && t->tclass != CVM_TC_FLOAT && (es == 4 || es == 2) &&
+           ncomp_of(t) == n;
+}
+
+/* the grammar's name of instruction g, and of its operand i, for messages */
+static const char *g_name(uint32_t g)
+{
+    const spv_extinst_desc *d = spv_grammar_glsl_std450(g);
+    return d && d->name ? d->name : "GLSL.std.450 instruction";
+}
+
+static const char *g_operand(uint32_t g, uint32_t i)
+{
+    const spv_extinst_desc *d = spv_grammar_glsl_std450(g);
+    return d && i < d->num_operands && d->operands[i].name ? d->operands[i].name : "operand";
+}
+
 uint32_t cvm_glsl_elementwise(uint32_t g, int *o_int)
 {
     int dummy;
@@ -884,9 +919,43 @@ cvm_result cvm_lower_glsl(cvm_lower *lw, const spv_inst *inst, cvm_insn *out)
         if (!is_scalar_or_vector(rt) || !is_scalar_or_vector(t0))
             return cvm_lower_fail(lw, inst, CVM_ERROR_INVALID_MODULE,
                                   "GLSL.std.450 %u on a non-numerical type", g);
-        if (is_int != !cvm_sk_is_float((cvm_scalar_kind)t0->sk))
+        if (is_int ? !is_int_sk(t0->sk) : !cvm_sk_is_float((cvm_scalar_kind)t0->sk))
             return cvm_lower_fail(lw, inst, CVM_ERROR_INVALID_MODULE,
                                   "GLSL.std.450 %u: operand component type does not suit it", g);
+        /* the kernels write the result with x's component kind (floats) or
+         * width (integers, whose signedness may differ), and read the other
+         * operands with x's (Ldexp's exponent: its own integer kind); an
+         * operand may be a scalar for a vector x (read once) */
+        if (is_int ? !(is_scalar_or_vector(rt) && rt->tclass != CVM_TC_FLOAT && is_int_sk(rt->sk) &&
+                       cvm_sk_size((cvm_scalar_kind)rt->sk) == cvm_sk_size((cvm_scalar_kind)t0->sk) &&
+                       ncomp_of(rt) == ncomp_of(t0))
+                   : !same_sv(rt, t0))
+            return cvm_lower_fail(lw, inst, CVM_ERROR_INVALID_MODULE,
+                                  "%s: Result Type %%%u is not %s of %s %%%u", g_name(g), w[1],
+                                  is_int ? "an integer type of the width and component count"
+                                         : "the type",
+                                  g_operand(g, 0), ops[0]);
+        for (uint32_t i = 1; i < want; i++) {
+            const cvm_type *ti = type_of(lw, ops[i]);
+            int ok;
+            if (!is_scalar_or_vector(ti))
+                ok = 0;
+            else if (g == SpvGLSLstd450Ldexp)
+                ok = ti->tclass != CVM_TC_FLOAT && is_int_sk(ti->sk);
+            else if (is_int)
+                ok = ti->tclass != CVM_TC_FLOAT && is_int_sk(ti->sk) &&
+                     cvm_sk_size((cvm_scalar_kind)ti->sk) == cvm_sk_size((cvm_scalar_kind)t0->sk);
+            else
+                ok = ti->tclass != CVM_TC_BOOL && ti->sk == t0->sk;
+            if (!ok)
+                return cvm_lower_fail(lw, inst, CVM_ERROR_INVALID_MODULE,
+                                      "%s: %s %%%u is not %s of %s %%%u", g_name(g), g_operand(g, i),
+                                      ops[i],
+                                      g == SpvGLSLstd450Ldexp ? "an integer scalar or vector, for"
+                                      : is_int ? "an integer scalar or vector of the component width"
+                                               : "a scalar or vector of the component type",
+                                      g_operand(g, 0), ops[0]);
+        }
         out->a = ops[0];
         out->b = want > 1 ? ops[1] : 0;
         out->c = want > 2 ? ops[2] : 0;
@@ -925,14 +994,38 @@ cvm_result cvm_lower_glsl(cvm_lower *lw, const spv_inst *inst, cvm_insn *out)
             if (pt->tclass != CVM_TC_POINTER)
                 return cvm_lower_fail(lw, inst, CVM_ERROR_INVALID_MODULE,
                                       "the second operand must be a pointer");
+            const cvm_type *pe = cvm_lower_type(lw, pt->elem);
+            if (!same_sv(rt, t0))
+                return cvm_lower_fail(lw, inst, CVM_ERROR_INVALID_MODULE,
+                                      "%s: Result Type %%%u is not the type of x %%%u", g_name(g),
+                                      w[1], ops[0]);
+            if (g == SpvGLSLstd450Modf ? !same_sv(pe, t0) : !is_exp_sv(pe, out->ncomp))
+                return cvm_lower_fail(lw, inst, CVM_ERROR_INVALID_MODULE,
+                                      "%s: %s %%%u does not point to %s %%%u", g_name(g),
+                                      g_operand(g, 1), ops[1],
+                                      g == SpvGLSLstd450Modf
+                                          ? "the type of x"
+                                          : "16- or 32-bit integers as many as the components of x",
+                                      ops[0]);
             out->b = ops[1];
-            out->sk2 = cvm_lower_type(lw, pt->elem)->sk;
+            out->sk2 = pe->sk;
         } else {
             if (rt->tclass != CVM_TC_STRUCT || rt->nmembers != 2)
                 return cvm_lower_fail(lw, inst, CVM_ERROR_INVALID_MODULE,
                                       "the result must be a two-member struct");
+            const cvm_type *m0 = cvm_lower_type(lw, rt->member_types[0]);
+            const cvm_type *m1 = cvm_lower_type(lw, rt->member_types[1]);
+            if (!same_sv(m0, t0) ||
+                (g == SpvGLSLstd450ModfStruct ? !same_sv(m1, t0) : !is_exp_sv(m1, out->ncomp)))
+                return cvm_lower_fail(lw, inst, CVM_ERROR_INVALID_MODULE,
+                                      "%s: Result Type %%%u is not a struct of the type of x %%%u "
+                                      "and %s",
+                                      g_name(g), w[1], ops[0],
+                                      g == SpvGLSLstd450ModfStruct
+                                          ? "that type"
+                                          : "16- or 32-bit integers as many as the components of x");
             out->c = rt->member_offsets[1];
-            out->sk2 = cvm_lower_type(lw, rt->member_types[1])->sk;
+            out->sk2 = m1->sk;
         }
         if (g == SpvGLSLstd450Frexp || g == SpvGLSLstd450FrexpStruct) {
             if (cvm_sk_is_float((cvm_scalar_kind)out->sk2))
@@ -961,12 +1054,32 @@ cvm_result cvm_lower_glsl(cvm_lower *lw, const spv_inst *inst, cvm_insn *out)
         out->sk = t0->sk;
         out->sk2 = g == SpvGLSLstd450Refract ? type_of(lw, ops[2])->sk : t0->sk;
         out->ncomp = ncomp_of(t0);
+        /* h_geom reads every operand (Refract's eta aside) with x's kind and
+         * count, and writes a scalar of that kind (Length, Distance) or
+         * x's type */
         for (uint32_t i = 1; i < need; i++) {
-            if (g == SpvGLSLstd450Refract && i == 2)
+            const cvm_type *ti = type_of(lw, ops[i]);
+            if (g == SpvGLSLstd450Refract && i == 2) {
+                if (ti->tclass != CVM_TC_FLOAT)
+                    return cvm_lower_fail(lw, inst, CVM_ERROR_INVALID_MODULE,
+                                          "%s: %s %%%u is not a float scalar", g_name(g),
+                                          g_operand(g, i), ops[i]);
                 break;
-            if (ncomp_of(type_of(lw, ops[i])) != out->ncomp)
+            }
+            if (!same_sv(ti, t0))
                 return cvm_lower_fail(lw, inst, CVM_ERROR_INVALID_MODULE,
-                                      "operands differ in component count");
+                                      "%s: %s %%%u is not the type of %s %%%u", g_name(g),
+                                      g_operand(g, i), ops[i], g_operand(g, 0), ops[0]);
+        }
+        if (g == SpvGLSLstd450Length || g == SpvGLSLstd450Distance) {
+            if (rt->tclass != CVM_TC_FLOAT || rt->sk != t0->sk)
+                return cvm_lower_fail(lw, inst, CVM_ERROR_INVALID_MODULE,
+                                      "%s: Result Type %%%u is not the component type of %s %%%u",
+                                      g_name(g), w[1], g_operand(g, 0), ops[0]);
+        } else if (!same_sv(rt, t0)) {
+            return cvm_lower_fail(lw, inst, CVM_ERROR_INVALID_MODULE,
+                                  "%s: Result Type %%%u is not the type of %s %%%u", g_name(g), w[1],
+                                  g_operand(g, 0), ops[0]);
         }
         out->fn = h_geom;
         return CVM_SUCCESS;
@@ -1004,6 +1117,20 @@ cvm_result cvm_lower_glsl(cvm_lower *lw, const spv_inst *inst, cvm_insn *out)
             t0->count < 2 || t0->count > 4 || !cvm_sk_is_float((cvm_scalar_kind)t0->sk))
             return cvm_lower_fail(lw, inst, CVM_ERROR_INVALID_MODULE,
                                   "GLSL.std.450 %u needs a square float matrix of 2 to 4 columns", g);
+        /* h_matrix writes a scalar of the component kind, or a matrix of
+         * x's shape */
+        if (g == SpvGLSLstd450Determinant) {
+            if (rt->tclass != CVM_TC_FLOAT || rt->sk != t0->sk)
+                return cvm_lower_fail(lw, inst, CVM_ERROR_INVALID_MODULE,
+                                      "Determinant: Result Type %%%u is not the component type of "
+                                      "x %%%u",
+                                      w[1], ops[0]);
+        } else if (rt->tclass != CVM_TC_MATRIX || rt->count != t0->count ||
+                   !same_sv(cvm_lower_type(lw, rt->elem), ct)) {
+            return cvm_lower_fail(lw, inst, CVM_ERROR_INVALID_MODULE,
+                                  "MatrixInverse: Result Type %%%u is not the type of x %%%u", w[1],
+                                  ops[0]);
+        }
         out->a = ops[0];
         out->sk = t0->sk;
         out->ncomp = t0->count;

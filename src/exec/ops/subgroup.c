@@ -617,10 +617,94 @@ static cvm_result lower_scope(cvm_lower *lw, const spv_inst *inst, cvm_insn *out
     return CVM_SUCCESS;
 }
 
-static cvm_result operand_b(cvm_lower *lw, cvm_insn *out, uint32_t id)
+/* Id, Mask, Delta, Index, Direction: the handlers read it as an integer
+ * scalar at its width (sk2). */
+static cvm_result operand_b(cvm_lower *lw, const spv_inst *inst, cvm_insn *out, uint32_t id,
+                            const char *name)
 {
+    CVM_TRY(cvm_lower_int_scalar(lw, inst, id, name, NULL));
     out->b = id;
     out->sk2 = cvm_lower_type(lw, cvm_lower_type_of(lw, id))->sk;
+    return CVM_SUCCESS;
+}
+
+/* The handlers keep every operand and result in per-invocation slots of the
+ * type's register size: types of the same id, or of the same shape (class,
+ * component kind, size, components), have slots alike.  A cooperative
+ * matrix is stored per scope instance, not per invocation. */
+static int same_shape(cvm_lower *lw, uint32_t a, uint32_t b)
+{
+    const cvm_type *x = cvm_lower_type(lw, a), *y = cvm_lower_type(lw, b);
+    if (x->tclass == CVM_TC_NONE || x->tclass == CVM_TC_COOPMAT)
+        return 0;
+    return a == b || (x->tclass == y->tclass && x->sk == y->sk && x->size == y->size &&
+                      x->count == y->count);
+}
+
+/* h_move and h_arith write the Value's type into the result: "Result Type
+ * must be the type of Value" (SPIR-V, OpGroupNonUniform*). */
+static cvm_result result_is_value_type(cvm_lower *lw, const spv_inst *inst, uint32_t value)
+{
+    uint32_t rt = inst->words[1];
+    if (!same_shape(lw, rt, cvm_lower_type_of(lw, value)))
+        return cvm_lower_fail(lw, inst, CVM_ERROR_INVALID_MODULE,
+                              "Result Type %%%u is not the type of Value %%%u", rt, value);
+    return CVM_SUCCESS;
+}
+
+/* A ballot: h_ballot writes, and the ballot readers read, 16 bytes. */
+static int is_ballot_type(cvm_lower *lw, uint32_t tid)
+{
+    const cvm_type *t = cvm_lower_type(lw, tid);
+    return t->tclass == CVM_TC_VECTOR && t->count == 4 && t->size == 16 &&
+           cvm_lower_type(lw, t->elem)->tclass == CVM_TC_INT &&
+           cvm_lower_type(lw, t->elem)->size == 4;
+}
+
+static cvm_result result_is_ballot(cvm_lower *lw, const spv_inst *inst)
+{
+    if (!is_ballot_type(lw, inst->words[1]))
+        return cvm_lower_fail(lw, inst, CVM_ERROR_INVALID_MODULE,
+                              "Result Type %%%u is not a vector of four 32-bit integers",
+                              inst->words[1]);
+    return CVM_SUCCESS;
+}
+
+static cvm_result value_is_ballot(cvm_lower *lw, const spv_inst *inst, uint32_t value)
+{
+    if (!is_ballot_type(lw, cvm_lower_type_of(lw, value)))
+        return cvm_lower_fail(lw, inst, CVM_ERROR_INVALID_MODULE,
+                              "Value %%%u is not a vector of four 32-bit integers", value);
+    return CVM_SUCCESS;
+}
+
+/* Elect, votes, InverseBallot, BallotBitExtract write one byte: "Result
+ * Type must be a Boolean type". */
+static cvm_result result_is_bool(cvm_lower *lw, const spv_inst *inst)
+{
+    if (cvm_lower_type(lw, inst->words[1])->tclass != CVM_TC_BOOL)
+        return cvm_lower_fail(lw, inst, CVM_ERROR_INVALID_MODULE,
+                              "Result Type %%%u is not a Boolean scalar", inst->words[1]);
+    return CVM_SUCCESS;
+}
+
+/* h_ballot, h_vote (All, Any) read a byte of the Predicate. */
+static cvm_result predicate_is_bool(cvm_lower *lw, const spv_inst *inst, uint32_t id)
+{
+    if (cvm_lower_type(lw, cvm_lower_type_of(lw, id))->tclass != CVM_TC_BOOL)
+        return cvm_lower_fail(lw, inst, CVM_ERROR_INVALID_MODULE,
+                              "Predicate %%%u is not a Boolean scalar", id);
+    return CVM_SUCCESS;
+}
+
+/* h_ballot_count stores the count at the Result Type's integer width: "Result
+ * Type must be a scalar of integer type". */
+static cvm_result result_is_count(cvm_lower *lw, const spv_inst *inst)
+{
+    const cvm_type *t = cvm_lower_type(lw, inst->words[1]);
+    if (t->tclass != CVM_TC_INT || (t->size != 1 && t->size != 2 && t->size != 4 && t->size != 8))
+        return cvm_lower_fail(lw, inst, CVM_ERROR_INVALID_MODULE,
+                              "Result Type %%%u is not an integer scalar", inst->words[1]);
     return CVM_SUCCESS;
 }
 
@@ -636,6 +720,19 @@ static cvm_result cluster_size(cvm_lower *lw, const spv_inst *inst, cvm_insn *ou
                               (unsigned long long)cs);
     out->d = (uint32_t)cs;
     return CVM_SUCCESS;
+}
+
+static const char *b_operand_name(uint32_t op)
+{
+    switch (op) {
+    case SpvOpGroupNonUniformShuffleXor: return "Mask";
+    case SpvOpGroupNonUniformShuffleUp:
+    case SpvOpGroupNonUniformShuffleDown:
+    case SpvOpGroupNonUniformRotateKHR: return "Delta";
+    case SpvOpGroupNonUniformQuadBroadcast: return "Index";
+    case SpvOpGroupNonUniformQuadSwap: return "Direction";
+    default: return "Id"; /* Broadcast, Shuffle */
+    }
 }
 
 static int is_arith(uint32_t op)
@@ -655,6 +752,7 @@ cvm_result cvm_lower_subgroup(cvm_lower *lw, const spv_inst *inst, cvm_insn *out
         out->c = w[4];
         out->a = w[5];
         CVM_TRY(value_shape(lw, inst, out, w[5], 1));
+        CVM_TRY(result_is_value_type(lw, inst, w[5]));
         if (out->c == SpvGroupOperationClusteredReduce) {
             if (n < 7)
                 return cvm_lower_fail(lw, inst, CVM_ERROR_INVALID_MODULE,
@@ -662,9 +760,7 @@ cvm_result cvm_lower_subgroup(cvm_lower *lw, const spv_inst *inst, cvm_insn *out
             CVM_TRY(cluster_size(lw, inst, out, w[6]));
         } else if (out->c >= SpvGroupOperationPartitionedReduceEXT &&
                    out->c <= SpvGroupOperationPartitionedExclusiveScanEXT) {
-            const cvm_type *bt = cvm_lower_type(lw, cvm_lower_type_of(lw, n >= 7 ? w[6] : 0));
-            if (n < 7 || bt->tclass != CVM_TC_VECTOR || bt->count != 4 || bt->size != 16 ||
-                cvm_lower_type(lw, bt->elem)->tclass != CVM_TC_INT)
+            if (n < 7 || !is_ballot_type(lw, cvm_lower_type_of(lw, w[6])))
                 return cvm_lower_fail(lw, inst, CVM_ERROR_INVALID_MODULE,
                                       "a partitioned operation needs a ballot operand of four "
                                       "32-bit integers");
@@ -688,9 +784,7 @@ cvm_result cvm_lower_subgroup(cvm_lower *lw, const spv_inst *inst, cvm_insn *out
     }
     switch (op) {
     case SpvOpGroupNonUniformPartitionEXT: {
-        const cvm_type *rt = cvm_lower_type(lw, w[1]);
-        if (n != 4 || rt->tclass != CVM_TC_VECTOR || rt->count != 4 || rt->size != 16 ||
-            cvm_lower_type(lw, rt->elem)->tclass != CVM_TC_INT)
+        if (n != 4 || !is_ballot_type(lw, w[1]))
             return cvm_lower_fail(lw, inst, CVM_ERROR_INVALID_MODULE,
                                   "Result Type must be a vector of four 32-bit integers");
         out->a = w[3];
@@ -700,41 +794,56 @@ cvm_result cvm_lower_subgroup(cvm_lower *lw, const spv_inst *inst, cvm_insn *out
     }
     case SpvOpGroupNonUniformElect:
         CVM_TRY(lower_scope(lw, inst, out, w[3]));
+        CVM_TRY(result_is_bool(lw, inst));
         out->fn = h_elect;
         return CVM_SUCCESS;
     case SpvOpGroupNonUniformAll:
     case SpvOpGroupNonUniformAny:
     case SpvOpGroupNonUniformAllEqual:
         CVM_TRY(lower_scope(lw, inst, out, w[3]));
+        CVM_TRY(result_is_bool(lw, inst));
         out->a = w[4];
         CVM_TRY(value_shape(lw, inst, out, w[4], 1));
+        if (op != SpvOpGroupNonUniformAllEqual)
+            CVM_TRY(predicate_is_bool(lw, inst, w[4]));
         out->fn = h_vote;
         return CVM_SUCCESS;
     case SpvOpSubgroupAllKHR:
     case SpvOpSubgroupAnyKHR:
     case SpvOpSubgroupAllEqualKHR:
+        CVM_TRY(result_is_bool(lw, inst));
         out->a = w[3];
         CVM_TRY(value_shape(lw, inst, out, w[3], 1));
+        if (op != SpvOpSubgroupAllEqualKHR)
+            CVM_TRY(predicate_is_bool(lw, inst, w[3]));
         out->fn = h_vote;
         return CVM_SUCCESS;
     case SpvOpGroupNonUniformBallot:
         CVM_TRY(lower_scope(lw, inst, out, w[3]));
+        CVM_TRY(result_is_ballot(lw, inst));
+        CVM_TRY(predicate_is_bool(lw, inst, w[4]));
         out->a = w[4];
         out->fn = h_ballot;
         return CVM_SUCCESS;
     case SpvOpSubgroupBallotKHR:
+        CVM_TRY(result_is_ballot(lw, inst));
+        CVM_TRY(predicate_is_bool(lw, inst, w[3]));
         out->a = w[3];
         out->fn = h_ballot;
         return CVM_SUCCESS;
     case SpvOpGroupNonUniformInverseBallot:
         CVM_TRY(lower_scope(lw, inst, out, w[3]));
+        CVM_TRY(result_is_bool(lw, inst));
+        CVM_TRY(value_is_ballot(lw, inst, w[4]));
         out->a = w[4];
         out->fn = h_ballot_bit;
         return CVM_SUCCESS;
     case SpvOpGroupNonUniformBallotBitExtract:
         CVM_TRY(lower_scope(lw, inst, out, w[3]));
+        CVM_TRY(result_is_bool(lw, inst));
+        CVM_TRY(value_is_ballot(lw, inst, w[4]));
         out->a = w[4];
-        CVM_TRY(operand_b(lw, out, w[5]));
+        CVM_TRY(operand_b(lw, inst, out, w[5], "Index"));
         out->fn = h_ballot_bit;
         return CVM_SUCCESS;
     case SpvOpGroupNonUniformBallotBitCount:
@@ -744,12 +853,16 @@ cvm_result cvm_lower_subgroup(cvm_lower *lw, const spv_inst *inst, cvm_insn *out
         if (out->c > SpvGroupOperationExclusiveScan)
             return cvm_lower_fail(lw, inst, CVM_ERROR_INVALID_MODULE,
                                   "BallotBitCount takes Reduce, InclusiveScan or ExclusiveScan");
+        CVM_TRY(result_is_count(lw, inst));
+        CVM_TRY(value_is_ballot(lw, inst, w[5]));
         out->sk = cvm_lower_type(lw, w[1])->sk;
         out->fn = h_ballot_count;
         return CVM_SUCCESS;
     case SpvOpGroupNonUniformBallotFindLSB:
     case SpvOpGroupNonUniformBallotFindMSB:
         CVM_TRY(lower_scope(lw, inst, out, w[3]));
+        CVM_TRY(result_is_count(lw, inst));
+        CVM_TRY(value_is_ballot(lw, inst, w[4]));
         out->a = w[4];
         out->sk = cvm_lower_type(lw, w[1])->sk;
         out->fn = h_ballot_count;
@@ -758,17 +871,20 @@ cvm_result cvm_lower_subgroup(cvm_lower *lw, const spv_inst *inst, cvm_insn *out
         CVM_TRY(lower_scope(lw, inst, out, w[3]));
         out->a = w[4];
         CVM_TRY(value_shape(lw, inst, out, w[4], 0));
+        CVM_TRY(result_is_value_type(lw, inst, w[4]));
         out->fn = h_move;
         return CVM_SUCCESS;
     case SpvOpSubgroupFirstInvocationKHR:
         out->a = w[3];
         CVM_TRY(value_shape(lw, inst, out, w[3], 0));
+        CVM_TRY(result_is_value_type(lw, inst, w[3]));
         out->fn = h_move;
         return CVM_SUCCESS;
     case SpvOpSubgroupReadInvocationKHR:
         out->a = w[3];
         CVM_TRY(value_shape(lw, inst, out, w[3], 0));
-        CVM_TRY(operand_b(lw, out, w[4]));
+        CVM_TRY(result_is_value_type(lw, inst, w[3]));
+        CVM_TRY(operand_b(lw, inst, out, w[4], "Index"));
         out->fn = h_move;
         return CVM_SUCCESS;
     case SpvOpGroupNonUniformBroadcast:
@@ -782,7 +898,8 @@ cvm_result cvm_lower_subgroup(cvm_lower *lw, const spv_inst *inst, cvm_insn *out
         CVM_TRY(lower_scope(lw, inst, out, w[3]));
         out->a = w[4];
         CVM_TRY(value_shape(lw, inst, out, w[4], 0));
-        CVM_TRY(operand_b(lw, out, w[5]));
+        CVM_TRY(result_is_value_type(lw, inst, w[4]));
+        CVM_TRY(operand_b(lw, inst, out, w[5], b_operand_name(op)));
         if (op == SpvOpGroupNonUniformRotateKHR && n > 6)
             CVM_TRY(cluster_size(lw, inst, out, w[6]));
         out->fn = h_move;
