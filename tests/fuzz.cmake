@@ -185,6 +185,11 @@ endforeach()
 # overflow read, fuzz_module_unvalidated, 16-core run on 4f7e7fa); the
 # lowering now wants one scalar Constituent of the Component Type's size
 cvm_fuzz_regression(module_unvalidated coopmat_construct_two_scalars.spv "a cooperative matrix is constructed from one scalar, not 2 Constituents")
+# an OpUMod of floats: the compiled tier built its integer division on float
+# values (SEGV inside LLVM's IRBuilder, fuzz_module_unvalidated, local run
+# on 1151366); the lowering now wants integer operations on integers, and
+# the compiled tier builds integer operations only on integer values
+cvm_fuzz_regression(module_unvalidated umod_float_jit.spv "OpUMod .word 397.: Result Type %17 must have integer components")
 # a race between invocations (a mutated ArrayStride of 3: neighbours' 4-byte
 # stores overlap) that made the tiers differ legitimately and was reported
 # as a finding (fuzz_module_tiers, 16-core run on 47aa6cb); the harness now

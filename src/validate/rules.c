@@ -50,6 +50,10 @@ VAL_FOR_OPCODES(vc_compare_each, vc_compare, SpvOpLogicalEqual, SpvOpLogicalNotE
                 SpvOpFUnordGreaterThanEqual)
 VAL_FOR_OPCODES(vc_convert_each, vc_convert, SpvOpConvertFToU, SpvOpConvertFToS,
                 SpvOpConvertSToF, SpvOpConvertUToF, SpvOpUConvert, SpvOpSConvert, SpvOpFConvert)
+VAL_FOR_OPCODES(vc_bit_field_each, vc_bit_field, SpvOpBitFieldInsert, SpvOpBitFieldSExtract,
+                SpvOpBitFieldUExtract)
+VAL_FOR_OPCODES(vc_extended_arith_each, vc_extended_arith, SpvOpIAddCarry, SpvOpISubBorrow,
+                SpvOpUMulExtended, SpvOpSMulExtended)
 VAL_FOR_OPCODES(vc_return_each, vc_return, SpvOpReturn, SpvOpReturnValue)
 VAL_FOR_OPCODES(vc_execution_mode_each, vc_execution_mode, SpvOpExecutionMode,
                 SpvOpExecutionModeId)

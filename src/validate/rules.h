@@ -161,9 +161,9 @@ X("CORE.Atomic", 4, VAL_EACH, 0, VAL_ENV_ANY, VAL_ERROR, SRC_CORE, "3.42.18 Atom
 X("CORE.Copy-Object", 4, VAL_OPCODE, OPC(CopyObject), VAL_ENV_ANY, VAL_ERROR, SRC_CORE, "3.42.12 OpCopyObject", \
   "the Result Type is the operand's type", vc_copy_object) \
 X("CORE.Composite-Extract", 4, VAL_OPCODE, OPC(CompositeExtract), VAL_ENV_ANY, VAL_ERROR, SRC_CORE, "3.42.12 OpCompositeExtract", \
-  "the indexes stay inside Composite's type and reach the Result Type", vc_composite_extract) \
+  "the indexes stay inside Composite's type, go through no run-time array, and reach the Result Type", vc_composite_extract) \
 X("CORE.Composite-Insert", 4, VAL_OPCODE, OPC(CompositeInsert), VAL_ENV_ANY, VAL_ERROR, SRC_CORE, "3.42.12 OpCompositeInsert", \
-  "Composite is of the Result Type; the indexes stay inside it and reach Object's type", vc_composite_insert) \
+  "Composite is of the Result Type; the indexes stay inside it, go through no run-time array, and reach Object's type", vc_composite_insert) \
 X("CORE.Composite-Construct", 4, VAL_OPCODE, OPC(CompositeConstruct), VAL_ENV_ANY, VAL_ERROR, SRC_CORE, "3.42.12 OpCompositeConstruct", \
   "the constituents fill the composite Result Type in number and type", vc_composite_construct) \
 X("CORE.Composite-Replicate", 4, VAL_EACH, 0, VAL_ENV_ANY, VAL_ERROR, "SPV_EXT_replicated_composites", "OpCompositeConstructReplicateEXT, Op(Spec)ConstantCompositeReplicateEXT", \
@@ -184,6 +184,18 @@ X("CORE.Select", 4, VAL_OPCODE, OPC(Select), VAL_ENV_ANY, VAL_ERROR, SRC_CORE, "
   "Condition is a boolean (a vector of the result's size when a vector); both objects are of the Result Type", vc_select) \
 X("CORE.Convert", 4, VAL_EACH, 0, VAL_ENV_ANY, VAL_ERROR, SRC_CORE, "3.42.11 Conversion Instructions", \
   "OpConvert*/OpUConvert/OpSConvert/OpFConvert go between the numeric kinds they name, keeping the number of components", vc_convert_each) \
+X("CORE.Dot", 4, VAL_OPCODE, OPC(Dot), VAL_ENV_ANY, VAL_ERROR, SRC_CORE, "3.42.13 OpDot", \
+  "the Result Type is a floating-point scalar; Vector 1 and Vector 2 are vectors of one type whose component type is the Result Type", vc_dot) \
+X("CORE.Bit-Field", 4, VAL_EACH, 0, VAL_ENV_ANY, VAL_ERROR, SRC_CORE, "3.42.14 OpBitFieldInsert, OpBitFieldSExtract, OpBitFieldUExtract", \
+  "the Result Type is an integer scalar or vector; Base (and Insert) are of the Result Type; Offset and Count are integer scalars", vc_bit_field_each) \
+X("CORE.Bit-Count", 4, VAL_OPCODE, OPC(BitCount), VAL_ENV_ANY, VAL_ERROR, SRC_CORE, "3.42.14 OpBitCount", \
+  "the Result Type and Base are integer scalars or vectors with one number of components (the widths may differ)", vc_bit_count) \
+X("CORE.Extended-Arith", 4, VAL_EACH, 0, VAL_ENV_ANY, VAL_ERROR, SRC_CORE, "3.42.13 OpIAddCarry, OpISubBorrow, OpUMulExtended, OpSMulExtended", \
+  "the Result Type is an OpTypeStruct of two members of one integer scalar or vector type (unsigned but for OpSMulExtended, as spirv-val checks); Operand 1 and Operand 2 are of that member type", vc_extended_arith_each) \
+X("CORE.Quantize-To-F16", 4, VAL_OPCODE, OPC(QuantizeToF16), VAL_ENV_ANY, VAL_ERROR, SRC_CORE, "3.42.11 OpQuantizeToF16", \
+  "the Result Type is a scalar or vector of 32-bit floats; Value is of the Result Type", vc_quantize_to_f16) \
+X("CORE.Matrix-Times-Scalar", 4, VAL_OPCODE, OPC(MatrixTimesScalar), VAL_ENV_ANY, VAL_ERROR, SRC_CORE, "3.42.13 OpMatrixTimesScalar", \
+  "the Result Type is a floating-point OpTypeMatrix; Matrix is of the Result Type and Scalar of its component type (the cooperative forms are the KHR-CM/NV-CM1 rows')", vc_matrix_times_scalar) \
 X("CORE.Function", 4, VAL_OPCODE, OPC(Function), VAL_ENV_ANY, VAL_ERROR, SRC_CORE, "3.42.9 OpFunction, OpFunctionParameter", \
   "Function Type is an OpTypeFunction whose return type is the Result Type and whose parameters the OpFunctionParameters match", vc_function) \
 X("CORE.Function-Call", 4, VAL_OPCODE, OPC(FunctionCall), VAL_ENV_ANY, VAL_ERROR, SRC_CORE, "3.42.9 OpFunctionCall", \

@@ -51,6 +51,8 @@ int vc_vector_dynamic(val_ctx *v, const spv_inst *in);
 int vc_arith_float(val_ctx *v, const spv_inst *in);
 int vc_arith_int(val_ctx *v, const spv_inst *in);
 int vc_shift(val_ctx *v, const spv_inst *in);
+int vc_bit_field(val_ctx *v, const spv_inst *in);
+int vc_extended_arith(val_ctx *v, const spv_inst *in);
 int vc_compare(val_ctx *v, const spv_inst *in);
 int vc_convert(val_ctx *v, const spv_inst *in);
 int vc_return(val_ctx *v, const spv_inst *in);

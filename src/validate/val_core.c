@@ -1308,6 +1308,10 @@ static int walk_literal_indexes(val_ctx *v, uint32_t type, const spv_inst *in, u
     uint32_t cur = type;
     for (uint32_t i = first; i < in->word_count; i++) {
         int err;
+        if (val_opcode(v, cur) == SpvOpTypeRuntimeArray)
+            return val_fail(v, "index %u goes into the run-time array %%%u, which is not a "
+                               "composite",
+                            i - first, cur);
         uint32_t next = step_into(v, cur, in->words[i], 1, &err);
         if (err == 2)
             return val_fail(v, "index %u goes into %%%u, which is not a composite", i - first, cur);
@@ -1578,6 +1582,123 @@ int vc_convert(val_ctx *v, const spv_inst *in)
     }
     if (!ok)
         return val_fail(v, "%s does not convert %%%u to %%%u", val_op_name(in->opcode), ot, rt);
+    return 1;
+}
+
+/* OpDot: a floating-point scalar from two vectors of one type whose
+ * component type is the Result Type. */
+int vc_dot(val_ctx *v, const spv_inst *in)
+{
+    uint32_t rt = in->words[1], comp, n;
+    if (touches_coop(v, in))
+        return 1;
+    if (!val_float_type(v, rt, NULL, NULL))
+        return val_fail(v, "the Result Type %%%u is not a floating-point scalar", rt);
+    uint32_t at = val_type_of(v, in->words[3]), bt = val_type_of(v, in->words[4]);
+    if (!val_vector_type(v, at, &comp, &n) || comp != rt)
+        return val_fail(v, "Vector 1 %%%u (type %%%u) is not a vector of the Result Type %%%u",
+                        in->words[3], at, rt);
+    if (bt != at)
+        return val_fail(v, "Vector 2 %%%u has type %%%u, not Vector 1's type %%%u", in->words[4],
+                        bt, at);
+    return 1;
+}
+
+/* OpBitFieldInsert / OpBitFieldSExtract / OpBitFieldUExtract: Base (and
+ * Insert) of the integer Result Type; Offset and Count integer scalars. */
+int vc_bit_field(val_ctx *v, const spv_inst *in)
+{
+    uint32_t rt = in->words[1], rc, rn;
+    if (touches_coop(v, in))
+        return 1;
+    if (!shape(v, rt, &rc, &rn) || !val_int_type(v, rc, NULL, NULL))
+        return val_fail(v, "the Result Type %%%u is not an integer scalar or vector", rt);
+    uint32_t first = in->opcode == SpvOpBitFieldInsert ? 5 : 4;
+    for (uint32_t i = 3; i < first && i < in->word_count; i++)
+        if (val_type_of(v, in->words[i]) != rt)
+            return val_fail(v, "%s %%%u has type %%%u, not the Result Type %%%u",
+                            i == 3 ? "Base" : "Insert", in->words[i],
+                            val_type_of(v, in->words[i]), rt);
+    for (uint32_t i = first; i < first + 2 && i < in->word_count; i++)
+        if (!val_is_int_scalar(v, val_type_of(v, in->words[i]), 0))
+            return val_fail(v, "%s %%%u is not an integer scalar", i == first ? "Offset" : "Count",
+                            in->words[i]);
+    return 1;
+}
+
+/* OpBitCount: integer scalars or vectors with one number of components
+ * (the widths may differ). */
+int vc_bit_count(val_ctx *v, const spv_inst *in)
+{
+    uint32_t rt = in->words[1], rc, rn, bc, bn;
+    if (touches_coop(v, in))
+        return 1;
+    if (!shape(v, rt, &rc, &rn) || !val_int_type(v, rc, NULL, NULL))
+        return val_fail(v, "the Result Type %%%u is not an integer scalar or vector", rt);
+    uint32_t bt = val_type_of(v, in->words[3]);
+    if (!shape(v, bt, &bc, &bn) || !val_int_type(v, bc, NULL, NULL) || bn != rn)
+        return val_fail(v, "Base %%%u (type %%%u) is not an integer scalar or vector with the "
+                           "Result Type's number of components",
+                        in->words[3], bt);
+    return 1;
+}
+
+/* OpIAddCarry / OpISubBorrow / OpUMulExtended / OpSMulExtended: a struct
+ * of two members of one integer scalar or vector type (unsigned but for
+ * OpSMulExtended, as spirv-val checks), and operands of that type. */
+int vc_extended_arith(val_ctx *v, const spv_inst *in)
+{
+    uint32_t rt = in->words[1], mc, mn, sgn;
+    spv_inst st;
+    if (val_opcode(v, rt) != SpvOpTypeStruct || !val_def(v, rt, &st))
+        return val_fail(v, "the Result Type %%%u is not an OpTypeStruct", rt);
+    if (st.word_count != 4)
+        return val_fail(v, "the Result Type %%%u has %u members, not two", rt, st.word_count - 2u);
+    uint32_t m = st.words[2];
+    if (st.words[3] != m)
+        return val_fail(v, "the Result Type's members %%%u and %%%u differ", m, st.words[3]);
+    if (!shape(v, m, &mc, &mn) || !val_int_type(v, mc, NULL, &sgn))
+        return val_fail(v, "the member type %%%u is not an integer scalar or vector", m);
+    if (sgn && in->opcode != SpvOpSMulExtended)
+        return val_fail(v, "the member type %%%u of %s is signed", m, val_op_name(in->opcode));
+    for (uint32_t i = 3; i < 5 && i < in->word_count; i++)
+        if (val_type_of(v, in->words[i]) != m)
+            return val_fail(v, "Operand %u %%%u has type %%%u, not the member type %%%u", i - 2,
+                            in->words[i], val_type_of(v, in->words[i]), m);
+    return 1;
+}
+
+/* OpQuantizeToF16: 32-bit floats, Value of the Result Type. */
+int vc_quantize_to_f16(val_ctx *v, const spv_inst *in)
+{
+    uint32_t rt = in->words[1], rc, rn, w;
+    if (!shape(v, rt, &rc, &rn) || !val_float_type(v, rc, &w, NULL) || w != 32)
+        return val_fail(v, "the Result Type %%%u is not a scalar or vector of 32-bit floats", rt);
+    if (val_type_of(v, in->words[3]) != rt)
+        return val_fail(v, "Value %%%u has type %%%u, not the Result Type %%%u", in->words[3],
+                        val_type_of(v, in->words[3]), rt);
+    return 1;
+}
+
+/* OpMatrixTimesScalar of an OpTypeMatrix (the cooperative forms are the
+ * extensions' rows): Matrix of the Result Type, Scalar its component type. */
+int vc_matrix_times_scalar(val_ctx *v, const spv_inst *in)
+{
+    uint32_t rt = in->words[1];
+    if (touches_coop(v, in))
+        return 1;
+    spv_inst mt;
+    uint32_t comp = 0;
+    if (val_opcode(v, rt) == SpvOpTypeMatrix && val_def(v, rt, &mt) && mt.word_count >= 3)
+        comp = val_component_type(v, mt.words[2]);
+    if (!comp || !val_float_type(v, comp, NULL, NULL))
+        return val_fail(v, "the Result Type %%%u is not a floating-point matrix", rt);
+    if (val_type_of(v, in->words[3]) != rt)
+        return val_fail(v, "Matrix %%%u has type %%%u, not the Result Type %%%u", in->words[3],
+                        val_type_of(v, in->words[3]), rt);
+    if (val_type_of(v, in->words[4]) != comp)
+        return val_fail(v, "Scalar %%%u has type %%%u, not the matrix's component type %%%u",
+                        in->words[4], val_type_of(v, in->words[4]), comp);
     return 1;
 }
 
