@@ -214,6 +214,8 @@ X("CORE.Execution-Mode", 4, VAL_EACH, 0, VAL_ENV_ANY, VAL_ERROR, SRC_CORE, "3.42
   "Entry Point is the function of an OpEntryPoint", vc_execution_mode_each) \
 X("CORE.Ext-Inst", 4, VAL_OPCODE, OPC(ExtInst), VAL_ENV_ANY, VAL_ERROR, SRC_CORE, "3.42.4 OpExtInst; GLSL.std.450", \
   "Set is an OpExtInstImport; a GLSL.std.450 instruction exists and has its number of operands", vc_ext_inst) \
+X("CORE.GLSL-Types", 4, VAL_OPCODE, OPC(ExtInst), VAL_ENV_ANY, VAL_ERROR, SRC_CORE, "GLSL.std.450 (version 1.00 rev 9), per instruction", \
+  "element-wise float instructions: the Result Type is a floating-point scalar or vector and every operand is of it; integer ones (SAbs...FindUMsb): integer scalars or vectors of the Result Type's width and count (signedness may differ); Length/Distance: a float scalar, the component type of x; Normalize/Cross (3 components)/FaceForward/Reflect/Refract: operands of the Result Type, eta a float scalar; Determinant: the component type of a square matrix; MatrixInverse: a square matrix of x's type; ModfStruct/FrexpStruct: a struct of two members, x's type and x's type (Modf) or an integer of x's count (Frexp)", vc_glsl_types) \
 X("CORE.Capability-Instruction", 4, VAL_EACH, 0, VAL_ENV_ANY, VAL_ERROR, SRC_CORE, "2.16.1 Universal Validation Rules; 3 Binary Form (Capability columns)", \
   "an instruction that needs capabilities has one of them declared (directly or implicitly)", vc_capability_instruction) \
 X("CORE.Capability-Operand", 4, VAL_EACH, 0, VAL_ENV_ANY, VAL_ERROR, SRC_CORE, "2.16.1 Universal Validation Rules; 3 Binary Form (Enabling Capabilities)", \

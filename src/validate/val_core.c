@@ -1871,6 +1871,163 @@ int vc_ext_inst(val_ctx *v, const spv_inst *in)
     return 1;
 }
 
+/* GLSL.std.450's own typing rules ("Result Type and the type of all operands
+ * must be the same type", ...), as spirv-val checks them.  The Pack*,
+ * Unpack*, Ldexp, pointer (Modf, Frexp) and interpolation forms are not
+ * checked here; the cooperative forms are the extensions' rows'. */
+static int glsl_float_sv(const val_ctx *v, uint32_t t, uint32_t *o_comp, uint32_t *o_n)
+{
+    return shape(v, t, o_comp, o_n) && val_float_type(v, *o_comp, NULL, NULL);
+}
+
+static int glsl_int_sv(const val_ctx *v, uint32_t t, uint32_t *o_comp, uint32_t *o_n)
+{
+    return shape(v, t, o_comp, o_n) && val_int_type(v, *o_comp, NULL, NULL);
+}
+
+/* A floating-point OpTypeMatrix: its column count and column type. */
+static int glsl_matrix(const val_ctx *v, uint32_t t, uint32_t *o_cols, uint32_t *o_col)
+{
+    spv_inst m;
+    uint32_t comp, n;
+    if (!val_def(v, t, &m) || m.opcode != SpvOpTypeMatrix || m.word_count < 4)
+        return 0;
+    if (!glsl_float_sv(v, m.words[2], &comp, &n) || n < 2)
+        return 0;
+    *o_col = m.words[2];
+    *o_cols = m.words[3];
+    return 1;
+}
+
+int vc_glsl_types(val_ctx *v, const spv_inst *in)
+{
+    if (!v->glsl_set || in->words[3] != v->glsl_set || in->word_count < 5)
+        return 1;
+    const spv_extinst_desc *x = spv_grammar_glsl_std450(in->words[4]);
+    if (!x || in->word_count - 5u != x->num_operands || touches_coop(v, in))
+        return 1;
+    const char *name = x->name;
+    uint32_t rt = in->words[1], nops = in->word_count - 5u, rc, rn, oc, on;
+    uint32_t ot = nops ? val_type_of(v, in->words[5]) : 0;
+    switch (in->words[4]) {
+    case SpvGLSLstd450Round: case SpvGLSLstd450RoundEven: case SpvGLSLstd450Trunc:
+    case SpvGLSLstd450FAbs: case SpvGLSLstd450FSign: case SpvGLSLstd450Floor:
+    case SpvGLSLstd450Ceil: case SpvGLSLstd450Fract: case SpvGLSLstd450Radians:
+    case SpvGLSLstd450Degrees: case SpvGLSLstd450Sin: case SpvGLSLstd450Cos:
+    case SpvGLSLstd450Tan: case SpvGLSLstd450Asin: case SpvGLSLstd450Acos:
+    case SpvGLSLstd450Atan: case SpvGLSLstd450Sinh: case SpvGLSLstd450Cosh:
+    case SpvGLSLstd450Tanh: case SpvGLSLstd450Asinh: case SpvGLSLstd450Acosh:
+    case SpvGLSLstd450Atanh: case SpvGLSLstd450Atan2: case SpvGLSLstd450Pow:
+    case SpvGLSLstd450Exp: case SpvGLSLstd450Log: case SpvGLSLstd450Exp2:
+    case SpvGLSLstd450Log2: case SpvGLSLstd450Sqrt: case SpvGLSLstd450InverseSqrt:
+    case SpvGLSLstd450FMin: case SpvGLSLstd450FMax: case SpvGLSLstd450FClamp:
+    case SpvGLSLstd450FMix: case SpvGLSLstd450Step: case SpvGLSLstd450SmoothStep:
+    case SpvGLSLstd450Fma: case SpvGLSLstd450NMin: case SpvGLSLstd450NMax:
+    case SpvGLSLstd450NClamp:
+        if (!glsl_float_sv(v, rt, &rc, &rn))
+            return val_fail(v, "GLSL.std.450 %s: the Result Type %%%u is not a floating-point "
+                            "scalar or vector", name, rt);
+        for (uint32_t i = 5; i < in->word_count; i++)
+            if (val_type_of(v, in->words[i]) != rt)
+                return val_fail(v, "GLSL.std.450 %s: operand %%%u has type %%%u, not the Result "
+                                "Type %%%u", name, in->words[i], val_type_of(v, in->words[i]), rt);
+        return 1;
+    case SpvGLSLstd450SAbs: case SpvGLSLstd450SSign: case SpvGLSLstd450UMin:
+    case SpvGLSLstd450SMin: case SpvGLSLstd450UMax: case SpvGLSLstd450SMax:
+    case SpvGLSLstd450UClamp: case SpvGLSLstd450SClamp: case SpvGLSLstd450FindILsb:
+    case SpvGLSLstd450FindSMsb: case SpvGLSLstd450FindUMsb: {
+        uint32_t rw, ow;
+        if (!glsl_int_sv(v, rt, &rc, &rn))
+            return val_fail(v, "GLSL.std.450 %s: the Result Type %%%u is not an integer "
+                            "scalar or vector", name, rt);
+        val_int_type(v, rc, &rw, NULL);
+        for (uint32_t i = 5; i < in->word_count; i++) {
+            uint32_t t = val_type_of(v, in->words[i]);
+            if (!glsl_int_sv(v, t, &oc, &on) || on != rn || !val_int_type(v, oc, &ow, NULL) ||
+                ow != rw)
+                return val_fail(v, "GLSL.std.450 %s: operand %%%u (type %%%u) is not an integer "
+                                "scalar or vector of the Result Type's width and component count",
+                                name, in->words[i], t);
+        }
+        return 1;
+    }
+    case SpvGLSLstd450Length: case SpvGLSLstd450Distance:
+        if (!val_float_type(v, rt, NULL, NULL))
+            return val_fail(v, "GLSL.std.450 %s: the Result Type %%%u is not a floating-point "
+                            "scalar", name, rt);
+        for (uint32_t i = 5; i < in->word_count; i++) {
+            uint32_t t = val_type_of(v, in->words[i]);
+            if (!glsl_float_sv(v, t, &oc, &on) || oc != rt || (i > 5 && t != ot))
+                return val_fail(v, "GLSL.std.450 %s: operand %%%u (type %%%u) is not a "
+                                "floating-point scalar or vector of components of the Result "
+                                "Type%s", name, in->words[i], t, i > 5 ? " and of P0's type" : "");
+        }
+        return 1;
+    case SpvGLSLstd450Normalize: case SpvGLSLstd450Cross: case SpvGLSLstd450FaceForward:
+    case SpvGLSLstd450Reflect: case SpvGLSLstd450Refract: {
+        uint32_t last = in->word_count;
+        if (!glsl_float_sv(v, rt, &rc, &rn))
+            return val_fail(v, "GLSL.std.450 %s: the Result Type %%%u is not a floating-point "
+                            "scalar or vector", name, rt);
+        if (in->words[4] == SpvGLSLstd450Cross && rn != 3)
+            return val_fail(v, "GLSL.std.450 Cross: the Result Type %%%u is not a vector of 3 "
+                            "components", rt);
+        if (in->words[4] == SpvGLSLstd450Refract) {
+            last--;
+            if (!val_float_type(v, val_type_of(v, in->words[last]), NULL, NULL))
+                return val_fail(v, "GLSL.std.450 Refract: eta %%%u is not a floating-point scalar",
+                                in->words[last]);
+        }
+        for (uint32_t i = 5; i < last; i++)
+            if (val_type_of(v, in->words[i]) != rt)
+                return val_fail(v, "GLSL.std.450 %s: operand %%%u has type %%%u, not the Result "
+                                "Type %%%u", name, in->words[i], val_type_of(v, in->words[i]), rt);
+        return 1;
+    }
+    case SpvGLSLstd450Determinant: {
+        uint32_t cols, col;
+        if (!glsl_matrix(v, ot, &cols, &col) || !val_vector_type(v, col, &oc, &on) || on != cols)
+            return val_fail(v, "GLSL.std.450 Determinant: x %%%u (type %%%u) is not a square "
+                            "floating-point matrix", in->words[5], ot);
+        if (rt != oc)
+            return val_fail(v, "GLSL.std.450 Determinant: the Result Type %%%u is not x's "
+                            "component type %%%u", rt, oc);
+        return 1;
+    }
+    case SpvGLSLstd450MatrixInverse: {
+        uint32_t cols, col;
+        if (!glsl_matrix(v, rt, &cols, &col) || !val_vector_type(v, col, &oc, &on) || on != cols)
+            return val_fail(v, "GLSL.std.450 MatrixInverse: the Result Type %%%u is not a square "
+                            "floating-point matrix", rt);
+        if (ot != rt)
+            return val_fail(v, "GLSL.std.450 MatrixInverse: x %%%u has type %%%u, not the Result "
+                            "Type %%%u", in->words[5], ot, rt);
+        return 1;
+    }
+    case SpvGLSLstd450ModfStruct: case SpvGLSLstd450FrexpStruct: {
+        spv_inst s;
+        int modf = in->words[4] == SpvGLSLstd450ModfStruct;
+        if (!val_def(v, rt, &s) || s.opcode != SpvOpTypeStruct || s.word_count != 4)
+            return val_fail(v, "GLSL.std.450 %s: the Result Type %%%u is not a structure of two "
+                            "members", name, rt);
+        if (!glsl_float_sv(v, s.words[2], &rc, &rn))
+            return val_fail(v, "GLSL.std.450 %s: the first member %%%u is not a floating-point "
+                            "scalar or vector", name, s.words[2]);
+        if (ot != s.words[2])
+            return val_fail(v, "GLSL.std.450 %s: x %%%u has type %%%u, not the first member's "
+                            "type %%%u", name, in->words[5], ot, s.words[2]);
+        if (modf ? s.words[3] != s.words[2]
+                 : !glsl_int_sv(v, s.words[3], &oc, &on) || on != rn)
+            return val_fail(v, "GLSL.std.450 %s: the second member %%%u is not %s", name,
+                            s.words[3], modf ? "of x's type"
+                                             : "an integer scalar or vector of x's component count");
+        return 1;
+    }
+    default:
+        return 1;
+    }
+}
+
 /* ---- phase 4: capabilities -------------------------------------------------------------- */
 
 static int caps_ok(const val_ctx *v, const uint16_t *caps, uint16_t n)
