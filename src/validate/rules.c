@@ -52,6 +52,24 @@ VAL_FOR_OPCODES(vc_convert_each, vc_convert, SpvOpConvertFToU, SpvOpConvertFToS,
                 SpvOpConvertSToF, SpvOpConvertUToF, SpvOpUConvert, SpvOpSConvert, SpvOpFConvert)
 VAL_FOR_OPCODES(vc_bit_field_each, vc_bit_field, SpvOpBitFieldInsert, SpvOpBitFieldSExtract,
                 SpvOpBitFieldUExtract)
+VAL_FOR_OPCODES(vc_group_bool_each, vc_group_bool, SpvOpGroupNonUniformElect,
+                SpvOpGroupNonUniformAll, SpvOpGroupNonUniformAny, SpvOpGroupNonUniformAllEqual)
+VAL_FOR_OPCODES(vc_group_ballot_each, vc_group_ballot, SpvOpGroupNonUniformBallot,
+                SpvOpGroupNonUniformInverseBallot, SpvOpGroupNonUniformBallotBitExtract,
+                SpvOpGroupNonUniformBallotBitCount, SpvOpGroupNonUniformBallotFindLSB,
+                SpvOpGroupNonUniformBallotFindMSB)
+VAL_FOR_OPCODES(vc_group_value_each, vc_group_value, SpvOpGroupNonUniformBroadcast,
+                SpvOpGroupNonUniformBroadcastFirst, SpvOpGroupNonUniformShuffle,
+                SpvOpGroupNonUniformShuffleXor, SpvOpGroupNonUniformShuffleUp,
+                SpvOpGroupNonUniformShuffleDown, SpvOpGroupNonUniformQuadBroadcast,
+                SpvOpGroupNonUniformQuadSwap, SpvOpGroupNonUniformRotateKHR,
+                SpvOpGroupNonUniformIAdd, SpvOpGroupNonUniformFAdd, SpvOpGroupNonUniformIMul,
+                SpvOpGroupNonUniformFMul, SpvOpGroupNonUniformSMin, SpvOpGroupNonUniformUMin,
+                SpvOpGroupNonUniformFMin, SpvOpGroupNonUniformSMax, SpvOpGroupNonUniformUMax,
+                SpvOpGroupNonUniformFMax, SpvOpGroupNonUniformBitwiseAnd,
+                SpvOpGroupNonUniformBitwiseOr, SpvOpGroupNonUniformBitwiseXor,
+                SpvOpGroupNonUniformLogicalAnd, SpvOpGroupNonUniformLogicalOr,
+                SpvOpGroupNonUniformLogicalXor)
 VAL_FOR_OPCODES(vc_extended_arith_each, vc_extended_arith, SpvOpIAddCarry, SpvOpISubBorrow,
                 SpvOpUMulExtended, SpvOpSMulExtended)
 VAL_FOR_OPCODES(vc_return_each, vc_return, SpvOpReturn, SpvOpReturnValue)

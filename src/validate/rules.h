@@ -188,6 +188,12 @@ X("CORE.Dot", 4, VAL_OPCODE, OPC(Dot), VAL_ENV_ANY, VAL_ERROR, SRC_CORE, "3.42.1
   "the Result Type is a floating-point scalar; Vector 1 and Vector 2 are vectors of one type whose component type is the Result Type", vc_dot) \
 X("CORE.Bit-Field", 4, VAL_EACH, 0, VAL_ENV_ANY, VAL_ERROR, SRC_CORE, "3.42.14 OpBitFieldInsert, OpBitFieldSExtract, OpBitFieldUExtract", \
   "the Result Type is an integer scalar or vector; Base (and Insert) are of the Result Type; Offset and Count are integer scalars", vc_bit_field_each) \
+X("CORE.Group-Boolean", 4, VAL_EACH, 0, VAL_ENV_ANY, VAL_ERROR, SRC_CORE, "3.42.24 OpGroupNonUniformElect, OpGroupNonUniformAll, OpGroupNonUniformAny, OpGroupNonUniformAllEqual", \
+  "the Result Type is a Boolean scalar; All's and Any's Predicate is a Boolean scalar; AllEqual's Value a scalar or vector of integers, floats or Booleans", vc_group_bool_each) \
+X("CORE.Group-Ballot", 4, VAL_EACH, 0, VAL_ENV_ANY, VAL_ERROR, SRC_CORE, "3.42.24 OpGroupNonUniformBallot, OpGroupNonUniformInverseBallot, OpGroupNonUniformBallotBitExtract, OpGroupNonUniformBallotBitCount, OpGroupNonUniformBallotFindLSB, OpGroupNonUniformBallotFindMSB", \
+  "the ballot (Ballot's Result Type, the others' Value) is a vector of four 32-bit unsigned integers; Ballot's Predicate is a Boolean scalar; InverseBallot's and BallotBitExtract's Result Type a Boolean scalar, BallotBitCount's an unsigned integer scalar, BallotFindLSB's and BallotFindMSB's an integer scalar; Index is an integer scalar", vc_group_ballot_each) \
+X("CORE.Group-Value", 4, VAL_EACH, 0, VAL_ENV_ANY, VAL_ERROR, SRC_CORE, "3.42.24 OpGroupNonUniformBroadcast, BroadcastFirst, Shuffle, ShuffleXor, ShuffleUp, ShuffleDown, QuadBroadcast, QuadSwap, RotateKHR and the arithmetic instructions", \
+  "the Result Type is a scalar or vector of integers, floats or Booleans (the arithmetic ones: of the class the opcode names) and Value is of the Result Type; Id, Mask, Delta, Index, Direction and ClusterSize are integer scalars", vc_group_value_each) \
 X("CORE.Bit-Count", 4, VAL_OPCODE, OPC(BitCount), VAL_ENV_ANY, VAL_ERROR, SRC_CORE, "3.42.14 OpBitCount", \
   "the Result Type and Base are integer scalars or vectors with one number of components (the widths may differ)", vc_bit_count) \
 X("CORE.Extended-Arith", 4, VAL_EACH, 0, VAL_ENV_ANY, VAL_ERROR, SRC_CORE, "3.42.13 OpIAddCarry, OpISubBorrow, OpUMulExtended, OpSMulExtended", \

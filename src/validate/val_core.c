@@ -2136,3 +2136,173 @@ int vc_composite_replicate(val_ctx *v, const spv_inst *in)
                         in->words[3], val_type_of(v, in->words[3]), elem);
     return 1;
 }
+
+/* ---- 3.42.24 Non-Uniform Instructions (OpGroupNonUniform*) ---- */
+
+/* A vector of four 32-bit integers (spirv-val: unsigned ones). */
+static int ballot_type(const val_ctx *v, uint32_t t)
+{
+    uint32_t comp, n, w, sgn;
+    return val_vector_type(v, t, &comp, &n) && n == 4 && val_int_type(v, comp, &w, &sgn) &&
+           w == 32 && !sgn;
+}
+
+static int bool_scalar(const val_ctx *v, uint32_t t)
+{
+    return val_is_bool(v, t) && !val_vector_type(v, t, NULL, NULL);
+}
+
+/* OpGroupNonUniformElect / All / Any / AllEqual: a Boolean scalar Result
+ * Type; All's and Any's Predicate a Boolean scalar; AllEqual's Value a
+ * scalar or vector of integers, floats or Booleans. */
+int vc_group_bool(val_ctx *v, const spv_inst *in)
+{
+    uint32_t rt = in->words[1], c, n;
+    if (!bool_scalar(v, rt))
+        return val_fail(v, "the Result Type %%%u of %s is not a Boolean scalar", rt,
+                        val_op_name(in->opcode));
+    if (in->opcode == SpvOpGroupNonUniformElect || in->word_count < 5)
+        return 1;
+    uint32_t t = val_type_of(v, in->words[4]);
+    if (in->opcode == SpvOpGroupNonUniformAllEqual) {
+        if (!shape(v, t, &c, &n))
+            return val_fail(v, "Value %%%u (type %%%u) is not a scalar or vector of integers, "
+                               "floats or Booleans",
+                            in->words[4], t);
+        return 1;
+    }
+    if (!bool_scalar(v, t))
+        return val_fail(v, "Predicate %%%u (type %%%u) is not a Boolean scalar", in->words[4], t);
+    return 1;
+}
+
+/* OpGroupNonUniformBallot / InverseBallot / BallotBitExtract /
+ * BallotBitCount / BallotFindLSB / BallotFindMSB: the ballot is a vector
+ * of four 32-bit unsigned integers; Ballot's Predicate a Boolean scalar;
+ * InverseBallot's and BallotBitExtract's Result Type a Boolean scalar,
+ * the count's an unsigned integer scalar (as spirv-val checks), the finds'
+ * an integer scalar; Index an integer scalar. */
+int vc_group_ballot(val_ctx *v, const spv_inst *in)
+{
+    uint32_t rt = in->words[1];
+    uint32_t vi = in->opcode == SpvOpGroupNonUniformBallotBitCount ? 5 : 4;
+    if (in->word_count <= vi)
+        return 1;
+    uint32_t val = in->words[vi], t = val_type_of(v, val);
+    if (in->opcode == SpvOpGroupNonUniformBallot) {
+        if (!ballot_type(v, rt))
+            return val_fail(v, "the Result Type %%%u is not a vector of four 32-bit unsigned "
+                               "integers",
+                            rt);
+        if (!bool_scalar(v, t))
+            return val_fail(v, "Predicate %%%u (type %%%u) is not a Boolean scalar", val, t);
+        return 1;
+    }
+    if (in->opcode == SpvOpGroupNonUniformInverseBallot ||
+        in->opcode == SpvOpGroupNonUniformBallotBitExtract) {
+        if (!bool_scalar(v, rt))
+            return val_fail(v, "the Result Type %%%u of %s is not a Boolean scalar", rt,
+                            val_op_name(in->opcode));
+    } else if (!val_is_int_scalar(v, rt, 0)) {
+        return val_fail(v, "the Result Type %%%u of %s is not an integer scalar", rt,
+                        val_op_name(in->opcode));
+    } else if (in->opcode == SpvOpGroupNonUniformBallotBitCount) {
+        uint32_t sgn = 0;
+        val_int_type(v, rt, NULL, &sgn);
+        if (sgn)
+            return val_fail(v, "the Result Type %%%u of OpGroupNonUniformBallotBitCount is "
+                               "signed",
+                            rt);
+    }
+    if (!ballot_type(v, t))
+        return val_fail(v, "Value %%%u (type %%%u) is not a vector of four 32-bit unsigned "
+                           "integers",
+                        val, t);
+    if (in->opcode == SpvOpGroupNonUniformBallotBitExtract && in->word_count > 5 &&
+        !val_is_int_scalar(v, val_type_of(v, in->words[5]), 0))
+        return val_fail(v, "Index %%%u is not an integer scalar", in->words[5]);
+    return 1;
+}
+
+/* OpGroupNonUniformBroadcast / BroadcastFirst / Shuffle* / QuadBroadcast /
+ * QuadSwap / RotateKHR and the arithmetic ones: Value of the Result Type,
+ * a scalar or vector of integers, floats or Booleans (of the class the
+ * arithmetic opcode names); Id, Mask, Delta, Index, Direction and
+ * ClusterSize integer scalars. */
+int vc_group_value(val_ctx *v, const spv_inst *in)
+{
+    uint32_t rt = in->words[1], rc, rn, vi = 4, id = 5, cluster = 0;
+    int cls = 0; /* 0 any, 1 integer, 2 float, 3 Boolean */
+    const char *id_name = "Id";
+    switch (in->opcode) {
+    case SpvOpGroupNonUniformBroadcastFirst:
+        id = 0;
+        break;
+    case SpvOpGroupNonUniformShuffleXor:
+        id_name = "Mask";
+        break;
+    case SpvOpGroupNonUniformShuffleUp:
+    case SpvOpGroupNonUniformShuffleDown:
+        id_name = "Delta";
+        break;
+    case SpvOpGroupNonUniformRotateKHR:
+        id_name = "Delta";
+        cluster = 6;
+        break;
+    case SpvOpGroupNonUniformQuadBroadcast:
+        id_name = "Index";
+        break;
+    case SpvOpGroupNonUniformQuadSwap:
+        id_name = "Direction";
+        break;
+    case SpvOpGroupNonUniformIAdd:
+    case SpvOpGroupNonUniformIMul:
+    case SpvOpGroupNonUniformSMin:
+    case SpvOpGroupNonUniformUMin:
+    case SpvOpGroupNonUniformSMax:
+    case SpvOpGroupNonUniformUMax:
+    case SpvOpGroupNonUniformBitwiseAnd:
+    case SpvOpGroupNonUniformBitwiseOr:
+    case SpvOpGroupNonUniformBitwiseXor:
+        cls = 1, vi = 5, id = 0, cluster = 6;
+        break;
+    case SpvOpGroupNonUniformFAdd:
+    case SpvOpGroupNonUniformFMul:
+    case SpvOpGroupNonUniformFMin:
+    case SpvOpGroupNonUniformFMax:
+        cls = 2, vi = 5, id = 0, cluster = 6;
+        break;
+    case SpvOpGroupNonUniformLogicalAnd:
+    case SpvOpGroupNonUniformLogicalOr:
+    case SpvOpGroupNonUniformLogicalXor:
+        cls = 3, vi = 5, id = 0, cluster = 6;
+        break;
+    default:
+        break;
+    }
+    static const char *const cls_name[] = {"integers, floats or Booleans", "integers", "floats",
+                                           "Booleans"};
+    int ok = shape(v, rt, &rc, &rn);
+    if (ok && cls == 1)
+        ok = val_int_type(v, rc, NULL, NULL);
+    else if (ok && cls == 2)
+        ok = val_float_type(v, rc, NULL, NULL);
+    else if (ok && cls == 3)
+        ok = val_is_bool(v, rc);
+    if (!ok)
+        return val_fail(v, "the Result Type %%%u of %s is not a scalar or vector of %s", rt,
+                        val_op_name(in->opcode), cls_name[cls]);
+    if (in->word_count > vi && val_type_of(v, in->words[vi]) != rt)
+        return val_fail(v, "Value %%%u has type %%%u, not the Result Type %%%u", in->words[vi],
+                        val_type_of(v, in->words[vi]), rt);
+    if (id && in->word_count > id && !val_is_int_scalar(v, val_type_of(v, in->words[id]), 0))
+        return val_fail(v, "%s %%%u is not an integer scalar", id_name, in->words[id]);
+    /* The arithmetic ones' extra operand is ClusterSize for ClusteredReduce
+     * only (the Partitioned*NV operations take a ballot there). */
+    if (cls && in->word_count > 4 && in->words[4] != SpvGroupOperationClusteredReduce)
+        cluster = 0;
+    if (cluster && in->word_count > cluster &&
+        !val_is_int_scalar(v, val_type_of(v, in->words[cluster]), 0))
+        return val_fail(v, "ClusterSize %%%u is not an integer scalar", in->words[cluster]);
+    return 1;
+}
