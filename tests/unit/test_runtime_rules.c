@@ -339,7 +339,9 @@ static void tensor_shader(const char *off, const char *rows, int view, const cha
                     "%v1 = OpTensorViewSetClipNV %V %v0 %c0 %clip %c0 %c8\n"
                     "%m = OpCooperativeMatrixLoadTensorNV %mat %ps %null %l1 None TensorView %v1\n"
                   : "%m = OpCooperativeMatrixLoadTensorNV %mat %ps %null %l1 None None\n");
-    char *at = strstr(body, "CLIP");
+    /* only a view has a clip to put in (gcc -O3 cannot see that `clip`
+     * is set whenever "CLIP" is in the body) */
+    char *at = view && clip ? strstr(body, "CLIP") : NULL;
     if (at) {
         char rest[4096];
         snprintf(rest, sizeof(rest), "%s%s", clip, at + 4);
