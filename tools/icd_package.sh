@@ -11,15 +11,27 @@
 #                  VK_DRIVER_FILES=X/coopvm_icd.json COOPVM_JIT=always APP
 # (the deqp kit takes it as COOPVM_ICD=X/coopvm_icd.json).
 #
+# With SANITIZE=1 the library is built with -DCVM_SANITIZE=ON (ASan and
+# UBSan, gcc's) into coopvm-icd-asan.tar.xz: it needs, besides glibc,
+# libasan.so.8 and libubsan.so.1 (Debian: libasan8, libubsan1), libasan
+# preloaded into the application (LD_PRELOAD), and keeps its symbols
+# (strip --strip-debug) so that a report names functions.
+#
 # usage: tools/icd_package.sh [OUTDIR]     (default: icd-package)
-# environment: BUILD=build-icd-package, JOBS=$(nproc), CC=cc,
-#              LLVM_CONFIG=llvm-config-14
+# environment: BUILD=build-icd-package (build-icd-package-asan with
+#              SANITIZE=1), JOBS=$(nproc), CC=cc, LLVM_CONFIG=llvm-config-14,
+#              SANITIZE=0
 # Needs (Debian 12): cmake ninja-build gcc g++ llvm-14-dev libvulkan-dev
 # zlib1g-dev, binutils, xz-utils.
 set -eu
 cd "$(dirname "$0")/.."
 OUT=${1:-icd-package}
-BUILD=${BUILD:-build-icd-package}
+SANITIZE=${SANITIZE:-0}
+if [ "$SANITIZE" = 1 ]; then
+    BUILD=${BUILD:-build-icd-package-asan} san=ON name=coopvm-icd-asan strip_opt=--strip-debug
+else
+    BUILD=${BUILD:-build-icd-package} san=OFF name=coopvm-icd strip_opt=-s
+fi
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 4)}
 CC=${CC:-cc}
 LLVM_CONFIG=${LLVM_CONFIG:-llvm-config-14}
@@ -49,7 +61,7 @@ printf '%s\n' 'int setupterm(const char *t, int fd, int *err) { (void)t; (void)f
     "$CC" -x c -O2 -fPIC -fvisibility=hidden -c -o "$tinfo_stub" - || die "could not compile the terminfo stub"
 # shellcheck disable=SC2086 # one line of paths, ';' between them
 llvm_list=$(echo $llvm_libs | tr ' ' ';')
-cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCVM_BUILD_TESTS=OFF \
+cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCVM_BUILD_TESTS=OFF -DCVM_SANITIZE="$san" \
     -DCVM_WITH_GLSLANG=OFF -DCMAKE_C_COMPILER="$CC" \
     "-DCVM_LLVM_LIB:STRING=$llvm_list;$libz;$tinfo_stub;$libstdcxx;-lpthread;-ldl;-lrt;-lm" \
     "-DCMAKE_SHARED_LINKER_FLAGS=-static-libstdc++ -static-libgcc -Wl,--gc-sections -Wl,--exclude-libs,ALL" \
@@ -65,6 +77,7 @@ needed=$(readelf -dW "$lib" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' '
 for l in $needed; do
     case $l in
         libc.so.*|libm.so.*|libpthread.so.*|libdl.so.*|librt.so.*|ld-linux*.so.*) ;;
+        libasan.so.*|libubsan.so.*) [ "$SANITIZE" = 1 ] || die "$lib needs $l without SANITIZE=1" ;;
         *) die "$lib needs $l, which is no part of glibc (NEEDED: $needed)" ;;
     esac
 done
@@ -72,15 +85,15 @@ readelf -sW "$lib" | grep -q ' LLVMOrcCreateLLJIT$' || die "$lib has no LLVMOrcC
 glibc=$(readelf -VW "$lib" | sed -n 's/.*Name: GLIBC_\([0-9.]*\).*/\1/p' | sort -t. -k1,1n -k2,2n -k3,3n | tail -1)
 stage=$(mktemp -d "${TMPDIR:-/tmp}/icd_package.XXXXXX")
 trap 'rm -rf "$stage"' EXIT
-strip -s -o "$stage/libvulkan_coopvm.so" "$lib"
+strip $strip_opt -o "$stage/libvulkan_coopvm.so" "$lib"
 sed 's#"library_path": *"[^"]*"#"library_path": "./libvulkan_coopvm.so"#' "$BUILD/coopvm_icd.json" > "$stage/coopvm_icd.json"
 grep -q '"./libvulkan_coopvm.so"' "$stage/coopvm_icd.json" || die "could not rewrite library_path in $BUILD/coopvm_icd.json"
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo '?')
 changed=$(git status --porcelain --untracked-files=no 2>/dev/null | wc -l | tr -d ' ')
 [ "${changed:-0}" = 0 ] || commit="$commit with $changed tracked files changed"
 echo "coopvm ICD from commit $commit, built $(date -u '+%Y-%m-%d %H:%M UTC') with $("$CC" --version | head -1):" \
-    "LLVM $("$LLVM_CONFIG" --version) (orcjit native), libstdc++/libgcc static; NEEDED only $needed;" \
+    "LLVM $("$LLVM_CONFIG" --version) (orcjit native), CVM_SANITIZE=$san, libstdc++/libgcc static; NEEDED only $needed;" \
     "needs glibc >= ${glibc:-?}" > "$stage/BUILD_INFO"
-(cd "$stage" && tar -cf - libvulkan_coopvm.so coopvm_icd.json BUILD_INFO) | xz -6 > "$OUT/coopvm-icd.tar.xz"
+(cd "$stage" && tar -cf - libvulkan_coopvm.so coopvm_icd.json BUILD_INFO) | xz -6 > "$OUT/$name.tar.xz"
 cat "$stage/BUILD_INFO"
-echo "$(wc -c < "$stage/libvulkan_coopvm.so" | tr -d ' ') bytes libvulkan_coopvm.so; $(wc -c < "$OUT/coopvm-icd.tar.xz" | tr -d ' ') bytes coopvm-icd.tar.xz"
+echo "$(wc -c < "$stage/libvulkan_coopvm.so" | tr -d ' ') bytes libvulkan_coopvm.so; $(wc -c < "$OUT/$name.tar.xz" | tr -d ' ') bytes $name.tar.xz"

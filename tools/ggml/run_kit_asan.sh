@@ -1,0 +1,54 @@
+#!/bin/bash
+# tools/ggml/run_kit_asan.sh BUDGET_S [NORMAL_WORKERS ASAN_WORKERS]
+#
+# run_kit.sh's kit, run on a many-core machine in one call (issue 34):
+# 1. the perf figure: `test-backend-ops perf -o MUL_MAT` at m=4096,
+#    k=14336, n=1 and 8 (q4_0; f16 at n=8) on COOPVM_THREADS=16.  ggml's perf
+#    loop wants 100 GFLOP per timing on a GPU device, far more than the
+#    budget on a CPU, so each case runs 30 s with GGML_VK_PERF_LOGGER and the
+#    figure is its warm-up dispatch, timed by the driver's timestamp queries;
+# 2. runner.py over jobs.txt on the coopmat2, KHR and scalar paths through
+#    the normal driver (coopvm-icd.tar.xz) and, side by side, through a
+#    driver built with -DCVM_SANITIZE=ON (coopvm-icd-asan.tar.xz, packed as
+#    icd_package.sh packs the normal one), Debian's libasan8 preloaded.
+# The kit folder also holds debs/ with libvulkan1, libgomp1, libasan8 and
+# libubsan1.  Writes $OUT/log.txt and $OUT/results.tar.xz (res/ for the
+# normal driver, resa/ for the sanitized one, perf/).  Leave 40 s of the
+# call's limit beyond BUDGET_S for unpacking and the tarball.
+set -u
+START=$(date +%s)
+BUDGET=$1 NW=${2:-11} NA=${3:-5}
+K=$(cd "$(dirname "$0")" && pwd)
+W=${WORK:-/root/gg}
+mkdir -p "$W/res" "$W/resa" "$W/perf"
+exec > >(tee -a "$OUT/log.txt") 2>&1
+trap '(cd "$W" && tar -cJf "$OUT/results.tar.xz" res resa perf); ls -la "$OUT"' EXIT
+for f in "$K"/debs/*.deb; do dpkg -x "$f" /; done
+ldconfig
+tar -xJf "$K/ggml.tar.xz" -C "$W"
+mkdir -p "$W/icd" "$W/icda"
+tar -xJf "$K/coopvm-icd.tar.xz" -C "$W/icd"
+tar -xJf "$K/coopvm-icd-asan.tar.xz" -C "$W/icda"
+cat "$W/icd/BUILD_INFO" "$W/icda/BUILD_INFO"
+echo "$(nproc) cores: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"
+asan=/usr/lib/x86_64-linux-gnu/libasan.so.8
+[ -f "$asan" ] || { echo "no $asan: put Debian's libasan8 in debs/"; exit 1; }
+export GGML_VK_VISIBLE_DEVICES=0 VK_DRIVER_FILES="$W/icd/coopvm_icd.json"
+for c in "type_a=q4_0,type_b=f32,m=4096,n=1,k=14336" "type_a=q4_0,type_b=f32,m=4096,n=8,k=14336" \
+         "type_a=f16,type_b=f32,m=4096,n=8,k=14336"; do
+    n=$(echo "$c" | tr -c 'a-z0-9\n' _)
+    s=$(date +%s.%N)
+    GGML_VK_PERF_LOGGER=1 COOPVM_THREADS=16 timeout 30 stdbuf -oL -eL "$W/bin/test-backend-ops" \
+        perf -b Vulkan0 -o MUL_MAT -p "$c" > "$W/perf/out-$n.txt" 2>&1
+    echo "perf $c rc $? wall $(awk "BEGIN{print $(date +%s.%N) - $s}")"
+    grep -A3 'Vulkan Timings' "$W/perf/out-$n.txt"
+done
+deadline=$((START + BUDGET - 40))
+python3 -u "$K/runner.py" --bin "$W/bin/test-backend-ops" --jobs "$K/jobs.txt" --icd "$W/icd/coopvm_icd.json" \
+    --paths cm2,cm1,scalar --workers "$NW" --threads 1 --timeout 240 --order small --out "$W/res" \
+    --deadline "$deadline" > "$W/res/stdout.txt" 2>&1 &
+python3 -u "$K/runner.py" --bin "$W/bin/test-backend-ops" --jobs "$K/jobs.txt" --icd "$W/icda/coopvm_icd.json" \
+    --paths cm2,cm1,scalar --workers "$NA" --threads 1 --timeout 240 --order small --out "$W/resa" \
+    --deadline "$deadline" --env "LD_PRELOAD=$asan" --env ASAN_OPTIONS=detect_leaks=0 > "$W/resa/stdout.txt" 2>&1 &
+wait
+tail -n 2 "$W/res/stdout.txt" "$W/resa/stdout.txt"
