@@ -19,6 +19,11 @@ for each module:
         module itself
   dis   coopvm dis against spirv-dis, byte for byte
 
+The descriptors to bind are read from spirv-dis --raw-id's Binding
+decorations, so --tools must hold a spirv-dis (and spirv-as, glslang) of the
+checkout's age: an older one (Debian 12's 2023.1) cannot disassemble the newer
+modules, finds no binding, and their runs stop at CVM_ERROR_MISSING_BINDING.
+
 Usage: tools/glslang_modules.py [--glslang-src DIR] [--tools DIR] [--coopvm PATH] [--verbose]
 """
 import argparse
