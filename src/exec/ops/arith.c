@@ -52,6 +52,19 @@ static int is_float_op(uint32_t op)
     }
 }
 
+/* Which NaN an f32 operation of two operands returns: SPIR-V leaves it open
+ * (2.14), and the hardware's choice (the first operand's, on x86) would
+ * follow the order a compiler gave the operands, so the kernels decide it
+ * themselves, the same way in every path: the first operand's NaN, else the
+ * second's, quieted; a NaN the operation made stays as it is. */
+static inline uint32_t nan_pick32(uint32_t xb, uint32_t yb, uint32_t vb)
+{
+    int vn = (vb & 0x7fffffffu) > 0x7f800000u, xn = (xb & 0x7fffffffu) > 0x7f800000u;
+    int yn = (yb & 0x7fffffffu) > 0x7f800000u;
+    uint32_t pick = xn ? xb | 0x00400000u : yn ? yb | 0x00400000u : vb;
+    return vn ? pick : vb;
+}
+
 /* The generic kernel: every kind, every operation of this family. */
 static void k_generic(const cvm_insn *in, uint8_t *r, const uint8_t *a, const uint8_t *b,
                       const uint8_t *c, uint32_t n)
@@ -89,7 +102,11 @@ static void k_generic(const cvm_insn *in, uint8_t *r, const uint8_t *a, const ui
                 /* compute f32 in f32 for + - * /: identical to rounding the
                  * double (see the file comment), but FRem/FMod need care */
                 float fv = (float)v;
-                memcpy(r + (size_t)i * 4, &fv, 4);
+                uint32_t vb;
+                memcpy(&vb, &fv, 4);
+                if (op != SpvOpFNegate)
+                    vb = nan_pick32(load_bits(a, 4), load_bits(b, 4), vb);
+                memcpy(r + (size_t)i * 4, &vb, 4);
             } else {
                 cvm_store_from_f64(k, r + (size_t)i * es, v, 0);
             }
@@ -234,6 +251,27 @@ static void k_generic(const cvm_insn *in, uint8_t *r, const uint8_t *a, const ui
         v = (EXPR);                                                                \
         memcpy(r + (size_t)i * 4, &v, 4);                                          \
     }
+/* f32: the NaN of the two operands as nan_pick32 chooses it */
+#define KF_BODY(EXPR, SA, SB)                                                      \
+    for (uint32_t i = 0; i < n; i++) {                                             \
+        float x, y, v;                                                             \
+        uint32_t xb, yb, vb;                                                       \
+        memcpy(&x, a + (size_t)i * (SA), 4);                                       \
+        memcpy(&y, b + (size_t)i * (SB), 4);                                       \
+        v = (EXPR);                                                                \
+        memcpy(&xb, &x, 4);                                                        \
+        memcpy(&yb, &y, 4);                                                        \
+        memcpy(&vb, &v, 4);                                                        \
+        vb = nan_pick32(xb, yb, vb);                                               \
+        memcpy(r + (size_t)i * 4, &vb, 4);                                         \
+    }
+#define KF_LOOP(EXPR)                                                              \
+    if (sa == 4 && sb == 4)                                                        \
+        KF_BODY(EXPR, 4, 4)                                                        \
+    else if (sa == 4 && sb == 0)                                                   \
+        KF_BODY(EXPR, 4, 0)                                                        \
+    else                                                                           \
+        KF_BODY(EXPR, sa, sb)
 /* the common steps as constants, so that the loops vectorize: both operands
  * per element, or the second one for all (a constant) */
 #define K32_LOOP(T, EXPR)                                                          \
@@ -250,11 +288,22 @@ static void k_fadd_f32(const cvm_insn *in, uint8_t *r, const uint8_t *a, const u
     unsigned sa = elem_step(in, CVM_EW_A_BCAST, 4), sb = elem_step(in, CVM_EW_B_BCAST, 4);
     (void)c;
     switch (in->spv_op) {
-    case SpvOpFAdd: K32_LOOP(float, x + y) break;
-    case SpvOpFSub: K32_LOOP(float, x - y) break;
-    case SpvOpFDiv: K32_LOOP(float, x / y) break;
-    default: K32_LOOP(float, x * y) break;
+    case SpvOpFAdd: KF_LOOP(x + y) break;
+    case SpvOpFSub: KF_LOOP(x - y) break;
+    case SpvOpFDiv: KF_LOOP(x / y) break;
+    default: KF_LOOP(x * y) break;
     }
+}
+
+/* OpSMod of 32-bit integers: the sign of the divisor. */
+static uint32_t smod32(uint32_t x, uint32_t y)
+{
+    if (y == 0 || y == UINT32_MAX)
+        return 0;
+    int32_t q = (int32_t)x % (int32_t)y;
+    if (q != 0 && ((q < 0) != ((int32_t)y < 0)))
+        q += (int32_t)y;
+    return (uint32_t)q;
 }
 
 static void k_int32(const cvm_insn *in, uint8_t *r, const uint8_t *a, const uint8_t *b,
@@ -273,6 +322,19 @@ static void k_int32(const cvm_insn *in, uint8_t *r, const uint8_t *a, const uint
      * shift's operand is 32-bit here: see cvm_lower_arith) */
     case SpvOpUDiv: K32_LOOP(uint32_t, y ? x / y : 0) break;
     case SpvOpUMod: K32_LOOP(uint32_t, y ? x % y : 0) break;
+    /* signed, whatever the operands' signedness (as k_generic): a zero
+     * divisor gives 0, and -1 the negation (SDiv, wrapping) or 0 */
+    case SpvOpSDiv:
+        K32_LOOP(uint32_t, (uint32_t)(y == 0 ? 0u
+                                      : y == UINT32_MAX ? 0u - x
+                                                        : (uint32_t)((int32_t)x / (int32_t)y)))
+        break;
+    case SpvOpSRem:
+        K32_LOOP(uint32_t, (uint32_t)(y == 0 || y == UINT32_MAX ? 0 : (int32_t)x % (int32_t)y))
+        break;
+    case SpvOpSMod:
+        K32_LOOP(uint32_t, smod32(x, y))
+        break;
     case SpvOpShiftLeftLogical: K32_LOOP(uint32_t, y >= 32 ? 0 : x << y) break;
     case SpvOpShiftRightLogical: K32_LOOP(uint32_t, y >= 32 ? 0 : x >> y) break;
     default: /* SpvOpShiftRightArithmetic */
@@ -330,6 +392,29 @@ static void k_cmp32(const cvm_insn *in, uint8_t *r, const uint8_t *a, const uint
     }
 }
 
+/* Logical operations on bools (one byte each, read through bit 0 as
+ * k_generic reads them). */
+static void k_bool(const cvm_insn *in, uint8_t *r, const uint8_t *a, const uint8_t *b,
+                   const uint8_t *c, uint32_t n)
+{
+    unsigned sa = elem_step(in, CVM_EW_A_BCAST, 1), sb = elem_step(in, CVM_EW_B_BCAST, 1);
+    (void)c;
+#define KB_LOOP(EXPR)                                                                      \
+    for (uint32_t i = 0; i < n; i++) {                                                     \
+        unsigned x = a[(size_t)i * sa] & 1u, y = b[(size_t)i * sb] & 1u;                   \
+        (void)y;                                                                           \
+        r[i] = (uint8_t)(EXPR);                                                            \
+    }
+    switch (in->spv_op) {
+    case SpvOpLogicalOr: KB_LOOP(x | y) break;
+    case SpvOpLogicalAnd: KB_LOOP(x & y) break;
+    case SpvOpLogicalEqual: KB_LOOP(x == y) break;
+    case SpvOpLogicalNotEqual: KB_LOOP(x != y) break;
+    default: /* SpvOpLogicalNot */ KB_LOOP(x ^ 1u) break;
+    }
+#undef KB_LOOP
+}
+
 /* f16 + - * / (and times a scalar): in f32, whose 24 bits are at least
  * 2 * 11 + 2, so rounding the f32 result to f16 gives the correctly rounded
  * f16 result, the same as k_generic's double.  Chunks through the bulk
@@ -375,6 +460,7 @@ static cvm_result h_f16(cvm_exec *ex, const cvm_insn *in) { return run_kernel(ex
 static cvm_result h_fadd_f32(cvm_exec *ex, const cvm_insn *in) { return run_kernel(ex, in, k_fadd_f32); }
 static cvm_result h_int32(cvm_exec *ex, const cvm_insn *in) { return run_kernel(ex, in, k_int32); }
 static cvm_result h_cmp32(cvm_exec *ex, const cvm_insn *in) { return run_kernel(ex, in, k_cmp32); }
+static cvm_result h_bool(cvm_exec *ex, const cvm_insn *in) { return run_kernel(ex, in, k_bool); }
 
 /* OpSelect: any type; a scalar condition picks whole objects. */
 /* ewise.h: k_generic is the kernel the specialised ones agree with bit for
@@ -382,7 +468,8 @@ static cvm_result h_cmp32(cvm_exec *ex, const cvm_insn *in) { return run_kernel(
 int cvm_arith_eval_lane(const cvm_insn *in, uint8_t *r, const uint8_t *a, const uint8_t *b,
                         const uint8_t *c)
 {
-    if (in->fn != h_generic && in->fn != h_fadd_f32 && in->fn != h_int32 && in->fn != h_cmp32)
+    if (in->fn != h_generic && in->fn != h_fadd_f32 && in->fn != h_int32 && in->fn != h_cmp32 &&
+        in->fn != h_bool)
         return 0;
     if (r)
         k_generic(in, r, a, b, c, in->ncomp);
@@ -724,6 +811,8 @@ cvm_result cvm_lower_arith(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
             CVM_TRY(same_width(lw, in, w[3], &w[2], 1));
         out->sk = component_kind(lw, w[3]);
         out->fn = h_generic;
+        if (op == SpvOpLogicalNot && out->sk == CVM_SK_BOOL)
+            out->fn = h_bool;
         if (op == SpvOpBitCount &&
             cvm_sk_size(component_kind(lw, w[2])) != cvm_sk_size((cvm_scalar_kind)out->sk)) {
             if (out->flags & CVM_INSN_PER_INSTANCE)
@@ -780,8 +869,11 @@ cvm_result cvm_lower_arith(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
         if ((out->sk == CVM_SK_U32 || out->sk == CVM_SK_S32) &&
             (op == SpvOpIAdd || op == SpvOpISub || op == SpvOpIMul || op == SpvOpBitwiseAnd ||
              op == SpvOpBitwiseOr || op == SpvOpBitwiseXor || op == SpvOpUDiv ||
-             op == SpvOpUMod))
+             op == SpvOpUMod || op == SpvOpSDiv || op == SpvOpSRem || op == SpvOpSMod))
             out->fn = h_int32;
+        if (out->sk == CVM_SK_BOOL && (op == SpvOpLogicalOr || op == SpvOpLogicalAnd ||
+                                       op == SpvOpLogicalEqual || op == SpvOpLogicalNotEqual))
+            out->fn = h_bool;
         if ((out->sk == CVM_SK_U32 || out->sk == CVM_SK_S32) &&
             (out->sk2 == CVM_SK_U32 || out->sk2 == CVM_SK_S32) &&
             (op == SpvOpShiftRightLogical || op == SpvOpShiftRightArithmetic ||
