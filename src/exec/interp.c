@@ -863,11 +863,46 @@ run_block_impl(cvm_group *g, cvm_frame *fr, const cvm_function *f, uint32_t bi, 
             ex->scratch = ns;
             ex->scratch_size = need;
         }
+        /* the one block every active lane came from, if there is one (a
+         * loop header entered from its latch, say): then each phi is one
+         * block copy instead of a copy per lane */
+        uint32_t from_all = UINT32_MAX;
+        if (!(ex->flags & CVM_FLAG_REFERENCE_PATHS) && ex->nactive == n && n > 0) {
+            const uint32_t *pb = fr->prev_block;
+            uint32_t diff = 0; /* no early exit: the loop vectorizes */
+            for (uint32_t l = 1; l < n; l++)
+                diff |= pb[l] ^ pb[0];
+            from_all = diff ? UINT32_MAX : pb[0];
+        } else if (!(ex->flags & CVM_FLAG_REFERENCE_PATHS)) {
+            const uint32_t *pb = fr->prev_block;
+            for (uint32_t l = 0; l < n; l++) {
+                if (!ex->active[l])
+                    continue;
+                if (from_all == UINT32_MAX)
+                    from_all = pb[l];
+                else if (pb[l] != from_all) {
+                    from_all = UINT32_MAX;
+                    break;
+                }
+            }
+        }
         size_t at = 0;
         for (const cvm_insn *ph = in; ph < phi_end; ph++) {
             cvm_val tmp = {ex->scratch + at, fr->vals[ph->result].stride};
             uint32_t tid = ph->type, wg;
             const uint32_t *pairs = p->extra + ph->extra;
+            if (from_all != UINT32_MAX && tmp.stride != 0) {
+                uint32_t k = 0;
+                for (; k < ph->nextra; k += 2)
+                    if (pairs[k + 1] == from_all)
+                        break;
+                if (k >= ph->nextra)
+                    return cvm_exec_fail(ex, ph, CVM_ERROR_INVALID_MODULE,
+                                         "OpPhi has no value for the block its invocations came from");
+                copy_value_active(ex, tid, tmp, fr->vals[pairs[k]]);
+                at += value_scratch(ex, tid, tmp.stride);
+                continue;
+            }
             /* a cooperative matrix moves once per scope instance, from the
              * block its first active lane came from (its invocations reach
              * a matrix instruction together) */
@@ -979,16 +1014,25 @@ run_block_impl(cvm_group *g, cvm_frame *fr, const cvm_function *f, uint32_t bi, 
             cvm_val s = fr->vals[in->a];
             const uint32_t *cases = p->extra + in->extra; /* (lo, hi, block) triples */
             uint32_t wide = in->d;
+            /* the cases are searched again only when a lane's selector
+             * differs from the last one searched (a uniform selector: once) */
+            uint64_t last_v = 0;
+            uint32_t target = in->b;
+            int have = 0;
             CVM_FOR_ACTIVE(ex, l) {
                 uint64_t v = 0;
                 memcpy(&v, CVM_LANE(s, l), wide ? 8 : 4);
-                uint32_t target = in->b;
-                for (uint32_t k = 0; k < in->nextra; k += 3) {
-                    uint64_t lit = cases[k] | ((uint64_t)cases[k + 1] << 32);
-                    if (lit == v) {
-                        target = cases[k + 2];
-                        break;
+                if (!have || v != last_v) {
+                    target = in->b;
+                    for (uint32_t k = 0; k < in->nextra; k += 3) {
+                        uint64_t lit = cases[k] | ((uint64_t)cases[k + 1] << 32);
+                        if (lit == v) {
+                            target = cases[k + 2];
+                            break;
+                        }
                     }
+                    last_v = v;
+                    have = 1;
                 }
                 fr->prev_block[l] = bi;
                 fr->cur_block[l] = target;

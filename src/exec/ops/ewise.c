@@ -19,25 +19,60 @@ static cvm_result ew_run(cvm_exec *ex, const cvm_insn *in, cvm_ew_kernel k, int 
             cvm_insn flat = *in;
             const cvm_val *ops[3] = {&a, &b, &c};
             const uint32_t ids[3] = {in->a, in->b, in->c};
+            /* scratch: the result's slots first (when lanes are inactive),
+             * then the operands expanded below */
+            size_t used = ex->nactive == ex->nlanes ? 0 : (size_t)rsize * ex->nlanes;
+            uint8_t *p[3] = {a.p, b.p, c.p};
             for (int oi = 0; oi < 3 && ok; oi++) {
                 if (!ids[oi])
                     continue;
                 uint8_t bit = (uint8_t)(CVM_EW_A_BCAST << oi);
+                uint32_t osize = ex->prog->types[ex->prog->mod->defs[ids[oi]].type].size;
                 if (ops[oi]->stride == 0) {
                     if (in->ncomp == 1 || (in->flags & bit))
                         flat.flags |= bit;
                     else
                         ok = 0;
                 } else if (in->flags & bit) {
-                    ok = 0; /* a per-lane scalar broadcast over components */
+                    /* a per-lane scalar broadcast over components (a vector
+                     * times a scalar of its own lane): expanded into scratch,
+                     * ncomp copies a lane, so that the kernel reads it as a
+                     * dense vector; inactive lanes' stale scalars are copied
+                     * too (their results are not kept) */
+                    size_t need = (size_t)osize * in->ncomp * ex->nlanes;
+                    if (used + need > ex->scratch_size) {
+                        ok = 0;
+                        break;
+                    }
+                    uint8_t *e = ex->scratch + used;
+                    const uint8_t *src = ops[oi]->p;
+                    uint32_t st = ops[oi]->stride;
+                    switch (osize) {
+#define EXPAND_LOOP(T)                                                                     \
+    for (uint32_t l = 0; l < ex->nlanes; l++) {                                            \
+        T v;                                                                               \
+        memcpy(&v, src + (size_t)l * st, sizeof(T));                                       \
+        for (uint32_t q = 0; q < in->ncomp; q++)                                           \
+            memcpy(e + ((size_t)l * in->ncomp + q) * sizeof(T), &v, sizeof(T));            \
+    }
+                    case 1: EXPAND_LOOP(uint8_t) break;
+                    case 2: EXPAND_LOOP(uint16_t) break;
+                    case 4: EXPAND_LOOP(uint32_t) break;
+                    case 8: EXPAND_LOOP(uint64_t) break;
+#undef EXPAND_LOOP
+                    default: ok = 0; break;
+                    }
+                    p[oi] = e;
+                    used += need;
+                    flat.flags &= (uint8_t)~bit;
                 }
                 /* a dense operand: its stride must equal its value size */
-                else if (ops[oi]->stride != ex->prog->types[ex->prog->mod->defs[ids[oi]].type].size) {
+                else if (ops[oi]->stride != osize) {
                     ok = 0;
                 }
             }
             if (ok && ex->nactive == ex->nlanes) {
-                k(&flat, r.p, a.p, b.p, c.p, in->ncomp * ex->nlanes);
+                k(&flat, r.p, p[0], p[1], p[2], in->ncomp * ex->nlanes);
                 return CVM_SUCCESS;
             }
             /* Some lanes inactive: all lanes computed into scratch (the
@@ -46,6 +81,9 @@ static cvm_result ew_run(cvm_exec *ex, const cvm_insn *in, cvm_ew_kernel k, int 
              * have no side effects, so this equals the per-lane loop below. */
             if (ok && (size_t)rsize * ex->nlanes <= ex->scratch_size) {
                 uint8_t *tmp = ex->scratch;
+                a.p = p[0];
+                b.p = p[1];
+                c.p = p[2];
                 k(&flat, tmp, a.p, b.p, c.p, in->ncomp * ex->nlanes);
                 const uint8_t *act = ex->active;
                 uint32_t n = ex->nlanes;
