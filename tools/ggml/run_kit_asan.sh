@@ -11,6 +11,10 @@
 #    the normal driver (coopvm-icd.tar.xz) and, side by side, through a
 #    driver built with -DCVM_SANITIZE=ON (coopvm-icd-asan.tar.xz, packed as
 #    icd_package.sh packs the normal one), Debian's libasan8 preloaded.
+# Environment: PERF=0 skips step 1; NOPS and AOPS (comma-separated op
+# names) limit the normal and the sanitized runs to those ops, NONE for no
+# run; NORDER and AORDER are runner.py's --order (large, small), TIMEOUT its
+# limit per shard (240 s).
 # The kit folder also holds debs/ with libvulkan1, libgomp1, libasan8 and
 # libubsan1.  Writes $OUT/log.txt and $OUT/results.tar.xz (res/ for the
 # normal driver, resa/ for the sanitized one, perf/).  Leave 40 s of the
@@ -34,7 +38,9 @@ echo "$(nproc) cores: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"
 asan=/usr/lib/x86_64-linux-gnu/libasan.so.8
 [ -f "$asan" ] || { echo "no $asan: put Debian's libasan8 in debs/"; exit 1; }
 export GGML_VK_VISIBLE_DEVICES=0 VK_DRIVER_FILES="$W/icd/coopvm_icd.json"
-for c in "type_a=q4_0,type_b=f32,m=4096,n=1,k=14336" "type_a=q4_0,type_b=f32,m=4096,n=8,k=14336" \
+PERF=${PERF:-1} NOPS=${NOPS:-} AOPS=${AOPS:-} NORDER=${NORDER:-small} AORDER=${AORDER:-small}
+TIMEOUT=${TIMEOUT:-240}
+[ "$PERF" = 1 ] && for c in "type_a=q4_0,type_b=f32,m=4096,n=1,k=14336" "type_a=q4_0,type_b=f32,m=4096,n=8,k=14336" \
          "type_a=f16,type_b=f32,m=4096,n=8,k=14336"; do
     n=$(echo "$c" | tr -c 'a-z0-9\n' _)
     s=$(date +%s.%N)
@@ -44,11 +50,12 @@ for c in "type_a=q4_0,type_b=f32,m=4096,n=1,k=14336" "type_a=q4_0,type_b=f32,m=4
     grep -A3 'Vulkan Timings' "$W/perf/out-$n.txt"
 done
 deadline=$((START + BUDGET - 40))
-python3 -u "$K/runner.py" --bin "$W/bin/test-backend-ops" --jobs "$K/jobs.txt" --icd "$W/icd/coopvm_icd.json" \
-    --paths cm2,cm1,scalar --workers "$NW" --threads 1 --timeout 240 --order small --out "$W/res" \
-    --deadline "$deadline" > "$W/res/stdout.txt" 2>&1 &
-python3 -u "$K/runner.py" --bin "$W/bin/test-backend-ops" --jobs "$K/jobs.txt" --icd "$W/icda/coopvm_icd.json" \
-    --paths cm2,cm1,scalar --workers "$NA" --threads 1 --timeout 240 --order small --out "$W/resa" \
-    --deadline "$deadline" --env "LD_PRELOAD=$asan" --env ASAN_OPTIONS=detect_leaks=0 > "$W/resa/stdout.txt" 2>&1 &
+[ "$NOPS" != NONE ] && python3 -u "$K/runner.py" --bin "$W/bin/test-backend-ops" --jobs "$K/jobs.txt" \
+    --icd "$W/icd/coopvm_icd.json" --paths cm2,cm1,scalar --workers "$NW" --threads 1 --timeout "$TIMEOUT" \
+    --order "$NORDER" --ops "$NOPS" --out "$W/res" --deadline "$deadline" > "$W/res/stdout.txt" 2>&1 &
+[ "$AOPS" != NONE ] && python3 -u "$K/runner.py" --bin "$W/bin/test-backend-ops" --jobs "$K/jobs.txt" \
+    --icd "$W/icda/coopvm_icd.json" --paths cm2,cm1,scalar --workers "$NA" --threads 1 --timeout "$TIMEOUT" \
+    --order "$AORDER" --ops "$AOPS" --out "$W/resa" --deadline "$deadline" --env "LD_PRELOAD=$asan" \
+    --env ASAN_OPTIONS=detect_leaks=0 > "$W/resa/stdout.txt" 2>&1 &
 wait
-tail -n 2 "$W/res/stdout.txt" "$W/resa/stdout.txt"
+tail -n 2 "$W/res/stdout.txt" "$W/resa/stdout.txt" 2>/dev/null
