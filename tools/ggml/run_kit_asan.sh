@@ -16,8 +16,9 @@
 # run; NORDER and AORDER are runner.py's --order (large, small), TIMEOUT its
 # limit per shard (240 s).
 # The kit folder also holds debs/ with libvulkan1, libgomp1, libasan8 and
-# libubsan1.  Writes $OUT/log.txt and $OUT/results.tar.xz (res/ for the
-# normal driver, resa/ for the sanitized one, perf/).  Leave 40 s of the
+# libubsan1.  Writes $OUT/log.txt, $OUT/res-results.tsv and $OUT/resa-results.tsv
+# and $OUT/results.tar.gz (res/ for the normal driver, resa/ for the
+# sanitized one, perf/).  Leave 40 s of the
 # call's limit beyond BUDGET_S for unpacking and the tarball.
 set -u
 START=$(date +%s)
@@ -26,7 +27,14 @@ K=$(cd "$(dirname "$0")" && pwd)
 W=${WORK:-/root/gg}
 mkdir -p "$W/res" "$W/resa" "$W/perf"
 exec > >(tee -a "$OUT/log.txt") 2>&1
-trap '(cd "$W" && tar -cJf "$OUT/results.tar.xz" res resa perf); ls -la "$OUT"' EXIT
+# the result tables first, plain, then the rest (gzip: quick enough to end
+# inside the call's limit whatever the logs' size)
+save() {
+    for d in res resa; do cp "$W/$d/results.tsv" "$OUT/$d-results.tsv" 2>/dev/null; done
+    (cd "$W" && tar -czf "$OUT/results.tar.gz" res resa perf)
+    ls -la "$OUT"
+}
+trap save EXIT
 for f in "$K"/debs/*.deb; do dpkg -x "$f" /; done
 ldconfig
 tar -xJf "$K/ggml.tar.xz" -C "$W"
@@ -50,12 +58,17 @@ TIMEOUT=${TIMEOUT:-240}
     grep -A3 'Vulkan Timings' "$W/perf/out-$n.txt"
 done
 deadline=$((START + BUDGET - 40))
-[ "$NOPS" != NONE ] && python3 -u "$K/runner.py" --bin "$W/bin/test-backend-ops" --jobs "$K/jobs.txt" \
+# each runner killed 20 s past the deadline, whatever its shards do
+hard=$((deadline - $(date +%s) + 20)) npid='' apid=''
+[ "$NOPS" != NONE ] && timeout -k 5 "$hard" python3 -u "$K/runner.py" --bin "$W/bin/test-backend-ops" --jobs "$K/jobs.txt" \
     --icd "$W/icd/coopvm_icd.json" --paths cm2,cm1,scalar --workers "$NW" --threads 1 --timeout "$TIMEOUT" \
     --order "$NORDER" --ops "$NOPS" --out "$W/res" --deadline "$deadline" > "$W/res/stdout.txt" 2>&1 &
-[ "$AOPS" != NONE ] && python3 -u "$K/runner.py" --bin "$W/bin/test-backend-ops" --jobs "$K/jobs.txt" \
+npid=$!
+[ "$AOPS" != NONE ] && timeout -k 5 "$hard" python3 -u "$K/runner.py" --bin "$W/bin/test-backend-ops" --jobs "$K/jobs.txt" \
     --icd "$W/icda/coopvm_icd.json" --paths cm2,cm1,scalar --workers "$NA" --threads 1 --timeout "$TIMEOUT" \
     --order "$AORDER" --ops "$AOPS" --out "$W/resa" --deadline "$deadline" --env "LD_PRELOAD=$asan" \
     --env ASAN_OPTIONS=detect_leaks=0 > "$W/resa/stdout.txt" 2>&1 &
-wait
+apid=$!
+# the runners by name: a bare `wait` would wait for the tee above too
+for p in $npid $apid; do wait "$p"; done
 tail -n 2 "$W/res/stdout.txt" "$W/resa/stdout.txt" 2>/dev/null
