@@ -809,6 +809,16 @@ static cvm_result take_budget(cvm_group *g, const cvm_insn *in, uint64_t n)
 /* A CVM_INSN_UNIFORM instruction: its handler runs for the first active
  * lane alone (its operands and result have one slot, or read memory every
  * lane addresses alike). */
+/* The index in an OpPhi's (value, block) pairs of the pair for block
+ * `from`; ph->nextra when it has none. */
+static uint32_t phi_pair(const cvm_insn *ph, const uint32_t *pairs, uint32_t from)
+{
+    uint32_t k = 0;
+    while (k < ph->nextra && pairs[k + 1] != from)
+        k += 2;
+    return k;
+}
+
 static cvm_result run_uniform(cvm_group *g, const cvm_insn *in)
 {
     cvm_exec *ex = &g->ex;
@@ -892,10 +902,7 @@ run_block_impl(cvm_group *g, cvm_frame *fr, const cvm_function *f, uint32_t bi, 
             uint32_t tid = ph->type, wg;
             const uint32_t *pairs = p->extra + ph->extra;
             if (from_all != UINT32_MAX && tmp.stride != 0) {
-                uint32_t k = 0;
-                for (; k < ph->nextra; k += 2)
-                    if (pairs[k + 1] == from_all)
-                        break;
+                uint32_t k = phi_pair(ph, pairs, from_all);
                 if (k >= ph->nextra)
                     return cvm_exec_fail(ex, ph, CVM_ERROR_INVALID_MODULE,
                                          "OpPhi has no value for the block its invocations came from");
@@ -920,11 +927,7 @@ run_block_impl(cvm_group *g, cvm_frame *fr, const cvm_function *f, uint32_t bi, 
                     if (l >= n)
                         break;
                 }
-                uint32_t from = fr->prev_block[l];
-                uint32_t k = 0;
-                for (; k < ph->nextra; k += 2)
-                    if (pairs[k + 1] == from)
-                        break;
+                uint32_t k = phi_pair(ph, pairs, fr->prev_block[l]);
                 if (k >= ph->nextra)
                     return cvm_exec_fail(ex, ph, CVM_ERROR_INVALID_MODULE,
                                          "OpPhi has no value for the block invocation %u came from", l);
