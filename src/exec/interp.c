@@ -622,10 +622,25 @@ static cvm_result fill_builtins(cvm_group *g)
     const uint32_t *ls = p->local_size;
     for (uint32_t b = 0; b < p->nbuiltins; b++) {
         uint32_t var = p->builtin_vars[b], kind = p->builtin_kinds[b];
+        /* lane l's local id and subgroup lane, carried from lane to lane
+         * (l % ls[0], l / ls[0] % ls[1], l / (ls[0] * ls[1]); l % sg_size):
+         * no division per lane, each workgroup's start pays this loop */
+        uint32_t lid[3] = {0, 0, 0}, sl = 0, sg = 0;
         for (uint32_t l = 0; l < ex->nlanes; l++) {
+            if (l) {
+                if (++lid[0] == ls[0]) {
+                    lid[0] = 0;
+                    if (++lid[1] == ls[1]) {
+                        lid[1] = 0;
+                        lid[2]++;
+                    }
+                }
+                if (++sl == ex->sg_size) {
+                    sl = 0;
+                    sg++;
+                }
+            }
             uint8_t *dst = g->inv_mem + (uint64_t)l * p->inv_size + p->var_offset[var];
-            uint32_t lid[3] = {l % ls[0], (l / ls[0]) % ls[1], l / (ls[0] * ls[1])};
-            uint32_t sl = l % ex->sg_size;
             uint32_t v[4] = {0, 0, 0, 0};
             switch (kind) {
             case SpvBuiltInGlobalInvocationId:
@@ -650,7 +665,7 @@ static cvm_result fill_builtins(cvm_group *g)
                 write_u32s(dst, ls, 3);
                 break;
             case SpvBuiltInSubgroupId:
-                v[0] = l / ex->sg_size;
+                v[0] = sg;
                 write_u32s(dst, v, 1);
                 break;
             case SpvBuiltInNumSubgroups:
