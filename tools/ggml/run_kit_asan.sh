@@ -13,8 +13,10 @@
 #    icd_package.sh packs the normal one), Debian's libasan8 preloaded.
 # Environment: PERF=0 skips step 1; NOPS and AOPS (comma-separated op
 # names) limit the normal and the sanitized runs to those ops, NONE for no
-# run; NORDER and AORDER are runner.py's --order (large, small), TIMEOUT its
-# limit per shard (240 s).
+# run; NORDER and AORDER are runner.py's --order (large, small), NPATHS and
+# APATHS its --paths (cm2,cm1,scalar), AJOBS the sanitized run's job list in
+# the kit (jobs.txt), TIMEOUT the limit per shard (240 s); NPMAJOR=1 runs
+# the normal driver path after path (runner.py --path-major).
 # The kit folder also holds debs/ with libvulkan1, libgomp1, libasan8 and
 # libubsan1.  Writes $OUT/log.txt, $OUT/res-results.tsv and $OUT/resa-results.tsv
 # and $OUT/results.tar.gz (res/ for the normal driver, resa/ for the
@@ -47,7 +49,10 @@ asan=/usr/lib/x86_64-linux-gnu/libasan.so.8
 [ -f "$asan" ] || { echo "no $asan: put Debian's libasan8 in debs/"; exit 1; }
 export GGML_VK_VISIBLE_DEVICES=0 VK_DRIVER_FILES="$W/icd/coopvm_icd.json"
 PERF=${PERF:-1} NOPS=${NOPS:-} AOPS=${AOPS:-} NORDER=${NORDER:-small} AORDER=${AORDER:-small}
-TIMEOUT=${TIMEOUT:-240}
+TIMEOUT=${TIMEOUT:-240} NPATHS=${NPATHS:-cm2,cm1,scalar} APATHS=${APATHS:-cm2,cm1,scalar}
+AJOBS=${AJOBS:-jobs.txt} NPMAJOR=${NPMAJOR:-0}
+pmajor=''
+[ "$NPMAJOR" = 1 ] && pmajor=--path-major
 [ "$PERF" = 1 ] && for c in "type_a=q4_0,type_b=f32,m=4096,n=1,k=14336" "type_a=q4_0,type_b=f32,m=4096,n=8,k=14336" \
          "type_a=f16,type_b=f32,m=4096,n=8,k=14336"; do
     n=$(echo "$c" | tr -c 'a-z0-9\n' _)
@@ -61,11 +66,11 @@ deadline=$((START + BUDGET - 40))
 # each runner killed 20 s past the deadline, whatever its shards do
 hard=$((deadline - $(date +%s) + 20)) npid='' apid=''
 [ "$NOPS" != NONE ] && timeout -k 5 "$hard" python3 -u "$K/runner.py" --bin "$W/bin/test-backend-ops" --jobs "$K/jobs.txt" \
-    --icd "$W/icd/coopvm_icd.json" --paths cm2,cm1,scalar --workers "$NW" --threads 1 --timeout "$TIMEOUT" \
-    --order "$NORDER" --ops "$NOPS" --out "$W/res" --deadline "$deadline" > "$W/res/stdout.txt" 2>&1 &
+    --icd "$W/icd/coopvm_icd.json" --paths "$NPATHS" --workers "$NW" --threads 1 --timeout "$TIMEOUT" \
+    --order "$NORDER" --ops "$NOPS" --out "$W/res" --deadline "$deadline" $pmajor > "$W/res/stdout.txt" 2>&1 &
 npid=$!
-[ "$AOPS" != NONE ] && timeout -k 5 "$hard" python3 -u "$K/runner.py" --bin "$W/bin/test-backend-ops" --jobs "$K/jobs.txt" \
-    --icd "$W/icda/coopvm_icd.json" --paths cm2,cm1,scalar --workers "$NA" --threads 1 --timeout "$TIMEOUT" \
+[ "$AOPS" != NONE ] && timeout -k 5 "$hard" python3 -u "$K/runner.py" --bin "$W/bin/test-backend-ops" --jobs "$K/$AJOBS" \
+    --icd "$W/icda/coopvm_icd.json" --paths "$APATHS" --workers "$NA" --threads 1 --timeout "$TIMEOUT" \
     --order "$AORDER" --ops "$AOPS" --out "$W/resa" --deadline "$deadline" --env "LD_PRELOAD=$asan" \
     --env ASAN_OPTIONS=detect_leaks=0 > "$W/resa/stdout.txt" 2>&1 &
 apid=$!

@@ -11,6 +11,7 @@ ap.add_argument('--timeout', type=int, default=300); ap.add_argument('--deadline
 ap.add_argument('--ops', default='')
 ap.add_argument('--order', default='large', help='large: longest shards first; small: smallest ops first')
 ap.add_argument('--env', action='append', default=[])
+ap.add_argument('--path-major', action='store_true', help='every shard on the first path, then on the next')
 A = ap.parse_args()
 os.makedirs(A.out, exist_ok=True)
 jobs = [l.rstrip('\n').split('\t') for l in open(A.jobs) if l.strip()]
@@ -19,6 +20,7 @@ tot = {}
 for j in jobs: tot[j[0]] = tot.get(j[0], 0) + int(j[2])
 key = (lambda j: -int(j[2])) if A.order == 'large' else (lambda j: (tot[j[0]], j[0], -int(j[2])))
 work = [(p, j) for j in sorted(jobs, key=key) for p in A.paths.split(',')]
+if A.path_major: work = [(p, j) for p in A.paths.split(',') for j in sorted(jobs, key=key)]
 q = queue.Queue()
 for w in work: q.put(w)
 lock = threading.Lock(); res = open(os.path.join(A.out, 'results.tsv'), 'a'); n = [0]
