@@ -645,6 +645,52 @@ static void test_fast_narrow_b_specials(void **state)
     }
 }
 
+/* The f32 C and R path in whole tiles (R itself the accumulator, the 8 x 32
+ * and 8 x 16 kernels storing NaNs canonical, no pass over R afterwards) on
+ * operands of random bits: NaNs with payloads in A, B and C, and C's NaNs
+ * through K = 0, in 32-column panels, a last 16-column panel and both; R
+ * apart from C and R on C (in place), against the reference bit for bit. */
+static void test_fast_direct_f32_specials(void **state)
+{
+    (void)state;
+    static const uint32_t shapes[][3] = {{64, 64, 32}, {8, 16, 5}, {16, 48, 9}, {24, 32, 0}};
+    static const cvm_scalar_kind ak[] = {CVM_SK_F16, CVM_SK_BF16};
+    static uint16_t a[64 * 32], b[32 * 64];
+    static float c[64 * 64], r1[64 * 64], r2[64 * 64];
+    for (int rep = 0; rep < 20; rep++) {
+        for (size_t si = 0; si < sizeof shapes / sizeof shapes[0]; si++) {
+            uint32_t m = shapes[si][0], n = shapes[si][1], k = shapes[si][2];
+            for (size_t i = 0; i < (size_t)m * k; i++)
+                a[i] = (uint16_t)rng();
+            for (size_t i = 0; i < (size_t)k * n; i++)
+                b[i] = (uint16_t)rng();
+            for (size_t i = 0; i < (size_t)m * n; i++)
+                c[i] = bitsf((uint32_t)rng());
+            for (int kind = 0; kind < 4; kind++) {
+                cvm_muladd_desc d = desc(m, n, k, ak[kind & 1], ak[kind & 1], CVM_SK_F32,
+                                         CVM_SK_F32);
+                d.a = a;
+                d.b = b;
+                d.c = c;
+                d.r = r1;
+                cvm_muladd_reference(&d);
+                for (size_t li = 0; li < sizeof isa_levels / sizeof isa_levels[0]; li++) {
+                    if (kind & 2) { /* in place: R is C */
+                        memcpy(r2, c, (size_t)m * n * 4);
+                        d.c = r2;
+                    } else {
+                        memset(r2, 0, sizeof r2);
+                    }
+                    d.r = r2;
+                    cvm_muladd_isa(&d, isa_levels[li]);
+                    d.c = c;
+                    assert_memory_equal(r1, r2, (size_t)m * n * 4);
+                }
+            }
+        }
+    }
+}
+
 /* With caller memory of cvm_muladd_work_size bytes a fast variant
  * allocates nothing: the one allocation the test allows afterwards must
  * still succeed. */
@@ -981,6 +1027,7 @@ int main(void)
         cmocka_unit_test(test_fast_vs_reference),
         cmocka_unit_test(test_fast_bf16_extremes),
         cmocka_unit_test(test_fast_narrow_b_specials),
+        cmocka_unit_test(test_fast_direct_f32_specials),
         cmocka_unit_test(test_fast_uses_caller_memory),
         cmocka_unit_test(test_bf16_pairs),
         cmocka_unit_test(test_fast_int8_saturating_long_k),

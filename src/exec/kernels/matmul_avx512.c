@@ -133,11 +133,23 @@ MM512_TARGET static void r_from_acc(const cvm_muladd_desc *d, const float *acc, 
         _mm512_storeu_ps(c + (i)*ldc + 16, c##i##1);                                           \
     } while (0)
 
+/* The same with NaNs made the canonical quiet NaN (as finish_row does): the
+ * f32 kernels run the whole K loop per call, so what they store is final,
+ * and R needs no separate pass over its NaNs afterwards. */
+#define CANON_PS(v)                                                                            \
+    _mm512_mask_blend_ps(_mm512_cmp_ps_mask((v), (v), _CMP_UNORD_Q), (v), canon)
+#define F_STORE2_CANON(i)                                                                      \
+    do {                                                                                       \
+        _mm512_storeu_ps(c + (i)*ldc, CANON_PS(c##i##0));                                      \
+        _mm512_storeu_ps(c + (i)*ldc + 16, CANON_PS(c##i##1));                                 \
+    } while (0)
+
 /* c[8][32] (rows ldc apart) += a[8][K] (rows lda apart) x b[K][32] (rows ldb
- * apart), one FMA per k in order. */
+ * apart), one FMA per k in order; NaNs stored canonical (F_STORE2_CANON). */
 MM512_TARGET static void f32_8x32(size_t K, const float *a, size_t lda, const float *b, size_t ldb,
                                   float *c, size_t ldc)
 {
+    const __m512 canon = _mm512_castsi512_ps(_mm512_set1_epi32(0x7fc00000));
     F_LOAD2(0);
     F_LOAD2(1);
     F_LOAD2(2);
@@ -157,24 +169,26 @@ MM512_TARGET static void f32_8x32(size_t K, const float *a, size_t lda, const fl
         F_STEP2(6);
         F_STEP2(7);
     }
-    F_STORE2(0);
-    F_STORE2(1);
-    F_STORE2(2);
-    F_STORE2(3);
-    F_STORE2(4);
-    F_STORE2(5);
-    F_STORE2(6);
-    F_STORE2(7);
+    F_STORE2_CANON(0);
+    F_STORE2_CANON(1);
+    F_STORE2_CANON(2);
+    F_STORE2_CANON(3);
+    F_STORE2_CANON(4);
+    F_STORE2_CANON(5);
+    F_STORE2_CANON(6);
+    F_STORE2_CANON(7);
 }
 
 #define F_LOAD1(i) __m512 c##i = _mm512_loadu_ps(c + (i)*ldc)
 #define F_STEP1(i) c##i = _mm512_fmadd_ps(_mm512_set1_ps(a[(i)*lda + k]), b0, c##i)
 #define F_STORE1(i) _mm512_storeu_ps(c + (i)*ldc, c##i)
+#define F_STORE1_CANON(i) _mm512_storeu_ps(c + (i)*ldc, CANON_PS(c##i))
 
 /* The same for a last panel of 16 columns. */
 MM512_TARGET static void f32_8x16(size_t K, const float *a, size_t lda, const float *b, size_t ldb,
                                   float *c, size_t ldc)
 {
+    const __m512 canon = _mm512_castsi512_ps(_mm512_set1_epi32(0x7fc00000));
     F_LOAD1(0);
     F_LOAD1(1);
     F_LOAD1(2);
@@ -194,14 +208,14 @@ MM512_TARGET static void f32_8x16(size_t K, const float *a, size_t lda, const fl
         F_STEP1(6);
         F_STEP1(7);
     }
-    F_STORE1(0);
-    F_STORE1(1);
-    F_STORE1(2);
-    F_STORE1(3);
-    F_STORE1(4);
-    F_STORE1(5);
-    F_STORE1(6);
-    F_STORE1(7);
+    F_STORE1_CANON(0);
+    F_STORE1_CANON(1);
+    F_STORE1_CANON(2);
+    F_STORE1_CANON(3);
+    F_STORE1_CANON(4);
+    F_STORE1_CANON(5);
+    F_STORE1_CANON(6);
+    F_STORE1_CANON(7);
 }
 
 /* c[16][16] += a[16][K] x b[K][16] with B's rows f16 or bf16 (`ldb`
@@ -210,12 +224,6 @@ MM512_TARGET static void f32_8x16(size_t K, const float *a, size_t lda, const fl
  * converted copy of B.  The same FMAs in the same order as f32_8x16 over
  * converted rows; the rows stored with canonical NaNs, since the K loop is
  * whole here and they are final. */
-/* A result row stored with its NaNs made the canonical quiet NaN (as
- * finish_row and the direct path's pass over R do). */
-#define F_STORE1_CANON(i)                                                                      \
-    _mm512_storeu_ps(c + (i)*ldc,                                                              \
-                     _mm512_mask_blend_ps(_mm512_cmp_ps_mask(c##i, c##i, _CMP_UNORD_Q), c##i,  \
-                                          canon))
 #define B_ROW_F16(p) _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(p)))
 #define B_ROW_BF16(p)                                                                          \
     _mm512_castsi512_ps(                                                                       \
@@ -330,8 +338,8 @@ MM512_TARGET void cvm_mm_avx512_f32(const cvm_muladd_desc *d, void *work)
         }
     }
     /* f32 C and R in whole tiles: R itself is the accumulator (C copied in
-     * unless R is C), then its NaNs made canonical, as finish_row does with
-     * the separate accumulators (which cover every column then) */
+     * unless R is C); the kernels store its NaNs canonical, as finish_row
+     * does with the separate accumulators (which cover every column then) */
     int direct = d->c_kind == CVM_SK_F32 && d->r_kind == CVM_SK_F32 && mp == m && np == n;
     if (direct) {
         acc = d->r;
@@ -355,18 +363,8 @@ MM512_TARGET void cvm_mm_avx512_f32(const cvm_muladd_desc *d, void *work)
                 f32_8x16(kk, ap + ir * kk, kk, bp + jr, np, acc + ir * np + jr, np);
     }
 
-    if (direct && narrow)
-        return; /* (the narrow kernel stores canonical NaNs itself) */
-    if (direct) {
-        const __m512 canon = _mm512_castsi512_ps(_mm512_set1_epi32(0x7fc00000));
-        for (size_t j = 0; j < m * n; j += 16) {
-            __m512 v = _mm512_loadu_ps(acc + j);
-            __mmask16 nan = _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
-            if (nan)
-                _mm512_storeu_ps(acc + j, _mm512_mask_blend_ps(nan, v, canon));
-        }
-        return;
-    }
+    if (direct)
+        return; /* (every f32 kernel stores canonical NaNs itself) */
     r_from_acc(d, acc, np);
 }
 
