@@ -133,6 +133,11 @@ static void transpose_rect(uint8_t *dst, size_t dst_ld, const uint8_t *src, size
 #define CVM_TRANSPOSE_AVX2 1
 #include <immintrin.h>
 
+/* The 16 x 16 kernels' loops unrolled whole: their register arrays then
+ * stay in registers (rolled, GCC -O2 keeps each stage's array on the stack
+ * and every interleave goes through a store and a reload). */
+#define T_UNROLL _Pragma("GCC unroll 16")
+
 /* 16 x 16 16-bit elements in AVX2 registers: 16-, 32- and 64-bit
  * interleaves within each 128-bit half, then the halves recombined. */
 __attribute__((target("avx2"))) static void transpose_16x16_u16(uint8_t *dst, size_t dst_ld,
@@ -140,14 +145,17 @@ __attribute__((target("avx2"))) static void transpose_16x16_u16(uint8_t *dst, si
                                                                 size_t src_ld)
 {
     __m256i r[16], t[16], u[16], v[16];
+    T_UNROLL
     for (int k = 0; k < 16; k++)
         r[k] = _mm256_loadu_si256((const __m256i *)(const void *)(src + k * src_ld));
     /* rows (2k, 2k+1) word by word: columns 0-3 | 8-11 and 4-7 | 12-15 */
+    T_UNROLL
     for (int k = 0; k < 8; k++) {
         t[2 * k] = _mm256_unpacklo_epi16(r[2 * k], r[2 * k + 1]);
         t[2 * k + 1] = _mm256_unpackhi_epi16(r[2 * k], r[2 * k + 1]);
     }
     /* rows 4g .. 4g+3: columns (0,1) (2,3) (4,5) (6,7) | the same plus 8 */
+    T_UNROLL
     for (int g = 0; g < 4; g++) {
         u[4 * g + 0] = _mm256_unpacklo_epi32(t[4 * g + 0], t[4 * g + 2]);
         u[4 * g + 1] = _mm256_unpackhi_epi32(t[4 * g + 0], t[4 * g + 2]);
@@ -155,11 +163,14 @@ __attribute__((target("avx2"))) static void transpose_16x16_u16(uint8_t *dst, si
         u[4 * g + 3] = _mm256_unpackhi_epi32(t[4 * g + 1], t[4 * g + 3]);
     }
     /* rows 8h .. 8h+7: v[8h + c] is column c | column 8 + c */
+    T_UNROLL
     for (int h = 0; h < 2; h++)
+        T_UNROLL
         for (int j = 0; j < 4; j++) {
             v[8 * h + 2 * j] = _mm256_unpacklo_epi64(u[8 * h + j], u[8 * h + 4 + j]);
             v[8 * h + 2 * j + 1] = _mm256_unpackhi_epi64(u[8 * h + j], u[8 * h + 4 + j]);
         }
+    T_UNROLL
     for (int c = 0; c < 8; c++) {
         _mm256_storeu_si256((__m256i *)(void *)(dst + (size_t)c * dst_ld),
                             _mm256_permute2x128_si256(v[c], v[8 + c], 0x20));
@@ -179,26 +190,31 @@ __attribute__((target("avx512f,avx512bw"))) static void
 transpose_16x16_u16_avx512(uint8_t *dst, size_t dst_ld, const uint8_t *src, size_t src_ld)
 {
     __m512i z[8], t[8], u[8], v[8];
+    T_UNROLL
     for (int k = 0; k < 8; k++)
         z[k] = _mm512_inserti64x4(
             _mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)(const void *)(src + k * src_ld))),
             _mm256_loadu_si256((const __m256i *)(const void *)(src + (k + 8) * src_ld)), 1);
+    T_UNROLL
     for (int k = 0; k < 4; k++) {
         t[2 * k] = _mm512_unpacklo_epi16(z[2 * k], z[2 * k + 1]);
         t[2 * k + 1] = _mm512_unpackhi_epi16(z[2 * k], z[2 * k + 1]);
     }
+    T_UNROLL
     for (int g = 0; g < 2; g++) {
         u[4 * g + 0] = _mm512_unpacklo_epi32(t[4 * g + 0], t[4 * g + 2]);
         u[4 * g + 1] = _mm512_unpackhi_epi32(t[4 * g + 0], t[4 * g + 2]);
         u[4 * g + 2] = _mm512_unpacklo_epi32(t[4 * g + 1], t[4 * g + 3]);
         u[4 * g + 3] = _mm512_unpackhi_epi32(t[4 * g + 1], t[4 * g + 3]);
     }
+    T_UNROLL
     for (int jj = 0; jj < 4; jj++) {
         v[2 * jj] = _mm512_unpacklo_epi64(u[jj], u[4 + jj]);
         v[2 * jj + 1] = _mm512_unpackhi_epi64(u[jj], u[4 + jj]);
     }
     /* v[c]: rows 0-7 of column c | of column c + 8 | rows 8-15 of column c |
      * of column c + 8 */
+    T_UNROLL
     for (int c = 0; c < 8; c++) {
         __m512i w = _mm512_shuffle_i64x2(v[c], v[c], _MM_SHUFFLE(3, 1, 2, 0));
         _mm256_storeu_si256((__m256i *)(void *)(dst + (size_t)c * dst_ld), _mm512_castsi512_si256(w));
@@ -217,6 +233,7 @@ __attribute__((target("avx512f,avx512bw"))) static void
 transpose_16x16_u8_avx512(uint8_t *dst, size_t dst_ld, const uint8_t *src, size_t src_ld)
 {
     __m512i z[4], a[4], b[4];
+    T_UNROLL
     for (int k = 0; k < 4; k++) {
         __m512i v = _mm512_castsi128_si512(_mm_loadu_si128((const __m128i *)(const void *)(src + k * src_ld)));
         v = _mm512_inserti32x4(v, _mm_loadu_si128((const __m128i *)(const void *)(src + (k + 4) * src_ld)), 1);
@@ -235,6 +252,7 @@ transpose_16x16_u8_avx512(uint8_t *dst, size_t dst_ld, const uint8_t *src, size_
     b[3] = _mm512_unpackhi_epi16(a[1], a[3]);
     /* dword q * 4 + c (column c of quarter q) to c * 4 + q */
     const __m512i idx = _mm512_set_epi32(15, 11, 7, 3, 14, 10, 6, 2, 13, 9, 5, 1, 12, 8, 4, 0);
+    T_UNROLL
     for (int jj = 0; jj < 4; jj++) {
         __m512i w = _mm512_permutexvar_epi32(idx, b[jj]);
         uint8_t *d = dst + (size_t)(4 * jj) * dst_ld;
