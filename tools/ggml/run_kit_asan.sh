@@ -65,15 +65,20 @@ done
 deadline=$((START + BUDGET - 40))
 # each runner killed 20 s past the deadline, whatever its shards do
 hard=$((deadline - $(date +%s) + 20)) npid='' apid=''
-[ "$NOPS" != NONE ] && timeout -k 5 "$hard" python3 -u "$K/runner.py" --bin "$W/bin/test-backend-ops" --jobs "$K/jobs.txt" \
-    --icd "$W/icd/coopvm_icd.json" --paths "$NPATHS" --workers "$NW" --threads 1 --timeout "$TIMEOUT" \
-    --order "$NORDER" --ops "$NOPS" --out "$W/res" --deadline "$deadline" $pmajor > "$W/res/stdout.txt" 2>&1 &
-npid=$!
-[ "$AOPS" != NONE ] && timeout -k 5 "$hard" python3 -u "$K/runner.py" --bin "$W/bin/test-backend-ops" --jobs "$K/$AJOBS" \
-    --icd "$W/icda/coopvm_icd.json" --paths "$APATHS" --workers "$NA" --threads 1 --timeout "$TIMEOUT" \
-    --order "$AORDER" --ops "$AOPS" --out "$W/resa" --deadline "$deadline" --env "LD_PRELOAD=$asan" \
-    --env ASAN_OPTIONS=detect_leaks=0 > "$W/resa/stdout.txt" 2>&1 &
-apid=$!
+if [ "$NOPS" != NONE ]; then
+    timeout -k 5 "$hard" python3 -u "$K/runner.py" --bin "$W/bin/test-backend-ops" --jobs "$K/jobs.txt" \
+        --icd "$W/icd/coopvm_icd.json" --paths "$NPATHS" --workers "$NW" --threads 1 --timeout "$TIMEOUT" \
+        --order "$NORDER" --ops "$NOPS" --out "$W/res" --deadline "$deadline" $pmajor > "$W/res/stdout.txt" 2>&1 &
+    npid=$!
+fi
+if [ "$AOPS" != NONE ]; then
+    timeout -k 5 "$hard" python3 -u "$K/runner.py" --bin "$W/bin/test-backend-ops" --jobs "$K/$AJOBS" \
+        --icd "$W/icda/coopvm_icd.json" --paths "$APATHS" --workers "$NA" --threads 1 --timeout "$TIMEOUT" \
+        --order "$AORDER" --ops "$AOPS" --out "$W/resa" --deadline "$deadline" --env "LD_PRELOAD=$asan" \
+        --env ASAN_OPTIONS=detect_leaks=0 > "$W/resa/stdout.txt" 2>&1 &
+    apid=$!
+fi
 # the runners by name: a bare `wait` would wait for the tee above too
 for p in $npid $apid; do wait "$p"; done
-tail -n 2 "$W/res/stdout.txt" "$W/resa/stdout.txt" 2>/dev/null
+for f in "$W/res/stdout.txt" "$W/resa/stdout.txt"; do [ -f "$f" ] && tail -n 2 "$f"; done
+exit 0
