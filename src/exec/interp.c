@@ -929,6 +929,33 @@ run_block_impl(cvm_group *g, cvm_frame *fr, const cvm_function *f, uint32_t bi, 
              * block its first active lane came from (its invocations reach
              * a matrix instruction together) */
             int scope = is_scope_value(p, tid, &wg);
+            if (!scope && tmp.stride != 0 && !(ex->flags & CVM_FLAG_REFERENCE_PATHS)) {
+                /* lane by lane, the pair looked up again only when a lane
+                 * came from another block than the lane before it, the
+                 * copy with its size known for the common sizes */
+                uint32_t size = p->types[tid].size, last = UINT32_MAX;
+                cvm_val src = tmp;
+                for (uint32_t l = 0; l < n; l++) {
+                    if (!ex->active[l])
+                        continue;
+                    if (fr->prev_block[l] != last) {
+                        uint32_t k = phi_pair(ph, pairs, fr->prev_block[l]);
+                        if (k >= ph->nextra)
+                            return cvm_exec_fail(ex, ph, CVM_ERROR_INVALID_MODULE,
+                                                 "OpPhi has no value for the block invocation %u came from", l);
+                        src = fr->vals[pairs[k]];
+                        last = fr->prev_block[l];
+                    }
+                    switch (size) {
+                    case 1: memcpy(CVM_LANE(tmp, l), CVM_LANE(src, l), 1); break;
+                    case 4: memcpy(CVM_LANE(tmp, l), CVM_LANE(src, l), 4); break;
+                    case 8: memcpy(CVM_LANE(tmp, l), CVM_LANE(src, l), 8); break;
+                    default: memcpy(CVM_LANE(tmp, l), CVM_LANE(src, l), size); break;
+                    }
+                }
+                at += value_scratch(ex, tid, tmp.stride);
+                continue;
+            }
             /* a uniform phi (stride 0): its lanes all came from one block */
             int once = tmp.stride == 0;
             uint32_t inst = 0, l = 0;
@@ -1015,15 +1042,26 @@ run_block_impl(cvm_group *g, cvm_frame *fr, const cvm_function *f, uint32_t bi, 
                 g->next_block = to;
                 return CVM_SUCCESS;
             }
-            /* without branches per lane (an inactive lane keeps its blocks) */
-            for (uint32_t l = 0; l < n; l++) {
-                uint32_t m = -(uint32_t)(act[l] != 0);
-                uint32_t t = *CVM_LANE(c, l) != 0;
-                uint32_t to = fb ^ ((tb ^ fb) & -t);
-                pb[l] = (bi & m) | (pb[l] & ~m);
-                cb[l] = (to & m) | (cb[l] & ~m);
-                taken += t & m;
+            /* without branches per lane (an inactive lane keeps its blocks);
+             * a dense condition (stride 1, the usual) read as the plain
+             * array it is, so that the loop vectorizes without gathering
+             * its bytes one by one */
+#define BRANCH_COND_LOOP(COND)                                                                \
+    for (uint32_t l = 0; l < n; l++) {                                                        \
+        uint32_t m = -(uint32_t)(act[l] != 0);                                                \
+        uint32_t t = (COND) != 0;                                                             \
+        uint32_t to = fb ^ ((tb ^ fb) & -t);                                                  \
+        pb[l] = (bi & m) | (pb[l] & ~m);                                                      \
+        cb[l] = (to & m) | (cb[l] & ~m);                                                      \
+        taken += t & m;                                                                       \
+    }
+            if (c.stride == 1) {
+                const uint8_t *cv = c.p;
+                BRANCH_COND_LOOP(cv[l])
+            } else {
+                BRANCH_COND_LOOP(*CVM_LANE(c, l))
             }
+#undef BRANCH_COND_LOOP
             if (taken == ex->nactive || taken == 0)
                 g->next_block = taken ? tb : fb;
             return CVM_SUCCESS;
