@@ -204,27 +204,34 @@ static cvm_result h_ballot_count(cvm_exec *ex, const cvm_insn *in)
                 continue;
             uint32_t id = l - g.first, v;
             const uint8_t *b = CVM_LANE(a, l);
+            /* the ballot's words with the bits at and past `end` (and
+             * past the instance's size) cleared: counts and searches a
+             * word at a time */
+            uint32_t end = nbits;
+            if (in->spv_op == SpvOpGroupNonUniformBallotBitCount)
+                end = in->c == SpvGroupOperationInclusiveScan   ? CVM_MIN(id + 1, nbits)
+                      : in->c == SpvGroupOperationExclusiveScan ? CVM_MIN(id, nbits)
+                                                                : nbits;
+            uint32_t w[4];
+            memcpy(w, b, 16);
+            for (uint32_t k = 0; k < 4; k++)
+                w[k] &= end >= 32 * (k + 1) ? UINT32_MAX
+                        : end > 32 * k      ? (1u << (end - 32 * k)) - 1
+                                            : 0;
             if (in->spv_op == SpvOpGroupNonUniformBallotBitCount) {
-                uint32_t end = in->c == SpvGroupOperationInclusiveScan   ? CVM_MIN(id + 1, nbits)
-                               : in->c == SpvGroupOperationExclusiveScan ? CVM_MIN(id, nbits)
-                                                                         : nbits;
                 v = 0;
-                for (uint32_t bit = 0; bit < end; bit++)
-                    v += (uint32_t)ballot_bit(b, bit);
+                for (uint32_t k = 0; k < 4; k++)
+                    v += (uint32_t)__builtin_popcount(w[k]);
             } else if (in->spv_op == SpvOpGroupNonUniformBallotFindLSB) {
                 v = UINT32_MAX;
-                for (uint32_t bit = 0; bit < nbits; bit++)
-                    if (ballot_bit(b, bit)) {
-                        v = bit;
-                        break;
-                    }
+                for (uint32_t k = 0; k < 4 && v == UINT32_MAX; k++)
+                    if (w[k])
+                        v = 32 * k + (uint32_t)__builtin_ctz(w[k]);
             } else {
                 v = UINT32_MAX;
-                for (uint32_t bit = nbits; bit-- > 0;)
-                    if (ballot_bit(b, bit)) {
-                        v = bit;
-                        break;
-                    }
+                for (uint32_t k = 4; k-- > 0 && v == UINT32_MAX;)
+                    if (w[k])
+                        v = 32 * k + 31 - (uint32_t)__builtin_clz(w[k]);
             }
             cvm_store_from_u64((cvm_scalar_kind)in->sk, CVM_LANE(r, l), v, 0);
         }
