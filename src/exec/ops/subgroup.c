@@ -220,8 +220,11 @@ static cvm_result h_ballot_count(cvm_exec *ex, const cvm_insn *in)
                                             : 0;
             if (in->spv_op == SpvOpGroupNonUniformBallotBitCount) {
                 v = 0;
-                for (uint32_t k = 0; k < 4; k++)
-                    v += (uint32_t)__builtin_popcount(w[k]);
+                for (uint32_t k = 0; k < 4; k++) { /* (SWAR: the x86-64 baseline has no popcnt) */
+                    uint32_t x = w[k] - ((w[k] >> 1) & 0x55555555u);
+                    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+                    v += (((x + (x >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
+                }
             } else if (in->spv_op == SpvOpGroupNonUniformBallotFindLSB) {
                 v = UINT32_MAX;
                 for (uint32_t k = 0; k < 4 && v == UINT32_MAX; k++)
