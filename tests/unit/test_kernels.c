@@ -602,6 +602,19 @@ static void test_fast_bf16_extremes(void **state)
     }
 }
 
+/* A (m x k) and B (k x n) of 16-bit random bits, C (m x n) of f32 random
+ * bits: NaNs with payloads, infinities and subnormals among them. */
+static void random_bits_operands(uint16_t *a, uint16_t *b, float *c, uint32_t m, uint32_t n,
+                                 uint32_t k)
+{
+    for (size_t i = 0; i < (size_t)m * k; i++)
+        a[i] = (uint16_t)rng();
+    for (size_t i = 0; i < (size_t)k * n; i++)
+        b[i] = (uint16_t)rng();
+    for (size_t i = 0; i < (size_t)m * n; i++)
+        c[i] = bitsf((uint32_t)rng());
+}
+
 /* The 16-column panel path (16 x 16 register tiles reading f16/bf16 B
  * rows directly, NaNs made canonical as it stores) on operands of random
  * bits: NaNs with payloads, infinities, subnormals, in A, B and C, for f32
@@ -616,12 +629,7 @@ static void test_fast_narrow_b_specials(void **state)
     for (int rep = 0; rep < 40; rep++) {
         for (size_t si = 0; si < sizeof shapes / sizeof shapes[0]; si++) {
             uint32_t m = shapes[si][0], n = shapes[si][1], k = shapes[si][2];
-            for (size_t i = 0; i < (size_t)m * k; i++)
-                a[i] = (uint16_t)rng();
-            for (size_t i = 0; i < (size_t)k * n; i++)
-                b[i] = (uint16_t)rng();
-            for (size_t i = 0; i < (size_t)m * n; i++)
-                c[i] = bitsf((uint32_t)rng());
+            random_bits_operands(a, b, c, m, n, k);
             for (int kind = 0; kind < 4; kind++) {
                 cvm_scalar_kind ak = bk[kind & 1], rk = kind & 2 ? CVM_SK_F16 : CVM_SK_F32;
                 cvm_muladd_desc d = desc(m, n, k, ak, ak, CVM_SK_F32, rk);
@@ -660,12 +668,7 @@ static void test_fast_direct_f32_specials(void **state)
     for (int rep = 0; rep < 20; rep++) {
         for (size_t si = 0; si < sizeof shapes / sizeof shapes[0]; si++) {
             uint32_t m = shapes[si][0], n = shapes[si][1], k = shapes[si][2];
-            for (size_t i = 0; i < (size_t)m * k; i++)
-                a[i] = (uint16_t)rng();
-            for (size_t i = 0; i < (size_t)k * n; i++)
-                b[i] = (uint16_t)rng();
-            for (size_t i = 0; i < (size_t)m * n; i++)
-                c[i] = bitsf((uint32_t)rng());
+            random_bits_operands(a, b, c, m, n, k);
             for (int kind = 0; kind < 4; kind++) {
                 cvm_muladd_desc d = desc(m, n, k, ak[kind & 1], ak[kind & 1], CVM_SK_F32,
                                          CVM_SK_F32);
