@@ -294,6 +294,39 @@ static void test_budget_work(void **state)
     outcome_free(&b);
 }
 
+/* Chains of blocks charged at their head (jit.c chain_charges) charge
+ * what the interpreter charges: the least budget the interpreter completes
+ * tests/jit/budget_chains.amber with (found by bisection on the
+ * interpreter alone) completes it on the compiled tier, and one less stops
+ * both. */
+static void test_budget_chains(void **state)
+{
+    (void)state;
+    if (skip_without_llvm())
+        skip();
+    char path[512];
+    path_of(path, sizeof(path), "jit/budget_chains.amber");
+    uint64_t lo = 1, hi = 1u << 20; /* the interpreter fails at lo - 1 ... */
+    outcome a;
+    run_script(path, CVM_FLAG_NO_JIT, hi, 0, NULL, NULL, 0, &a);
+    assert_int_equal(a.r, CVM_SUCCESS);
+    outcome_free(&a);
+    while (lo < hi) { /* ... and completes at hi */
+        uint64_t mid = lo + (hi - lo) / 2;
+        run_script(path, CVM_FLAG_NO_JIT, mid, 0, NULL, NULL, 0, &a);
+        if (a.r == CVM_SUCCESS)
+            hi = mid;
+        else
+            lo = mid + 1;
+        outcome_free(&a);
+    }
+    /* (a few hundred blocks run: the chains are many) */
+    assert_true(hi > 300);
+    assert_int_equal(both_tiers("jit/budget_chains.amber", 0, hi, NULL, 0, 1, NULL), CVM_SUCCESS);
+    assert_int_equal(both_tiers("jit/budget_chains.amber", 0, hi - 1, NULL, 0, 1, NULL),
+                     CVM_ERROR_BUDGET_EXCEEDED);
+}
+
 /* Out of bounds: the same failure and message; robust: the same zeros;
  * a runaway loop: the budget runs out on both tiers. */
 static void test_errors(void **state)
@@ -671,6 +704,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ops_random), cmocka_unit_test(test_errors),
         cmocka_unit_test(test_budget_work),
+        cmocka_unit_test(test_budget_chains),
         cmocka_unit_test(test_not_taken),  cmocka_unit_test(test_scripts),
         cmocka_unit_test(test_f16_random), cmocka_unit_test(test_decode_threads),
         cmocka_unit_test(test_scope_khr),  cmocka_unit_test(test_scope_nv2),

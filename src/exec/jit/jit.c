@@ -3131,6 +3131,78 @@ static cvm_result mark_slot_phis(jctx *j)
  * in the last block emitted. */
 static cvm_result emit_call(jctx *j, uint32_t ii);
 
+/* What each block of `f` charges where it starts (o_charge[b]), so that
+ * the budget is checked once per run of blocks that always run together:
+ * a block entered only by an OpBranch from one other block runs exactly
+ * when that block does, so the block heading such a chain charges the
+ * whole chain's cost and the rest charge nothing (a chain does not go on
+ * past a block with a call).  Every path charges the
+ * same total as block by block (the interpreter's charge); only the place
+ * where a budget that runs out is noticed moves to the chain's head.
+ * (A cycle of such blocks has no way in: it never runs.)  Returns 0 when
+ * out of memory. */
+static int chain_charges(const cvm_program *p, const cvm_function *f, uint64_t *o_charge)
+{
+    uint32_t n = f->nblocks;
+    uint32_t *npred = cvm_calloc(n, sizeof(uint32_t));
+    uint8_t *absorbed = cvm_calloc(n, 1);
+    if (!npred || !absorbed) {
+        cvm_mem_free(npred);
+        cvm_mem_free(absorbed);
+        return 0;
+    }
+#define CHAIN_TERM(b)                                                                          \
+    (f->blocks[b].count ? &p->insns[f->blocks[b].first + f->blocks[b].count - 1] : NULL)
+    for (uint32_t b = 0; b < n; b++) {
+        const cvm_insn *t = CHAIN_TERM(b);
+        if (!t)
+            continue;
+        if (t->cf == CVM_CF_BRANCH && t->a < n) {
+            npred[t->a]++;
+        } else if (t->cf == CVM_CF_BRANCH_COND) {
+            if (t->b < n)
+                npred[t->b]++;
+            if (t->c < n)
+                npred[t->c]++;
+        } else if (t->cf == CVM_CF_SWITCH) {
+            if (t->b < n)
+                npred[t->b]++;
+            const uint32_t *e = p->extra + t->extra;
+            for (uint32_t k = 0; k + 2 < t->nextra; k += 3)
+                if (e[k + 2] < n)
+                    npred[e[k + 2]]++;
+        }
+    }
+    for (uint32_t b = 0; b < n; b++) {
+        const cvm_insn *t = CHAIN_TERM(b);
+        if (!t || t->cf != CVM_CF_BRANCH || t->a >= n || t->a == b || t->a == 0 || npred[t->a] != 1)
+            continue;
+        /* (not past a call: a callee's OpKill ends the invocation there) */
+        int call = 0;
+        for (uint32_t i = 0; i + 1 < f->blocks[b].count; i++)
+            call |= p->insns[f->blocks[b].first + i].cf == CVM_CF_CALL;
+        absorbed[t->a] = (uint8_t)!call;
+    }
+    for (uint32_t b = 0; b < n; b++) {
+        o_charge[b] = 0;
+        if (absorbed[b])
+            continue;
+        uint64_t total = f->blocks[b].cost;
+        const cvm_insn *t = CHAIN_TERM(b);
+        for (uint32_t steps = 0; t && t->cf == CVM_CF_BRANCH && t->a < n && absorbed[t->a] &&
+                                 steps < n;
+             steps++) {
+            total += f->blocks[t->a].cost;
+            t = CHAIN_TERM(t->a);
+        }
+        o_charge[b] = total;
+    }
+#undef CHAIN_TERM
+    cvm_mem_free(npred);
+    cvm_mem_free(absorbed);
+    return 1;
+}
+
 static cvm_result emit_blocks(jctx *j, const cvm_function *f)
 {
     const cvm_program *p = j->p;
@@ -3142,10 +3214,12 @@ static cvm_result emit_blocks(jctx *j, const cvm_function *f)
         return unsupported_def(j, f->id, "a function without blocks");
     LLVMBasicBlockRef *bbs = cvm_calloc(f->nblocks, sizeof(LLVMBasicBlockRef));
     uint64_t *order = cvm_calloc(f->nblocks, sizeof(uint64_t));
+    uint64_t *charge = cvm_calloc(f->nblocks, sizeof(uint64_t));
     LLVMBasicBlockRef *ends = cvm_calloc(f->nblocks, sizeof(LLVMBasicBlockRef));
-    if (!bbs || !order || !ends) {
+    if (!bbs || !order || !charge || !ends || !chain_charges(p, f, charge)) {
         cvm_mem_free(bbs);
         cvm_mem_free(order);
+        cvm_mem_free(charge);
         cvm_mem_free(ends);
         return cvm_diag_set(j->diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
     }
@@ -3190,8 +3264,8 @@ static cvm_result emit_blocks(jctx *j, const cvm_function *f)
         if (r != CVM_SUCCESS)
             break;
         /* (a block with a call is charged once, as the interpreter charges
-         * it, the callee's blocks each by their own) */
-        emit_budget(j, blk->cost, blk->count ? blk->first : 0);
+         * it, the callee's blocks each by their own; chain_charges) */
+        emit_budget(j, charge[bi], blk->count ? blk->first : 0);
         for (; ii < end && r == CVM_SUCCESS; ii++) {
             const cvm_insn *in = &p->insns[ii];
             if (in->cf == CVM_CF_NONE)
@@ -3233,6 +3307,7 @@ static cvm_result emit_blocks(jctx *j, const cvm_function *f)
         }
     }
     cvm_mem_free(order);
+    cvm_mem_free(charge);
     cvm_mem_free(ends);
     cvm_mem_free(bbs);
     j->f = saved_f;
