@@ -130,13 +130,15 @@ void cvm_convert_array(cvm_scalar_kind dst_k, void *dst, cvm_scalar_kind src_k, 
  * quieted.  Exact for values of any narrower format held in double. */
 static inline double cvm_fmin_text(double x, double y)
 {
-    if (isnan(x) || isnan(y)) {
+    if (isnan(x) && isnan(y)) {
         uint64_t u;
         memcpy(&u, &x, 8);
         u |= UINT64_C(1) << 51; /* two NaNs: the first, quieted */
         memcpy(&x, &u, 8);
-        return isnan(y) ? x : y;
+        return x;
     }
+    if (isnan(x) || isnan(y))
+        return isnan(y) ? x : y;
     return y < x ? y : x;
 }
 

@@ -796,6 +796,46 @@ static double rand_operand(void)
     return rng() & 1 ? -d : d;
 }
 
+/* GLSL.std.450's min and max rule (cvm_fmin_text, cvm_fmax_text): a NaN
+ * operand gives the other operand unchanged, bit for bit; two NaNs the
+ * first, quieted.  (The rule once quieted the first operand before looking
+ * whether it was the NaN: min(1, NaN) was 1.5.) */
+static void test_min_max_nan(void **state)
+{
+    (void)state;
+    const double vals[] = {1.0, -2.5, 0.0, -0.0, 3.0e38, -INFINITY, 0x1p-1074};
+    double qnan, snan;
+    uint64_t qb = UINT64_C(0x7ff8000000000123), sb = UINT64_C(0xfff0000000000456);
+    memcpy(&qnan, &qb, 8);
+    memcpy(&snan, &sb, 8);
+    const double nans[] = {qnan, snan};
+    for (size_t i = 0; i < sizeof(vals) / sizeof(vals[0]); i++)
+        for (size_t k = 0; k < 2; k++) {
+            double x = vals[i], n = nans[k], r;
+            uint64_t xb, rb;
+            memcpy(&xb, &x, 8);
+            r = cvm_fmin_text(x, n);
+            memcpy(&rb, &r, 8);
+            assert_int_equal(rb, xb);
+            r = cvm_fmin_text(n, x);
+            memcpy(&rb, &r, 8);
+            assert_int_equal(rb, xb);
+            r = cvm_fmax_text(x, n);
+            memcpy(&rb, &r, 8);
+            assert_int_equal(rb, xb);
+            r = cvm_fmax_text(n, x);
+            memcpy(&rb, &r, 8);
+            assert_int_equal(rb, xb);
+        }
+    double r = cvm_fmin_text(snan, qnan);
+    uint64_t rb;
+    memcpy(&rb, &r, 8);
+    assert_int_equal(rb, sb | (UINT64_C(1) << 51));
+    r = cvm_fmax_text(qnan, snan);
+    memcpy(&rb, &r, 8);
+    assert_int_equal(rb, qb);
+}
+
 static void test_round_to_odd(void **state)
 {
     (void)state;
@@ -861,6 +901,7 @@ int main(void)
         cmocka_unit_test(test_bulk_f16),
         cmocka_unit_test(test_store_nearest),
         cmocka_unit_test(test_round_to_odd),
+        cmocka_unit_test(test_min_max_nan),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     for (size_t i = 0; i < sizeof all_fmts / sizeof all_fmts[0]; i++)
