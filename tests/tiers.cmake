@@ -41,12 +41,10 @@ set(cvm_tier_scripts_interpreted
   corpus/coopvec_training/coopvec_training.amber # (the same)
   corpus/gemm_khr_s8/gemm_khr_s8.amber          # a Function variable per invocation ('i')
   corpus/qcom_rows/qcom_rows.amber              # a Function variable per invocation ('row')
-  corpus/workgroup_reduce/workgroup_reduce.amber # a Workgroup variable ('s_sum')
   cases/bda_gemm/bda_gemm.amber                 # a Function variable per invocation ('tile')
   cases/callback_private/callback_private.amber # (the same, 'sg')
   cases/coopvec_optimal/coopvec_optimal.amber   # a Function variable of this type ('tempArg')
   cases/qcom_s8_gemm/qcom_s8_gemm.amber         # a Function variable per invocation ('sub')
-  jit/barrier.amber                             # a Workgroup variable (its point: not taken)
   jit/scope_lanes.amber                         # a value per lane in a matrix shader (an OpLoad; its point)
   jit/wide_operands.amber                       # an operand type of OpIsInf (its point)
   amber/descriptor_arrays.amber                 # descriptor arrays ('ubos')
@@ -56,8 +54,8 @@ set(cvm_tier_scripts_interpreted
   amber/matrix_stride.amber                     # a Function variable of this type ('m')
   amber/tolerance_components.amber              # no RUN at all
   amber/batch/pass.amber                        # no RUN at all
-  amber/workgroup_alias.amber                   # Workgroup variables
-  amber/hints_init.vkscript                     # a Workgroup variable
+  amber/hints_init.vkscript                     # OpExpectKHR
+  jit/not_taken.amber                           # a subgroup instruction outside a convergent block (its point)
   amber/coopmat_dead_load.amber                 # a value per lane in a matrix shader (an OpLoad)
   amber/coopmat_splat_nonuniform.amber          # a Function variable per invocation ('i')
   amber/coopmat_store_stride0.amber             # a value per lane in a matrix shader (an OpLoad)

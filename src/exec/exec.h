@@ -208,6 +208,10 @@ typedef struct cvm_block {
      * insn_cost), so that the budget bounds the work of a dispatch and not
      * only its instruction count.  Both tiers charge it. */
     uint64_t cost;
+    /* 1 when every invocation still running the function runs the block
+     * together, the same number of times (exec/uniform.h: a convergent
+     * block); 0 when not, or not known */
+    uint8_t convergent;
 } cvm_block;
 
 typedef struct cvm_function {
@@ -413,6 +417,11 @@ typedef struct cvm_exec {
     /* CVM_FLAG_CHECK_CALLBACKS: where the MatMul instructions' reads are
      * logged (set by the dispatch), else NULL */
     cvm_read_log *cv_reads;
+    /* What the compiled tier keeps between this group's workgroups (the
+     * collective form's coroutine frames), jit_state_size bytes; freed
+     * with the group. */
+    void *jit_state;
+    size_t jit_state_size;
 } cvm_exec;
 
 /* ops/memory.c: the value slot that is the variable pointer value

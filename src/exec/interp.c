@@ -475,6 +475,7 @@ void cvm_group_destroy(cvm_group *g)
     cvm_mem_free(g->scope_mem);
     cvm_mem_free(g->ex.mvar_slots);
     cvm_mem_free(g->ex.mm_plans);
+    cvm_mem_free(g->ex.jit_state);
     cvm_mem_free(g->push);
     cvm_mem_free(g->padding);
     cvm_mem_free(g->alive);
@@ -1362,9 +1363,11 @@ cvm_result cvm_group_run(cvm_group *g, const uint32_t group_id[3], const uint32_
         cvm_result jr = CVM_SUCCESS;
         cvm_frame *fr;
         /* the scope form reads no per-invocation memory itself (its values
-         * are uniform; built-ins it computes); a callback may (a caller's
-         * Private or Input variable), so a program with callbacks keeps it */
-        if (cvm_jit_scope_form(g->desc.jit) &&
+         * are uniform; built-ins it computes), nor does the collective form
+         * (built-ins it computes, its variables it clears); a callback may
+         * (a caller's Private or Input variable), so a program with
+         * callbacks keeps it */
+        if ((cvm_jit_scope_form(g->desc.jit) || cvm_jit_collective_form(g->desc.jit)) &&
             (jr = group_enter(g, diag, &fr, g->has_callees)) == CVM_SUCCESS) {
             /* every lane active in the entry point's frame, whose handlers
              * the code calls */

@@ -1896,6 +1896,7 @@ static cvm_result lower_function(cvm_lower *lw, uint32_t fidx)
         /* (at most 2^44: a charge times a subgroup size stays far from
          * overflowing the compiled tier's signed 64-bit budget) */
         cb->cost = cb->count + (extra_cost < (UINT64_C(1) << 44) ? extra_cost : (UINT64_C(1) << 44));
+        cb->convergent = conv[i];
     }
     if (!uniform_ok) /* a marked value the lowering made a no-op: no marks in the function */
         unmark_function(lw, fidx, first_insn);

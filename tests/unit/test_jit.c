@@ -67,6 +67,8 @@ static void fill_random(uint8_t *p, size_t size, uint64_t seed)
 
 /* The contexts' max_call_depth (0: the default), for test_calls. */
 static uint32_t max_call_depth;
+/* The contexts' subgroup size (0: the default), for test_collective. */
+static uint32_t collective_sg;
 
 /* Runs every RUN of `path` with context flags `flags`; with `seed`, the
  * buffers named in `randomize` (NULL-terminated) get random contents first;
@@ -87,6 +89,7 @@ static void run_script(const char *path, uint32_t flags, uint64_t budget, uint64
     desc.flags = flags;
     desc.instruction_budget = budget;
     desc.max_call_depth = max_call_depth;
+    desc.subgroup_size = collective_sg;
     cvm_amber_session *S = NULL;
     r = cvm_amber_session_create(s, &desc, &S, &d);
     if (r != CVM_SUCCESS)
@@ -395,13 +398,43 @@ static void test_decode_threads(void **state)
     outcome_free(&b);
 }
 
-/* A shader with a barrier stays on the interpreter under CVM_FLAG_JIT. */
+/* A subgroup instruction that some invocations reach apart (jit/not_taken.amber)
+ * keeps its shader on the interpreter under CVM_FLAG_JIT. */
 static void test_not_taken(void **state)
 {
     (void)state;
     if (skip_without_llvm())
         skip();
-    assert_int_equal(both_tiers("jit/barrier.amber", 0, 0, NULL, 0, 0, NULL), CVM_SUCCESS);
+    assert_int_equal(both_tiers("jit/not_taken.amber", 0, 0, NULL, 0, 0, NULL), CVM_SUCCESS);
+}
+
+/* The collective form (jit.h cvm_jit_collective_form): a barrier between
+ * invocations' writes to Workgroup memory and their reads of each other's
+ * (jit/barrier.amber, both workgroups compiled); subgroup instructions of
+ * every family, a barrier in a loop and lanes that return early, from
+ * random inputs (jit/collective.amber), at subgroup sizes 32 and 4 (four
+ * subgroups, and thirty-two, in a workgroup of 128); barriers in a loop
+ * the analysis cannot show uniform (jit/barrier_dynamic.amber), and one
+ * that an invocation skips: the same failure on both tiers. */
+static void test_collective(void **state)
+{
+    (void)state;
+    if (skip_without_llvm())
+        skip();
+    assert_int_equal(both_tiers("jit/barrier.amber", 0, 0, NULL, 0, 2, NULL), CVM_SUCCESS);
+    static const char *const inputs[] = {"v", "f", NULL};
+    random_on_both("jit/collective.amber", inputs, 2);
+    collective_sg = 4;
+    random_on_both("jit/collective.amber", inputs, 2);
+    collective_sg = 0;
+    /* barriers the analysis cannot show convergent: taken, and checked */
+    assert_int_equal(both_tiers("jit/barrier_dynamic.amber", 0, 0, NULL, 0, 1, NULL),
+                     CVM_SUCCESS);
+    const uint32_t stray[1] = {1};
+    outcome b;
+    assert_int_equal(both_tiers("jit/barrier_dynamic.amber", 0, 0, stray, 1, 1, &b),
+                     CVM_ERROR_DIVERGENT_COLLECTIVE);
+    outcome_free(&b);
 }
 
 /* The plain-compute scripts of the test suite and the benchmark that the
@@ -705,6 +738,7 @@ int main(void)
         cmocka_unit_test(test_ops_random), cmocka_unit_test(test_errors),
         cmocka_unit_test(test_budget_work),
         cmocka_unit_test(test_budget_chains),
+        cmocka_unit_test(test_collective),
         cmocka_unit_test(test_not_taken),  cmocka_unit_test(test_scripts),
         cmocka_unit_test(test_f16_random), cmocka_unit_test(test_decode_threads),
         cmocka_unit_test(test_scope_khr),  cmocka_unit_test(test_scope_nv2),

@@ -78,6 +78,12 @@ int cvm_jit_scope_form(const cvm_jit *j)
     return 0;
 }
 
+int cvm_jit_collective_form(const cvm_jit *j)
+{
+    (void)j;
+    return 0;
+}
+
 cvm_result cvm_jit_run_group(const cvm_jit *j, cvm_exec *ex, uint64_t *budget_local)
 {
     (void)j;
@@ -151,6 +157,10 @@ void cvm_jit_leaves_report(cvm_jit_leaves *lv, uint32_t *o_functions, uint32_t *
 #include <llvm-c/LLJIT.h>
 #include <llvm-c/Orc.h>
 #include <llvm-c/Target.h>
+#include <llvm-c/Transforms/Coroutines.h>
+#include <llvm-c/Transforms/InstCombine.h>
+#include <llvm-c/Transforms/Scalar.h>
+#include <llvm-c/Transforms/Utils.h>
 #include <llvm-c/Transforms/PassManagerBuilder.h>
 
 /* What the generated code reads; its LLVM twin is env_type(). */
@@ -165,9 +175,24 @@ typedef struct cvm_jit_env {
     uint8_t *zero;             /* robust loads out of bounds read here */
     uint8_t *sink;             /* robust stores out of bounds land here */
     const struct cvm_jit *jit; /* the scope form's helpers read its tables */
+    /* The collective form: per lane, where its coroutine stands (the
+     * instruction index of the collective it waits at, or JIT_CO_*) */
+    uint32_t *where;
+    uint64_t frame_slot; /* bytes a lane's frame takes in ex->jit_state (0: none yet) */
 } cvm_jit_env;
 
-enum { ENV_REGIONS, ENV_EX, ENV_NLANES, ENV_SG, ENV_GID, ENV_NGROUPS, ENV_BUDGET, ENV_NREGIONS };
+/* Where a lane of the collective form stands, besides an instruction index */
+enum {
+    JIT_CO_RUNNING = 0xffffffffu,
+    JIT_CO_DONE = 0xfffffffeu,   /* returned: still alive, as in the interpreter */
+    JIT_CO_FAILED = 0xfffffffdu,
+    JIT_CO_KILLED = 0xfffffffcu  /* OpKill, OpTerminateInvocation: no longer alive (noted as DONE) */
+};
+
+enum {
+    ENV_REGIONS, ENV_EX, ENV_NLANES, ENV_SG, ENV_GID, ENV_NGROUPS, ENV_BUDGET, ENV_NREGIONS,
+    ENV_BUDGET_LOCAL, ENV_ZERO, ENV_SINK, ENV_JIT, ENV_WHERE
+};
 
 /* Largest value one load or store moves (a 4-component 64-bit vector). */
 #define JIT_MAX_ACCESS 32
@@ -180,9 +205,19 @@ typedef int32_t (*jit_leaf_fn)(cvm_jit_env *env, const cvm_val *args, uint8_t *r
  * cvm_decode_tile), element k's result to mat + k * (result size). */
 typedef int32_t (*jit_tile_fn)(cvm_jit_env *env, const cvm_decode_tile *tile, uint8_t *mat);
 
+/* The collective form's code: a lane's coroutine (its ramp runs the lane
+ * to its first collective instruction or its end, and returns the handle),
+ * and the module's own resume and destroy of a handle. */
+typedef void *(*jit_co_fn)(cvm_jit_env *env, uint32_t lane);
+typedef void (*jit_co_op)(void *handle);
+
 struct cvm_jit {
     LLVMOrcLLJITRef lljit;
     jit_fn fn;
+    /* the collective form (cvm_jit_collective_form): fn unused */
+    int collective;
+    jit_co_fn co_fn;
+    jit_co_op co_resume, co_destroy;
     const cvm_program *prog;
     uint32_t max_region; /* regions the code reads: 0 .. max_region */
     /* The scope form (jit.h cvm_jit_scope_form): per instruction of the
@@ -253,6 +288,58 @@ static int64_t jit_refill(cvm_jit_env *env, uint32_t insn, int64_t cur)
         *env->budget_local += got;
     }
     return cur;
+}
+
+/* The collective form: lane `lane` now waits at instruction `where`, or
+ * has returned (JIT_CO_DONE: alive still, as the interpreter keeps a lane
+ * that returned from the entry point, whose barriers then fail for it), or
+ * was killed (JIT_CO_KILLED: DONE and no longer alive), or failed
+ * (JIT_CO_FAILED, ex->diag set). */
+static void jit_co_note(cvm_jit_env *env, uint32_t lane, uint32_t where)
+{
+    if (where == JIT_CO_KILLED) {
+        env->ex->alive[lane] = 0;
+        where = JIT_CO_DONE;
+    }
+    env->where[lane] = where;
+}
+
+/* Lane `lane`'s coroutine frame of `size` bytes (every lane's is as
+ * large): a slice of ex->jit_state, which the group keeps for its next
+ * workgroups; NULL when out of memory (the lane then fails: jit_co_oom).
+ * Frames are never freed one by one (jit_co_free). */
+static void *jit_co_alloc(cvm_jit_env *env, uint32_t lane, uint64_t size)
+{
+    cvm_exec *ex = env->ex;
+    uint64_t slot = (size + 63) & ~(uint64_t)63;
+    if (env->frame_slot != slot) {
+        uint64_t need = slot * env->nlanes;
+        if (slot == 0 || need / slot != env->nlanes || need > SIZE_MAX)
+            return NULL;
+        if (ex->jit_state_size < need) {
+            void *m = cvm_malloc((size_t)need);
+            if (!m)
+                return NULL;
+            cvm_mem_free(ex->jit_state);
+            ex->jit_state = m;
+            ex->jit_state_size = (size_t)need;
+        }
+        env->frame_slot = slot;
+    }
+    return (uint8_t *)ex->jit_state + (uint64_t)lane * slot;
+}
+
+static void jit_co_free(void *frame)
+{
+    (void)frame;
+}
+
+/* jit_co_alloc found no memory for lane `lane`'s frame: its failure. */
+static void jit_co_oom(cvm_jit_env *env, uint32_t lane)
+{
+    env->where[lane] = JIT_CO_FAILED;
+    cvm_exec_fail(env->ex, NULL, CVM_ERROR_OUT_OF_MEMORY,
+                  "out of memory for the compiled state of invocation %u", lane);
 }
 
 /* A call the interpreter would refuse for its depth (interp.c: a call at
@@ -545,6 +632,13 @@ typedef struct jctx {
      * handlers on the interpreter's value slots (ex->vals, vals_base) */
     int scope;
     LLVMValueRef vals_base, budget_unit;
+    /* The collective form (cvm_jit_collective_form): the lane's coroutine,
+     * its id and handle, the block its suspensions return through and the
+     * one that frees its frame; the block being emitted (its index) */
+    int collective;
+    LLVMValueRef co_id, co_hdl;
+    LLVMBasicBlockRef co_ret, co_cleanup, co_kill;
+    uint32_t cur_block;
     uint8_t *slot_phi;      /* per instruction: a phi moved by jit_slot_phis */
     uint8_t *has_slot_phis; /* per block */
     /* edges given blocks of their own (edge_to): (from, to, the last of
@@ -2157,6 +2251,140 @@ static cvm_result emit_var_set(jctx *j, uint32_t var, uint32_t init)
     return unsupported_def(j, var, "this variable's initializer");
 }
 
+/* ---- the collective form: barriers, subgroup operations, Workgroup memory ---
+ *
+ * Each lane runs as a coroutine of its own (LLVM's switched-resume
+ * coroutines, split by its Coro passes): it runs to the next barrier or
+ * subgroup instruction, notes which (jit_co_note) and suspends; its values
+ * live across that in its frame.  run_collective resumes the lanes in turn:
+ * once every lane still running waits at the same instruction, a subgroup
+ * instruction runs by the interpreter's own handler over those lanes (its
+ * operands written to their value slots before the lane suspends, its
+ * result read back after), and a barrier by h_barrier's check; then each
+ * lane goes on to the next.  Only collectives in convergent blocks of the
+ * entry point are taken (exec/uniform.h: every lane still running reaches
+ * them together, as many times), so the lanes waiting together are the
+ * interpreter's active lanes for them: all of those still running. */
+
+static LLVMValueRef call_intrinsic(jctx *j, const char *name, LLVMTypeRef *over, unsigned nover,
+                                   LLVMValueRef *args, unsigned nargs)
+{
+    unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+    LLVMValueRef fn = id ? LLVMGetIntrinsicDeclaration(j->M, id, over, nover) : NULL;
+    if (!fn)
+        return NULL;
+    return LLVMBuildCall2(j->B, LLVMGlobalGetValueType(fn), fn, args, nargs, "");
+}
+
+static void emit_co_note(jctx *j, LLVMValueRef where)
+{
+    if (LLVMIsConstant(where) && LLVMConstIntGetZExtValue(where) < j->p->ninsns) {
+        /* waiting at a collective: where[lane] = its index, inline */
+        LLVMValueRef wp = LLVMBuildLoad2(j->B, LLVMPointerType(j->i32, 0),
+                                         env_field(j, ENV_WHERE, 0), "");
+        LLVMValueRef l64 = LLVMBuildZExt(j->B, j->lane, j->i64, "");
+        LLVMBuildStore(j->B, where, LLVMBuildGEP2(j->B, j->i32, wp, &l64, 1, ""));
+        return;
+    }
+    LLVMTypeRef params[3] = {LLVMPointerType(j->env_t, 0), j->i32, j->i32};
+    LLVMTypeRef fty = LLVMFunctionType(j->vd, params, 3, 0);
+    LLVMValueRef args[3] = {j->env, j->lane, where};
+    LLVMBuildCall2(j->B, fty, fn_const(j, (void *)jit_co_note, fty), args, 3, "");
+}
+
+/* The lane notes that it waits at `where` and suspends (its budget handed
+ * back to the environment first, for the other lanes); it goes on at
+ * `resume` (built here) with what budget is left then.  `final`: the lane's
+ * end, after which it is only destroyed. */
+static void emit_co_suspend(jctx *j, LLVMValueRef where, LLVMBasicBlockRef resume, int final)
+{
+    LLVMBuildStore(j->B, LLVMBuildLoad2(j->B, j->i64, j->budget_var, ""),
+                   env_field(j, ENV_BUDGET, 0));
+    emit_co_note(j, where);
+    LLVMValueRef args[2] = {LLVMConstNull(LLVMTokenTypeInContext(j->C)),
+                            LLVMConstInt(j->i1, (unsigned long long)final, 0)};
+    LLVMValueRef st = call_intrinsic(j, "llvm.coro.suspend", NULL, 0, args, 2);
+    LLVMValueRef sw = LLVMBuildSwitch(j->B, st, j->co_ret, 2);
+    LLVMAddCase(sw, LLVMConstInt(j->i8, 0, 0), resume);
+    LLVMAddCase(sw, LLVMConstInt(j->i8, 1, 0), j->co_cleanup);
+    LLVMPositionBuilderAtEnd(j->B, resume);
+    if (!final)
+        LLVMBuildStore(j->B, LLVMBuildLoad2(j->B, j->i64, env_field(j, ENV_BUDGET, 0), ""),
+                       j->budget_var);
+}
+
+/* The current lane's bytes of the interpreter's value slot of `id`:
+ * ex->vals[id].p + lane * ex->vals[id].stride. */
+static LLVMValueRef lane_slot(jctx *j, uint32_t id)
+{
+    LLVMValueRef i0[2] = {c_i64(j, id), c_i32(j, 0)}, i1[2] = {c_i64(j, id), c_i32(j, 1)};
+    LLVMValueRef sp = LLVMBuildLoad2(
+        j->B, j->ptr8, LLVMBuildInBoundsGEP2(j->B, j->val_t, j->vals_base, i0, 2, ""), "");
+    LLVMValueRef st = LLVMBuildLoad2(
+        j->B, j->i32, LLVMBuildInBoundsGEP2(j->B, j->val_t, j->vals_base, i1, 2, ""), "");
+    LLVMValueRef off = LLVMBuildMul(j->B, LLVMBuildZExt(j->B, j->lane, j->i64, ""),
+                                    LLVMBuildZExt(j->B, st, j->i64, ""), "");
+    return LLVMBuildGEP2(j->B, j->i8, sp, &off, 1, "");
+}
+
+/* 1 for the instructions the collective form suspends at: OpControlBarrier
+ * and the grammar's Non-Uniform and Group classes (subgroup operations). */
+static int is_collective(const cvm_insn *in)
+{
+    if (in->spv_op == SpvOpControlBarrier)
+        return 1;
+    const spv_instruction_desc *d = spv_grammar_instruction(in->spv_op);
+    return d && d->op_class &&
+           (!strcmp(d->op_class, "Non-Uniform") || !strcmp(d->op_class, "Group"));
+}
+
+static cvm_result emit_collective(jctx *j, uint32_t ii)
+{
+    const cvm_program *p = j->p;
+    const cvm_insn *in = &p->insns[ii];
+    if (!j->collective || !in->fn || (in->flags & CVM_INSN_PER_INSTANCE))
+        return unsupported(j, ii, "a barrier or subgroup instruction here");
+    if (j->call || j->f != &p->funcs[p->entry])
+        return unsupported(j, ii, "a barrier or subgroup instruction in a called function");
+    int barrier = in->spv_op == SpvOpControlBarrier;
+    /* (a barrier the analysis cannot show convergent is taken too: the
+     * texts ask that every invocation reach it together, and the runner
+     * checks that they all wait at it, as h_barrier does) */
+    if (!barrier &&
+        (j->cur_block >= j->f->nblocks || !j->f->blocks[j->cur_block].convergent))
+        return unsupported(j, ii, "a subgroup instruction that invocations may reach apart "
+                                  "(a block that is not convergent)");
+    if (!barrier) {
+        /* (operands a and b are the ids the handlers read: cvm_lower_subgroup) */
+        const uint32_t ids[2] = {in->a, in->b};
+        for (int k = 0; k < 2; k++) {
+            uint32_t id = ids[k];
+            if (!id || id >= p->bound || p->const_offset[id] != UINT64_MAX)
+                continue; /* (a constant's slot holds it) */
+            uint32_t tid = j->mod->defs[id].type;
+            LLVMValueRef v = get_val(j, id);
+            if (!v || !value_type(j, tid) || LLVMTypeOf(v) != value_type(j, tid) ||
+                type_of(j, tid)->size > JIT_MAX_ACCESS)
+                return unsupported(j, ii, "this operand of a subgroup instruction");
+            if (comp_sk(j, tid) == CVM_SK_BOOL) {
+                uint32_t n = ncomp_of(j, tid);
+                v = LLVMBuildZExt(j->B, v, n > 1 ? LLVMVectorType(j->i8, n) : j->i8, "");
+            }
+            LLVMValueRef at = LLVMBuildBitCast(j->B, lane_slot(j, id),
+                                               LLVMPointerType(LLVMTypeOf(v), 0), "");
+            LLVMSetAlignment(LLVMBuildStore(j->B, v, at), 1);
+        }
+        if (in->result && (in->result >= p->bound || !in->type || !value_type(j, in->type) ||
+                           type_of(j, in->type)->size > JIT_MAX_ACCESS))
+            return unsupported(j, ii, "this subgroup instruction's result");
+    }
+    LLVMBasicBlockRef resume = LLVMAppendBasicBlockInContext(j->C, j->fn, "resume");
+    emit_co_suspend(j, c_i32(j, ii), resume, 0);
+    if (!barrier && in->result)
+        j->vals[in->result] = unspill(j, lane_slot(j, in->result), in->type);
+    return CVM_SUCCESS;
+}
+
 static cvm_result emit_insn(jctx *j, uint32_t ii)
 {
     const cvm_insn *in = &j->p->insns[ii];
@@ -2165,6 +2393,8 @@ static cvm_result emit_insn(jctx *j, uint32_t ii)
         return unsupported(j, ii, "this instruction");
     if (in->flags & CVM_INSN_PER_INSTANCE)
         return unsupported(j, ii, "a cooperative-matrix instruction");
+    if (j->collective && is_collective(in))
+        return emit_collective(j, ii);
     uint32_t op = si.opcode;
     switch (op) {
     case SpvOpLoad:
@@ -2597,7 +2827,9 @@ static cvm_result emit_terminator(jctx *j, uint32_t ii, uint32_t bi, LLVMBasicBl
             return unsupported(j, ii, "this return");
         /* (OpKill and the like in a callee end the invocation, as in the
          * interpreter, whose caller ends the lanes that the callee ended) */
-        LLVMBuildBr(j->B, j->call && in->cf == CVM_CF_RETURN ? j->call->ret_bb : j->lane_next);
+        LLVMBuildBr(j->B, j->call && in->cf == CVM_CF_RETURN ? j->call->ret_bb
+                          : j->collective && in->cf == CVM_CF_KILL ? j->co_kill
+                                                                   : j->lane_next);
         break;
     case CVM_CF_RETURN_VALUE: {
         /* a leaf's result, in register layout, to results + lane * size;
@@ -2857,6 +3089,17 @@ static cvm_result setup_globals(jctx *j)
         const spv_def *d = &mod->defs[id];
         if (d->opcode != SpvOpVariable || d->func != UINT32_MAX || j->ptrs[id].kind)
             continue;
+        if (j->collective && p->var_region[id] == CVM_REGION_WORKGROUP) {
+            /* the workgroup's one copy, which every lane addresses alike */
+            jptr *pt = &j->ptrs[id];
+            pt->kind = JP_MEM;
+            pt->region = CVM_REGION_WORKGROUP;
+            pt->off = c_i64(j, CVM_ADDR_OFFSET(p->var_offset[id]));
+            pt->type = p->types[d->type].elem;
+            if (pt->region > j->max_region)
+                j->max_region = pt->region;
+            continue;
+        }
         if (p->var_region[id] == CVM_REGION_PUSH) {
             jptr *pt = &j->ptrs[id];
             pt->kind = JP_MEM;
@@ -3268,6 +3511,7 @@ static cvm_result emit_blocks(jctx *j, const cvm_function *f)
         emit_budget(j, charge[bi], blk->count ? blk->first : 0);
         for (; ii < end && r == CVM_SUCCESS; ii++) {
             const cvm_insn *in = &p->insns[ii];
+            j->cur_block = bi; /* (again after an inlined call's blocks) */
             if (in->cf == CVM_CF_NONE)
                 r = j->scope ? emit_scope_insn(j, ii) : emit_insn(j, ii);
             else if (ii + 1 == end)
@@ -3399,6 +3643,132 @@ static cvm_result emit_call(jctx *j, uint32_t ii)
 
 /* Translates j->f into function `name`: the entry point (jit_fn), or with
  * j->leaf a leaf callback (jit_leaf_fn). */
+/* The collective form's lane coroutine: void *name(env, lane). */
+static cvm_result translate_collective(jctx *j, const char *name)
+{
+    cvm_result r;
+    LLVMTypeRef params[2] = {LLVMPointerType(j->env_t, 0), j->i32};
+    j->fn = LLVMAddFunction(j->M, name, LLVMFunctionType(j->ptr8, params, 2, 0));
+    /* a coroutine ready to split (LLVM 14 leaves setting this to the
+     * front end: "1", prepared, so that one run of CoroSplit splits it) */
+    LLVMAddAttributeAtIndex(j->fn, LLVMAttributeFunctionIndex,
+                            LLVMCreateStringAttribute(j->C, "coroutine.presplit", 18, "1", 1));
+    j->env = LLVMGetParam(j->fn, 0);
+    j->lane = LLVMGetParam(j->fn, 1);
+    LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(j->C, j->fn, "entry");
+    LLVMBasicBlockRef oom = LLVMAppendBasicBlockInContext(j->C, j->fn, "oom");
+    LLVMBasicBlockRef begin = LLVMAppendBasicBlockInContext(j->C, j->fn, "begin");
+    LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(j->C, j->fn, "body");
+    LLVMBasicBlockRef final = LLVMAppendBasicBlockInContext(j->C, j->fn, "final");
+    LLVMBasicBlockRef never = LLVMAppendBasicBlockInContext(j->C, j->fn, "never");
+    j->lane_next = LLVMAppendBasicBlockInContext(j->C, j->fn, "next");
+    j->fail_bb = LLVMAppendBasicBlockInContext(j->C, j->fn, "fail");
+    j->co_kill = LLVMAppendBasicBlockInContext(j->C, j->fn, "kill");
+    j->co_cleanup = LLVMAppendBasicBlockInContext(j->C, j->fn, "cleanup");
+    j->co_ret = LLVMAppendBasicBlockInContext(j->C, j->fn, "ret");
+    LLVMPositionBuilderAtEnd(j->B, entry);
+    j->budget_var = LLVMBuildAlloca(j->B, j->i64, "budget");
+    if ((r = setup_globals(j)) != CVM_SUCCESS || (r = setup_function_vars(j)) != CVM_SUCCESS)
+        return r;
+    /* the frame: memory of jit_co_alloc, or the lane fails at once */
+    LLVMValueRef nul = LLVMConstNull(j->ptr8);
+    LLVMValueRef id_args[4] = {c_i32(j, 16), nul, nul, nul};
+    j->co_id = call_intrinsic(j, "llvm.coro.id", NULL, 0, id_args, 4);
+    LLVMValueRef size = call_intrinsic(j, "llvm.coro.size", &j->i64, 1, NULL, 0);
+    if (!j->co_id || !size)
+        return unsupported(j, UINT32_MAX, "shaders with barriers here (no coroutines in LLVM)");
+    LLVMTypeRef aparams[3] = {LLVMPointerType(j->env_t, 0), j->i32, j->i64};
+    LLVMTypeRef afty = LLVMFunctionType(j->ptr8, aparams, 3, 0);
+    LLVMValueRef aargs[3] = {j->env, j->lane, size};
+    LLVMValueRef mem = LLVMBuildCall2(j->B, afty, fn_const(j, (void *)jit_co_alloc, afty), aargs,
+                                      3, "");
+    LLVMBuildCondBr(j->B, LLVMBuildIsNull(j->B, mem, ""), oom, begin);
+    LLVMPositionBuilderAtEnd(j->B, oom);
+    LLVMTypeRef oparams[2] = {LLVMPointerType(j->env_t, 0), j->i32};
+    LLVMTypeRef ofty = LLVMFunctionType(j->vd, oparams, 2, 0);
+    LLVMValueRef oargs[2] = {j->env, j->lane};
+    LLVMBuildCall2(j->B, ofty, fn_const(j, (void *)jit_co_oom, ofty), oargs, 2, "");
+    LLVMBuildRet(j->B, nul);
+    LLVMPositionBuilderAtEnd(j->B, begin);
+    LLVMValueRef bargs[2] = {j->co_id, mem};
+    j->co_hdl = call_intrinsic(j, "llvm.coro.begin", NULL, 0, bargs, 2);
+    LLVMBuildStore(j->B, LLVMBuildLoad2(j->B, j->i64, env_field(j, ENV_BUDGET, 0), ""),
+                   j->budget_var);
+    LLVMValueRef nlanes = LLVMBuildLoad2(j->B, j->i32, env_field(j, ENV_NLANES, 0), "");
+    LLVMValueRef sg = LLVMBuildLoad2(j->B, j->i32, env_field(j, ENV_SG, 0), "");
+    LLVMValueRef exp = LLVMBuildLoad2(j->B, j->ptr8, env_field(j, ENV_EX, 0), "");
+    j->max_depth_v = invariant(
+        j, LLVMBuildLoad2(j->B, j->i32, ex_field(j, exp, offsetof(cvm_exec, max_depth), j->i32),
+                          "max_depth"));
+    LLVMTypeRef valp = LLVMPointerType(j->val_t, 0);
+    j->vals_base = LLVMBuildLoad2(j->B, valp, ex_field(j, exp, offsetof(cvm_exec, vals), valp),
+                                  "vals");
+    j->nregions = j->max_region + 1;
+    j->regions = cvm_calloc(j->nregions, sizeof(region_info));
+    if (!j->regions)
+        return cvm_diag_set(j->diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+    LLVMValueRef rtab = LLVMBuildLoad2(j->B, LLVMPointerType(j->region_t, 0),
+                                       env_field(j, ENV_REGIONS, 0), "");
+    j->rtab = rtab;
+    j->nregions_v = LLVMBuildLoad2(j->B, j->i32, env_field(j, ENV_NREGIONS, 0), "");
+    for (uint32_t k = 0; k < j->nregions; k++) {
+        LLVMValueRef i0[2] = {c_i32(j, k), c_i32(j, 0)};
+        LLVMValueRef i1[2] = {c_i32(j, k), c_i32(j, 1)};
+        LLVMValueRef i2[2] = {c_i32(j, k), c_i32(j, 2)};
+        j->regions[k].base = LLVMBuildLoad2(
+            j->B, j->ptr8, LLVMBuildInBoundsGEP2(j->B, j->region_t, rtab, i0, 2, ""), "");
+        j->regions[k].size = LLVMBuildLoad2(
+            j->B, j->i64, LLVMBuildInBoundsGEP2(j->B, j->region_t, rtab, i1, 2, ""), "");
+        LLVMValueRef wr = LLVMBuildLoad2(
+            j->B, j->i8, LLVMBuildInBoundsGEP2(j->B, j->region_t, rtab, i2, 2, ""), "");
+        j->regions[k].writable = LLVMBuildICmp(j->B, LLVMIntNE, wr, LLVMConstNull(j->i8), "");
+    }
+    LLVMBuildBr(j->B, body);
+    LLVMPositionBuilderAtEnd(j->B, body);
+    if ((r = emit_builtins(j, nlanes, sg)) != CVM_SUCCESS || (r = emit_var_init(j)) != CVM_SUCCESS ||
+        (r = emit_blocks(j, j->f)) != CVM_SUCCESS)
+        return r;
+    /* the lane's end (its return or kill), or its failure (ex->diag set) */
+    LLVMPositionBuilderAtEnd(j->B, j->lane_next);
+    LLVMBuildBr(j->B, final);
+    LLVMPositionBuilderAtEnd(j->B, j->co_kill);
+    LLVMBuildBr(j->B, final);
+    LLVMPositionBuilderAtEnd(j->B, j->fail_bb);
+    LLVMBuildBr(j->B, final);
+    LLVMPositionBuilderAtEnd(j->B, final);
+    LLVMValueRef where = LLVMBuildPhi(j->B, j->i32, "");
+    LLVMValueRef wv[3] = {c_i32(j, JIT_CO_DONE), c_i32(j, JIT_CO_KILLED), c_i32(j, JIT_CO_FAILED)};
+    LLVMBasicBlockRef wb[3] = {j->lane_next, j->co_kill, j->fail_bb};
+    LLVMAddIncoming(where, wv, wb, 3);
+    emit_co_suspend(j, where, never, 1);
+    LLVMBuildUnreachable(j->B);
+    LLVMPositionBuilderAtEnd(j->B, j->co_cleanup);
+    LLVMValueRef fargs[2] = {j->co_id, j->co_hdl};
+    LLVMValueRef fmem = call_intrinsic(j, "llvm.coro.free", NULL, 0, fargs, 2);
+    LLVMTypeRef ffty = LLVMFunctionType(j->vd, &j->ptr8, 1, 0);
+    LLVMBuildCall2(j->B, ffty, fn_const(j, (void *)jit_co_free, ffty), &fmem, 1, "");
+    LLVMBuildBr(j->B, j->co_ret);
+    LLVMPositionBuilderAtEnd(j->B, j->co_ret);
+    LLVMValueRef eargs[2] = {j->co_hdl, LLVMConstInt(j->i1, 0, 0)};
+    call_intrinsic(j, "llvm.coro.end", NULL, 0, eargs, 2);
+    LLVMBuildRet(j->B, j->co_hdl);
+    return CVM_SUCCESS;
+}
+
+/* The module's resume and destroy of a lane's handle, for run_collective. */
+static void add_co_helpers(jctx *j)
+{
+    static const char *const names[2][2] = {{"cvm_co_resume", "llvm.coro.resume"},
+                                            {"cvm_co_destroy", "llvm.coro.destroy"}};
+    for (int k = 0; k < 2; k++) {
+        LLVMValueRef fn = LLVMAddFunction(j->M, names[k][0], LLVMFunctionType(j->vd, &j->ptr8, 1, 0));
+        LLVMPositionBuilderAtEnd(j->B, LLVMAppendBasicBlockInContext(j->C, fn, ""));
+        LLVMValueRef h = LLVMGetParam(fn, 0);
+        call_intrinsic(j, names[k][1], NULL, 0, &h, 1);
+        LLVMBuildRetVoid(j->B);
+    }
+}
+
 static cvm_result translate(jctx *j, const char *name)
 {
     const cvm_function *f = j->f;
@@ -3568,6 +3938,19 @@ static int wants_scope(const cvm_program *p)
     return 0;
 }
 
+/* 1 when the program has a barrier, a subgroup instruction or Workgroup
+ * memory (and no cooperative-matrix instruction): the collective form is
+ * the one that may take it. */
+static int wants_collective(const cvm_program *p)
+{
+    if (p->wg_size)
+        return 1;
+    for (uint32_t i = 0; i < p->ninsns; i++)
+        if (is_collective(&p->insns[i]))
+            return 1;
+    return 0;
+}
+
 /* Checks that make the tier's assumptions hold for the whole program. */
 static cvm_result eligible(jctx *j)
 {
@@ -3581,8 +3964,9 @@ static cvm_result eligible(jctx *j)
      * invocation's own (setup_invocation_vars).  Workgroup memory is
      * shared: invocations run one after the other here and side by side in
      * the interpreter, so what one reads of another's writes could differ
-     * between the tiers (named: the first such variable). */
-    if (p->wg_size) {
+     * between the tiers (named: the first such variable); the collective
+     * form runs them between barriers, as the interpreter. */
+    if (p->wg_size && !j->collective) {
         for (uint32_t id = 1; id < p->bound; id++) {
             spv_inst vi;
             if (j->mod->defs[id].opcode == SpvOpVariable && j->mod->defs[id].func == UINT32_MAX &&
@@ -3662,10 +4046,11 @@ static int jctx_init(jctx *j, const cvm_program *prog, cvm_diagnostic *diag,
     j->ptr8 = LLVMPointerType(j->i8, 0);
     LLVMTypeRef region_fields[3] = {j->ptr8, j->i64, j->i8};
     j->region_t = LLVMStructTypeInContext(j->C, region_fields, 3, 0);
-    LLVMTypeRef env_fields[8] = {LLVMPointerType(j->region_t, 0), j->ptr8, j->i32, j->i32,
-                                 LLVMArrayType(j->i32, 3), LLVMArrayType(j->i32, 3), j->i64,
-                                 j->i32};
-    j->env_t = LLVMStructTypeInContext(j->C, env_fields, 8, 0);
+    LLVMTypeRef env_fields[13] = {LLVMPointerType(j->region_t, 0), j->ptr8, j->i32, j->i32,
+                                  LLVMArrayType(j->i32, 3), LLVMArrayType(j->i32, 3), j->i64,
+                                  j->i32, j->ptr8, j->ptr8, j->ptr8, j->ptr8,
+                                  LLVMPointerType(j->i32, 0)};
+    j->env_t = LLVMStructTypeInContext(j->C, env_fields, 13, 0);
     LLVMTypeRef val_fields[2] = {j->ptr8, j->i32};
     j->val_t = LLVMStructTypeInContext(j->C, val_fields, 2, 0);
     return 1;
@@ -3760,9 +4145,51 @@ static cvm_result jctx_finish(jctx *j, LLVMOrcThreadSafeContextRef tsc, LLVMOrcL
     }
     LLVMSetTarget(j->M, LLVMOrcLLJITGetTripleString(lljit));
     LLVMSetDataLayout(j->M, LLVMOrcLLJITGetDataLayoutStr(lljit));
+    /* the code reads cvm_jit_env through env_t: their layouts must agree */
+    LLVMTargetDataRef td = LLVMCreateTargetData(LLVMOrcLLJITGetDataLayoutStr(lljit));
+    int env_ok = LLVMOffsetOfElement(td, j->env_t, ENV_BUDGET) == offsetof(cvm_jit_env, budget) &&
+                 LLVMOffsetOfElement(td, j->env_t, ENV_NREGIONS) == offsetof(cvm_jit_env, nregions) &&
+                 LLVMOffsetOfElement(td, j->env_t, ENV_WHERE) == offsetof(cvm_jit_env, where);
+    LLVMDisposeTargetData(td);
+    if (!env_ok) {
+        LLVMDisposeModule(j->M);
+        LLVMOrcDisposeThreadSafeContext(tsc);
+        return cvm_diag_set(diag, CVM_ERROR_UNSUPPORTED,
+                            "the compiled tier's view of its environment does not match this build's");
+    }
     LLVMPassManagerBuilderRef pmb = LLVMPassManagerBuilderCreate();
     LLVMPassManagerBuilderSetOptLevel(pmb, 2);
     LLVMPassManagerRef pm = LLVMCreatePassManager();
+    if (j->collective) {
+        /* the lane coroutine, its values in registers first (a smaller
+         * frame), split into its ramp, resume and destroy functions, before
+         * the pipeline below optimizes them */
+        LLVMPassManagerRef cpm = LLVMCreatePassManager();
+        LLVMAddPromoteMemoryToRegisterPass(cpm);
+        LLVMAddEarlyCSEPass(cpm);
+        LLVMAddInstructionCombiningPass(cpm);
+        LLVMAddCFGSimplificationPass(cpm);
+        LLVMAddCoroEarlyPass(cpm);
+        LLVMAddCoroSplitPass(cpm);
+        LLVMAddCoroCleanupPass(cpm);
+        LLVMRunPassManager(cpm, j->M);
+        LLVMDisposePassManager(cpm);
+        /* (code generation cannot take a coroutine intrinsic left) */
+        for (LLVMValueRef f = LLVMGetFirstFunction(j->M); f; f = LLVMGetNextFunction(f)) {
+            size_t len = 0;
+            const char *nm = LLVMGetValueName2(f, &len);
+            if (len > 10 && !strncmp(nm, "llvm.coro.", 10) && LLVMGetFirstUse(f)) {
+                LLVMDisposePassManager(pm);
+                LLVMPassManagerBuilderDispose(pmb);
+                LLVMOrcDisposeThreadSafeContext(tsc);
+                LLVMDisposeModule(j->M);
+                return cvm_diag_set(diag, CVM_ERROR_UNSUPPORTED,
+                                    "the compiled tier could not split the shader at its "
+                                    "barriers (LLVM left %.*s)",
+                                    (int)len, nm);
+            }
+        }
+    }
     LLVMPassManagerBuilderPopulateModulePassManager(pmb, pm);
     LLVMRunPassManager(pm, j->M);
     LLVMDisposePassManager(pm);
@@ -3787,6 +4214,7 @@ cvm_result cvm_jit_compile(const cvm_program *prog, cvm_jit **o_jit, cvm_diagnos
     if (!jctx_init(&j, prog, diag, &tsc))
         return cvm_diag_set(diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
     j.scope = wants_scope(prog);
+    j.collective = !j.scope && wants_collective(prog);
     cvm_result r = CVM_SUCCESS;
     if (j.scope && !(j.slot_phi = cvm_calloc(prog->ninsns ? prog->ninsns : 1, 1)))
         r = cvm_diag_set(diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
@@ -3794,8 +4222,11 @@ cvm_result cvm_jit_compile(const cvm_program *prog, cvm_jit **o_jit, cvm_diagnos
         r = eligible(&j);
     if (r == CVM_SUCCESS) {
         j.f = &prog->funcs[prog->entry];
-        r = translate(&j, "cvm_jit_run");
+        r = j.collective ? translate_collective(&j, "cvm_jit_lane") : translate(&j, "cvm_jit_run");
+        if (r == CVM_SUCCESS && j.collective)
+            add_co_helpers(&j);
     }
+    int collective = j.collective;
     uint32_t max_region = j.max_region;
     uint8_t *slot_phi = j.slot_phi;
     jctx_free(&j);
@@ -3815,6 +4246,7 @@ cvm_result cvm_jit_compile(const cvm_program *prog, cvm_jit **o_jit, cvm_diagnos
     out->prog = prog;
     out->max_region = max_region;
     out->scope = j.scope;
+    out->collective = collective;
     out->slot_phi = slot_phi;
     if ((r = jctx_finish(&j, tsc, &out->lljit, diag)) != CVM_SUCCESS) {
         if (out->lljit)
@@ -3823,8 +4255,13 @@ cvm_result cvm_jit_compile(const cvm_program *prog, cvm_jit **o_jit, cvm_diagnos
         cvm_mem_free(out);
         return r;
     }
-    LLVMOrcExecutorAddress addr = 0;
-    LLVMErrorRef err = LLVMOrcLLJITLookup(out->lljit, &addr, "cvm_jit_run");
+    LLVMOrcExecutorAddress addr = 0, resume = 0, destroy = 0;
+    LLVMErrorRef err = LLVMOrcLLJITLookup(out->lljit, &addr,
+                                          collective ? "cvm_jit_lane" : "cvm_jit_run");
+    if (!err && collective)
+        err = LLVMOrcLLJITLookup(out->lljit, &resume, "cvm_co_resume");
+    if (!err && collective)
+        err = LLVMOrcLLJITLookup(out->lljit, &destroy, "cvm_co_destroy");
     if (err) {
         /* the message names the JIT's dylib and symbols: read it before
          * they are freed */
@@ -3834,7 +4271,13 @@ cvm_result cvm_jit_compile(const cvm_program *prog, cvm_jit **o_jit, cvm_diagnos
         cvm_mem_free(out);
         return r;
     }
-    out->fn = (jit_fn)(uintptr_t)addr;
+    if (collective) {
+        out->co_fn = (jit_co_fn)(uintptr_t)addr;
+        out->co_resume = (jit_co_op)(uintptr_t)resume;
+        out->co_destroy = (jit_co_op)(uintptr_t)destroy;
+    } else {
+        out->fn = (jit_fn)(uintptr_t)addr;
+    }
     *o_jit = out;
     return CVM_SUCCESS;
 }
@@ -3851,6 +4294,94 @@ void cvm_jit_destroy(cvm_jit *j)
 int cvm_jit_scope_form(const cvm_jit *j)
 {
     return j && j->scope;
+}
+
+int cvm_jit_collective_form(const cvm_jit *j)
+{
+    return j && j->collective;
+}
+
+/* The collective form's group: every lane's coroutine started, then,
+ * while some lane runs, the collective they all wait at run and each of
+ * them resumed, lane by lane (see emit_collective).  A lane that ends is
+ * no longer active for the collectives after. */
+static cvm_result run_collective(const cvm_jit *j, cvm_exec *ex, cvm_jit_env *env)
+{
+    const cvm_program *p = j->prog;
+    uint32_t n = ex->nlanes;
+    void **h = cvm_calloc(n ? n : 1, sizeof(void *));
+    uint32_t *where = cvm_malloc((n ? n : 1) * sizeof(uint32_t));
+    if (!h || !where) {
+        cvm_mem_free(h);
+        cvm_mem_free(where);
+        return cvm_exec_fail(ex, NULL, CVM_ERROR_OUT_OF_MEMORY,
+                             "out of memory for the compiled state of %u invocations", n);
+    }
+    env->where = where;
+    int failed = 0, apart = 0;
+    uint32_t at = JIT_CO_DONE, waiting = 0; /* where the lanes run so far wait, how many */
+    for (uint32_t l = 0; l < n; l++) {
+        where[l] = JIT_CO_RUNNING;
+        ex->active[l] = 0;
+    }
+    for (uint32_t l = 0; l < n && !failed; l++) {
+        if (!ex->alive[l]) {
+            where[l] = JIT_CO_DONE;
+            continue;
+        }
+        h[l] = j->co_fn(env, l);
+        if (where[l] == JIT_CO_FAILED) {
+            failed = 1;
+        } else if (where[l] != JIT_CO_DONE) {
+            ex->active[l] = 1;
+            apart |= waiting++ && where[l] != at;
+            at = where[l];
+        }
+    }
+    while (!failed && waiting) {
+        if (apart || at >= p->ninsns) {
+            /* (only a barrier outside uniform control flow, which the texts
+             * forbid, leads here) */
+            cvm_exec_fail(ex, at < p->ninsns ? &p->insns[at] : NULL,
+                          CVM_ERROR_DIVERGENT_COLLECTIVE,
+                          "invocations did not reach this barrier together: some wait at "
+                          "another barrier or subgroup instruction");
+            failed = 1;
+            break;
+        }
+        const cvm_insn *in = &p->insns[at];
+        ex->nactive = waiting;
+        if (in->fn(ex, in) != CVM_SUCCESS) {
+            failed = 1;
+            break;
+        }
+        uint32_t next = JIT_CO_DONE, still = 0;
+        for (uint32_t l = 0; l < n && !failed; l++) {
+            if (where[l] != at)
+                continue;
+            where[l] = JIT_CO_RUNNING;
+            j->co_resume(h[l]);
+            if (where[l] == JIT_CO_FAILED) {
+                failed = 1;
+            } else if (where[l] == JIT_CO_DONE) {
+                ex->active[l] = 0;
+            } else {
+                apart |= still++ && where[l] != next;
+                next = where[l];
+            }
+        }
+        at = next;
+        waiting = still;
+    }
+    for (uint32_t l = 0; l < n; l++)
+        if (h[l])
+            j->co_destroy(h[l]);
+    cvm_mem_free(h);
+    cvm_mem_free(where);
+    env->where = NULL;
+    return failed ? (ex->diag && ex->diag->result != CVM_SUCCESS ? ex->diag->result
+                                                                  : CVM_ERROR_INTERNAL)
+                  : CVM_SUCCESS;
 }
 
 cvm_result cvm_jit_run_group(const cvm_jit *j, cvm_exec *ex, uint64_t *budget_local)
@@ -3874,7 +4405,7 @@ cvm_result cvm_jit_run_group(const cvm_jit *j, cvm_exec *ex, uint64_t *budget_lo
     env.sink = sink;
     env.nregions = ex->nregions;
     env.jit = j;
-    int32_t rc = j->fn(&env);
+    int32_t rc = j->collective ? run_collective(j, ex, &env) != CVM_SUCCESS : j->fn(&env);
     ex->counts[CVM_COUNT_JIT_GROUPS]++;
     /* unused invocation instructions back to the group, whole subgroup ones */
     if (env.budget > 0)

@@ -1,9 +1,12 @@
 /* The compiled tier: an entry point whose invocations never wait for one
  * another, compiled through LLVM's ORC JIT (Debian llvm-14-dev) into native
- * code that runs a workgroup's invocations one after the other; and an
- * entry point with cooperative-matrix instructions whose other values are
- * all uniform, compiled into code that runs once per workgroup around the
- * interpreter's matrix handlers (the scope form, cvm_jit_scope_form below).
+ * code that runs a workgroup's invocations one after the other; an entry
+ * point with barriers, subgroup instructions or Workgroup memory, compiled
+ * into one coroutine per invocation that suspends at each of them (the
+ * collective form, cvm_jit_collective_form below); and an entry point with
+ * cooperative-matrix instructions whose other values are all uniform,
+ * compiled into code that runs once per workgroup around the interpreter's
+ * matrix handlers (the scope form, cvm_jit_scope_form below).
  *
  * Which shaders take the first form (cvm_jit_compile says why not, naming
  * the first instruction it does not take): no OpControlBarrier, no subgroup,
@@ -103,6 +106,39 @@ void cvm_jit_destroy(cvm_jit *j);
  * Returns 1 when `j` (compiled code of cvm_jit_compile, or NULL: 0) is in
  * this form. */
 int cvm_jit_scope_form(const cvm_jit *j);
+
+/* The collective form.  An entry point with OpControlBarrier, subgroup
+ * instructions (the grammar's Non-Uniform and Group classes) or Workgroup
+ * variables, and no cooperative-matrix instruction, is compiled, when it
+ * can be, into one coroutine per invocation (LLVM's switched-resume
+ * coroutines) that runs the invocation as the first form does, and
+ * suspends at each barrier and subgroup instruction:
+ *
+ *   - taken only where every such instruction is in the entry point's
+ *     own blocks (not a callee's), and every subgroup instruction in a
+ *     convergent block (exec/uniform.h: every invocation still running
+ *     reaches it together, as many times), so that the invocations waiting
+ *     there together are the interpreter's active lanes for it: all that
+ *     still run.  A barrier may be in any block (the texts ask that all
+ *     invocations reach it together, which the analysis cannot always
+ *     show): invocations that do not all wait at the same one fail the
+ *     dispatch with CVM_ERROR_DIVERGENT_COLLECTIVE, as the interpreter's
+ *     barrier does;
+ *   - once they all wait at one, a subgroup instruction runs by its
+ *     interpreter handler over them (cvm_insn.fn, every waiting lane
+ *     active), its operands written by each lane to their value slots
+ *     before it suspends and its result read back after; a barrier runs its
+ *     handler's check; then each lane is resumed in turn, lowest index
+ *     first, to its next one or its end;
+ *   - Workgroup variables are the group's memory (CVM_REGION_WORKGROUP),
+ *     cleared and initialized as for the interpreter.
+ * Between two barriers invocations run one after the other here and side
+ * by side in the interpreter: what one reads of another's writes there
+ * could differ between the tiers, which a data race in the Vulkan memory
+ * model leaves undefined anyway.  cvm_group_run prepares the group as for
+ * the interpreter (memory, built-ins, the entry point's frame) before it
+ * runs the code.  Returns 1 when `j` (NULL: 0) is in this form. */
+int cvm_jit_collective_form(const cvm_jit *j);
 
 /* Runs every invocation of the workgroup `ex` describes (regions, flags,
  * group_id, num_groups, nlanes, sg_size, diag set as cvm_group_run sets
