@@ -231,6 +231,8 @@ static void test_ops_random(void **state)
         skip();
     static const char *const inputs[] = {"fin", "uin", "dbl", "vec", "vin", NULL};
     random_on_both("jit/ops.amber", inputs, 32); /* 4 x 2 x 4 workgroups, all compiled */
+    static const char *const vinputs[] = {"fin", "uin", NULL};
+    random_on_both("jit/ops_vector.amber", vinputs, 2);
 }
 
 /* f16 values: the arithmetic the tier does inline and the kernels it

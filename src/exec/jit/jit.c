@@ -1785,7 +1785,10 @@ static cvm_result emit_convert(jctx *j, const spv_inst *si, const cvm_insn *in)
         return unsupported(j, j->cur_insn, "this conversion");
     uint32_t stype = j->mod->defs[src].type;
     uint8_t ssk = comp_sk(j, stype), rsk = comp_sk(j, rtype);
-    if (ssk == CVM_SK_BOOL || ncomp_of(j, stype) != ncomp_of(j, rtype))
+    /* (a bitcast may change the component count: a 32-bit scalar and two
+     * 16-bit components, SPIR-V's OpBitcast) */
+    if (ssk == CVM_SK_BOOL ||
+        (ncomp_of(j, stype) != ncomp_of(j, rtype) && si->opcode != SpvOpBitcast))
         return unsupported(j, j->cur_insn, "this conversion");
     LLVMValueRef r = NULL;
     int sint = !cvm_sk_is_float((cvm_scalar_kind)ssk), rint = !cvm_sk_is_float((cvm_scalar_kind)rsk);
@@ -1866,6 +1869,55 @@ static LLVMValueRef emit_glsl_libm(jctx *j, const cvm_insn *in, uint32_t rtype)
     return r;
 }
 
+/* k_float_f32's FMin/FMax rule on quieted operands (cvm_fmin_text): of
+ * two numbers y when y < x (max: x < y), else x; a NaN operand gives the
+ * other; two NaNs the first. */
+static LLVMValueRef emit_fminmax(jctx *j, LLVMValueRef x, LLVMValueRef y, int max)
+{
+    LLVMValueRef lt = max ? LLVMBuildFCmp(j->B, LLVMRealOLT, x, y, "")
+                          : LLVMBuildFCmp(j->B, LLVMRealOLT, y, x, "");
+    LLVMValueRef xn = LLVMBuildFCmp(j->B, LLVMRealUNO, x, x, "");
+    LLVMValueRef yn = LLVMBuildFCmp(j->B, LLVMRealUNO, y, y, "");
+    /* (a NaN y fails the comparison: x; a NaN x alone: y) */
+    LLVMValueRef take_y = LLVMBuildOr(j->B, lt, LLVMBuildAnd(j->B, xn, LLVMBuildNot(j->B, yn, ""), ""), "");
+    return LLVMBuildSelect(j->B, take_y, y, x, "");
+}
+
+/* quiet_f32 for a scalar or a vector of f32 */
+static LLVMValueRef quiet_f32_any(jctx *j, LLVMValueRef x)
+{
+    LLVMTypeRef ty = LLVMTypeOf(x);
+    if (LLVMGetTypeKind(ty) != LLVMVectorTypeKind)
+        return quiet_f32(j, x);
+    LLVMTypeRef ity = LLVMVectorType(j->i32, LLVMGetVectorSize(ty));
+    LLVMValueRef isnan = LLVMBuildFCmp(j->B, LLVMRealUNO, x, x, "");
+    LLVMValueRef bits = LLVMBuildBitCast(j->B, x, ity, "");
+    LLVMValueRef q = LLVMBuildBitCast(j->B, LLVMBuildOr(j->B, bits, const_like(j, ity, 0x400000), ""),
+                                      ty, "");
+    return LLVMBuildSelect(j->B, isnan, q, x, "");
+}
+
+/* FMin, FMax, NMin, NMax, FClamp, NClamp of f32 values inline
+ * (cvm_glsl_f32_minmax); NULL when not one of them. */
+static LLVMValueRef emit_glsl_minmax(jctx *j, const cvm_insn *in, uint32_t rtype)
+{
+    int kind = cvm_glsl_f32_minmax(in);
+    if (!kind || comp_sk(j, rtype) != CVM_SK_F32)
+        return NULL;
+    uint32_t ids[3] = {in->a, in->b, in->c};
+    int nops = kind == 3 ? 3 : 2;
+    LLVMValueRef ops[3];
+    for (int k = 0; k < nops; k++) {
+        ops[k] = ids[k] ? get_val(j, ids[k]) : NULL;
+        if (!ops[k] || LLVMTypeOf(ops[k]) != value_type(j, rtype))
+            return NULL; /* (a broadcast scalar operand: the lane kernel) */
+        ops[k] = quiet_f32_any(j, ops[k]);
+    }
+    if (kind == 3)
+        return emit_fminmax(j, emit_fminmax(j, ops[0], ops[1], 1), ops[2], 0);
+    return emit_fminmax(j, ops[0], ops[1], kind == 2);
+}
+
 static cvm_result emit_glsl(jctx *j, const spv_inst *si, const cvm_insn *in)
 {
     uint32_t rtype = si->words[1], result = si->words[2];
@@ -1876,7 +1928,12 @@ static cvm_result emit_glsl(jctx *j, const spv_inst *si, const cvm_insn *in)
     snprintf(what, sizeof(what), "GLSL.std.450 %s", gd ? gd->name : "instruction");
     snprintf(opnd, sizeof(opnd), "this operand of GLSL.std.450 %s", gd ? gd->name : "instruction");
     if (value_type(j, rtype) && in->fn) {
-        LLVMValueRef d = emit_glsl_libm(j, in, rtype);
+        LLVMValueRef d = emit_glsl_minmax(j, in, rtype);
+        if (d && LLVMTypeOf(d) == value_type(j, rtype)) {
+            j->vals[result] = d;
+            return CVM_SUCCESS;
+        }
+        d = emit_glsl_libm(j, in, rtype);
         if (d && LLVMTypeOf(d) == value_type(j, rtype)) {
             j->vals[result] = d;
             return CVM_SUCCESS;
@@ -2420,6 +2477,23 @@ static cvm_result emit_insn(jctx *j, uint32_t ii)
     case SpvOpConvertFToU: case SpvOpConvertFToS: case SpvOpConvertSToF: case SpvOpConvertUToF:
     case SpvOpUConvert: case SpvOpSConvert: case SpvOpFConvert: case SpvOpBitcast:
         return emit_convert(j, &si, in);
+    case SpvOpAny:
+    case SpvOpAll: { /* a Boolean vector's components or'ed, and'ed */
+        LLVMValueRef v = si.word_count == 4 ? get_val(j, si.words[3]) : NULL;
+        if (!v || si.words[2] >= j->p->bound)
+            return unsupported(j, ii, "this instruction's operand");
+        LLVMTypeRef ty = LLVMTypeOf(v);
+        if (LLVMGetTypeKind(ty) == LLVMVectorTypeKind && LLVMGetElementType(ty) == j->i1) {
+            unsigned n = LLVMGetVectorSize(ty);
+            LLVMValueRef bits = LLVMBuildBitCast(j->B, v, LLVMIntTypeInContext(j->C, n), "");
+            v = op == SpvOpAll ? LLVMBuildICmp(j->B, LLVMIntEQ, bits, LLVMConstAllOnes(LLVMTypeOf(bits)), "")
+                               : LLVMBuildICmp(j->B, LLVMIntNE, bits, LLVMConstNull(LLVMTypeOf(bits)), "");
+        } else if (ty != j->i1) {
+            return unsupported(j, ii, "this instruction's operand");
+        }
+        j->vals[si.words[2]] = v;
+        return CVM_SUCCESS;
+    }
     case SpvOpExtInst:
         if (si.word_count >= 5 && si.words[3] == j->p->glsl_ext && j->p->glsl_ext)
             return emit_glsl(j, &si, in);

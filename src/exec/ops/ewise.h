@@ -50,5 +50,10 @@ int cvm_glsl_eval_lane(const cvm_insn *in, uint8_t *r, const uint8_t *a, const u
  * (float (*)(float), (float, float) or (float, float, float) as *o_nops
  * says); else NULL.  The compiled tier calls it directly. */
 void *cvm_glsl_f32_libm(const cvm_insn *in, int *o_nops);
+/* ops/glsl.c: for an f32 FMin/NMin (1), FMax/NMax (2) or FClamp/NClamp
+ * (3), which k_float_f32 computes by cvm_fmin_text/cvm_fmax_text on
+ * operands whose signalling NaNs are quieted first, that number; else 0.
+ * The compiled tier computes them inline by the same rule. */
+int cvm_glsl_f32_minmax(const cvm_insn *in);
 
 #endif

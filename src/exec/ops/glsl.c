@@ -440,6 +440,21 @@ void *cvm_glsl_f32_libm(const cvm_insn *in, int *o_nops)
     }
 }
 
+int cvm_glsl_f32_minmax(const cvm_insn *in)
+{
+    if (in->fn != h_float || in->sk != CVM_SK_F32)
+        return 0;
+    switch (in->d) {
+    case SpvGLSLstd450FMin:
+    case SpvGLSLstd450NMin: return 1;
+    case SpvGLSLstd450FMax:
+    case SpvGLSLstd450NMax: return 2;
+    case SpvGLSLstd450FClamp:
+    case SpvGLSLstd450NClamp: return 3;
+    default: return 0;
+    }
+}
+
 /* ewise.h: the kernels of h_float, h_float_f16 and h_int. */
 int cvm_glsl_eval_lane(const cvm_insn *in, uint8_t *r, const uint8_t *a, const uint8_t *b,
                        const uint8_t *c)
