@@ -165,7 +165,13 @@ typedef enum cvm_context_flags {
      * atomic or cooperative instruction, no call; the header lists what it
      * takes) is compiled to native code at its first dispatch of at least
      * CVM_JIT_MIN_INVOCATIONS invocations, and its invocations run one after
-     * the other.  A shader with cooperative-matrix instructions whose other
+     * the other.  A shader with barriers, subgroup instructions or Workgroup
+     * variables (subgroup instructions where every invocation still running
+     * reaches them together) is compiled so too, each invocation suspended
+     * at each of them until all have reached it.  A shader of
+     * CVM_JIT_ASYNC_INSNS instructions or more compiles on a thread of its
+     * own while its dispatches run interpreted.  A shader with
+     * cooperative-matrix instructions whose other
      * values are all equal across the workgroup (loop counters, tile
      * coordinates, tensor layouts: the usual GEMM) is compiled at its first
      * dispatch of CVM_JIT_MIN_SCOPE_GROUPS workgroups or of
@@ -412,7 +418,9 @@ CVM_API CVM_NODISCARD cvm_result cvm_pipeline_dispatch_base(cvm_pipeline *pipeli
 /* What the compiled tier (CVM_FLAG_JIT) has done with a pipeline so far. */
 typedef struct cvm_tier_info {
     /* The entry point: 1 compiled, 0 not tried (no dispatch has wanted it:
-     * too small, the interpreter forced, no LLVM in this build), -1 not
+     * too small, the interpreter forced, no LLVM in this build) or still
+     * compiling (a large shader compiles on a thread of its own while its
+     * first dispatches run interpreted: cvm_config.h CVM_JIT_ASYNC_INSNS), -1 not
      * taken, entry_why saying why (CVM_ERROR_UNSUPPORTED, the first
      * instruction the tier does not take: word offset, opcode). */
     int32_t entry;

@@ -61,6 +61,17 @@
 #define CVM_JIT_MIN_SCOPE_GROUPS (UINT64_C(1) << 8)
 #endif
 
+/* A shader of this many lowered instructions or more (cvm_program.ninsns)
+ * that the size rule above sends to the compiled tier is compiled on a
+ * thread of its own, while the dispatches that come before its code is
+ * ready run on the interpreter: compiling one takes up to seconds (ggml's
+ * 20,000-word flash-attention and softmax shaders about 0.7-3 s), longer
+ * than many of its dispatches together.  A smaller one compiles at the
+ * dispatch that asks for it, as before. */
+#ifndef CVM_JIT_ASYNC_INSNS
+#define CVM_JIT_ASYNC_INSNS 2048
+#endif
+
 /* Leaf callbacks (a DecodeFunc, a per-element or reduction function: exec.h
  * cvm_function.leaf) are compiled once a pipeline has made this many calls
  * of them (all dispatches, all threads): by then the interpreter has spent

@@ -78,9 +78,13 @@ struct cvm_pipeline {
     cvm_debug_desc debug; /* sinks of cvm_pipeline_set_debug; all zero when off */
     uint8_t *desc_used;   /* per prog->descs entry: statically used by the entry point */
     /* The compiled tier (exec/jit/jit.h), tried at the first dispatch that
-     * wants it: jit_state 0 untried, 1 compiled (jit), -1 not taken. */
+     * wants it: jit_state 0 untried, 1 compiled (jit), -1 not taken, 2
+     * compiling on jit_thread (CVM_JIT_ASYNC_INSNS; joined when the
+     * pipeline is destroyed, jit_thread_live). */
     pthread_mutex_t jit_lock;
     int jit_state;
+    pthread_t jit_thread;
+    int jit_thread_live;
     cvm_jit *jit;
     cvm_diagnostic jit_why; /* jit_state -1: why (cvm_jit_compile's diagnostic) */
     /* invocations and workgroups of the dispatches run interpreted for their
@@ -464,6 +468,8 @@ void cvm_pipeline_destroy(cvm_pipeline *pipeline)
 {
     if (!pipeline)
         return;
+    if (pipeline->jit_thread_live)
+        pthread_join(pipeline->jit_thread, NULL);
     cvm_jit_destroy(pipeline->jit);
     cvm_jit_leaves_destroy(pipeline->leaves);
     pthread_mutex_destroy(&pipeline->jit_lock);
@@ -825,9 +831,27 @@ static tier_mode tier_of(const cvm_pipeline *pipe, uint32_t flags)
     return (flags & CVM_FLAG_JIT) ? TIER_ALWAYS : TIER_BY_SIZE;
 }
 
+/* A large shader's compilation, off the dispatching thread
+ * (CVM_JIT_ASYNC_INSNS): its code, or why not, published under the lock. */
+static void *jit_compile_main(void *arg)
+{
+    cvm_pipeline *pipe = arg;
+    cvm_jit *jit = NULL;
+    cvm_diagnostic why;
+    cvm_diag_clear(&why);
+    int ok = cvm_jit_compile(pipe->prog, &jit, &why) == CVM_SUCCESS;
+    pthread_mutex_lock(&pipe->jit_lock);
+    pipe->jit = jit;
+    pipe->jit_why = why;
+    pipe->jit_state = ok ? 1 : -1;
+    pthread_mutex_unlock(&pipe->jit_lock);
+    return NULL;
+}
+
 /* The compiled code a dispatch of `groups` workgroups runs in `mode`, or
- * NULL for the interpreter.  Compiled once per pipeline; a shader the tier
- * does not take is not tried again (jit_why keeps why). */
+ * NULL for the interpreter.  Compiled once per pipeline (by size, a large
+ * shader on a thread of its own: NULL until its code is ready); a shader
+ * the tier does not take is not tried again (jit_why keeps why). */
 static const cvm_jit *dispatch_jit(cvm_pipeline *pipe, tier_mode mode, uint64_t groups)
 {
     const cvm_program *prog = pipe->prog;
@@ -850,8 +874,14 @@ static const cvm_jit *dispatch_jit(cvm_pipeline *pipe, tier_mode mode, uint64_t 
     pthread_mutex_lock(&pipe->jit_lock);
     if (pipe->jit_state == 0) {
         cvm_diag_clear(&pipe->jit_why);
-        pipe->jit_state =
-            cvm_jit_compile(prog, &pipe->jit, &pipe->jit_why) == CVM_SUCCESS ? 1 : -1;
+        if (mode == TIER_BY_SIZE && prog->ninsns >= CVM_JIT_ASYNC_INSNS &&
+            pthread_create(&pipe->jit_thread, NULL, jit_compile_main, pipe) == 0) {
+            pipe->jit_state = 2;
+            pipe->jit_thread_live = 1;
+        } else { /* (no thread to be had: here and now) */
+            pipe->jit_state =
+                cvm_jit_compile(prog, &pipe->jit, &pipe->jit_why) == CVM_SUCCESS ? 1 : -1;
+        }
     }
     const cvm_jit *j = pipe->jit_state == 1 ? pipe->jit : NULL;
     pthread_mutex_unlock(&pipe->jit_lock);
@@ -876,7 +906,7 @@ void cvm_pipeline_tier_info(const cvm_pipeline *pipeline, cvm_tier_info *o)
         return;
     cvm_pipeline *p = (cvm_pipeline *)pipeline; /* (its lock) */
     pthread_mutex_lock(&p->jit_lock);
-    o->entry = p->jit_state;
+    o->entry = p->jit_state == 2 ? 0 : p->jit_state; /* (compiling: not yet) */
     if (p->jit_state < 0)
         o->entry_why = p->jit_why;
     pthread_mutex_unlock(&p->jit_lock);

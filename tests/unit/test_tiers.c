@@ -375,6 +375,81 @@ static void test_small_dispatches_add_up(void **state)
     unmake(&s);
 }
 
+/* saxpy_text with K integer additions that cancel out in its way (o[g] =
+ * in[g] * 2 + 1 + float((g + K) - g - K)): a shader of more than
+ * CVM_JIT_ASYNC_INSNS instructions.  The caller frees it. */
+static char *long_text(uint32_t K)
+{
+    size_t cap = strlen(saxpy_text) + (size_t)K * 64 + 1024;
+    char *t = malloc(cap);
+    assert_non_null(t);
+    const char *body = strstr(saxpy_text, "%main = OpFunction");
+    const char *store = strstr(saxpy_text, "OpStore %po %r\n");
+    assert_non_null(body);
+    assert_non_null(store);
+    size_t n = (size_t)(body - saxpy_text);
+    memcpy(t, saxpy_text, n);
+    n += (size_t)snprintf(t + n, cap - n, "%%u1 = OpConstant %%uint 1\n%%uK = OpConstant %%uint %u\n", K);
+    memcpy(t + n, body, (size_t)(store - body));
+    n += (size_t)(store - body);
+    n += (size_t)snprintf(t + n, cap - n, "%%a0 = OpIAdd %%uint %%x %%u1\n");
+    for (uint32_t k = 1; k < K; k++)
+        n += (size_t)snprintf(t + n, cap - n, "%%a%u = OpIAdd %%uint %%a%u %%u1\n", k, k - 1);
+    n += (size_t)snprintf(t + n, cap - n,
+                          "%%dk = OpISub %%uint %%a%u %%x\n%%z = OpISub %%uint %%dk %%uK\n"
+                          "%%zf = OpConvertUToF %%float %%z\n%%r2 = OpFAdd %%float %%r %%zf\n"
+                          "OpStore %%po %%r2\nOpReturn\nOpFunctionEnd\n",
+                          K - 1);
+    assert_true(n < cap);
+    return t;
+}
+
+/* A shader of CVM_JIT_ASYNC_INSNS instructions or more compiles on a
+ * thread of its own: the dispatches that reach the size rule's count go on
+ * (interpreted until its code is ready), every result is right, and its
+ * code runs later dispatches; a pipeline destroyed while its shader
+ * compiles waits for the thread. */
+static void test_large_shader_compiles_aside(void **state)
+{
+    (void)state;
+    if (!cvm_jit_available())
+        skip();
+    unsetenv("COOPVM_JIT");
+    char *text = long_text(CVM_JIT_ASYNC_INSNS + 64);
+    for (int destroy_early = 0; destroy_early < 2; destroy_early++) {
+        setup s;
+        cvm_diagnostic d;
+        assert_int_equal(make(&s, text, 0, &d), CVM_SUCCESS);
+        const uint64_t need = (CVM_JIT_MIN_INVOCATIONS + N - 1) / N;
+        cvm_tier_info ti;
+        uint64_t k = 0;
+        for (; k < need; k++)
+            assert_int_equal(cvm_pipeline_dispatch(s.pipe, N / 4, 1, 1, &d), CVM_SUCCESS);
+        assert_results(&s);
+        /* the dispatch that reached the count started the compilation and
+         * ran interpreted (a shader compiled there and then would have run
+         * it compiled) */
+        cvm_pipeline_tier_info(s.pipe, &ti);
+        assert_int_equal(ti.compiled_dispatches, 0);
+        if (!destroy_early) {
+            for (; k < need + 1000000; k++) {
+                memset(s.o, 0x5a, sizeof(s.o));
+                assert_int_equal(cvm_pipeline_dispatch(s.pipe, N / 4, 1, 1, &d), CVM_SUCCESS);
+                assert_results(&s);
+                cvm_pipeline_tier_info(s.pipe, &ti);
+                if (ti.compiled_dispatches)
+                    break;
+            }
+            cvm_pipeline_tier_info(s.pipe, &ti);
+            assert_int_equal(ti.entry, 1);
+            assert_true(ti.compiled_dispatches >= 1);
+            assert_int_equal(ti.dispatches, k + 1);
+        }
+        unmake(&s);
+    }
+    free(text);
+}
+
 static void test_environment(void **state)
 {
     (void)state;
@@ -450,6 +525,7 @@ int main(void)
         cmocka_unit_test(test_compare_race),
         cmocka_unit_test(test_compare_not_taken),
         cmocka_unit_test(test_small_dispatches_add_up),
+        cmocka_unit_test(test_large_shader_compiles_aside),
         cmocka_unit_test(test_environment),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
