@@ -331,6 +331,7 @@ typedef enum cvm_count {
     CVM_COUNT_JIT_LEAF_BATCHES, /* leaf batches run compiled */
     CVM_COUNT_JIT_TILE_BATCHES, /* ... of them over a DecodeFunc tile */
     CVM_COUNT_JIT_UNCHECKED,    /* ... of those without a check per access */
+    CVM_COUNT_JIT_COLLECTIVE,   /* workgroups run compiled in the collective form */
     CVM_COUNT_N
 } cvm_count;
 /* The process's total of `k`: every destroyed group's counts (interp.c). */

@@ -32,6 +32,11 @@ uint64_t cvm_test_jit_groups(void)
     return cvm_count_total(CVM_COUNT_JIT_GROUPS);
 }
 
+uint64_t cvm_test_jit_collective_groups(void)
+{
+    return cvm_count_total(CVM_COUNT_JIT_COLLECTIVE);
+}
+
 uint64_t cvm_test_jit_unchecked_batches(void)
 {
     return cvm_count_total(CVM_COUNT_JIT_UNCHECKED);
@@ -4480,6 +4485,8 @@ cvm_result cvm_jit_run_group(const cvm_jit *j, cvm_exec *ex, uint64_t *budget_lo
     env.nregions = ex->nregions;
     env.jit = j;
     int32_t rc = j->collective ? run_collective(j, ex, &env) != CVM_SUCCESS : j->fn(&env);
+    if (j->collective)
+        ex->counts[CVM_COUNT_JIT_COLLECTIVE]++;
     ex->counts[CVM_COUNT_JIT_GROUPS]++;
     /* unused invocation instructions back to the group, whole subgroup ones */
     if (env.budget > 0)

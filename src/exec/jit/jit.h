@@ -213,6 +213,9 @@ void cvm_jit_leaves_report(cvm_jit_leaves *lv, uint32_t *o_functions, uint32_t *
 /* Test hook: the workgroups run compiled so far (all threads), to show that
  * a test took the compiled tier. */
 uint64_t cvm_test_jit_groups(void);
+/* ... of them, those run in the collective form (the fuzz harnesses' race
+ * filter tells its differences apart) */
+uint64_t cvm_test_jit_collective_groups(void);
 /* Test hooks: the leaf batches run compiled so far (all threads), and the
  * leaf forms compiled so far (all pipelines). */
 uint64_t cvm_test_jit_leaf_batches(void);
