@@ -2987,12 +2987,18 @@ static cvm_result emit_builtins(jctx *j, LLVMValueRef nlanes, LLVMValueRef sg)
     j->builtin_vals[SpvBuiltInWorkgroupId] = gid;
     j->builtin_vals[SpvBuiltInNumWorkgroups] = u32v(j, ng[0], ng[1], ng[2]);
     j->builtin_vals[SpvBuiltInWorkgroupSize] = lsv;
-    j->builtin_vals[SpvBuiltInSubgroupId] = LLVMBuildUDiv(j->B, l, sg, "");
-    j->builtin_vals[SpvBuiltInSubgroupLocalInvocationId] = LLVMBuildURem(j->B, l, sg, "");
+    /* (the subgroup size is a power of two, cvm_context_create checks: a
+     * shift and a mask, which LLVM may move out of loops as it may not a
+     * division by a value it cannot prove nonzero, a shader's loop over
+     * NumSubgroups paying one division an iteration) */
+    LLVMValueRef no[2] = {sg, LLVMConstInt(j->i1, 0, 0)};
+    LLVMValueRef lg = call_intrinsic(j, "llvm.cttz", &j->i32, 1, no, 2);
+    LLVMValueRef sg1 = LLVMBuildSub(j->B, sg, c_i32(j, 1), "");
+    j->builtin_vals[SpvBuiltInSubgroupId] = LLVMBuildLShr(j->B, l, lg, "");
+    j->builtin_vals[SpvBuiltInSubgroupLocalInvocationId] = LLVMBuildAnd(j->B, l, sg1, "");
     j->builtin_vals[SpvBuiltInSubgroupSize] = sg;
     j->builtin_vals[SpvBuiltInNumSubgroups] =
-        LLVMBuildUDiv(j->B, LLVMBuildAdd(j->B, nlanes, LLVMBuildSub(j->B, sg, c_i32(j, 1), ""), ""),
-                      sg, "");
+        LLVMBuildLShr(j->B, LLVMBuildAdd(j->B, nlanes, sg1, ""), lg, "");
     for (uint32_t b = 0; b < p->nbuiltins; b++)
         if (p->builtin_kinds[b] >= 64 || !j->builtin_vals[p->builtin_kinds[b]])
             return unsupported_def(j, p->builtin_vars[b], "this built-in");
