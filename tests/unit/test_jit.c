@@ -233,6 +233,8 @@ static void test_ops_random(void **state)
     random_on_both("jit/ops.amber", inputs, 32); /* 4 x 2 x 4 workgroups, all compiled */
     static const char *const vinputs[] = {"fin", "uin", NULL};
     random_on_both("jit/ops_vector.amber", vinputs, 2);
+    static const char *const dinputs[] = {"uin", NULL};
+    random_on_both("jit/idot.amber", dinputs, 2);
 }
 
 /* f16 values: the arithmetic the tier does inline and the kernels it

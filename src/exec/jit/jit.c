@@ -2447,6 +2447,66 @@ static cvm_result emit_collective(jctx *j, uint32_t ii)
     return CVM_SUCCESS;
 }
 
+/* Integer dot products (SPV_KHR_integer_dot_product), as ops/arith.c
+ * h_idot computes them: each component pair (four 8-bit ones of a packed
+ * 32-bit scalar) widened by its signedness to 64 bits, their products
+ * summed in 64 bits; the sum cut to the Result Type's width, or with an
+ * Accumulator added in 64 bits (as signed or unsigned by the Result Type)
+ * and saturated to its range (nm_store_int). */
+static cvm_result emit_idot(jctx *j, uint32_t ii, const spv_inst *si, const cvm_insn *in)
+{
+    uint32_t op = si->opcode;
+    int acc = op == SpvOpSDotAccSat || op == SpvOpUDotAccSat || op == SpvOpSUDotAccSat;
+    int sa = !(op == SpvOpUDot || op == SpvOpUDotAccSat);
+    int sb = op == SpvOpSDot || op == SpvOpSDotAccSat;
+    LLVMValueRef a = get_val(j, in->a), b = get_val(j, in->b);
+    LLVMValueRef c = acc ? get_val(j, in->c) : NULL;
+    LLVMTypeRef rty = value_type(j, in->type);
+    if (!a || !b || (acc && !c) || !rty || LLVMGetTypeKind(rty) != LLVMIntegerTypeKind ||
+        in->result >= j->p->bound || (acc && LLVMTypeOf(c) != rty))
+        return unsupported(j, ii, "this integer dot product's operands");
+    uint32_t n = in->ncomp;
+    if (in->d) { /* packed: four 8-bit components of a 32-bit scalar */
+        if (LLVMTypeOf(a) != j->i32 || LLVMTypeOf(b) != j->i32 || n != 4)
+            return unsupported(j, ii, "this integer dot product's operands");
+        LLVMTypeRef v4 = LLVMVectorType(j->i8, 4);
+        a = LLVMBuildBitCast(j->B, a, v4, "");
+        b = LLVMBuildBitCast(j->B, b, v4, "");
+    } else if (LLVMGetTypeKind(LLVMTypeOf(a)) != LLVMVectorTypeKind ||
+               LLVMTypeOf(a) != LLVMTypeOf(b) || LLVMGetVectorSize(LLVMTypeOf(a)) != n ||
+               LLVMGetTypeKind(LLVMGetElementType(LLVMTypeOf(a))) != LLVMIntegerTypeKind) {
+        return unsupported(j, ii, "this integer dot product's operands");
+    }
+    LLVMTypeRef w = LLVMVectorType(j->i64, n);
+    int wide = LLVMGetElementType(LLVMTypeOf(a)) == j->i64;
+    LLVMValueRef xa = wide ? a : sa ? LLVMBuildSExt(j->B, a, w, "") : LLVMBuildZExt(j->B, a, w, "");
+    LLVMValueRef xb = wide ? b : sb ? LLVMBuildSExt(j->B, b, w, "") : LLVMBuildZExt(j->B, b, w, "");
+    LLVMValueRef prod = LLVMBuildMul(j->B, xa, xb, "");
+    LLVMValueRef sum = c_i64(j, 0);
+    for (uint32_t i = 0; i < n; i++)
+        sum = LLVMBuildAdd(j->B, sum, LLVMBuildExtractElement(j->B, prod, c_i32(j, i), ""), "");
+    unsigned bits = LLVMGetIntTypeWidth(rty);
+    if (acc) {
+        int sr = cvm_sk_is_signed_int((cvm_scalar_kind)in->sk);
+        sum = LLVMBuildAdd(j->B, sum,
+                           sr ? LLVMBuildSExt(j->B, c, j->i64, "") : LLVMBuildZExt(j->B, c, j->i64, ""),
+                           "");
+        if (bits < 64) {
+            if (sr) {
+                LLVMValueRef hi = c_i64(j, (UINT64_C(1) << (bits - 1)) - 1);
+                LLVMValueRef lo = c_i64(j, (uint64_t)0 - (UINT64_C(1) << (bits - 1)));
+                sum = LLVMBuildSelect(j->B, LLVMBuildICmp(j->B, LLVMIntSGT, sum, hi, ""), hi, sum, "");
+                sum = LLVMBuildSelect(j->B, LLVMBuildICmp(j->B, LLVMIntSLT, sum, lo, ""), lo, sum, "");
+            } else {
+                LLVMValueRef hi = c_i64(j, (UINT64_C(1) << bits) - 1);
+                sum = LLVMBuildSelect(j->B, LLVMBuildICmp(j->B, LLVMIntUGT, sum, hi, ""), hi, sum, "");
+            }
+        }
+    }
+    j->vals[in->result] = bits < 64 ? LLVMBuildTrunc(j->B, sum, rty, "") : sum;
+    return CVM_SUCCESS;
+}
+
 static cvm_result emit_insn(jctx *j, uint32_t ii)
 {
     const cvm_insn *in = &j->p->insns[ii];
@@ -2482,6 +2542,9 @@ static cvm_result emit_insn(jctx *j, uint32_t ii)
     case SpvOpConvertFToU: case SpvOpConvertFToS: case SpvOpConvertSToF: case SpvOpConvertUToF:
     case SpvOpUConvert: case SpvOpSConvert: case SpvOpFConvert: case SpvOpBitcast:
         return emit_convert(j, &si, in);
+    case SpvOpSDot: case SpvOpUDot: case SpvOpSUDot:
+    case SpvOpSDotAccSat: case SpvOpUDotAccSat: case SpvOpSUDotAccSat:
+        return emit_idot(j, ii, &si, in);
     case SpvOpAny:
     case SpvOpAll: { /* a Boolean vector's components or'ed, and'ed */
         LLVMValueRef v = si.word_count == 4 ? get_val(j, si.words[3]) : NULL;
