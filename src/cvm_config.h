@@ -72,6 +72,16 @@
 #define CVM_JIT_ASYNC_INSNS 2048
 #endif
 
+/* A dispatch too small for the size rule above that has run interpreted
+ * this long (wall nanoseconds, from its start) starts its shader compiling
+ * on a thread of its own, and its workgroups that start once the code is
+ * ready run compiled: a shader whose invocations each do much (ggml's flash
+ * attention: 256 workgroups, 10 s interpreted) pays for compiling within
+ * the one dispatch. */
+#ifndef CVM_JIT_LATE_NS
+#define CVM_JIT_LATE_NS (UINT64_C(200) * 1000 * 1000)
+#endif
+
 /* Leaf callbacks (a DecodeFunc, a per-element or reduction function: exec.h
  * cvm_function.leaf) are compiled once a pipeline has made this many calls
  * of them (all dispatches, all threads): by then the interpreter has spent

@@ -1,8 +1,10 @@
 /* The public handles: context, module, pipeline; dispatch over a pool of
  * worker threads (each workgroup is independent). */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "exec/debug.h"
@@ -671,6 +673,11 @@ typedef struct dispatch_job {
     cvm_region *device_regions; /* the context's address-only buffers, copied */
     uint32_t ndevice_regions;
     const cvm_jit *jit;     /* compiled code the workgroups run, or NULL */
+    /* By size, the shader not compiled yet (nor refused): after
+     * CVM_JIT_LATE_NS from t0 a worker begins compiling it, and the
+     * workgroups that start once its code is ready run it (worker) */
+    int late;
+    uint64_t t0;
     cvm_jit_leaves *leaves; /* leaf callbacks that may run compiled, or NULL */
     uint32_t groups[3];
     uint32_t base[3];       /* WorkgroupId of the first workgroup (vkCmdDispatchBase) */
@@ -831,6 +838,20 @@ static tier_mode tier_of(const cvm_pipeline *pipe, uint32_t flags)
     return (flags & CVM_FLAG_JIT) ? TIER_ALWAYS : TIER_BY_SIZE;
 }
 
+static uint64_t jit_late_ns = CVM_JIT_LATE_NS; /* cvm_test_jit_late_ns */
+
+void cvm_test_jit_late_ns(uint64_t ns)
+{
+    __atomic_store_n(&jit_late_ns, ns ? ns : CVM_JIT_LATE_NS, __ATOMIC_RELAXED);
+}
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 /* A large shader's compilation, off the dispatching thread
  * (CVM_JIT_ASYNC_INSNS): its code, or why not, published under the lock. */
 static void *jit_compile_main(void *arg)
@@ -843,9 +864,24 @@ static void *jit_compile_main(void *arg)
     pthread_mutex_lock(&pipe->jit_lock);
     pipe->jit = jit;
     pipe->jit_why = why;
-    pipe->jit_state = ok ? 1 : -1;
+    /* (workers read the state without the lock: dispatch_late_jit) */
+    __atomic_store_n(&pipe->jit_state, ok ? 1 : -1, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&pipe->jit_lock);
     return NULL;
+}
+
+/* Under jit_lock, with jit_state 0: the compilation begun, on a thread of
+ * its own when `aside` and one can be had (jit_state 2), else here. */
+static void jit_begin(cvm_pipeline *pipe, int aside)
+{
+    cvm_diag_clear(&pipe->jit_why);
+    if (aside && pthread_create(&pipe->jit_thread, NULL, jit_compile_main, pipe) == 0) {
+        pipe->jit_thread_live = 1;
+        __atomic_store_n(&pipe->jit_state, 2, __ATOMIC_RELEASE);
+        return;
+    }
+    int ok = cvm_jit_compile(pipe->prog, &pipe->jit, &pipe->jit_why) == CVM_SUCCESS;
+    __atomic_store_n(&pipe->jit_state, ok ? 1 : -1, __ATOMIC_RELEASE);
 }
 
 /* The compiled code a dispatch of `groups` workgroups runs in `mode`, or
@@ -872,17 +908,8 @@ static const cvm_jit *dispatch_jit(cvm_pipeline *pipe, tier_mode mode, uint64_t 
             return NULL;
     }
     pthread_mutex_lock(&pipe->jit_lock);
-    if (pipe->jit_state == 0) {
-        cvm_diag_clear(&pipe->jit_why);
-        if (mode == TIER_BY_SIZE && prog->ninsns >= CVM_JIT_ASYNC_INSNS &&
-            pthread_create(&pipe->jit_thread, NULL, jit_compile_main, pipe) == 0) {
-            pipe->jit_state = 2;
-            pipe->jit_thread_live = 1;
-        } else { /* (no thread to be had: here and now) */
-            pipe->jit_state =
-                cvm_jit_compile(prog, &pipe->jit, &pipe->jit_why) == CVM_SUCCESS ? 1 : -1;
-        }
-    }
+    if (pipe->jit_state == 0)
+        jit_begin(pipe, mode == TIER_BY_SIZE && prog->ninsns >= CVM_JIT_ASYNC_INSNS);
     const cvm_jit *j = pipe->jit_state == 1 ? pipe->jit : NULL;
     pthread_mutex_unlock(&pipe->jit_lock);
     return j;
@@ -915,6 +942,26 @@ void cvm_pipeline_tier_info(const cvm_pipeline *pipeline, cvm_tier_info *o)
     o->dispatches = __atomic_load_n(&p->n_dispatches, __ATOMIC_RELAXED);
     o->compiled_dispatches = __atomic_load_n(&p->n_compiled, __ATOMIC_RELAXED);
     o->compared_dispatches = __atomic_load_n(&p->n_compared, __ATOMIC_RELAXED);
+}
+
+/* A dispatch still interpreting its shader (job->late): the shader's code
+ * for this worker's next workgroups once it is ready; the compilation begun
+ * once the dispatch has run CVM_JIT_LATE_NS. */
+static void dispatch_late_jit(dispatch_job *job, cvm_group *g, cvm_group_desc *gd)
+{
+    cvm_pipeline *pipe = job->pipe;
+    int st = __atomic_load_n(&pipe->jit_state, __ATOMIC_ACQUIRE);
+    if (st == 1) {
+        gd->jit = pipe->jit; /* (written before the state: jit_compile_main) */
+        cvm_group_set_jit(g, gd->jit);
+        return;
+    }
+    if (st == 0 && now_ns() - job->t0 >= __atomic_load_n(&jit_late_ns, __ATOMIC_RELAXED)) {
+        pthread_mutex_lock(&pipe->jit_lock);
+        if (pipe->jit_state == 0)
+            jit_begin(pipe, 1);
+        pthread_mutex_unlock(&pipe->jit_lock);
+    }
 }
 
 static void *worker(void *arg)
@@ -976,6 +1023,8 @@ static void *worker(void *arg)
             cvm_group_exec(g)->trace = &job->trace;
             job->traced = 1;
         }
+        if (job->late && !gd.jit)
+            dispatch_late_jit(job, g, &gd);
         r = cvm_group_run(g, gid, job->groups, &job->budget, &diag);
         if (traced) {
             cvm_group_exec(g)->trace = NULL;
@@ -1173,6 +1222,9 @@ static cvm_result dispatch_run(cvm_pipeline *pipeline, const uint32_t base[3], u
     }
     tier_mode mode = tier_of(pipeline, flags);
     job->jit = dispatch_jit(pipeline, mode, job->total);
+    job->late = mode == TIER_BY_SIZE && !job->jit &&
+                __atomic_load_n(&pipeline->jit_state, __ATOMIC_ACQUIRE) >= 0;
+    job->t0 = now_ns();
     job->leaves = dispatch_leaves(pipeline, mode);
     pthread_mutex_init(&job->lock, NULL);
     if (pipeline->debug.trace_fn) {

@@ -42,4 +42,8 @@ cvm_result cvm_tier_compare(const cvm_program *prog, const cvm_tier_area *areas,
 void cvm_test_tiers_flip(uint64_t n);
 uint64_t cvm_tier_flip_byte(void); /* the hook's n, for api.c */
 
+/* Test hook: how long (ns) a dispatch runs interpreted before it begins
+ * compiling its shader (cvm_config.h CVM_JIT_LATE_NS; 0 restores it). */
+void cvm_test_jit_late_ns(uint64_t ns);
+
 #endif /* CVM_API_TIERS_H */

@@ -484,6 +484,11 @@ void cvm_group_destroy(cvm_group *g)
     cvm_mem_free(g);
 }
 
+void cvm_group_set_jit(cvm_group *g, const struct cvm_jit *jit)
+{
+    g->desc.jit = jit;
+}
+
 cvm_exec *cvm_group_exec(cvm_group *g)
 {
     return &g->ex;

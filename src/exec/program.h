@@ -74,6 +74,10 @@ cvm_result cvm_group_run(cvm_group *g, const uint32_t group_id[3], const uint32_
  * parameters through cvm_callback_param and reads the result through
  * cvm_callback_result. */
 cvm_exec *cvm_group_exec(cvm_group *g);
+/* The compiled code the group's next workgroups run (cvm_group_desc.jit;
+ * NULL: interpreted), for a dispatch whose shader's code became ready while
+ * it ran: each workgroup runs whole on one tier or the other. */
+void cvm_group_set_jit(cvm_group *g, const struct cvm_jit *jit);
 
 /* Lowering pieces shared between lower.c and interp.c. */
 cvm_result cvm_lower_control(cvm_lower *lw, const spv_inst *in, cvm_insn *out);

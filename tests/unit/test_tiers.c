@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <cmocka.h>
 
 #include "api/tiers.h"
@@ -450,6 +451,42 @@ static void test_large_shader_compiles_aside(void **state)
     free(text);
 }
 
+/* A dispatch too small for the size rule that runs interpreted past
+ * CVM_JIT_LATE_NS (here set to 1 ns) begins compiling its shader on a
+ * thread, and workgroups that start once the code is ready run it: the
+ * pipeline's dispatches of 8 invocations go compiled well before their sum
+ * reaches CVM_JIT_MIN_INVOCATIONS, with every result right. */
+static void test_late_compile(void **state)
+{
+    (void)state;
+    if (!cvm_jit_available())
+        skip();
+    unsetenv("COOPVM_JIT");
+    cvm_test_jit_late_ns(1);
+    setup s;
+    cvm_diagnostic d;
+    assert_int_equal(make(&s, saxpy_text, 0, &d), CVM_SUCCESS);
+    const uint64_t need = (CVM_JIT_MIN_INVOCATIONS + N - 1) / N;
+    cvm_tier_info ti;
+    memset(&ti, 0, sizeof(ti));
+    uint64_t k = 0;
+    for (; k + 1 < need && !ti.compiled_dispatches; k++) {
+        memset(s.o, 0x5a, sizeof(s.o));
+        assert_int_equal(cvm_pipeline_dispatch(s.pipe, N / 4, 1, 1, &d), CVM_SUCCESS);
+        assert_results(&s);
+        cvm_pipeline_tier_info(s.pipe, &ti);
+        if (!ti.compiled_dispatches) { /* (the compilation's thread gets on meanwhile) */
+            struct timespec ms = {0, 1000000};
+            nanosleep(&ms, NULL);
+        }
+    }
+    cvm_test_jit_late_ns(0);
+    assert_int_equal(ti.entry, 1);
+    assert_true(ti.compiled_dispatches >= 1);
+    assert_true(k + 1 < need);
+    unmake(&s);
+}
+
 static void test_environment(void **state)
 {
     (void)state;
@@ -526,6 +563,7 @@ int main(void)
         cmocka_unit_test(test_compare_not_taken),
         cmocka_unit_test(test_small_dispatches_add_up),
         cmocka_unit_test(test_large_shader_compiles_aside),
+        cmocka_unit_test(test_late_compile),
         cmocka_unit_test(test_environment),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
