@@ -65,8 +65,8 @@
  * that the size rule above sends to the compiled tier is compiled on a
  * thread of its own, while the dispatches that come before its code is
  * ready run on the interpreter: compiling one takes up to seconds (ggml's
- * 20,000-word flash-attention and softmax shaders about 0.7-3 s), longer
- * than many of its dispatches together.  A smaller one compiles at the
+ * 20,000-word softmax shaders), longer than many of its dispatches
+ * together.  A smaller one compiles at the
  * dispatch that asks for it, as before. */
 #ifndef CVM_JIT_ASYNC_INSNS
 #define CVM_JIT_ASYNC_INSNS 2048
@@ -75,9 +75,9 @@
 /* A dispatch too small for the size rule above that has run interpreted
  * this long (wall nanoseconds, from its start) starts its shader compiling
  * on a thread of its own, and its workgroups that start once the code is
- * ready run compiled: a shader whose invocations each do much (ggml's flash
- * attention: 256 workgroups, 10 s interpreted) pays for compiling within
- * the one dispatch. */
+ * ready run compiled: a shader whose invocations each do much (ggml's
+ * SSM_SCAN: 9,984 workgroups in 7 dispatches, 48 s interpreted) pays for
+ * compiling within its first dispatches. */
 #ifndef CVM_JIT_LATE_NS
 #define CVM_JIT_LATE_NS (UINT64_C(200) * 1000 * 1000)
 #endif
