@@ -656,12 +656,17 @@ static cvm_result h_idot(cvm_exec *ex, const cvm_insn *in)
                 x = (op == SpvOpUDot || op == SpvOpUDotAccSat) ? (int64_t)xa : sext(xa, es);
                 y = (op == SpvOpSDot || op == SpvOpSDotAccSat) ? sext(xb, es) : (int64_t)xb;
             }
-            s += x * y;
+            /* (64-bit components: the products and the sum wrap, as the
+             * 64-bit result's bits; computed unsigned, which C defines) */
+            s = (int64_t)((uint64_t)s + (uint64_t)x * (uint64_t)y);
         }
         int sat = op == SpvOpSDotAccSat || op == SpvOpUDotAccSat || op == SpvOpSUDotAccSat;
         if (sat) {
             if (cvm_sk_is_signed_int(kr))
-                cvm_store_from_s64(kr, CVM_LANE(r, l), s + cvm_load_as_s64(kr, CVM_LANE(acc, l)), 1);
+                cvm_store_from_s64(kr, CVM_LANE(r, l),
+                                   (int64_t)((uint64_t)s +
+                                             (uint64_t)cvm_load_as_s64(kr, CVM_LANE(acc, l))),
+                                   1);
             else
                 cvm_store_from_u64(kr, CVM_LANE(r, l), (uint64_t)s + cvm_load_as_u64(kr, CVM_LANE(acc, l)), 1);
         } else {
