@@ -161,9 +161,8 @@ typedef enum cvm_context_flags {
      * two (tests/unit/test_fast_paths.c). */
     CVM_FLAG_REFERENCE_PATHS = 1u << 6,
     /* The compiled tier (src/exec/jit/jit.h, in builds with LLVM): a shader
-     * whose invocations never wait for one another (no barrier, subgroup,
-     * atomic or cooperative instruction, no call; the header lists what it
-     * takes) is compiled to native code at its first dispatch of at least
+     * whose invocations never wait for one another (no barrier, subgroup
+     * or cooperative instruction; the header lists what it takes) is compiled to native code at its first dispatch of at least
      * CVM_JIT_MIN_INVOCATIONS invocations, and its invocations run one after
      * the other.  A shader with barriers, subgroup instructions or Workgroup
      * variables (subgroup instructions where every invocation still running

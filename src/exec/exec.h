@@ -766,6 +766,14 @@ cvm_result cvm_lower_glsl(cvm_lower *lw, const spv_inst *inst, cvm_insn *out);  
 uint32_t cvm_glsl_elementwise(uint32_t g, int *o_int);
 cvm_result cvm_lower_subgroup(cvm_lower *lw, const spv_inst *inst, cvm_insn *out);  /* ops/subgroup.c */
 cvm_result cvm_lower_atomic(cvm_lower *lw, const spv_inst *inst, cvm_insn *out);    /* ops/atomic.c */
+/* ops/atomic.c, for the compiled tier: 1 when `in` is an atomic instruction
+ * h_atomic runs; and lane `lane`'s operation of it, as h_atomic does it
+ * (cvm_mem_access's checks and robust mode, a real atomic on host memory)
+ * at exec.h address `addr`, Value and Comparator in register layout (NULL
+ * when it has none), the replaced value to `result` (NULL: none). */
+int cvm_atomic_insn(const cvm_insn *in);
+cvm_result cvm_atomic_lane(cvm_exec *ex, const cvm_insn *in, uint32_t lane, uint64_t addr,
+                           const uint8_t *value, const uint8_t *comparator, uint8_t *result);
 cvm_result cvm_lower_coopmat(cvm_lower *lw, const spv_inst *inst, cvm_insn *out);   /* ops/coopmat.c */
 cvm_result cvm_lower_coopmat2(cvm_lower *lw, const spv_inst *inst, cvm_insn *out);  /* ops/coopmat2_ops.c */
 cvm_result cvm_lower_tensor(cvm_lower *lw, const spv_inst *inst, cvm_insn *out);    /* ops/tensor_ops.c */

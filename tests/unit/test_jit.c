@@ -235,6 +235,8 @@ static void test_ops_random(void **state)
     random_on_both("jit/ops_vector.amber", vinputs, 2);
     static const char *const dinputs[] = {"uin", NULL};
     random_on_both("jit/idot.amber", dinputs, 2);
+    static const char *const ainputs[] = {"m", "uin", "mi", NULL};
+    random_on_both("jit/atomics.amber", ainputs, 4); /* 2 runs of 2 workgroups */
 }
 
 /* f16 values: the arithmetic the tier does inline and the kernels it

@@ -339,6 +339,15 @@ static void jit_co_free(void *frame)
     (void)frame;
 }
 
+/* Lane `lane`'s operation of atomic instruction `insn` (cvm_atomic_lane):
+ * 0, or 1 with ex->diag set. */
+static int32_t jit_atomic(cvm_jit_env *env, uint32_t insn, uint32_t lane, uint64_t addr,
+                          const uint8_t *value, const uint8_t *comparator, uint8_t *result)
+{
+    return cvm_atomic_lane(env->ex, &env->ex->prog->insns[insn], lane, addr, value, comparator,
+                           result) != CVM_SUCCESS;
+}
+
 /* jit_co_alloc found no memory for lane `lane`'s frame: its failure. */
 static void jit_co_oom(cvm_jit_env *env, uint32_t lane)
 {
@@ -2447,6 +2456,53 @@ static cvm_result emit_collective(jctx *j, uint32_t ii)
     return CVM_SUCCESS;
 }
 
+/* An atomic instruction (ops/atomic.c), one lane's, by the interpreter's
+ * own code (jit_atomic): a real atomic on host memory, checked as h_atomic
+ * checks it.  The pointer is memory the code addresses by region and
+ * offset, handed over as exec.h's address (an offset past its 40 bits: the
+ * region's last byte, as h_access_chain makes it). */
+static cvm_result emit_atomic(jctx *j, uint32_t ii, const cvm_insn *in)
+{
+    const cvm_program *p = j->p;
+    const jptr *pt = in->a < p->bound ? &j->ptrs[in->a] : NULL;
+    /* (buffers and Workgroup memory, whose addresses every lane shares;
+     * not per-invocation memory, whose exec.h addresses are the lane's own) */
+    if (!pt || pt->kind != JP_MEM ||
+        (pt->region != CVM_REGION_WORKGROUP && pt->region < CVM_REGION_FIRST_BUFFER) ||
+        !region(j, pt->region))
+        return unsupported(j, ii, "an atomic instruction on this pointer");
+    uint64_t lim = UINT64_C(1) << CVM_ADDR_OFFSET_BITS;
+    LLVMValueRef bad = LLVMBuildICmp(j->B, LLVMIntUGE, pt->off, c_i64(j, lim), "");
+    LLVMValueRef off = LLVMBuildSelect(j->B, bad, c_i64(j, lim - 1), pt->off, "");
+    LLVMValueRef addr = LLVMBuildOr(j->B, off, c_i64(j, CVM_ADDR(pt->region, 0)), "");
+    LLVMValueRef ops[2] = {LLVMConstNull(j->ptr8), LLVMConstNull(j->ptr8)};
+    const uint32_t ids[2] = {in->b, in->c};
+    for (int k = 0; k < 2; k++) {
+        if (!ids[k])
+            continue;
+        uint32_t tid = ids[k] < p->bound ? j->mod->defs[ids[k]].type : 0;
+        LLVMValueRef v = get_val(j, ids[k]);
+        if (!v || !value_type(j, tid) || LLVMTypeOf(v) != value_type(j, tid) ||
+            type_of(j, tid)->size > JIT_MAX_ACCESS)
+            return unsupported(j, ii, "this operand of an atomic instruction");
+        ops[k] = spill(j, v, tid);
+    }
+    LLVMValueRef res = LLVMConstNull(j->ptr8);
+    if (in->result) {
+        if (in->result >= p->bound || !in->type || !value_type(j, in->type) ||
+            type_of(j, in->type)->size > JIT_MAX_ACCESS)
+            return unsupported(j, ii, "this atomic instruction's result");
+        res = new_slot(j, type_of(j, in->type)->size);
+    }
+    LLVMTypeRef params[7] = {LLVMPointerType(j->env_t, 0), j->i32, j->i32, j->i64,
+                             j->ptr8, j->ptr8, j->ptr8};
+    LLVMValueRef args[7] = {j->env, c_i32(j, ii), j->lane, addr, ops[0], ops[1], res};
+    emit_checked_call(j, (void *)jit_atomic, params, args, 7);
+    if (in->result)
+        j->vals[in->result] = unspill(j, res, in->type);
+    return CVM_SUCCESS;
+}
+
 /* Integer dot products (SPV_KHR_integer_dot_product), as ops/arith.c
  * h_idot computes them: each component pair (four 8-bit ones of a packed
  * 32-bit scalar) widened by its signedness to 64 bits, their products
@@ -2517,6 +2573,8 @@ static cvm_result emit_insn(jctx *j, uint32_t ii)
         return unsupported(j, ii, "a cooperative-matrix instruction");
     if (j->collective && is_collective(in))
         return emit_collective(j, ii);
+    if (cvm_atomic_insn(in) && !j->leaf && !j->scope)
+        return emit_atomic(j, ii, in);
     uint32_t op = si.opcode;
     switch (op) {
     case SpvOpLoad:

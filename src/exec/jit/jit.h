@@ -10,8 +10,10 @@
  *
  * Which shaders take the first form (cvm_jit_compile says why not, naming
  * the first instruction it does not take): no OpControlBarrier, no subgroup,
- * atomic, cooperative matrix or vector, tensor or callback instruction, no
- * DebugPrintf, no Workgroup variable; values that are booleans, 8- to
+ * cooperative matrix or vector, tensor or callback instruction, no
+ * DebugPrintf, no Workgroup variable; atomic instructions on buffers (and,
+ * in the collective form, on Workgroup memory), each lane's run by the
+ * interpreter's own code (ops/atomic.c cvm_atomic_lane); values that are booleans, 8- to
  * 64-bit integers, f32, f64 and f16 (where the CPU converts with F16C, as
  * the interpreter's f16 kernels do) and their vectors; memory that is
  * Function and Private variables (of such a type, held in registers; or

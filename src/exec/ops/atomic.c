@@ -143,96 +143,121 @@ static uint64_t combine(uint32_t op, cvm_scalar_kind k, uint64_t old, uint64_t v
     return res;
 }
 
+/* Lane l's operation of atomic instruction `in` at address `addr` (exec.h's
+ * form), Value at vp and Comparator at cp (register layout, NULL when the
+ * instruction has none), the value it replaced to rp (NULL: no result). */
+static cvm_result atomic_lane(cvm_exec *ex, const cvm_insn *in, uint32_t l, uint64_t addr,
+                              const uint8_t *vp, const uint8_t *cp, uint8_t *rp)
+{
+    cvm_scalar_kind k = (cvm_scalar_kind)in->sk;
+    unsigned es = cvm_sk_size(k);
+    uint32_t op = in->spv_op;
+    int write = op != SpvOpAtomicLoad;
+    int skip;
+    uint8_t *m = cvm_mem_access(ex, in, addr, (uint64_t)es * in->ncomp, write, l, &skip);
+    if (!m) {
+        if (!skip)
+            return ex->diag ? ex->diag->result : CVM_ERROR_OUT_OF_BOUNDS;
+        if (rp) /* robust mode: the access is dropped and reads zero */
+            memset(rp, 0, (size_t)es * in->ncomp);
+        return CVM_SUCCESS;
+    }
+    if (((uintptr_t)m) % es != 0)
+        return cvm_exec_fail(ex, in, CVM_ERROR_INVALID_MODULE,
+                             "invocation %u: atomic access to %u-byte value at misaligned "
+                             "address 0x%llx",
+                             l, es, (unsigned long long)addr);
+    for (uint32_t i = 0; i < in->ncomp; i++) {
+        uint8_t *p = m + (size_t)i * es;
+        uint64_t v = 0, c = 0, old;
+        if (vp)
+            memcpy(&v, vp + (size_t)i * es, es);
+        if (cp)
+            memcpy(&c, cp + (size_t)i * es, es);
+        switch (op) {
+        case SpvOpAtomicLoad:
+            old = load_n(p, es);
+            break;
+        case SpvOpAtomicStore:
+            store_n(p, v, es);
+            continue;
+        case SpvOpAtomicCompareExchange:
+        case SpvOpAtomicCompareExchangeWeak:
+            old = c;
+            cas_n(p, &old, v, es); /* old: the value found, equal to c on success */
+            break;
+        case SpvOpAtomicIAdd:
+        case SpvOpAtomicISub:
+        case SpvOpAtomicIIncrement:
+        case SpvOpAtomicIDecrement:
+        case SpvOpAtomicAnd:
+        case SpvOpAtomicOr:
+        case SpvOpAtomicXor:
+        case SpvOpAtomicExchange:
+            if (es == 4 || es == 8) { /* the native instructions */
+                uint64_t d = op == SpvOpAtomicIIncrement ? 1 : op == SpvOpAtomicIDecrement ? mask_of(es) : v;
+                if (op == SpvOpAtomicISub)
+                    d = (0 - v) & mask_of(es);
+                if (es == 4) {
+                    uint32_t *q = (uint32_t *)(void *)p, d32 = (uint32_t)d;
+                    old = op == SpvOpAtomicAnd   ? __atomic_fetch_and(q, d32, __ATOMIC_SEQ_CST)
+                          : op == SpvOpAtomicOr  ? __atomic_fetch_or(q, d32, __ATOMIC_SEQ_CST)
+                          : op == SpvOpAtomicXor ? __atomic_fetch_xor(q, d32, __ATOMIC_SEQ_CST)
+                          : op == SpvOpAtomicExchange
+                              ? __atomic_exchange_n(q, d32, __ATOMIC_SEQ_CST)
+                              : __atomic_fetch_add(q, d32, __ATOMIC_SEQ_CST);
+                } else {
+                    uint64_t *q = (uint64_t *)(void *)p;
+                    old = op == SpvOpAtomicAnd   ? __atomic_fetch_and(q, d, __ATOMIC_SEQ_CST)
+                          : op == SpvOpAtomicOr  ? __atomic_fetch_or(q, d, __ATOMIC_SEQ_CST)
+                          : op == SpvOpAtomicXor ? __atomic_fetch_xor(q, d, __ATOMIC_SEQ_CST)
+                          : op == SpvOpAtomicExchange
+                              ? __atomic_exchange_n(q, d, __ATOMIC_SEQ_CST)
+                              : __atomic_fetch_add(q, d, __ATOMIC_SEQ_CST);
+                }
+                break;
+            }
+            /* 8- and 16-bit: compare-and-swap */
+            /* fall through */
+        default:
+            old = load_n(p, es);
+            while (!cas_n(p, &old, combine(op, k, old, v), es))
+                ;
+            break;
+        }
+        if (rp)
+            memcpy(rp + (size_t)i * es, &old, es);
+    }
+    return CVM_SUCCESS;
+}
+
 static cvm_result h_atomic(cvm_exec *ex, const cvm_insn *in)
 {
     cvm_val ptr = ex->vals[in->a];
     cvm_val val = in->b ? ex->vals[in->b] : ptr;
     cvm_val cmp = in->c ? ex->vals[in->c] : ptr;
     cvm_val r = in->result ? ex->vals[in->result] : ptr;
-    cvm_scalar_kind k = (cvm_scalar_kind)in->sk;
-    unsigned es = cvm_sk_size(k);
-    uint32_t op = in->spv_op;
-    int write = op != SpvOpAtomicLoad;
     CVM_FOR_ACTIVE(ex, l) {
         uint64_t addr;
-        int skip;
         memcpy(&addr, CVM_LANE(ptr, l), 8);
-        uint8_t *m = cvm_mem_access(ex, in, addr, (uint64_t)es * in->ncomp, write, l, &skip);
-        if (!m) {
-            if (!skip)
-                return ex->diag ? ex->diag->result : CVM_ERROR_OUT_OF_BOUNDS;
-            if (in->result) /* robust mode: the access is dropped and reads zero */
-                memset(CVM_LANE(r, l), 0, (size_t)es * in->ncomp);
-            continue;
-        }
-        if (((uintptr_t)m) % es != 0)
-            return cvm_exec_fail(ex, in, CVM_ERROR_INVALID_MODULE,
-                                 "invocation %u: atomic access to %u-byte value at misaligned "
-                                 "address 0x%llx",
-                                 l, es, (unsigned long long)addr);
-        for (uint32_t i = 0; i < in->ncomp; i++) {
-            uint8_t *p = m + (size_t)i * es;
-            uint64_t v = 0, c = 0, old;
-            if (in->b)
-                memcpy(&v, CVM_LANE(val, l) + (size_t)i * es, es);
-            if (in->c)
-                memcpy(&c, CVM_LANE(cmp, l) + (size_t)i * es, es);
-            switch (op) {
-            case SpvOpAtomicLoad:
-                old = load_n(p, es);
-                break;
-            case SpvOpAtomicStore:
-                store_n(p, v, es);
-                continue;
-            case SpvOpAtomicCompareExchange:
-            case SpvOpAtomicCompareExchangeWeak:
-                old = c;
-                cas_n(p, &old, v, es); /* old: the value found, equal to c on success */
-                break;
-            case SpvOpAtomicIAdd:
-            case SpvOpAtomicISub:
-            case SpvOpAtomicIIncrement:
-            case SpvOpAtomicIDecrement:
-            case SpvOpAtomicAnd:
-            case SpvOpAtomicOr:
-            case SpvOpAtomicXor:
-            case SpvOpAtomicExchange:
-                if (es == 4 || es == 8) { /* the native instructions */
-                    uint64_t d = op == SpvOpAtomicIIncrement ? 1 : op == SpvOpAtomicIDecrement ? mask_of(es) : v;
-                    if (op == SpvOpAtomicISub)
-                        d = (0 - v) & mask_of(es);
-                    if (es == 4) {
-                        uint32_t *q = (uint32_t *)(void *)p, d32 = (uint32_t)d;
-                        old = op == SpvOpAtomicAnd   ? __atomic_fetch_and(q, d32, __ATOMIC_SEQ_CST)
-                              : op == SpvOpAtomicOr  ? __atomic_fetch_or(q, d32, __ATOMIC_SEQ_CST)
-                              : op == SpvOpAtomicXor ? __atomic_fetch_xor(q, d32, __ATOMIC_SEQ_CST)
-                              : op == SpvOpAtomicExchange
-                                  ? __atomic_exchange_n(q, d32, __ATOMIC_SEQ_CST)
-                                  : __atomic_fetch_add(q, d32, __ATOMIC_SEQ_CST);
-                    } else {
-                        uint64_t *q = (uint64_t *)(void *)p;
-                        old = op == SpvOpAtomicAnd   ? __atomic_fetch_and(q, d, __ATOMIC_SEQ_CST)
-                              : op == SpvOpAtomicOr  ? __atomic_fetch_or(q, d, __ATOMIC_SEQ_CST)
-                              : op == SpvOpAtomicXor ? __atomic_fetch_xor(q, d, __ATOMIC_SEQ_CST)
-                              : op == SpvOpAtomicExchange
-                                  ? __atomic_exchange_n(q, d, __ATOMIC_SEQ_CST)
-                                  : __atomic_fetch_add(q, d, __ATOMIC_SEQ_CST);
-                    }
-                    break;
-                }
-                /* 8- and 16-bit: compare-and-swap */
-                /* fall through */
-            default:
-                old = load_n(p, es);
-                while (!cas_n(p, &old, combine(op, k, old, v), es))
-                    ;
-                break;
-            }
-            if (in->result)
-                memcpy(CVM_LANE(r, l) + (size_t)i * es, &old, es);
-        }
+        cvm_result res = atomic_lane(ex, in, l, addr, in->b ? CVM_LANE(val, l) : NULL,
+                                     in->c ? CVM_LANE(cmp, l) : NULL,
+                                     in->result ? CVM_LANE(r, l) : NULL);
+        if (res != CVM_SUCCESS)
+            return res;
     }
     return CVM_SUCCESS;
+}
+
+int cvm_atomic_insn(const cvm_insn *in)
+{
+    return in->fn == h_atomic;
+}
+
+cvm_result cvm_atomic_lane(cvm_exec *ex, const cvm_insn *in, uint32_t lane, uint64_t addr,
+                           const uint8_t *value, const uint8_t *comparator, uint8_t *result)
+{
+    return atomic_lane(ex, in, lane, addr, value, comparator, result);
 }
 
 /* h_atomic reads Value and Comparator at the Result Type's width and
