@@ -212,6 +212,10 @@ typedef struct cvm_block {
      * together, the same number of times (exec/uniform.h: a convergent
      * block); 0 when not, or not known */
     uint8_t convergent;
+    /* ... every invocation of a subgroup still running it (a branch on a
+     * value equal within each subgroup, such as gl_SubgroupID, lets some
+     * subgroups in and keeps the others out whole): cvm_uniform_analyze_subgroup */
+    uint8_t convergent_sg;
 } cvm_block;
 
 typedef struct cvm_function {

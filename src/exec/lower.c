@@ -1720,7 +1720,7 @@ static cvm_result lower_function(cvm_lower *lw, uint32_t fidx)
     uint32_t nblocks = 0, cap = 0;
     uint32_t *order = NULL;
     cvm_uniform_block *ublocks = NULL;
-    uint8_t *conv = NULL, *is_id = NULL;
+    uint8_t *conv = NULL, *conv_sg = NULL, *sg_marks = NULL, *is_id = NULL;
     f->id = sf->id;
     f->return_type = sf->result_type;
 
@@ -1851,6 +1851,13 @@ static cvm_result lower_function(cvm_lower *lw, uint32_t fidx)
     if (cvm_uniform_analyze(p, fidx, ublocks, norder, lw->block_of_label, lw->umarks, conv) !=
         CVM_SUCCESS)
         goto oom;
+    /* (the subgroup level: only its blocks are kept, for the compiled tier) */
+    conv_sg = cvm_calloc(norder + 1, 1);
+    sg_marks = cvm_calloc(mod->bound ? mod->bound : 1, 1);
+    if (!conv_sg || !sg_marks ||
+        cvm_uniform_analyze_subgroup(p, fidx, ublocks, norder, lw->block_of_label, sg_marks,
+                                     conv_sg) != CVM_SUCCESS)
+        goto oom;
     int uniform_ok = 1;
     uint32_t first_insn = p->ninsns;
     if (!(is_id = cvm_malloc(65536)))
@@ -1897,6 +1904,7 @@ static cvm_result lower_function(cvm_lower *lw, uint32_t fidx)
          * overflowing the compiled tier's signed 64-bit budget) */
         cb->cost = cb->count + (extra_cost < (UINT64_C(1) << 44) ? extra_cost : (UINT64_C(1) << 44));
         cb->convergent = conv[i];
+        cb->convergent_sg = conv_sg[i] | conv[i];
     }
     if (!uniform_ok) /* a marked value the lowering made a no-op: no marks in the function */
         unmark_function(lw, fidx, first_insn);
@@ -1931,6 +1939,8 @@ done:
     cvm_mem_free(order);
     cvm_mem_free(ublocks);
     cvm_mem_free(conv);
+    cvm_mem_free(conv_sg);
+    cvm_mem_free(sg_marks);
     cvm_mem_free(is_id);
     return r;
 }

@@ -42,6 +42,7 @@ typedef struct ua {
     uint32_t *pred_first, *preds;
     uint32_t *queue;
     uint64_t *seen;
+    int subgroup; /* cvm_uniform_analyze_subgroup: SubgroupId is uniform too */
 } ua;
 
 static int bit_get(const uint64_t *s, uint32_t i)
@@ -79,7 +80,7 @@ static int type_ok(const cvm_program *p, uint32_t tid)
     }
 }
 
-static int is_uniform_builtin(const cvm_program *p, uint32_t var)
+static int is_uniform_builtin(const cvm_program *p, uint32_t var, int subgroup)
 {
     for (uint32_t k = 0; k < p->nbuiltins; k++) {
         if (p->builtin_vars[k] != var)
@@ -88,6 +89,8 @@ static int is_uniform_builtin(const cvm_program *p, uint32_t var)
         case SpvBuiltInWorkgroupId: case SpvBuiltInNumWorkgroups: case SpvBuiltInWorkgroupSize:
         case SpvBuiltInSubgroupSize: case SpvBuiltInNumSubgroups:
             return 1;
+        case SpvBuiltInSubgroupId:
+            return subgroup;
         default:
             return 0;
         }
@@ -128,14 +131,14 @@ static int builtin_ptr(const ua *a, uint32_t id)
     const cvm_program *p = a->p;
     if (a->fidx != p->entry || id == 0 || id >= p->bound)
         return 0;
-    if (is_uniform_builtin(p, id))
+    if (is_uniform_builtin(p, id, a->subgroup))
         return 1;
     const spv_def *d = &a->mod->defs[id];
     if (d->func != a->fidx || (d->opcode != SpvOpAccessChain && d->opcode != SpvOpInBoundsAccessChain))
         return 0;
     spv_inst in;
     if (!spv_module_inst_at(a->mod, d->off, &in) || in.word_count < 4 ||
-        !is_uniform_builtin(p, in.words[3]))
+        !is_uniform_builtin(p, in.words[3], a->subgroup))
         return 0;
     for (uint32_t k = 4; k < in.word_count; k++)
         if (in.words[k] >= p->bound || p->const_offset[in.words[k]] == UINT64_MAX)
@@ -769,13 +772,14 @@ static int analyze(ua *a)
     return gave_up ? 2 : 1;
 }
 
-cvm_result cvm_uniform_analyze(const cvm_program *p, uint32_t fidx,
-                               const cvm_uniform_block *blocks, uint32_t nblocks,
-                               const uint32_t *block_of_label, uint8_t *o_marks,
-                               uint8_t *o_convergent)
+static cvm_result uniform_analyze(const cvm_program *p, uint32_t fidx,
+                                  const cvm_uniform_block *blocks, uint32_t nblocks,
+                                  const uint32_t *block_of_label, uint8_t *o_marks,
+                                  uint8_t *o_convergent, int subgroup)
 {
     ua a;
     memset(&a, 0, sizeof a);
+    a.subgroup = subgroup;
     a.p = p;
     a.mod = p->mod;
     a.fidx = fidx;
@@ -804,4 +808,20 @@ cvm_result cvm_uniform_analyze(const cvm_program *p, uint32_t fidx,
     cvm_mem_free(a.queue);
     cvm_mem_free(a.seen);
     return ok < 0 ? CVM_ERROR_OUT_OF_MEMORY : CVM_SUCCESS;
+}
+
+cvm_result cvm_uniform_analyze(const cvm_program *p, uint32_t fidx,
+                               const cvm_uniform_block *blocks, uint32_t nblocks,
+                               const uint32_t *block_of_label, uint8_t *o_marks,
+                               uint8_t *o_convergent)
+{
+    return uniform_analyze(p, fidx, blocks, nblocks, block_of_label, o_marks, o_convergent, 0);
+}
+
+cvm_result cvm_uniform_analyze_subgroup(const cvm_program *p, uint32_t fidx,
+                                        const cvm_uniform_block *blocks, uint32_t nblocks,
+                                        const uint32_t *block_of_label, uint8_t *o_marks,
+                                        uint8_t *o_convergent)
+{
+    return uniform_analyze(p, fidx, blocks, nblocks, block_of_label, o_marks, o_convergent, 1);
 }

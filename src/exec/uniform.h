@@ -88,6 +88,17 @@ cvm_result cvm_uniform_analyze(const cvm_program *p, uint32_t fidx,
                                const uint32_t *block_of_label, uint8_t *o_marks,
                                uint8_t *o_convergent);
 
+/* The same analysis one level down: values equal in every invocation of a
+ * subgroup (SubgroupId counts as uniform, and what is computed from it),
+ * and the blocks every invocation of a subgroup still running the function
+ * runs together, the same number of times (a branch on gl_SubgroupID == 0
+ * does not make them diverge).  `o_marks` is the caller's scratch (the
+ * lowering keeps only the workgroup level's). */
+cvm_result cvm_uniform_analyze_subgroup(const cvm_program *p, uint32_t fidx,
+                                        const cvm_uniform_block *blocks, uint32_t nblocks,
+                                        const uint32_t *block_of_label, uint8_t *o_marks,
+                                        uint8_t *o_convergent);
+
 /* 1 when `id`, an operand in function `fidx` analysed into `marks`, is
  * uniform as a value (a pointer: the same address for every lane):
  * a constant, a global variable every lane addresses alike, or an id of the

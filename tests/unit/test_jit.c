@@ -433,6 +433,12 @@ static void test_collective(void **state)
     collective_sg = 4;
     random_on_both("jit/collective.amber", inputs, 2);
     collective_sg = 0;
+    /* blocks convergent within subgroups only, at 32 and at 4 a subgroup */
+    static const char *const sinputs[] = {"v", NULL};
+    random_on_both("jit/collective_sg.amber", sinputs, 2);
+    collective_sg = 4;
+    random_on_both("jit/collective_sg.amber", sinputs, 2);
+    collective_sg = 0;
     /* barriers the analysis cannot show convergent: taken, and checked */
     assert_int_equal(both_tiers("jit/barrier_dynamic.amber", 0, 0, NULL, 0, 1, NULL),
                      CVM_SUCCESS);

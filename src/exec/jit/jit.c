@@ -2421,8 +2421,13 @@ static cvm_result emit_collective(jctx *j, uint32_t ii)
     /* (a barrier the analysis cannot show convergent is taken too: the
      * texts ask that every invocation reach it together, and the runner
      * checks that they all wait at it, as h_barrier does) */
+    /* (Subgroup scope: the block need only be convergent within each
+     * subgroup, run_collective running the instruction for the subgroups
+     * whose invocations all wait at it) */
+    const cvm_block *cb = j->cur_block < j->f->nblocks ? &j->f->blocks[j->cur_block] : NULL;
     if (!barrier &&
-        (j->cur_block >= j->f->nblocks || !j->f->blocks[j->cur_block].convergent))
+        (!cb || !(cb->convergent ||
+                  (cb->convergent_sg && !(in->flags & CVM_INSN_WORKGROUP_SCOPE)))))
         return unsupported(j, ii, "a subgroup instruction that invocations may reach apart "
                                   "(a block that is not convergent)");
     if (!barrier) {
@@ -4507,6 +4512,84 @@ int cvm_jit_collective_form(const cvm_jit *j)
     return j && j->collective;
 }
 
+/* The lanes of run_collective wait at different places: a subgroup
+ * instruction of Subgroup scope runs for each subgroup whose every lane
+ * still running waits at it (a block convergent within subgroups,
+ * cvm_block.convergent_sg: the lanes of other subgroups went another way),
+ * and those lanes go on, each to its next place.  When no subgroup can go
+ * on -- the lanes wait at different barriers, or a subgroup is split --
+ * CVM_ERROR_DIVERGENT_COLLECTIVE.  Updates *io_at, *io_waiting and
+ * *io_apart for the lanes now waiting; returns 1 on failure. */
+static int subgroups_turn(const cvm_jit *j, cvm_exec *ex, void **h, uint32_t *where,
+                          uint32_t *io_at, uint32_t *io_waiting, int *io_apart)
+{
+    const cvm_program *p = j->prog;
+    uint32_t n = ex->nlanes, sg = ex->sg_size ? ex->sg_size : 1;
+    int progressed = 0;
+    for (uint32_t l = 0; l < n; l++)
+        ex->active[l] = 0;
+    /* each place some lane waits at, in lane order */
+    for (uint32_t first = 0; first < n; first++) {
+        uint32_t at = where[first];
+        if (at >= p->ninsns)
+            continue;
+        const cvm_insn *in = &p->insns[at];
+        int seen = 0; /* (a lower lane waits here too: done already) */
+        for (uint32_t l = 0; l < first && !seen; l++)
+            seen = where[l] == at;
+        if (seen || in->spv_op == SpvOpControlBarrier || (in->flags & CVM_INSN_WORKGROUP_SCOPE))
+            continue;
+        uint32_t lanes = 0;
+        for (uint32_t s0 = 0; s0 < n; s0 += sg) {
+            uint32_t e = s0 + sg < n ? s0 + sg : n, here = 0, other = 0;
+            for (uint32_t l = s0; l < e; l++) {
+                here += where[l] == at;
+                other += where[l] != at && where[l] != JIT_CO_DONE;
+            }
+            if (!here || other)
+                continue;
+            for (uint32_t l = s0; l < e; l++)
+                ex->active[l] = where[l] == at;
+            lanes += here;
+        }
+        if (!lanes)
+            continue;
+        ex->nactive = lanes;
+        if (in->fn(ex, in) != CVM_SUCCESS)
+            return 1;
+        for (uint32_t l = 0; l < n; l++) {
+            if (!ex->active[l])
+                continue;
+            ex->active[l] = 0;
+            where[l] = JIT_CO_RUNNING;
+            j->co_resume(h[l]);
+            if (where[l] == JIT_CO_FAILED)
+                return 1;
+        }
+        progressed = 1;
+    }
+    if (!progressed) {
+        cvm_exec_fail(ex, NULL, CVM_ERROR_DIVERGENT_COLLECTIVE,
+                      "invocations did not reach a barrier together: some wait at another "
+                      "barrier or subgroup instruction");
+        return 1;
+    }
+    /* where the lanes wait now, and whether all at one place */
+    uint32_t at = JIT_CO_DONE, waiting = 0;
+    int apart = 0;
+    for (uint32_t l = 0; l < n; l++) {
+        if (where[l] == JIT_CO_DONE)
+            continue;
+        ex->active[l] = 1;
+        apart |= waiting++ && where[l] != at;
+        at = where[l];
+    }
+    *io_at = at;
+    *io_waiting = waiting;
+    *io_apart = apart;
+    return 0;
+}
+
 /* The collective form's group: every lane's coroutine started, then,
  * while some lane runs, the collective they all wait at run and each of
  * them resumed, lane by lane (see emit_collective).  A lane that ends is
@@ -4545,13 +4628,12 @@ static cvm_result run_collective(const cvm_jit *j, cvm_exec *ex, cvm_jit_env *en
         }
     }
     while (!failed && waiting) {
-        if (apart || at >= p->ninsns) {
-            /* (only a barrier outside uniform control flow, which the texts
-             * forbid, leads here) */
-            cvm_exec_fail(ex, at < p->ninsns ? &p->insns[at] : NULL,
-                          CVM_ERROR_DIVERGENT_COLLECTIVE,
-                          "invocations did not reach this barrier together: some wait at "
-                          "another barrier or subgroup instruction");
+        if (apart) { /* lanes wait at different places: a subgroup's turn */
+            failed = subgroups_turn(j, ex, h, where, &at, &waiting, &apart);
+            continue;
+        }
+        if (at >= p->ninsns) {
+            cvm_exec_fail(ex, NULL, CVM_ERROR_INTERNAL, "a compiled lane waits nowhere");
             failed = 1;
             break;
         }
