@@ -119,9 +119,12 @@ int cvm_jit_scope_form(const cvm_jit *j);
  *   - taken only where every such instruction is in the entry point's
  *     own blocks (not a callee's), and every subgroup instruction in a
  *     convergent block (exec/uniform.h: every invocation still running
- *     reaches it together, as many times), so that the invocations waiting
- *     there together are the interpreter's active lanes for it: all that
- *     still run.  A barrier may be in any block (the texts ask that all
+ *     reaches it together, as many times) or, of Subgroup scope, in a block
+ *     convergent within each subgroup (cvm_block.convergent_sg: a branch on
+ *     gl_SubgroupID lets whole subgroups in), so that the invocations
+ *     waiting there together are the interpreter's active lanes for it: all
+ *     that still run (of the subgroups that came; the runner runs it for
+ *     each subgroup whose every running invocation waits at it).  A barrier may be in any block (the texts ask that all
  *     invocations reach it together, which the analysis cannot always
  *     show): invocations that do not all wait at the same one fail the
  *     dispatch with CVM_ERROR_DIVERGENT_COLLECTIVE, as the interpreter's
