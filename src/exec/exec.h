@@ -427,6 +427,9 @@ typedef struct cvm_exec {
      * with the group. */
     void *jit_state;
     size_t jit_state_size;
+    /* ... and its per-lane handles and places (jit_lanes_size bytes) */
+    void *jit_lanes;
+    size_t jit_lanes_size;
 } cvm_exec;
 
 /* ops/memory.c: the value slot that is the variable pointer value

@@ -476,6 +476,7 @@ void cvm_group_destroy(cvm_group *g)
     cvm_mem_free(g->ex.mvar_slots);
     cvm_mem_free(g->ex.mm_plans);
     cvm_mem_free(g->ex.jit_state);
+    cvm_mem_free(g->ex.jit_lanes);
     cvm_mem_free(g->push);
     cvm_mem_free(g->padding);
     cvm_mem_free(g->alive);

@@ -4598,14 +4598,20 @@ static cvm_result run_collective(const cvm_jit *j, cvm_exec *ex, cvm_jit_env *en
 {
     const cvm_program *p = j->prog;
     uint32_t n = ex->nlanes;
-    void **h = cvm_calloc(n ? n : 1, sizeof(void *));
-    uint32_t *where = cvm_malloc((n ? n : 1) * sizeof(uint32_t));
-    if (!h || !where) {
-        cvm_mem_free(h);
-        cvm_mem_free(where);
-        return cvm_exec_fail(ex, NULL, CVM_ERROR_OUT_OF_MEMORY,
-                             "out of memory for the compiled state of %u invocations", n);
+    /* the handles and places, kept by the group for its next workgroups */
+    size_t need = (size_t)(n ? n : 1) * (sizeof(void *) + sizeof(uint32_t));
+    if (ex->jit_lanes_size < need) {
+        void *m = cvm_malloc(need);
+        if (!m)
+            return cvm_exec_fail(ex, NULL, CVM_ERROR_OUT_OF_MEMORY,
+                                 "out of memory for the compiled state of %u invocations", n);
+        cvm_mem_free(ex->jit_lanes);
+        ex->jit_lanes = m;
+        ex->jit_lanes_size = need;
     }
+    void **h = ex->jit_lanes;
+    uint32_t *where = (uint32_t *)(void *)(h + (n ? n : 1));
+    memset(h, 0, (size_t)(n ? n : 1) * sizeof(void *));
     env->where = where;
     int failed = 0, apart = 0;
     uint32_t at = JIT_CO_DONE, waiting = 0; /* where the lanes run so far wait, how many */
@@ -4664,8 +4670,6 @@ static cvm_result run_collective(const cvm_jit *j, cvm_exec *ex, cvm_jit_env *en
     for (uint32_t l = 0; l < n; l++)
         if (h[l])
             j->co_destroy(h[l]);
-    cvm_mem_free(h);
-    cvm_mem_free(where);
     env->where = NULL;
     return failed ? (ex->diag && ex->diag->result != CVM_SUCCESS ? ex->diag->result
                                                                   : CVM_ERROR_INTERNAL)
