@@ -3854,6 +3854,34 @@ static cvm_result emit_call(jctx *j, uint32_t ii)
 
 /* Translates j->f into function `name`: the entry point (jit_fn), or with
  * j->leaf a leaf callback (jit_leaf_fn). */
+/* The regions' base, size and writability, read once where the builder
+ * stands (j->regions, j->rtab, j->nregions_v), for both forms of the entry
+ * point. */
+static cvm_result read_regions(jctx *j)
+{
+    j->nregions = j->max_region + 1;
+    j->regions = cvm_calloc(j->nregions, sizeof(region_info));
+    if (!j->regions)
+        return cvm_diag_set(j->diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+    LLVMValueRef rtab = LLVMBuildLoad2(j->B, LLVMPointerType(j->region_t, 0),
+                                       env_field(j, ENV_REGIONS, 0), "");
+    j->rtab = rtab;
+    j->nregions_v = LLVMBuildLoad2(j->B, j->i32, env_field(j, ENV_NREGIONS, 0), "");
+    for (uint32_t k = 0; k < j->nregions; k++) {
+        LLVMValueRef i0[2] = {c_i32(j, k), c_i32(j, 0)};
+        LLVMValueRef i1[2] = {c_i32(j, k), c_i32(j, 1)};
+        LLVMValueRef i2[2] = {c_i32(j, k), c_i32(j, 2)};
+        j->regions[k].base = LLVMBuildLoad2(j->B, j->ptr8,
+                                            LLVMBuildInBoundsGEP2(j->B, j->region_t, rtab, i0, 2, ""), "");
+        j->regions[k].size = LLVMBuildLoad2(j->B, j->i64,
+                                            LLVMBuildInBoundsGEP2(j->B, j->region_t, rtab, i1, 2, ""), "");
+        LLVMValueRef wr = LLVMBuildLoad2(j->B, j->i8,
+                                         LLVMBuildInBoundsGEP2(j->B, j->region_t, rtab, i2, 2, ""), "");
+        j->regions[k].writable = LLVMBuildICmp(j->B, LLVMIntNE, wr, LLVMConstNull(j->i8), "");
+    }
+    return CVM_SUCCESS;
+}
+
 /* The collective form's lane coroutine: void *name(env, lane). */
 static cvm_result translate_collective(jctx *j, const char *name)
 {
@@ -3914,26 +3942,8 @@ static cvm_result translate_collective(jctx *j, const char *name)
     LLVMTypeRef valp = LLVMPointerType(j->val_t, 0);
     j->vals_base = LLVMBuildLoad2(j->B, valp, ex_field(j, exp, offsetof(cvm_exec, vals), valp),
                                   "vals");
-    j->nregions = j->max_region + 1;
-    j->regions = cvm_calloc(j->nregions, sizeof(region_info));
-    if (!j->regions)
-        return cvm_diag_set(j->diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
-    LLVMValueRef rtab = LLVMBuildLoad2(j->B, LLVMPointerType(j->region_t, 0),
-                                       env_field(j, ENV_REGIONS, 0), "");
-    j->rtab = rtab;
-    j->nregions_v = LLVMBuildLoad2(j->B, j->i32, env_field(j, ENV_NREGIONS, 0), "");
-    for (uint32_t k = 0; k < j->nregions; k++) {
-        LLVMValueRef i0[2] = {c_i32(j, k), c_i32(j, 0)};
-        LLVMValueRef i1[2] = {c_i32(j, k), c_i32(j, 1)};
-        LLVMValueRef i2[2] = {c_i32(j, k), c_i32(j, 2)};
-        j->regions[k].base = LLVMBuildLoad2(
-            j->B, j->ptr8, LLVMBuildInBoundsGEP2(j->B, j->region_t, rtab, i0, 2, ""), "");
-        j->regions[k].size = LLVMBuildLoad2(
-            j->B, j->i64, LLVMBuildInBoundsGEP2(j->B, j->region_t, rtab, i1, 2, ""), "");
-        LLVMValueRef wr = LLVMBuildLoad2(
-            j->B, j->i8, LLVMBuildInBoundsGEP2(j->B, j->region_t, rtab, i2, 2, ""), "");
-        j->regions[k].writable = LLVMBuildICmp(j->B, LLVMIntNE, wr, LLVMConstNull(j->i8), "");
-    }
+    if ((r = read_regions(j)) != CVM_SUCCESS)
+        return r;
     LLVMBuildBr(j->B, body);
     LLVMPositionBuilderAtEnd(j->B, body);
     if ((r = emit_builtins(j, nlanes, sg)) != CVM_SUCCESS || (r = emit_var_init(j)) != CVM_SUCCESS ||
@@ -4026,27 +4036,8 @@ static cvm_result translate(jctx *j, const char *name)
         j->vals_base = LLVMBuildLoad2(j->B, valp, ex_field(j, exp, offsetof(cvm_exec, vals), valp),
                                       "vals");
     }
-    /* the regions' base, size and writability, read once */
-    j->nregions = j->max_region + 1;
-    j->regions = cvm_calloc(j->nregions, sizeof(region_info));
-    if (!j->regions)
-        return cvm_diag_set(j->diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
-    LLVMValueRef rtab = LLVMBuildLoad2(j->B, LLVMPointerType(j->region_t, 0),
-                                       env_field(j, ENV_REGIONS, 0), "");
-    j->rtab = rtab;
-    j->nregions_v = LLVMBuildLoad2(j->B, j->i32, env_field(j, ENV_NREGIONS, 0), "");
-    for (uint32_t k = 0; k < j->nregions; k++) {
-        LLVMValueRef i0[2] = {c_i32(j, k), c_i32(j, 0)};
-        LLVMValueRef i1[2] = {c_i32(j, k), c_i32(j, 1)};
-        LLVMValueRef i2[2] = {c_i32(j, k), c_i32(j, 2)};
-        j->regions[k].base = LLVMBuildLoad2(j->B, j->ptr8,
-                                            LLVMBuildInBoundsGEP2(j->B, j->region_t, rtab, i0, 2, ""), "");
-        j->regions[k].size = LLVMBuildLoad2(j->B, j->i64,
-                                            LLVMBuildInBoundsGEP2(j->B, j->region_t, rtab, i1, 2, ""), "");
-        LLVMValueRef wr = LLVMBuildLoad2(j->B, j->i8,
-                                         LLVMBuildInBoundsGEP2(j->B, j->region_t, rtab, i2, 2, ""), "");
-        j->regions[k].writable = LLVMBuildICmp(j->B, LLVMIntNE, wr, LLVMConstNull(j->i8), "");
-    }
+    if ((r = read_regions(j)) != CVM_SUCCESS)
+        return r;
     LLVMBuildBr(j->B, head);
 
     /* a tile: its fields, the first element's row and column */
