@@ -55,7 +55,7 @@ set(cvm_tier_scripts_interpreted
   amber/tolerance_components.amber              # no RUN at all
   amber/batch/pass.amber                        # no RUN at all
   amber/hints_init.vkscript                     # OpExpectKHR
-  jit/not_taken.amber                           # a subgroup instruction outside a convergent block (its point)
+  jit/not_taken.amber                           # a subgroup instruction in a called function (its point)
   amber/coopmat_dead_load.amber                 # a value per lane in a matrix shader (an OpLoad)
   amber/coopmat_splat_nonuniform.amber          # a Function variable per invocation ('i')
   amber/coopmat_store_stride0.amber             # a value per lane in a matrix shader (an OpLoad)

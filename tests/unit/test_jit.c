@@ -404,8 +404,8 @@ static void test_decode_threads(void **state)
     outcome_free(&b);
 }
 
-/* A subgroup instruction that some invocations reach apart (jit/not_taken.amber)
- * keeps its shader on the interpreter under CVM_FLAG_JIT. */
+/* A subgroup instruction in a called function (jit/not_taken.amber) keeps
+ * its shader on the interpreter under CVM_FLAG_JIT. */
 static void test_not_taken(void **state)
 {
     (void)state;
@@ -419,7 +419,10 @@ static void test_not_taken(void **state)
  * (jit/barrier.amber, both workgroups compiled); subgroup instructions of
  * every family, a barrier in a loop and lanes that return early, from
  * random inputs (jit/collective.amber), at subgroup sizes 32 and 4 (four
- * subgroups, and thirty-two, in a workgroup of 128); barriers in a loop
+ * subgroups, and thirty-two, in a workgroup of 128); subgroup instructions
+ * in blocks convergent within subgroups only (jit/collective_sg.amber) and
+ * in blocks not convergent at all (jit/collective_ordered.amber, the
+ * block-ordered form), from random inputs at both sizes; barriers in a loop
  * the analysis cannot show uniform (jit/barrier_dynamic.amber), and one
  * that an invocation skips: the same failure on both tiers. */
 static void test_collective(void **state)
@@ -438,6 +441,11 @@ static void test_collective(void **state)
     random_on_both("jit/collective_sg.amber", sinputs, 2);
     collective_sg = 4;
     random_on_both("jit/collective_sg.amber", sinputs, 2);
+    collective_sg = 0;
+    /* blocks not convergent at all: the block-ordered form, at 32 and 4 */
+    random_on_both("jit/collective_ordered.amber", sinputs, 2);
+    collective_sg = 4;
+    random_on_both("jit/collective_ordered.amber", sinputs, 2);
     collective_sg = 0;
     /* barriers the analysis cannot show convergent: taken, and checked */
     assert_int_equal(both_tiers("jit/barrier_dynamic.amber", 0, 0, NULL, 0, 1, NULL),

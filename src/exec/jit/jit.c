@@ -186,8 +186,14 @@ typedef struct cvm_jit_env {
     uint64_t frame_slot; /* bytes a lane's frame takes in ex->jit_state (0: none yet) */
 } cvm_jit_env;
 
-/* Where a lane of the collective form stands, besides an instruction index */
+/* Where a lane of the collective form stands, besides the index of a
+ * collective instruction in a convergent block: in the block-ordered form
+ * (cvm_jit.ordered), JIT_CO_SYNC | index for one in another block, and
+ * JIT_CO_ENTRY | b for the start of block b of the entry point (a block not
+ * convergent, where the lane waits to run it as the interpreter would). */
 enum {
+    JIT_CO_SYNC = 0x40000000u,
+    JIT_CO_ENTRY = 0x80000000u,
     JIT_CO_RUNNING = 0xffffffffu,
     JIT_CO_DONE = 0xfffffffeu,   /* returned: still alive, as in the interpreter */
     JIT_CO_FAILED = 0xfffffffdu,
@@ -221,6 +227,9 @@ struct cvm_jit {
     jit_fn fn;
     /* the collective form (cvm_jit_collective_form): fn unused */
     int collective;
+    /* ... block-ordered (ordered_blocks): the entry point's blocks that are
+     * not convergent are run in the interpreter's order (run_ordered) */
+    int ordered;
     jit_co_fn co_fn;
     jit_co_op co_resume, co_destroy;
     const cvm_program *prog;
@@ -649,7 +658,8 @@ typedef struct jctx {
     /* The collective form (cvm_jit_collective_form): the lane's coroutine,
      * its id and handle, the block its suspensions return through and the
      * one that frees its frame; the block being emitted (its index) */
-    int collective;
+    int collective, ordered;
+    uint8_t *waits; /* the block-ordered form's (ordered_waits) */
     LLVMValueRef co_id, co_hdl;
     LLVMBasicBlockRef co_ret, co_cleanup, co_kill;
     uint32_t cur_block;
@@ -2349,8 +2359,8 @@ static LLVMValueRef call_intrinsic(jctx *j, const char *name, LLVMTypeRef *over,
 
 static void emit_co_note(jctx *j, LLVMValueRef where)
 {
-    if (LLVMIsConstant(where) && LLVMConstIntGetZExtValue(where) < j->p->ninsns) {
-        /* waiting at a collective: where[lane] = its index, inline */
+    if (LLVMIsConstant(where) && LLVMConstIntGetZExtValue(where) < JIT_CO_KILLED) {
+        /* waiting at a collective or a block: where[lane] = that, inline */
         LLVMValueRef wp = LLVMBuildLoad2(j->B, LLVMPointerType(j->i32, 0),
                                          env_field(j, ENV_WHERE, 0), "");
         LLVMValueRef l64 = LLVMBuildZExt(j->B, j->lane, j->i64, "");
@@ -2424,10 +2434,17 @@ static cvm_result emit_collective(jctx *j, uint32_t ii)
     /* (Subgroup scope: the block need only be convergent within each
      * subgroup, run_collective running the instruction for the subgroups
      * whose invocations all wait at it) */
+    /* (In the block-ordered form, lanes reach an instruction of a block
+     * that is not convergent together with the lanes the interpreter runs
+     * that block with: the lanes that wait at its start, run_ordered) */
     const cvm_block *cb = j->cur_block < j->f->nblocks ? &j->f->blocks[j->cur_block] : NULL;
-    if (!barrier &&
-        (!cb || !(cb->convergent ||
-                  (cb->convergent_sg && !(in->flags & CVM_INSN_WORKGROUP_SCOPE)))))
+    if (!cb)
+        return unsupported(j, ii, "a barrier or subgroup instruction here");
+    uint32_t where = ii;
+    if (j->ordered && !cb->convergent)
+        where |= JIT_CO_SYNC;
+    else if (!barrier && !(cb->convergent ||
+                           (cb->convergent_sg && !(in->flags & CVM_INSN_WORKGROUP_SCOPE))))
         return unsupported(j, ii, "a subgroup instruction that invocations may reach apart "
                                   "(a block that is not convergent)");
     if (!barrier) {
@@ -2455,7 +2472,7 @@ static cvm_result emit_collective(jctx *j, uint32_t ii)
             return unsupported(j, ii, "this subgroup instruction's result");
     }
     LLVMBasicBlockRef resume = LLVMAppendBasicBlockInContext(j->C, j->fn, "resume");
-    emit_co_suspend(j, c_i32(j, ii), resume, 0);
+    emit_co_suspend(j, c_i32(j, where), resume, 0);
     if (!barrier && in->result)
         j->vals[in->result] = unspill(j, lane_slot(j, in->result), in->type);
     return CVM_SUCCESS;
@@ -3717,6 +3734,13 @@ static cvm_result emit_blocks(jctx *j, const cvm_function *f)
         }
         if (r != CVM_SUCCESS)
             break;
+        /* the block-ordered form: a lane waits at the start of a block of
+         * the entry point that is not convergent until run_ordered runs
+         * that block, with the lanes the interpreter would run it with */
+        if (j->ordered && !j->call && f == &p->funcs[p->entry] && j->waits && j->waits[bi]) {
+            LLVMBasicBlockRef go = LLVMAppendBasicBlockInContext(j->C, j->fn, "block");
+            emit_co_suspend(j, c_i32(j, JIT_CO_ENTRY | bi), go, 0);
+        }
         /* (a block with a call is charged once, as the interpreter charges
          * it, the callee's blocks each by their own; chain_charges) */
         emit_budget(j, charge[bi], blk->count ? blk->first : 0);
@@ -4153,6 +4177,77 @@ static int wants_collective(const cvm_program *p)
     return 0;
 }
 
+/* 1 when the entry point has a subgroup instruction in a block that is
+ * not convergent (nor convergent within subgroups, for one of Subgroup
+ * scope): then the collective form is block-ordered (cvm_jit.ordered). */
+static int ordered_blocks(const cvm_program *p)
+{
+    const cvm_function *f = &p->funcs[p->entry];
+    for (uint32_t b = 0; b < f->nblocks; b++) {
+        const cvm_block *blk = &f->blocks[b];
+        if (blk->convergent)
+            continue;
+        for (uint32_t ii = blk->first; ii < blk->first + blk->count && ii < p->ninsns; ii++) {
+            const cvm_insn *in = &p->insns[ii];
+            if (is_collective(in) && in->spv_op != SpvOpControlBarrier &&
+                !(blk->convergent_sg && !(in->flags & CVM_INSN_WORKGROUP_SCOPE)))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* The block-ordered form's waits (run_ordered): per block of the entry
+ * point, 1 where a lane waits at the block's start -- a block that is not
+ * convergent and holds a collective instruction, and the source of an
+ * edge to a block no later in the order (a loop's back edge) where either
+ * end is not convergent.  A lane resumed at a block then runs it and goes
+ * only forward in the structured order (lower.c) to the next block it
+ * waits at, through blocks below that one (a convergent loop on the way
+ * included: its merge comes after its blocks).  The interpreter, running
+ * the lowest block any lane waits at, runs all of those before that block
+ * too, so the lanes waiting at a block when it is the lowest waited at
+ * are exactly those it runs that block with.  (Were a lane to take a back
+ * edge on its way, it would wait at a block below ones it passed -- below
+ * where the interpreter has it -- and run ahead of lanes the interpreter
+ * runs first.)  Between waits the lanes run one after another: only the
+ * order of writes between invocations differs, which no barrier orders.
+ * NULL when out of memory. */
+static uint8_t *ordered_waits(const cvm_program *p)
+{
+    const cvm_function *f = &p->funcs[p->entry];
+    uint8_t *w = cvm_calloc(f->nblocks ? f->nblocks : 1, 1);
+    if (!w)
+        return NULL;
+    for (uint32_t b = 0; b < f->nblocks; b++) {
+        const cvm_block *blk = &f->blocks[b];
+        if (blk->count == 0 || blk->first + blk->count > p->ninsns)
+            continue;
+        for (uint32_t ii = blk->first; ii < blk->first + blk->count && !blk->convergent; ii++)
+            w[b] |= is_collective(&p->insns[ii]);
+        const cvm_insn *t = &p->insns[blk->first + blk->count - 1];
+        uint32_t to[3], nto = 0;
+        if (t->cf == CVM_CF_BRANCH) {
+            to[nto++] = t->a;
+        } else if (t->cf == CVM_CF_BRANCH_COND) {
+            to[nto++] = t->b;
+            to[nto++] = t->c;
+        } else if (t->cf == CVM_CF_SWITCH) {
+            to[nto++] = t->b;
+            for (uint32_t k = 0; k + 2 < t->nextra; k += 3) {
+                uint32_t s = p->extra[t->extra + k + 2];
+                if (s <= b && s < f->nblocks && !(blk->convergent && f->blocks[s].convergent))
+                    w[b] = 1;
+            }
+        }
+        for (uint32_t k = 0; k < nto; k++)
+            if (to[k] <= b && to[k] < f->nblocks &&
+                !(blk->convergent && f->blocks[to[k]].convergent))
+                w[b] = 1;
+    }
+    return w;
+}
+
 /* Checks that make the tier's assumptions hold for the whole program. */
 static cvm_result eligible(jctx *j)
 {
@@ -4418,6 +4513,13 @@ cvm_result cvm_jit_compile(const cvm_program *prog, cvm_jit **o_jit, cvm_diagnos
     j.scope = wants_scope(prog);
     j.collective = !j.scope && wants_collective(prog);
     cvm_result r = CVM_SUCCESS;
+    if (j.collective && prog->nfuncs > 0 && prog->entry < prog->nfuncs) {
+        j.ordered = ordered_blocks(prog);
+        if (j.ordered && !(j.waits = ordered_waits(prog)))
+            r = cvm_diag_set(diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+        else if (prog->ninsns >= JIT_CO_SYNC || prog->funcs[prog->entry].nblocks >= JIT_CO_SYNC)
+            r = unsupported(&j, UINT32_MAX, "a shader this long (the collective form)");
+    }
     if (j.scope && !(j.slot_phi = cvm_calloc(prog->ninsns ? prog->ninsns : 1, 1)))
         r = cvm_diag_set(diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
     if (r == CVM_SUCCESS)
@@ -4428,8 +4530,9 @@ cvm_result cvm_jit_compile(const cvm_program *prog, cvm_jit **o_jit, cvm_diagnos
         if (r == CVM_SUCCESS && j.collective)
             add_co_helpers(&j);
     }
-    int collective = j.collective;
+    int collective = j.collective, ordered = j.ordered;
     uint32_t max_region = j.max_region;
+    cvm_mem_free(j.waits);
     uint8_t *slot_phi = j.slot_phi;
     jctx_free(&j);
     if (r != CVM_SUCCESS) {
@@ -4449,6 +4552,7 @@ cvm_result cvm_jit_compile(const cvm_program *prog, cvm_jit **o_jit, cvm_diagnos
     out->max_region = max_region;
     out->scope = j.scope;
     out->collective = collective;
+    out->ordered = ordered;
     out->slot_phi = slot_phi;
     if ((r = jctx_finish(&j, tsc, &out->lljit, diag)) != CVM_SUCCESS) {
         if (out->lljit)
@@ -4581,6 +4685,84 @@ static int subgroups_turn(const cvm_jit *j, cvm_exec *ex, void **h, uint32_t *wh
     return 0;
 }
 
+/* The block-ordered form's run once every lane has started: the
+ * interpreter's schedule (interp.c run_function) over the entry point's
+ * blocks that are not convergent.  Lanes wait at the start of such a
+ * block; the lowest block some lane waits at runs next, with exactly the
+ * lanes that wait there, each resumed in turn; a collective instruction
+ * of that block runs over those lanes once they all wait at it.  Lanes in
+ * convergent blocks run on by themselves: every lane still running
+ * reaches those together, so a collective there runs once no lane is
+ * elsewhere.  Returns 1 on failure (ex->diag set). */
+static int run_ordered(const cvm_jit *j, cvm_exec *ex, void **h, uint32_t *where)
+{
+    const cvm_program *p = j->prog;
+    uint32_t n = ex->nlanes;
+    for (;;) {
+        uint32_t sync_at = 0, nsync = 0, entry = UINT32_MAX, free_at = 0, nfree = 0;
+        int sync_apart = 0, free_apart = 0;
+        for (uint32_t l = 0; l < n; l++) {
+            uint32_t w = where[l];
+            if (w == JIT_CO_DONE)
+                continue;
+            if (w >= JIT_CO_KILLED) {
+                cvm_exec_fail(ex, NULL, CVM_ERROR_INTERNAL, "a compiled lane waits nowhere");
+                return 1;
+            }
+            if (w & JIT_CO_ENTRY) {
+                entry = (w & ~JIT_CO_ENTRY) < entry ? (w & ~JIT_CO_ENTRY) : entry;
+            } else if (w & JIT_CO_SYNC) {
+                sync_apart |= nsync++ && w != sync_at;
+                sync_at = w;
+            } else {
+                free_apart |= nfree++ && w != free_at;
+                free_at = w;
+            }
+        }
+        uint32_t want;
+        if (nsync) { /* the block running now: its lanes wait at one instruction */
+            if (sync_apart) {
+                cvm_exec_fail(ex, NULL, CVM_ERROR_INTERNAL,
+                              "compiled lanes of one block wait at different instructions");
+                return 1;
+            }
+            want = sync_at;
+        } else if (entry != UINT32_MAX) {
+            want = JIT_CO_ENTRY | entry;
+        } else if (nfree) {
+            if (free_apart) {
+                cvm_exec_fail(ex, NULL, CVM_ERROR_DIVERGENT_COLLECTIVE,
+                              "invocations did not reach a barrier together: some wait at "
+                              "another barrier or subgroup instruction");
+                return 1;
+            }
+            want = free_at;
+        } else {
+            return 0; /* every lane has ended */
+        }
+        uint32_t na = 0;
+        for (uint32_t l = 0; l < n; l++) {
+            ex->active[l] = where[l] == want;
+            na += ex->active[l];
+        }
+        ex->nactive = na;
+        if (!(want & JIT_CO_ENTRY)) {
+            const cvm_insn *in = &p->insns[want & ~JIT_CO_SYNC];
+            if (in->fn(ex, in) != CVM_SUCCESS)
+                return 1;
+        }
+        for (uint32_t l = 0; l < n; l++) {
+            if (!ex->active[l])
+                continue;
+            ex->active[l] = 0;
+            where[l] = JIT_CO_RUNNING;
+            j->co_resume(h[l]);
+            if (where[l] == JIT_CO_FAILED)
+                return 1;
+        }
+    }
+}
+
 /* The collective form's group: every lane's coroutine started, then,
  * while some lane runs, the collective they all wait at run and each of
  * them resumed, lane by lane (see emit_collective).  A lane that ends is
@@ -4624,7 +4806,9 @@ static cvm_result run_collective(const cvm_jit *j, cvm_exec *ex, cvm_jit_env *en
             at = where[l];
         }
     }
-    while (!failed && waiting) {
+    if (!failed && j->ordered)
+        failed = run_ordered(j, ex, h, where);
+    while (!failed && !j->ordered && waiting) {
         if (apart) { /* lanes wait at different places: a subgroup's turn */
             failed = subgroups_turn(j, ex, h, where, &at, &waiting, &apart);
             continue;

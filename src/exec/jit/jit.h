@@ -117,18 +117,28 @@ int cvm_jit_scope_form(const cvm_jit *j);
  * suspends at each barrier and subgroup instruction:
  *
  *   - taken only where every such instruction is in the entry point's
- *     own blocks (not a callee's), and every subgroup instruction in a
- *     convergent block (exec/uniform.h: every invocation still running
+ *     own blocks (not a callee's).  When every subgroup instruction is in
+ *     a convergent block (exec/uniform.h: every invocation still running
  *     reaches it together, as many times) or, of Subgroup scope, in a block
  *     convergent within each subgroup (cvm_block.convergent_sg: a branch on
- *     gl_SubgroupID lets whole subgroups in), so that the invocations
- *     waiting there together are the interpreter's active lanes for it: all
- *     that still run (of the subgroups that came; the runner runs it for
- *     each subgroup whose every running invocation waits at it).  A barrier may be in any block (the texts ask that all
- *     invocations reach it together, which the analysis cannot always
- *     show): invocations that do not all wait at the same one fail the
- *     dispatch with CVM_ERROR_DIVERGENT_COLLECTIVE, as the interpreter's
- *     barrier does;
+ *     gl_SubgroupID lets whole subgroups in), the invocations waiting there
+ *     together are the interpreter's active lanes for it: all that still
+ *     run (of the subgroups that came; the runner runs it for each subgroup
+ *     whose every running invocation waits at it).  A barrier may be in any
+ *     block (the texts ask that all invocations reach it together, which
+ *     the analysis cannot always show): invocations that do not all wait
+ *     at the same one fail the dispatch with CVM_ERROR_DIVERGENT_COLLECTIVE,
+ *     as the interpreter's barrier does;
+ *   - otherwise (a subgroup instruction in a block invocations may reach
+ *     apart: a branch on data, a loop whose trip count differs, after a
+ *     `continue`) the form is block-ordered: invocations also suspend at
+ *     the start of the entry point's blocks that are not convergent and
+ *     hold a collective instruction or end in a loop's back edge, and the
+ *     runner follows the interpreter's schedule over those (the lowest
+ *     block any invocation waits at runs next, with exactly those that
+ *     wait there), so each collective instruction runs over the lanes the
+ *     interpreter has active there (jit.c ordered_waits says why the other
+ *     blocks need no wait);
  *   - once they all wait at one, a subgroup instruction runs by its
  *     interpreter handler over them (cvm_insn.fn, every waiting lane
  *     active), its operands written by each lane to their value slots
