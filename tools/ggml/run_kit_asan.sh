@@ -16,7 +16,9 @@
 # run; NORDER and AORDER are runner.py's --order (large, small), NPATHS and
 # APATHS its --paths (cm2,cm1,scalar), AJOBS the sanitized run's job list in
 # the kit (jobs.txt), TIMEOUT the limit per shard (240 s); NPMAJOR=1 runs
-# the normal driver path after path (runner.py --path-major).
+# the normal driver path after path (runner.py --path-major); NTHREADS and
+# ATHREADS the COOPVM_THREADS of each process (1), e.g. NW=1 NTHREADS=16
+# AOPS=NONE PERF=0 for the wall time per op at 16 threads.
 # The kit folder also holds debs/ with libvulkan1, libgomp1, libasan8 and
 # libubsan1.  Writes $OUT/log.txt, $OUT/res-results.tsv and $OUT/resa-results.tsv
 # and $OUT/results.tar.gz (res/ for the normal driver, resa/ for the
@@ -50,7 +52,7 @@ asan=/usr/lib/x86_64-linux-gnu/libasan.so.8
 export GGML_VK_VISIBLE_DEVICES=0 VK_DRIVER_FILES="$W/icd/coopvm_icd.json"
 PERF=${PERF:-1} NOPS=${NOPS:-} AOPS=${AOPS:-} NORDER=${NORDER:-small} AORDER=${AORDER:-small}
 TIMEOUT=${TIMEOUT:-240} NPATHS=${NPATHS:-cm2,cm1,scalar} APATHS=${APATHS:-cm2,cm1,scalar}
-AJOBS=${AJOBS:-jobs.txt} NPMAJOR=${NPMAJOR:-0}
+AJOBS=${AJOBS:-jobs.txt} NPMAJOR=${NPMAJOR:-0} NTHREADS=${NTHREADS:-1} ATHREADS=${ATHREADS:-1}
 pmajor=''
 [ "$NPMAJOR" = 1 ] && pmajor=--path-major
 [ "$PERF" = 1 ] && for c in "type_a=q4_0,type_b=f32,m=4096,n=1,k=14336" "type_a=q4_0,type_b=f32,m=4096,n=8,k=14336" \
@@ -67,13 +69,13 @@ deadline=$((START + BUDGET - 40))
 hard=$((deadline - $(date +%s) + 20)) npid='' apid=''
 if [ "$NOPS" != NONE ]; then
     timeout -k 5 "$hard" python3 -u "$K/runner.py" --bin "$W/bin/test-backend-ops" --jobs "$K/jobs.txt" \
-        --icd "$W/icd/coopvm_icd.json" --paths "$NPATHS" --workers "$NW" --threads 1 --timeout "$TIMEOUT" \
+        --icd "$W/icd/coopvm_icd.json" --paths "$NPATHS" --workers "$NW" --threads "$NTHREADS" --timeout "$TIMEOUT" \
         --order "$NORDER" --ops "$NOPS" --out "$W/res" --deadline "$deadline" $pmajor > "$W/res/stdout.txt" 2>&1 &
     npid=$!
 fi
 if [ "$AOPS" != NONE ]; then
     timeout -k 5 "$hard" python3 -u "$K/runner.py" --bin "$W/bin/test-backend-ops" --jobs "$K/$AJOBS" \
-        --icd "$W/icda/coopvm_icd.json" --paths "$APATHS" --workers "$NA" --threads 1 --timeout "$TIMEOUT" \
+        --icd "$W/icda/coopvm_icd.json" --paths "$APATHS" --workers "$NA" --threads "$ATHREADS" --timeout "$TIMEOUT" \
         --order "$AORDER" --ops "$AOPS" --out "$W/resa" --deadline "$deadline" --env "LD_PRELOAD=$asan" \
         --env ASAN_OPTIONS=detect_leaks=0 > "$W/resa/stdout.txt" 2>&1 &
     apid=$!
