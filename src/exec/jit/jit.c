@@ -4198,53 +4198,72 @@ static int ordered_blocks(const cvm_program *p)
 }
 
 /* The block-ordered form's waits (run_ordered): per block of the entry
- * point, 1 where a lane waits at the block's start -- a block that is not
- * convergent and holds a collective instruction, and the source of an
- * edge to a block no later in the order (a loop's back edge) where either
- * end is not convergent.  A lane resumed at a block then runs it and goes
- * only forward in the structured order (lower.c) to the next block it
- * waits at, through blocks below that one (a convergent loop on the way
- * included: its merge comes after its blocks).  The interpreter, running
- * the lowest block any lane waits at, runs all of those before that block
- * too, so the lanes waiting at a block when it is the lowest waited at
- * are exactly those it runs that block with.  (Were a lane to take a back
- * edge on its way, it would wait at a block below ones it passed -- below
- * where the interpreter has it -- and run ahead of lanes the interpreter
- * runs first.)  Between waits the lanes run one after another: only the
- * order of writes between invocations differs, which no barrier orders.
- * NULL when out of memory. */
+ * point, 1 where a lane waits at the block's start.
+ *   - a block that is not convergent and holds a collective instruction;
+ *   - the source s of a back edge (to a block t no later in the order,
+ *     a loop's header) when a block from t to s waits (a fixpoint: an
+ *     outer loop's range then holds the inner loop's wait).
+ * A lane resumed at a block runs it and goes on to the next block it waits
+ * at.  On the way it goes only forward in the structured order (lower.c),
+ * but for loops with no wait inside, which it leaves forward past all of
+ * their blocks (a loop's exits are merges and continue targets of it or of
+ * constructs around it, all later); so it passes only blocks below the one
+ * it waits at.  The interpreter, running the lowest block any lane waits
+ * at, runs all of those first too, so the lanes waiting at a block when it
+ * is the lowest waited at are exactly those it runs that block with.
+ * (Were a lane to take a back edge past a waiting block, it would wait at a
+ * block below ones it passed -- below where the interpreter has it -- and
+ * could join lanes of an earlier iteration there.)  The collectives of
+ * convergent blocks need no wait before them: every lane still running
+ * waits at them before any goes on.  Between waits the lanes run one after
+ * another: only the order of writes between invocations differs, which no
+ * barrier orders.  NULL when out of memory. */
 static uint8_t *ordered_waits(const cvm_program *p)
 {
     const cvm_function *f = &p->funcs[p->entry];
-    uint8_t *w = cvm_calloc(f->nblocks ? f->nblocks : 1, 1);
-    if (!w)
+    uint32_t nb = f->nblocks;
+    uint8_t *w = cvm_calloc(nb ? nb : 1, 1);
+    uint32_t *below = cvm_calloc(nb ? nb : 1, sizeof(uint32_t)); /* back edge b -> below[b] */
+    if (!w || !below) {
+        cvm_mem_free(w);
+        cvm_mem_free(below);
         return NULL;
-    for (uint32_t b = 0; b < f->nblocks; b++) {
+    }
+    for (uint32_t b = 0; b < nb; b++) {
         const cvm_block *blk = &f->blocks[b];
+        below[b] = UINT32_MAX;
         if (blk->count == 0 || blk->first + blk->count > p->ninsns)
             continue;
         for (uint32_t ii = blk->first; ii < blk->first + blk->count && !blk->convergent; ii++)
             w[b] |= is_collective(&p->insns[ii]);
         const cvm_insn *t = &p->insns[blk->first + blk->count - 1];
-        uint32_t to[3], nto = 0;
+        uint32_t to[2] = {UINT32_MAX, UINT32_MAX};
         if (t->cf == CVM_CF_BRANCH) {
-            to[nto++] = t->a;
+            to[0] = t->a;
         } else if (t->cf == CVM_CF_BRANCH_COND) {
-            to[nto++] = t->b;
-            to[nto++] = t->c;
+            to[0] = t->b;
+            to[1] = t->c;
         } else if (t->cf == CVM_CF_SWITCH) {
-            to[nto++] = t->b;
+            to[0] = t->b;
             for (uint32_t k = 0; k + 2 < t->nextra; k += 3) {
                 uint32_t s = p->extra[t->extra + k + 2];
-                if (s <= b && s < f->nblocks && !(blk->convergent && f->blocks[s].convergent))
-                    w[b] = 1;
+                below[b] = s <= b && s < below[b] ? s : below[b];
             }
         }
-        for (uint32_t k = 0; k < nto; k++)
-            if (to[k] <= b && to[k] < f->nblocks &&
-                !(blk->convergent && f->blocks[to[k]].convergent))
-                w[b] = 1;
+        for (uint32_t k = 0; k < 2; k++)
+            below[b] = to[k] <= b && to[k] < below[b] ? to[k] : below[b];
     }
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (uint32_t b = 0; b < nb; b++) {
+            if (w[b] || below[b] == UINT32_MAX)
+                continue;
+            for (uint32_t k = below[b]; k <= b && !w[b]; k++)
+                w[b] = w[k];
+            changed |= w[b];
+        }
+    }
+    cvm_mem_free(below);
     return w;
 }
 
@@ -4699,54 +4718,48 @@ static int run_ordered(const cvm_jit *j, cvm_exec *ex, void **h, uint32_t *where
     const cvm_program *p = j->prog;
     uint32_t n = ex->nlanes;
     for (;;) {
-        uint32_t sync_at = 0, nsync = 0, entry = UINT32_MAX, free_at = 0, nfree = 0;
-        int sync_apart = 0, free_apart = 0;
+        /* What runs next, by one minimum over the lanes: place codes less
+         * 0x40000000 put a collective of the block running now (SYNC) in
+         * 0x0..., block starts (ENTRY) in 0x4... by block, and the
+         * collectives of convergent blocks in 0xc...; an ended lane is the
+         * largest.  (Branch-free, so that the scan vectorizes.) */
+        uint32_t least = UINT32_MAX;
         for (uint32_t l = 0; l < n; l++) {
             uint32_t w = where[l];
-            if (w == JIT_CO_DONE)
-                continue;
-            if (w >= JIT_CO_KILLED) {
-                cvm_exec_fail(ex, NULL, CVM_ERROR_INTERNAL, "a compiled lane waits nowhere");
-                return 1;
-            }
-            if (w & JIT_CO_ENTRY) {
-                entry = (w & ~JIT_CO_ENTRY) < entry ? (w & ~JIT_CO_ENTRY) : entry;
-            } else if (w & JIT_CO_SYNC) {
-                sync_apart |= nsync++ && w != sync_at;
-                sync_at = w;
-            } else {
-                free_apart |= nfree++ && w != free_at;
-                free_at = w;
-            }
+            uint32_t k = w == JIT_CO_DONE ? UINT32_MAX : w - JIT_CO_SYNC;
+            least = k < least ? k : least;
         }
-        uint32_t want;
-        if (nsync) { /* the block running now: its lanes wait at one instruction */
-            if (sync_apart) {
+        if (least == UINT32_MAX)
+            return 0; /* every lane has ended */
+        uint32_t want = least + JIT_CO_SYNC;
+        if (want >= JIT_CO_KILLED) {
+            cvm_exec_fail(ex, NULL, CVM_ERROR_INTERNAL, "a compiled lane waits nowhere");
+            return 1;
+        }
+        /* the lanes to go on, and those of the same kind waiting elsewhere:
+         * none may for a collective (the block's lanes reach it together;
+         * in a convergent block, every lane still running) */
+        uint32_t na = 0, apart = 0, kind = want & (JIT_CO_SYNC | JIT_CO_ENTRY);
+        for (uint32_t l = 0; l < n; l++) {
+            uint32_t w = where[l];
+            uint8_t a = w == want;
+            ex->active[l] = a;
+            na += a;
+            apart += !a && w != JIT_CO_DONE && (w & (JIT_CO_SYNC | JIT_CO_ENTRY)) == kind;
+        }
+        ex->nactive = na;
+        if (!(want & JIT_CO_ENTRY)) {
+            if (apart && (want & JIT_CO_SYNC)) {
                 cvm_exec_fail(ex, NULL, CVM_ERROR_INTERNAL,
                               "compiled lanes of one block wait at different instructions");
                 return 1;
             }
-            want = sync_at;
-        } else if (entry != UINT32_MAX) {
-            want = JIT_CO_ENTRY | entry;
-        } else if (nfree) {
-            if (free_apart) {
+            if (apart) {
                 cvm_exec_fail(ex, NULL, CVM_ERROR_DIVERGENT_COLLECTIVE,
                               "invocations did not reach a barrier together: some wait at "
                               "another barrier or subgroup instruction");
                 return 1;
             }
-            want = free_at;
-        } else {
-            return 0; /* every lane has ended */
-        }
-        uint32_t na = 0;
-        for (uint32_t l = 0; l < n; l++) {
-            ex->active[l] = where[l] == want;
-            na += ex->active[l];
-        }
-        ex->nactive = na;
-        if (!(want & JIT_CO_ENTRY)) {
             const cvm_insn *in = &p->insns[want & ~JIT_CO_SYNC];
             if (in->fn(ex, in) != CVM_SUCCESS)
                 return 1;
