@@ -538,17 +538,30 @@ static cvm_result h_bitcount(cvm_exec *ex, const cvm_insn *in)
     return CVM_SUCCESS;
 }
 
+/* ewise.h.  Out of line (and, by gcc, never cloned), so that h_dot and the
+ * compiled tier run the same machine code: where two NaNs meet in a
+ * product or a sum, x86 returns the operand the compiler put first. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define DOT_ONE_COPY __attribute__((noinline, noclone))
+#else
+#define DOT_ONE_COPY __attribute__((noinline))
+#endif
+DOT_ONE_COPY void cvm_dot_eval_lane(const cvm_insn *in, uint8_t *r, const uint8_t *a,
+                                    const uint8_t *b)
+{
+    cvm_scalar_kind k = (cvm_scalar_kind)in->sk;
+    unsigned es = cvm_sk_size(k);
+    double s = 0;
+    for (uint32_t i = 0; i < in->ncomp; i++)
+        s += cvm_load_as_f64(k, a + i * es) * cvm_load_as_f64(k, b + i * es);
+    cvm_store_from_f64(k, r, s, 0);
+}
+
 static cvm_result h_dot(cvm_exec *ex, const cvm_insn *in)
 {
     cvm_val r = ex->vals[in->result], a = ex->vals[in->a], b = ex->vals[in->b];
-    cvm_scalar_kind k = (cvm_scalar_kind)in->sk;
-    unsigned es = cvm_sk_size(k);
-    CVM_FOR_ACTIVE(ex, l) {
-        double s = 0;
-        for (uint32_t i = 0; i < in->ncomp; i++)
-            s += cvm_load_as_f64(k, CVM_LANE(a, l) + i * es) * cvm_load_as_f64(k, CVM_LANE(b, l) + i * es);
-        cvm_store_from_f64(k, CVM_LANE(r, l), s, 0);
-    }
+    CVM_FOR_ACTIVE(ex, l)
+        cvm_dot_eval_lane(in, CVM_LANE(r, l), CVM_LANE(a, l), CVM_LANE(b, l));
     return CVM_SUCCESS;
 }
 

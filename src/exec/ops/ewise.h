@@ -44,6 +44,12 @@ int cvm_arith_eval_lane(const cvm_insn *in, uint8_t *r, const uint8_t *a, const 
 int cvm_convert_eval_lane(const cvm_insn *in, uint8_t *r, const uint8_t *a); /* ops/convert.c */
 int cvm_glsl_eval_lane(const cvm_insn *in, uint8_t *r, const uint8_t *a, const uint8_t *b,
                        const uint8_t *c);                         /* ops/glsl.c */
+/* ops/arith.c: one lane of OpDot `in` (its handler's code, the same
+ * instructions): Vector 1 at a, Vector 2 at b, in->ncomp components of kind
+ * in->sk each read exactly as a double, their products in double summed in
+ * component order from +0 in double, the sum rounded once to in->sk
+ * (cvm_store_from_f64) at r. */
+void cvm_dot_eval_lane(const cvm_insn *in, uint8_t *r, const uint8_t *a, const uint8_t *b);
 /* ops/glsl.c: for an f32 GLSL.std.450 instruction that the fast paths
  * compute as one C library call per component on operands whose signalling
  * NaNs are quieted first (sinf, powf, fmaf ...; k_float_f32), that function
