@@ -2585,6 +2585,64 @@ static cvm_result emit_idot(jctx *j, uint32_t ii, const spv_inst *si, const cvm_
     return CVM_SUCCESS;
 }
 
+/* OpDot of f16, f32 or f64 vectors, as ops/arith.c cvm_dot_eval_lane
+ * computes it: the components widened to double (exactly), their
+ * products in double summed in component order from +0 (so a sum of zeros
+ * is +0), the sum rounded once to the component type (f16 by
+ * cvm_f64_to_f16, not through f32; no contraction into fma).  Each step is
+ * one IEEE operation whose result is fixed, unless it is a NaN; and a NaN,
+ * once made, lasts to the sum.  Which NaN, where two meet, x86 takes from
+ * the operands' order, which gcc and LLVM may choose differently: where
+ * the sum is a NaN, the lane is computed again by cvm_dot_eval_lane
+ * itself. */
+static cvm_result emit_dot(jctx *j, uint32_t ii, const cvm_insn *in)
+{
+    LLVMValueRef a = get_val(j, in->a), b = get_val(j, in->b);
+    LLVMTypeRef rty = value_type(j, in->type);
+    uint8_t sk = in->sk;
+    LLVMTypeRef vt = a ? LLVMTypeOf(a) : NULL;
+    if (!a || !b || !rty || in->result >= j->p->bound || LLVMTypeOf(b) != vt ||
+        (sk != CVM_SK_F16 && sk != CVM_SK_F32 && sk != CVM_SK_F64) || !sk_llvm_ok(j, sk) ||
+        rty != scalar_type(j, sk) || LLVMGetTypeKind(vt) != LLVMVectorTypeKind ||
+        LLVMGetElementType(vt) != rty || LLVMGetVectorSize(vt) != in->ncomp)
+        return unsupported(j, ii, "this dot product's operands");
+    uint32_t n = in->ncomp;
+    LLVMTypeRef wt = LLVMVectorType(j->f64, n);
+    LLVMValueRef xa = sk == CVM_SK_F64 ? a : LLVMBuildFPExt(j->B, a, wt, "");
+    LLVMValueRef xb = sk == CVM_SK_F64 ? b : LLVMBuildFPExt(j->B, b, wt, "");
+    LLVMValueRef prod = LLVMBuildFMul(j->B, xa, xb, "");
+    LLVMValueRef sum = LLVMConstReal(j->f64, 0.0);
+    for (uint32_t i = 0; i < n; i++)
+        sum = LLVMBuildFAdd(j->B, sum, LLVMBuildExtractElement(j->B, prod, c_i32(j, i), ""), "");
+    LLVMValueRef r = sum;
+    if (sk == CVM_SK_F32) {
+        r = LLVMBuildFPTrunc(j->B, sum, j->f32, "");
+    } else if (sk == CVM_SK_F16) {
+        LLVMTypeRef fty = LLVMFunctionType(j->i16, &j->f64, 1, 0);
+        r = LLVMBuildCall2(j->B, fty, fn_const(j, (void *)cvm_f64_to_f16, fty), &sum, 1, "");
+        r = LLVMBuildBitCast(j->B, r, j->f16, "");
+    }
+    LLVMBasicBlockRef here = LLVMGetInsertBlock(j->B);
+    LLVMBasicBlockRef again = LLVMAppendBasicBlockInContext(j->C, j->fn, "dotnan");
+    LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(j->C, j->fn, "dot");
+    LLVMBuildCondBr(j->B, LLVMBuildFCmp(j->B, LLVMRealUNO, sum, sum, ""), again, join);
+    LLVMPositionBuilderAtEnd(j->B, again);
+    uint32_t ids[2] = {in->a, in->b};
+    uint32_t tids[2] = {j->mod->defs[in->a].type, j->mod->defs[in->b].type};
+    LLVMValueRef rn = call_lane_kernel(j, (void *)cvm_dot_eval_lane, 4, ii, in->type, ids, tids, 2);
+    if (!rn || LLVMTypeOf(rn) != rty)
+        return unsupported(j, ii, "this dot product's result");
+    LLVMBasicBlockRef again_end = LLVMGetInsertBlock(j->B);
+    LLVMBuildBr(j->B, join);
+    LLVMPositionBuilderAtEnd(j->B, join);
+    LLVMValueRef phi = LLVMBuildPhi(j->B, rty, "");
+    LLVMValueRef inv[2] = {r, rn};
+    LLVMBasicBlockRef inb[2] = {here, again_end};
+    LLVMAddIncoming(phi, inv, inb, 2);
+    j->vals[in->result] = phi;
+    return CVM_SUCCESS;
+}
+
 static cvm_result emit_insn(jctx *j, uint32_t ii)
 {
     const cvm_insn *in = &j->p->insns[ii];
@@ -2625,6 +2683,8 @@ static cvm_result emit_insn(jctx *j, uint32_t ii)
     case SpvOpSDot: case SpvOpUDot: case SpvOpSUDot:
     case SpvOpSDotAccSat: case SpvOpUDotAccSat: case SpvOpSUDotAccSat:
         return emit_idot(j, ii, &si, in);
+    case SpvOpDot:
+        return emit_dot(j, ii, in);
     case SpvOpAny:
     case SpvOpAll: { /* a Boolean vector's components or'ed, and'ed */
         LLVMValueRef v = si.word_count == 4 ? get_val(j, si.words[3]) : NULL;

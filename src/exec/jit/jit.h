@@ -41,7 +41,8 @@
  *     by zero 0, shifts past the width 0 or the sign), IEEE f32 and f64
  *     without contraction, conversions and GLSL.std.450 through the
  *     interpreter's own element kernels (cvm_convert_array,
- *     cvm_glsl_eval_lane), Function and Private variables zeroed (or a
+ *     cvm_glsl_eval_lane), OpDot's NaN results by the interpreter's own
+ *     code (cvm_dot_eval_lane), Function and Private variables zeroed (or a
  *     Private one set to its initializer) at the start of each invocation,
  *     a callee's Function variables kept between its calls (the
  *     interpreter clears them only when the workgroup starts), the
