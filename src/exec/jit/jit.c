@@ -2643,6 +2643,117 @@ static cvm_result emit_dot(jctx *j, uint32_t ii, const cvm_insn *in)
     return CVM_SUCCESS;
 }
 
+/* Integer scalar `v` of kind `sk` as cvm_load_as_u64 reads it: 64 bits, a
+ * signed kind sign-extended. */
+static LLVMValueRef int_as_u64(jctx *j, LLVMValueRef v, uint8_t sk)
+{
+    if (LLVMGetIntTypeWidth(LLVMTypeOf(v)) == 64)
+        return v;
+    return cvm_sk_is_signed_int((cvm_scalar_kind)sk) ? LLVMBuildSExt(j->B, v, j->i64, "")
+                                                     : LLVMBuildZExt(j->B, v, j->i64, "");
+}
+
+/* OpBitFieldInsert, OpBitFieldSExtract, OpBitFieldUExtract, as ops/arith.c
+ * h_bitfield computes them, at 64 bits: Offset and Count read as unsigned
+ * 64-bit values (a signed one sign-extended first: -1 is 2^64 - 1); an
+ * Offset at or past the width taken as the width - 1 (the texts leave it
+ * undefined); the field Count ones, all 64 from a Count of 64 on; Base and
+ * Insert zero-extended.  An extract is Base >> Offset masked by the field,
+ * the signed one's bits above the field set where Count is 1 to 63 and
+ * bit Count - 1 of the masked value is set (a field reaching past Base's
+ * width has a zero there); an insert puts Insert's field at Offset into
+ * Base, bits shifted past 64 dropped.  The result cut to the width. */
+static cvm_result emit_bitfield(jctx *j, uint32_t ii, const spv_inst *si, const cvm_insn *in)
+{
+    const uint32_t *w = si->words;
+    int insert = si->opcode == SpvOpBitFieldInsert;
+    if (si->word_count != (insert ? 7u : 6u) || w[2] >= j->p->bound)
+        return unsupported(j, ii, "this bit-field instruction's operands");
+    LLVMTypeRef rty = value_type(j, w[1]);
+    LLVMValueRef x = get_val(j, w[3]), y = insert ? get_val(j, w[4]) : NULL;
+    LLVMValueRef off = get_val(j, w[insert ? 5 : 4]), cnt = get_val(j, w[insert ? 6 : 5]);
+    int vec = rty && LLVMGetTypeKind(rty) == LLVMVectorTypeKind;
+    LLVMTypeRef st = vec ? LLVMGetElementType(rty) : rty;
+    if (!rty || !x || LLVMTypeOf(x) != rty || (insert && (!y || LLVMTypeOf(y) != rty)) ||
+        LLVMGetTypeKind(st) != LLVMIntegerTypeKind || LLVMGetIntTypeWidth(st) < 8 || !off ||
+        !cnt || LLVMGetTypeKind(LLVMTypeOf(off)) != LLVMIntegerTypeKind ||
+        LLVMGetTypeKind(LLVMTypeOf(cnt)) != LLVMIntegerTypeKind ||
+        LLVMGetIntTypeWidth(LLVMTypeOf(off)) != 8 * cvm_sk_size((cvm_scalar_kind)in->d) ||
+        LLVMGetIntTypeWidth(LLVMTypeOf(cnt)) != 8 * cvm_sk_size((cvm_scalar_kind)in->sk2))
+        return unsupported(j, ii, "this bit-field instruction's operands");
+    unsigned bits = LLVMGetIntTypeWidth(st);
+    LLVMTypeRef wt = vec ? LLVMVectorType(j->i64, LLVMGetVectorSize(rty)) : j->i64;
+    LLVMValueRef o = int_as_u64(j, off, in->d), c = int_as_u64(j, cnt, in->sk2);
+    o = LLVMBuildSelect(j->B, LLVMBuildICmp(j->B, LLVMIntUGE, o, c_i64(j, bits), ""),
+                        c_i64(j, bits - 1), o, "");
+    LLVMValueRef all = LLVMBuildICmp(j->B, LLVMIntUGE, c, c_i64(j, 64), "");
+    LLVMValueRef ones = LLVMBuildSub(
+        j->B, LLVMBuildShl(j->B, c_i64(j, 1), LLVMBuildAnd(j->B, c, c_i64(j, 63), ""), ""),
+        c_i64(j, 1), "");
+    LLVMValueRef fm = splat(j, LLVMBuildSelect(j->B, all, c_i64(j, UINT64_MAX), ones, ""), wt);
+    LLVMValueRef ov = splat(j, o, wt);
+    LLVMValueRef xw = bits < 64 ? LLVMBuildZExt(j->B, x, wt, "") : x;
+    LLVMValueRef v;
+    if (insert) {
+        LLVMValueRef yw = bits < 64 ? LLVMBuildZExt(j->B, y, wt, "") : y;
+        LLVMValueRef hole = LLVMBuildNot(j->B, LLVMBuildShl(j->B, fm, ov, ""), "");
+        LLVMValueRef put = LLVMBuildShl(j->B, LLVMBuildAnd(j->B, yw, fm, ""), ov, "");
+        v = LLVMBuildOr(j->B, LLVMBuildAnd(j->B, xw, hole, ""), put, "");
+    } else {
+        v = LLVMBuildAnd(j->B, LLVMBuildLShr(j->B, xw, ov, ""), fm, "");
+        if (si->opcode == SpvOpBitFieldSExtract) {
+            /* bit Count - 1 of the field, where Count is 1 to 63 */
+            LLVMValueRef top = LLVMBuildAnd(j->B, LLVMBuildSub(j->B, c, c_i64(j, 1), ""),
+                                            c_i64(j, 63), "");
+            LLVMValueRef bit = LLVMBuildAnd(j->B, LLVMBuildLShr(j->B, v, splat(j, top, wt), ""),
+                                            const_like(j, wt, 1), "");
+            LLVMValueRef cnz = LLVMBuildICmp(j->B, LLVMIntNE, c, c_i64(j, 0), "");
+            LLVMValueRef some = LLVMBuildAnd(j->B, cnz, LLVMBuildNot(j->B, all, ""), "");
+            LLVMValueRef neg = LLVMBuildICmp(j->B, LLVMIntNE, bit, LLVMConstNull(wt), "");
+            neg = LLVMBuildAnd(j->B, neg, splat(j, some, wt), "");
+            LLVMValueRef ext = LLVMBuildOr(j->B, v, LLVMBuildNot(j->B, fm, ""), "");
+            v = LLVMBuildSelect(j->B, neg, ext, v, "");
+        }
+    }
+    j->vals[w[2]] = bits < 64 ? LLVMBuildTrunc(j->B, v, rty, "") : v;
+    return CVM_SUCCESS;
+}
+
+/* OpBitReverse and OpBitCount, as ops/arith.c k_generic and h_bitcount
+ * compute them: each component's bits at its width reversed; its ones
+ * counted, the count written at the Result Type's component width (Base
+ * may be wider or narrower).  A scalar Base of a vector result is every
+ * component's (cvm_ew_shape's broadcast). */
+static cvm_result emit_bit_ops(jctx *j, uint32_t ii, const spv_inst *si)
+{
+    const uint32_t *w = si->words;
+    LLVMTypeRef rty = si->word_count == 4 ? value_type(j, w[1]) : NULL;
+    LLVMValueRef x = si->word_count == 4 ? get_val(j, w[3]) : NULL;
+    if (!rty || !x || w[2] >= j->p->bound || !kind_is(rty, 0) || !kind_is(LLVMTypeOf(x), 0))
+        return unsupported(j, ii, "this instruction's operand");
+    int rvec = LLVMGetTypeKind(rty) == LLVMVectorTypeKind;
+    if (rvec && LLVMGetTypeKind(LLVMTypeOf(x)) != LLVMVectorTypeKind)
+        x = splat(j, x, rty);
+    LLVMTypeRef xt = LLVMTypeOf(x);
+    int xvec = LLVMGetTypeKind(xt) == LLVMVectorTypeKind;
+    LLVMTypeRef xs = xvec ? LLVMGetElementType(xt) : xt, rs = rvec ? LLVMGetElementType(rty) : rty;
+    if (xvec != rvec || (rvec && LLVMGetVectorSize(xt) != LLVMGetVectorSize(rty)) ||
+        LLVMGetIntTypeWidth(xs) < 8 || LLVMGetIntTypeWidth(rs) < 8 ||
+        (si->opcode == SpvOpBitReverse && xt != rty))
+        return unsupported(j, ii, "this instruction's operand");
+    const char *name = si->opcode == SpvOpBitReverse ? "llvm.bitreverse" : "llvm.ctpop";
+    LLVMValueRef r = call_intrinsic(j, name, &xt, 1, &x, 1);
+    if (!r)
+        return unsupported(j, ii, "this instruction");
+    unsigned xb = LLVMGetIntTypeWidth(xs), rb = LLVMGetIntTypeWidth(rs);
+    if (rb > xb)
+        r = LLVMBuildZExt(j->B, r, rty, "");
+    else if (rb < xb)
+        r = LLVMBuildTrunc(j->B, r, rty, "");
+    j->vals[w[2]] = r;
+    return CVM_SUCCESS;
+}
+
 static cvm_result emit_insn(jctx *j, uint32_t ii)
 {
     const cvm_insn *in = &j->p->insns[ii];
@@ -2685,6 +2796,10 @@ static cvm_result emit_insn(jctx *j, uint32_t ii)
         return emit_idot(j, ii, &si, in);
     case SpvOpDot:
         return emit_dot(j, ii, in);
+    case SpvOpBitFieldInsert: case SpvOpBitFieldSExtract: case SpvOpBitFieldUExtract:
+        return emit_bitfield(j, ii, &si, in);
+    case SpvOpBitReverse: case SpvOpBitCount:
+        return emit_bit_ops(j, ii, &si);
     case SpvOpAny:
     case SpvOpAll: { /* a Boolean vector's components or'ed, and'ed */
         LLVMValueRef v = si.word_count == 4 ? get_val(j, si.words[3]) : NULL;
