@@ -1942,6 +1942,30 @@ static LLVMValueRef emit_glsl_minmax(jctx *j, const cvm_insn *in, uint32_t rtype
     return emit_fminmax(j, ops[0], ops[1], kind == 2);
 }
 
+/* PackHalf2x16 and UnpackHalf2x16 inline (ops/glsl.c pack_lane: two f32
+ * rounded to f16 by cvm_f32_to_f16, the first in the low bits; two f16
+ * widened by cvm_f16_to_f32): vcvtps2ph and vcvtph2ps, which agree with
+ * those bit for bit, NaNs included, as for OpFConvert (emit_convert).
+ * NULL when not one of them, or without F16C. */
+static LLVMValueRef emit_glsl_half2x16(jctx *j, const spv_inst *si, const cvm_insn *in,
+                                       uint32_t rtype)
+{
+    uint32_t g = si->words[4];
+    if ((g != SpvGLSLstd450PackHalf2x16 && g != SpvGLSLstd450UnpackHalf2x16) || !j->has_f16 ||
+        si->word_count != 6 || !cvm_glsl_eval_lane(in, NULL, NULL, NULL, NULL))
+        return NULL;
+    LLVMValueRef x = get_val(j, si->words[5]);
+    LLVMTypeRef v2f = LLVMVectorType(j->f32, 2), v2h = LLVMVectorType(j->f16, 2);
+    if (g == SpvGLSLstd450PackHalf2x16) {
+        if (!x || LLVMTypeOf(x) != v2f || value_type(j, rtype) != j->i32)
+            return NULL;
+        return LLVMBuildBitCast(j->B, LLVMBuildFPTrunc(j->B, x, v2h, ""), j->i32, "");
+    }
+    if (!x || LLVMTypeOf(x) != j->i32 || value_type(j, rtype) != v2f)
+        return NULL;
+    return LLVMBuildFPExt(j->B, LLVMBuildBitCast(j->B, x, v2h, ""), v2f, "");
+}
+
 static cvm_result emit_glsl(jctx *j, const spv_inst *si, const cvm_insn *in)
 {
     uint32_t rtype = si->words[1], result = si->words[2];
@@ -1952,7 +1976,12 @@ static cvm_result emit_glsl(jctx *j, const spv_inst *si, const cvm_insn *in)
     snprintf(what, sizeof(what), "GLSL.std.450 %s", gd ? gd->name : "instruction");
     snprintf(opnd, sizeof(opnd), "this operand of GLSL.std.450 %s", gd ? gd->name : "instruction");
     if (value_type(j, rtype) && in->fn) {
-        LLVMValueRef d = emit_glsl_minmax(j, in, rtype);
+        LLVMValueRef d = emit_glsl_half2x16(j, si, in, rtype);
+        if (d) {
+            j->vals[result] = d;
+            return CVM_SUCCESS;
+        }
+        d = emit_glsl_minmax(j, in, rtype);
         if (d && LLVMTypeOf(d) == value_type(j, rtype)) {
             j->vals[result] = d;
             return CVM_SUCCESS;

@@ -36,7 +36,9 @@ cvm_result cvm_ew_shape(cvm_lower *lw, const spv_inst *inst, cvm_insn *out, uint
 /* One lane of element-wise instruction `in` for the compiled tier
  * (exec/jit), computed by the kernel its handler runs on the fast paths:
  * operands and result in register layout, in->ncomp components (a scalar
- * operand of a vector instruction is one value, as CVM_EW_*_BCAST says).
+ * operand of a vector instruction is one value, as CVM_EW_*_BCAST says);
+ * cvm_glsl_eval_lane also takes the pack and unpack instructions (one
+ * operand, sizes fixed by the text), by their handler's own lane code.
  * Each returns 0, computing nothing, when `in`'s handler is not one of its
  * family's element-wise ones; with r NULL it only says which. */
 int cvm_arith_eval_lane(const cvm_insn *in, uint8_t *r, const uint8_t *a, const uint8_t *b,

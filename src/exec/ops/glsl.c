@@ -455,7 +455,11 @@ int cvm_glsl_f32_minmax(const cvm_insn *in)
     }
 }
 
-/* ewise.h: the kernels of h_float, h_float_f16 and h_int. */
+static void pack_lane(const cvm_insn *in, uint8_t *dst, const uint8_t *src);
+static cvm_result h_pack(cvm_exec *ex, const cvm_insn *in);
+
+/* ewise.h: the kernels of h_float, h_float_f16 and h_int, and h_pack's
+ * lane. */
 int cvm_glsl_eval_lane(const cvm_insn *in, uint8_t *r, const uint8_t *a, const uint8_t *b,
                        const uint8_t *c)
 {
@@ -463,6 +467,11 @@ int cvm_glsl_eval_lane(const cvm_insn *in, uint8_t *r, const uint8_t *a, const u
                       : in->fn == h_float_f16 ? k_float_f16
                       : in->fn == h_int       ? k_int
                                               : NULL;
+    if (in->fn == h_pack) {
+        if (r)
+            pack_lane(in, r, a);
+        return 1;
+    }
     if (!k)
         return 0;
     if (r)
@@ -607,82 +616,86 @@ static double clampd(double v, double lo, double hi)
     return v < lo ? lo : v > hi ? hi : v;
 }
 
+/* One lane of a pack or unpack instruction (in->d): the operand at src,
+ * the result to dst. */
+static void pack_lane(const cvm_insn *in, uint8_t *dst, const uint8_t *src)
+{
+    uint32_t v = 0;
+    float f[4] = {0, 0, 0, 0};
+    switch (in->d) {
+    case SpvGLSLstd450PackDouble2x32:
+        memcpy(dst, src, 8); /* low word first: the texts' component order */
+        return;
+    case SpvGLSLstd450UnpackDouble2x32:
+        memcpy(dst, src, 8);
+        return;
+    case SpvGLSLstd450PackSnorm4x8:
+    case SpvGLSLstd450PackUnorm4x8:
+        memcpy(f, src, 16);
+        for (int i = 0; i < 4; i++) {
+            /* NaN packs as 0; it must not reach the conversion to an
+             * integer, which is undefined behaviour in C for NaN */
+            double x = isnan(f[i]) ? 0.0 : (double)f[i];
+            int32_t q = in->d == SpvGLSLstd450PackSnorm4x8
+                            ? (int32_t)round_even(clampd(x, -1.0, 1.0) * 127.0)
+                            : (int32_t)round_even(clampd(x, 0.0, 1.0) * 255.0);
+            v |= ((uint32_t)q & 0xffu) << (8 * i);
+        }
+        break;
+    case SpvGLSLstd450PackSnorm2x16:
+    case SpvGLSLstd450PackUnorm2x16:
+        memcpy(f, src, 8);
+        for (int i = 0; i < 2; i++) {
+            double x = isnan(f[i]) ? 0.0 : (double)f[i]; /* as above */
+            int32_t q = in->d == SpvGLSLstd450PackSnorm2x16
+                            ? (int32_t)round_even(clampd(x, -1.0, 1.0) * 32767.0)
+                            : (int32_t)round_even(clampd(x, 0.0, 1.0) * 65535.0);
+            v |= ((uint32_t)q & 0xffffu) << (16 * i);
+        }
+        break;
+    case SpvGLSLstd450PackHalf2x16:
+        memcpy(f, src, 8);
+        v = (uint32_t)cvm_f32_to_f16(f[0]) | ((uint32_t)cvm_f32_to_f16(f[1]) << 16);
+        break;
+    case SpvGLSLstd450UnpackSnorm2x16:
+    case SpvGLSLstd450UnpackUnorm2x16:
+        memcpy(&v, src, 4);
+        for (int i = 0; i < 2; i++) {
+            uint32_t q = (v >> (16 * i)) & 0xffffu;
+            f[i] = in->d == SpvGLSLstd450UnpackSnorm2x16
+                       ? (float)clampd((double)(int16_t)q / 32767.0, -1.0, 1.0)
+                       : (float)((double)q / 65535.0);
+        }
+        memcpy(dst, f, 8);
+        return;
+    case SpvGLSLstd450UnpackSnorm4x8:
+    case SpvGLSLstd450UnpackUnorm4x8:
+        memcpy(&v, src, 4);
+        for (int i = 0; i < 4; i++) {
+            uint32_t q = (v >> (8 * i)) & 0xffu;
+            f[i] = in->d == SpvGLSLstd450UnpackSnorm4x8
+                       ? (float)clampd((double)(int8_t)q / 127.0, -1.0, 1.0)
+                       : (float)((double)q / 255.0);
+        }
+        memcpy(dst, f, 16);
+        return;
+    case SpvGLSLstd450UnpackHalf2x16:
+        memcpy(&v, src, 4);
+        f[0] = cvm_f16_to_f32((uint16_t)(v & 0xffffu));
+        f[1] = cvm_f16_to_f32((uint16_t)(v >> 16));
+        memcpy(dst, f, 8);
+        return;
+    default:
+        break;
+    }
+    memcpy(dst, &v, 4);
+}
+
 static cvm_result h_pack(cvm_exec *ex, const cvm_insn *in)
 {
     cvm_val r = ex->vals[in->result], a = ex->vals[in->a];
-    CVM_FOR_ACTIVE(ex, l) {
-        const uint8_t *src = CVM_LANE(a, l);
-        uint8_t *dst = CVM_LANE(r, l);
-        uint32_t v = 0;
-        float f[4] = {0, 0, 0, 0};
-        switch (in->d) {
-        case SpvGLSLstd450PackDouble2x32:
-            memcpy(dst, src, 8); /* low word first: the texts' component order */
-            continue;
-        case SpvGLSLstd450UnpackDouble2x32:
-            memcpy(dst, src, 8);
-            continue;
-        case SpvGLSLstd450PackSnorm4x8:
-        case SpvGLSLstd450PackUnorm4x8:
-            memcpy(f, src, 16);
-            for (int i = 0; i < 4; i++) {
-                /* NaN packs as 0; it must not reach the conversion to an
-                 * integer, which is undefined behaviour in C for NaN */
-                double x = isnan(f[i]) ? 0.0 : (double)f[i];
-                int32_t q = in->d == SpvGLSLstd450PackSnorm4x8
-                                ? (int32_t)round_even(clampd(x, -1.0, 1.0) * 127.0)
-                                : (int32_t)round_even(clampd(x, 0.0, 1.0) * 255.0);
-                v |= ((uint32_t)q & 0xffu) << (8 * i);
-            }
-            break;
-        case SpvGLSLstd450PackSnorm2x16:
-        case SpvGLSLstd450PackUnorm2x16:
-            memcpy(f, src, 8);
-            for (int i = 0; i < 2; i++) {
-                double x = isnan(f[i]) ? 0.0 : (double)f[i]; /* as above */
-                int32_t q = in->d == SpvGLSLstd450PackSnorm2x16
-                                ? (int32_t)round_even(clampd(x, -1.0, 1.0) * 32767.0)
-                                : (int32_t)round_even(clampd(x, 0.0, 1.0) * 65535.0);
-                v |= ((uint32_t)q & 0xffffu) << (16 * i);
-            }
-            break;
-        case SpvGLSLstd450PackHalf2x16:
-            memcpy(f, src, 8);
-            v = (uint32_t)cvm_f32_to_f16(f[0]) | ((uint32_t)cvm_f32_to_f16(f[1]) << 16);
-            break;
-        case SpvGLSLstd450UnpackSnorm2x16:
-        case SpvGLSLstd450UnpackUnorm2x16:
-            memcpy(&v, src, 4);
-            for (int i = 0; i < 2; i++) {
-                uint32_t q = (v >> (16 * i)) & 0xffffu;
-                f[i] = in->d == SpvGLSLstd450UnpackSnorm2x16
-                           ? (float)clampd((double)(int16_t)q / 32767.0, -1.0, 1.0)
-                           : (float)((double)q / 65535.0);
-            }
-            memcpy(dst, f, 8);
-            continue;
-        case SpvGLSLstd450UnpackSnorm4x8:
-        case SpvGLSLstd450UnpackUnorm4x8:
-            memcpy(&v, src, 4);
-            for (int i = 0; i < 4; i++) {
-                uint32_t q = (v >> (8 * i)) & 0xffu;
-                f[i] = in->d == SpvGLSLstd450UnpackSnorm4x8
-                           ? (float)clampd((double)(int8_t)q / 127.0, -1.0, 1.0)
-                           : (float)((double)q / 255.0);
-            }
-            memcpy(dst, f, 16);
-            continue;
-        case SpvGLSLstd450UnpackHalf2x16:
-            memcpy(&v, src, 4);
-            f[0] = cvm_f16_to_f32((uint16_t)(v & 0xffffu));
-            f[1] = cvm_f16_to_f32((uint16_t)(v >> 16));
-            memcpy(dst, f, 8);
-            continue;
-        default:
-            break;
-        }
-        memcpy(dst, &v, 4);
-    }
+    CVM_FOR_ACTIVE(ex, l)
+        pack_lane(in, CVM_LANE(r, l), CVM_LANE(a, l));
     return CVM_SUCCESS;
 }
 
