@@ -1799,10 +1799,77 @@ static cvm_result emit_arith(jctx *j, const spv_inst *si, const cvm_insn *in)
     return CVM_SUCCESS;
 }
 
+/* OpBitcast with a pointer on either side (ops/convert.c h_bitcast copies
+ * the 8 bytes of exec.h's address).  To another pointer: the same place
+ * with another pointee type, for the pointers the code holds as a region
+ * and an offset (JP_MEM, JP_ADDR; ggml's DecodeFuncs read one block
+ * through several buffer_reference types).  Between a JP_ADDR pointer and
+ * a 64-bit value (an integer, or two 32-bit ones): the address
+ * CVM_ADDR(region, offset), an offset outside the region's 40 bits being
+ * the region's last byte, as h_access_chain leaves an address whose offset
+ * left it; the other way, a JP_ADDR of the value's region and offset bits.
+ * Returns 0, doing nothing, when neither side is a pointer. */
+static int emit_ptr_bitcast(jctx *j, const spv_inst *si, cvm_result *o_r)
+{
+    const uint32_t *w = si->words;
+    uint32_t rtype = w[1], result = w[2], src = si->word_count > 3 ? w[3] : 0;
+    if (rtype >= j->p->ntypes || src >= j->p->bound || result >= j->p->bound)
+        return 0;
+    const cvm_type *rt = type_of(j, rtype);
+    const jptr *sp = &j->ptrs[src];
+    int rptr = rt->tclass == CVM_TC_POINTER;
+    if (!rptr && sp->kind == JP_NONE)
+        return 0;
+    LLVMValueRef mask = c_i64(j, (UINT64_C(1) << CVM_ADDR_OFFSET_BITS) - 1);
+    if (rptr && sp->kind != JP_NONE) {
+        if (sp->kind != JP_MEM && sp->kind != JP_ADDR) {
+            *o_r = unsupported(j, j->cur_insn, "a bit cast of this pointer");
+            return 1;
+        }
+        jptr pt = *sp;
+        pt.type = rt->elem;
+        j->ptrs[result] = pt;
+        *o_r = CVM_SUCCESS;
+        return 1;
+    }
+    /* the other side: a value of 8 bytes */
+    uint32_t vtype = rptr ? j->mod->defs[src].type : rtype;
+    LLVMValueRef x = rptr ? get_val(j, src) : NULL;
+    if (!value_type(j, vtype) || comp_sk(j, vtype) == CVM_SK_BOOL || type_of(j, vtype)->size != 8 ||
+        rt->size != 8 || (rptr && !x) || (!rptr && sp->kind != JP_ADDR)) {
+        *o_r = unsupported(j, j->cur_insn, "a bit cast between this pointer and this value");
+        return 1;
+    }
+    if (rptr) {
+        LLVMValueRef a = LLVMBuildBitCast(j->B, x, j->i64, "");
+        jptr pt;
+        memset(&pt, 0, sizeof(pt));
+        pt.kind = JP_ADDR;
+        pt.type = rt->elem;
+        pt.comp = UINT32_MAX;
+        pt.dreg = LLVMBuildTrunc(j->B, LLVMBuildLShr(j->B, a, c_i64(j, CVM_ADDR_OFFSET_BITS), ""),
+                                 j->i32, "");
+        pt.off = LLVMBuildAnd(j->B, a, mask, "");
+        j->ptrs[result] = pt;
+    } else {
+        LLVMValueRef in = LLVMBuildICmp(j->B, LLVMIntULE, sp->off, mask, "");
+        LLVMValueRef off = LLVMBuildSelect(j->B, in, sp->off, mask, "");
+        LLVMValueRef reg = LLVMBuildShl(j->B, LLVMBuildZExt(j->B, sp->dreg, j->i64, ""),
+                                        c_i64(j, CVM_ADDR_OFFSET_BITS), "");
+        j->vals[result] = LLVMBuildBitCast(j->B, LLVMBuildOr(j->B, reg, off, ""),
+                                           value_type(j, rtype), "");
+    }
+    *o_r = CVM_SUCCESS;
+    return 1;
+}
+
 static cvm_result emit_convert(jctx *j, const spv_inst *si, const cvm_insn *in)
 {
     const uint32_t *w = si->words;
     uint32_t rtype = w[1], result = w[2], src = si->word_count > 3 ? w[3] : 0;
+    cvm_result pr;
+    if (si->opcode == SpvOpBitcast && emit_ptr_bitcast(j, si, &pr))
+        return pr;
     LLVMTypeRef rty = value_type(j, rtype);
     LLVMValueRef x = get_val(j, src);
     if (!rty || !x || comp_sk(j, rtype) == CVM_SK_BOOL)

@@ -20,7 +20,9 @@
  * arrays and structs, in the interpreter's per-invocation memory), the
  * compute built-ins, and buffers (StorageBuffer, Uniform, one descriptor
  * each) and push constants reached through access chains of structs,
- * arrays and vectors.  Arrays and structs are also values: loaded and
+ * arrays and vectors, and PhysicalStorageBuffer memory through a pointer
+ * OpBitcast makes of a 64-bit value (GL_EXT_buffer_reference_uvec2's two
+ * words).  Arrays and structs are also values: loaded and
  * stored whole, between per-invocation memory or a buffer or push
  * constant block (its explicit layout: Offset, ArrayStride, MatrixStride,
  * RowMajor) and a copy in register layout (interp.c copy_layout's bytes,
