@@ -131,10 +131,13 @@ static void run_script(const char *path, uint32_t flags, uint64_t budget, uint64
 }
 
 /* The two outcomes agree: status, message, and after a success every
- * buffer's bytes (the first difference named).  A failed dispatch leaves
- * the buffers as far as each tier got (jit.h: the compiled tier runs the
- * failing workgroup's earlier invocations to their end). */
-static void assert_same(const char *what, const outcome *interp, const outcome *jit)
+ * buffer's bytes (the first difference named); with `exact_nans`, NaNs
+ * too (a script whose every NaN the tiers must make alike).  A failed
+ * dispatch leaves the buffers as far as each tier got (jit.h: the
+ * compiled tier runs the failing workgroup's earlier invocations to their
+ * end). */
+static void assert_alike(const char *what, const outcome *interp, const outcome *jit,
+                         int exact_nans)
 {
     if (interp->r != jit->r)
         fail_msg("%s: interpreter %s '%s', compiled %s '%s'", what, cvm_result_string(interp->r),
@@ -174,7 +177,7 @@ static void assert_same(const char *what, const outcome *interp, const outcome *
             int nan32 = (x & 0x7fc00000u) == 0x7fc00000u && (y & 0x7fc00000u) == 0x7fc00000u;
             int nan64 = (x8 & UINT64_C(0x7ff8000000000000)) == UINT64_C(0x7ff8000000000000) &&
                         (y8 & UINT64_C(0x7ff8000000000000)) == UINT64_C(0x7ff8000000000000);
-            if (nan32 || nan64) {
+            if ((nan32 || nan64) && !exact_nans) {
                 nan_pairs++;
                 continue;
             }
@@ -185,6 +188,12 @@ static void assert_same(const char *what, const outcome *interp, const outcome *
     if (nan_pairs)
         print_message("%s: %llu words NaN on both tiers with other payloads\n", what,
                       (unsigned long long)nan_pairs);
+}
+
+/* assert_alike, two NaNs of other payloads let go (see there). */
+static void assert_same(const char *what, const outcome *interp, const outcome *jit)
+{
+    assert_alike(what, interp, jit, 0);
 }
 
 static int skip_without_llvm(void)
@@ -201,10 +210,12 @@ static void path_of(char *dst, size_t n, const char *rel)
 }
 
 /* `rel` with the buffers `inputs` random, seeds 1 to 7, on both tiers: bit
- * for bit, all `groups` workgroups compiled.  The last seed's interpreter
- * run takes the reference paths (which never compile, CVM_FLAG_JIT or not):
- * the tier matches the interpreter's definition, not only its fast paths. */
-static void random_on_both(const char *rel, const char *const *inputs, uint64_t groups)
+ * for bit (NaNs too with `exact_nans`), all `groups` workgroups compiled.
+ * The last seed's interpreter run takes the reference paths (which never
+ * compile, CVM_FLAG_JIT or not): the tier matches the interpreter's
+ * definition, not only its fast paths. */
+static void random_alike(const char *rel, const char *const *inputs, uint64_t groups,
+                         int exact_nans)
 {
     char path[512];
     path_of(path, sizeof(path), rel);
@@ -217,10 +228,15 @@ static void random_on_both(const char *rel, const char *const *inputs, uint64_t 
         assert_int_equal(b.jit_groups, groups);
         char what[96];
         snprintf(what, sizeof(what), "%s seed %u", rel, (unsigned)seed);
-        assert_same(what, &a, &b);
+        assert_alike(what, &a, &b, exact_nans);
         outcome_free(&a);
         outcome_free(&b);
     }
+}
+
+static void random_on_both(const char *rel, const char *const *inputs, uint64_t groups)
+{
+    random_alike(rel, inputs, groups, 0);
 }
 
 /* Every instruction kind the tier takes, on random inputs. */
@@ -237,6 +253,12 @@ static void test_ops_random(void **state)
     random_on_both("jit/idot.amber", dinputs, 2);
     static const char *const ainputs[] = {"m", "uin", "mi", NULL};
     random_on_both("jit/atomics.amber", ainputs, 4); /* 2 runs of 2 workgroups */
+    /* OpDot, the bit-field, bit-count and bit-reverse instructions, the
+     * pack and unpack instructions and OpBitcast (pointers too): every
+     * NaN alike as well (where a dot product's sum is one, the tier
+     * takes the interpreter's own code) */
+    static const char *const binputs[] = {"uin", "fin", "dbl", "data", NULL};
+    random_alike("jit/ops_bits.amber", binputs, 4, 1); /* 2 runs of 2 workgroups */
 }
 
 /* f16 values: the arithmetic the tier does inline and the kernels it
@@ -402,6 +424,25 @@ static void test_decode_threads(void **state)
     assert_same("decode_threads.amber (CVM_FLAG_JIT)", &a, &b);
     outcome_free(&a);
     outcome_free(&b);
+}
+
+/* A DecodeFunc that reads its block through pointers bit cast to other
+ * pointee types, and to two words and back (decode_bitcast.amber, as
+ * ggml's DecodeFuncs do): compiled (as tiles under CVM_FLAG_JIT) and
+ * alike on both tiers; the script's EXPECT, the corpus's result, holds on
+ * both (tests/tiers.cmake). */
+static void test_decode_bitcast(void **state)
+{
+    (void)state;
+    if (skip_without_llvm())
+        skip();
+    uint64_t t0 = cvm_test_jit_tile_batches();
+    assert_int_equal(both_tiers("jit/decode_bitcast.amber", 0, 0, NULL, 0, UINT64_MAX, NULL),
+                     CVM_SUCCESS);
+    uint64_t tiles = cvm_test_jit_tile_batches() - t0;
+    print_message("decode_bitcast: %llu leaf batches ran as compiled tiles\n",
+                  (unsigned long long)tiles);
+    assert_true(tiles >= 1);
 }
 
 /* A subgroup instruction in a called function (jit/not_taken.amber) keeps
@@ -761,6 +802,7 @@ int main(void)
         cmocka_unit_test(test_collective),
         cmocka_unit_test(test_not_taken),  cmocka_unit_test(test_scripts),
         cmocka_unit_test(test_f16_random), cmocka_unit_test(test_decode_threads),
+        cmocka_unit_test(test_decode_bitcast),
         cmocka_unit_test(test_scope_khr),  cmocka_unit_test(test_scope_nv2),
         cmocka_unit_test(test_scope_not_taken),
         cmocka_unit_test(test_wide_operands_not_taken),
