@@ -259,6 +259,9 @@ static void test_ops_random(void **state)
      * takes the interpreter's own code) */
     static const char *const binputs[] = {"uin", "fin", "dbl", "data", NULL};
     random_alike("jit/ops_bits.amber", binputs, 4, 1); /* 2 runs of 2 workgroups */
+    /* OpConvertUToPtr and OpConvertPtrToU */
+    static const char *const pinputs[] = {"data", NULL};
+    random_on_both("jit/convert_ptr.amber", pinputs, 1);
 }
 
 /* f16 values: the arithmetic the tier does inline and the kernels it

@@ -2887,6 +2887,14 @@ static cvm_result emit_insn(jctx *j, uint32_t ii)
     case SpvOpConvertFToU: case SpvOpConvertFToS: case SpvOpConvertSToF: case SpvOpConvertUToF:
     case SpvOpUConvert: case SpvOpSConvert: case SpvOpFConvert: case SpvOpBitcast:
         return emit_convert(j, &si, in);
+    case SpvOpConvertUToPtr: case SpvOpConvertPtrToU: {
+        /* (the interpreter copies the 8 bytes, h_copy_u64: OpBitcast's
+         * pointer forms; ggml's im2col makes its output pointer so) */
+        cvm_result pr;
+        if (emit_ptr_bitcast(j, &si, &pr))
+            return pr;
+        return unsupported(j, ii, "this pointer conversion");
+    }
     case SpvOpSDot: case SpvOpUDot: case SpvOpSUDot:
     case SpvOpSDotAccSat: case SpvOpUDotAccSat: case SpvOpSUDotAccSat:
         return emit_idot(j, ii, &si, in);
