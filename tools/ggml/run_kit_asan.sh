@@ -1,5 +1,5 @@
 #!/bin/bash
-# tools/ggml/run_kit_asan.sh BUDGET_S [NORMAL_WORKERS ASAN_WORKERS]
+# tools/ggml/run_kit_asan.sh BUDGET_S [NORMAL_WORKERS ASAN_WORKERS]   (or NW=, NA= in the environment)
 #
 # run_kit.sh's kit, run on a many-core machine in one call (issue 34):
 # 1. the perf figure: `test-backend-ops perf -o MUL_MAT` at m=4096,
@@ -26,7 +26,7 @@
 # call's limit beyond BUDGET_S for unpacking and the tarball.
 set -u
 START=$(date +%s)
-BUDGET=$1 NW=${2:-11} NA=${3:-5}
+BUDGET=$1 NW=${2:-${NW:-11}} NA=${3:-${NA:-5}}
 K=$(cd "$(dirname "$0")" && pwd)
 W=${WORK:-/root/gg}
 mkdir -p "$W/res" "$W/resa" "$W/perf"
