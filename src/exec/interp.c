@@ -364,6 +364,41 @@ static void frame_free(cvm_frame *fr)
     cvm_mem_free(fr);
 }
 
+/* The compiled tier's collective form inlines called functions into each
+ * invocation's code and runs their subgroup instructions by their handlers
+ * on the entry point's value slots (exec/jit/jit.h): per id, 1 for an
+ * operand (a, b) or the result of such an instruction of a called
+ * function, which the entry point's frame then holds a slot for too.  NULL
+ * when the program has none, or out of memory (*o_oom set). */
+static uint8_t *callee_collective_ids(const cvm_program *p, int *o_oom)
+{
+    uint8_t *mark = NULL;
+    for (uint32_t fi = 0; fi < p->nfuncs; fi++) {
+        const cvm_function *f = &p->funcs[fi];
+        if (fi == p->entry)
+            continue;
+        for (uint32_t b = 0; b < f->nblocks; b++) {
+            const cvm_block *blk = &f->blocks[b];
+            for (uint32_t ii = blk->first; ii < blk->first + blk->count && ii < p->ninsns; ii++) {
+                const cvm_insn *in = &p->insns[ii];
+                const spv_instruction_desc *d = spv_grammar_instruction(in->spv_op);
+                if ((in->flags & CVM_INSN_PER_INSTANCE) || !d || !d->op_class ||
+                    (strcmp(d->op_class, "Non-Uniform") && strcmp(d->op_class, "Group")))
+                    continue;
+                if (!mark && !(mark = cvm_calloc(p->bound ? p->bound : 1, 1))) {
+                    *o_oom = 1;
+                    return NULL;
+                }
+                const uint32_t ids[3] = {in->a, in->b, in->result};
+                for (int k = 0; k < 3; k++)
+                    if (ids[k] && ids[k] < p->bound)
+                        mark[ids[k]] = 1;
+            }
+        }
+    }
+    return mark;
+}
+
 static cvm_frame *frame_get(cvm_group *g, uint32_t fidx, cvm_diagnostic *diag)
 {
     if (g->frames[fidx])
@@ -371,6 +406,7 @@ static cvm_frame *frame_get(cvm_group *g, uint32_t fidx, cvm_diagnostic *diag)
     const cvm_program *p = g->prog;
     const spv_module *mod = p->mod;
     cvm_frame *fr = cvm_calloc(1, sizeof(cvm_frame));
+    uint8_t *extra = NULL; /* callee_collective_ids */
     if (!fr)
         return NULL;
     fr->func = fidx;
@@ -383,11 +419,16 @@ static cvm_frame *frame_get(cvm_group *g, uint32_t fidx, cvm_diagnostic *diag)
     fr->call_mask = cvm_calloc(n, 1);
     if (!fr->vals || !fr->cur_block || !fr->prev_block || !fr->active || !fr->call_mask)
         goto oom;
-    /* Register storage for the ids this function defines. */
+    /* Register storage for the ids this function defines (the entry
+     * point's, also for callee_collective_ids'). */
+    int oom = 0;
+    extra = fidx == p->entry && g->has_callees ? callee_collective_ids(p, &oom) : NULL;
+    if (oom)
+        goto oom;
     uint64_t total = 0;
     for (uint32_t id = 1; id < p->bound; id++) {
         const spv_def *d = &mod->defs[id];
-        if (d->func == fidx && d->type && d->opcode != SpvOpFunction &&
+        if ((d->func == fidx || (extra && extra[id])) && d->type && d->opcode != SpvOpFunction &&
             p->const_offset[id] == UINT64_MAX && d->opcode != SpvOpVariable)
             total += frame_slot_bytes(g, d->type);
     }
@@ -415,7 +456,8 @@ static cvm_frame *frame_get(cvm_group *g, uint32_t fidx, cvm_diagnostic *diag)
         } else if (g->var_addr_off[id] != UINT64_MAX) {
             fr->vals[id].p = g->var_addrs + g->var_addr_off[id];
             fr->vals[id].stride = 8;
-        } else if (d->func == fidx && d->type && d->opcode != SpvOpFunction) {
+        } else if ((d->func == fidx || (extra && extra[id])) && d->type &&
+                   d->opcode != SpvOpFunction) {
             fr->vals[id].p = fr->regs + at;
             fr->vals[id].stride = p->types[d->type].size ? p->types[d->type].size : 1;
             if (g->uniform_on && p->uniform[id])
@@ -428,11 +470,13 @@ static cvm_frame *frame_get(cvm_group *g, uint32_t fidx, cvm_diagnostic *diag)
         fr->vals[0].stride = p->types[rt].size ? p->types[rt].size : 1;
     }
     memcpy(fr->vals + p->bound, fr->vals, (size_t)p->bound * sizeof(cvm_val));
+    cvm_mem_free(extra);
     g->frames[fidx] = fr;
     return fr;
 oom:
     cvm_diag_set(diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory for a function frame");
 fail:
+    cvm_mem_free(extra);
     frame_free(fr);
     return NULL;
 }

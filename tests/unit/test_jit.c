@@ -466,7 +466,8 @@ static void test_not_taken(void **state)
  * subgroups, and thirty-two, in a workgroup of 128); subgroup instructions
  * in blocks convergent within subgroups only (jit/collective_sg.amber) and
  * in blocks not convergent at all (jit/collective_ordered.amber, the
- * block-ordered form), from random inputs at both sizes; barriers in a loop
+ * block-ordered form) and in called functions (jit/collective_call.amber),
+ * from random inputs at both sizes; barriers in a loop
  * the analysis cannot show uniform (jit/barrier_dynamic.amber), and one
  * that an invocation skips: the same failure on both tiers. */
 static void test_collective(void **state)
@@ -490,6 +491,11 @@ static void test_collective(void **state)
     random_on_both("jit/collective_ordered.amber", sinputs, 2);
     collective_sg = 4;
     random_on_both("jit/collective_ordered.amber", sinputs, 2);
+    collective_sg = 0;
+    /* in called functions every invocation calls together, at 32 and 4 */
+    random_on_both("jit/collective_call.amber", sinputs, 2);
+    collective_sg = 4;
+    random_on_both("jit/collective_call.amber", sinputs, 2);
     collective_sg = 0;
     /* barriers the analysis cannot show convergent: taken, and checked */
     assert_int_equal(both_tiers("jit/barrier_dynamic.amber", 0, 0, NULL, 0, 1, NULL),

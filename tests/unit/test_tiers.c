@@ -82,8 +82,10 @@ static const char saxpy_text[] =
 
 /* The same with a Workgroup variable in the way: s = in[g]; o[g] = s * 2 + 1
  * (one invocation a workgroup), and a barrier in a function it calls
- * between the store and the load, which the compiled tier does not take
- * (its collective form takes barriers in the entry point's own blocks). */
+ * between the store and the load, under a branch on the invocation's id
+ * (always taken), which the compiled tier does not take (its collective
+ * form takes a callee's barrier only where every invocation makes the
+ * call together, as the analysis shows). */
 static const char shared_text[] =
     "; Version: 1.6\n"
     "OpCapability Shader\n"
@@ -119,6 +121,8 @@ static const char shared_text[] =
     "%f2 = OpConstant %float 2\n"
     "%u2 = OpConstant %uint 2\n"
     "%u264 = OpConstant %uint 264\n"
+    "%u1000 = OpConstant %uint 1000\n"
+    "%bool = OpTypeBool\n"
     "%sync = OpFunction %void None %fn\n"
     "%sync_entry = OpLabel\n"
     "OpControlBarrier %u2 %u2 %u264\n"
@@ -131,7 +135,13 @@ static const char shared_text[] =
     "%pi = OpAccessChain %pf %in %u0 %x\n"
     "%v = OpLoad %float %pi\n"
     "OpStore %s %v\n"
+    "%c = OpULessThan %bool %x %u1000\n"
+    "OpSelectionMerge %after None\n"
+    "OpBranchConditional %c %do %after\n"
+    "%do = OpLabel\n"
     "%call = OpFunctionCall %void %sync\n"
+    "OpBranch %after\n"
+    "%after = OpLabel\n"
     "%w = OpLoad %float %s\n"
     "%m = OpFMul %float %w %f2\n"
     "%r = OpFAdd %float %m %f1\n"

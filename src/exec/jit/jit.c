@@ -599,6 +599,10 @@ typedef struct jcall {
     LLVMBasicBlockRef *from;
     uint32_t n;
     int oom;
+    /* 1 when this call and every call it is inlined in sit in convergent
+     * blocks of the entry point and the callers (every lane still running
+     * makes it, together) */
+    int convergent;
 } jcall;
 
 /* Calls nested deeper than this, or more instructions than this emitted
@@ -2521,9 +2525,19 @@ static cvm_result emit_collective(jctx *j, uint32_t ii)
     const cvm_insn *in = &p->insns[ii];
     if (!j->collective || !in->fn || (in->flags & CVM_INSN_PER_INSTANCE))
         return unsupported(j, ii, "a barrier or subgroup instruction here");
-    if (j->call || j->f != &p->funcs[p->entry])
-        return unsupported(j, ii, "a barrier or subgroup instruction in a called function");
     int barrier = in->spv_op == SpvOpControlBarrier;
+    /* (In a called function, inlined here: where every lane still running
+     * makes the call together and reaches the instruction's block of the
+     * callee together, as exec/uniform.h's convergent blocks of each
+     * function say, the lanes that wait there are all that still run, as
+     * at a convergent block of the entry point; every inlined copy of it
+     * waits under the instruction's one index, which only one of them can
+     * hold at a time, all lanes being at the same call.) */
+    const cvm_block *callee_b = j->cur_block < j->f->nblocks ? &j->f->blocks[j->cur_block] : NULL;
+    if ((j->call || j->f != &p->funcs[p->entry]) &&
+        !(j->call && j->call->convergent && callee_b && callee_b->convergent))
+        return unsupported(j, ii, "a barrier or subgroup instruction in a called function "
+                                  "that invocations may reach apart");
     /* (a barrier the analysis cannot show convergent is taken too: the
      * texts ask that every invocation reach it together, and the runner
      * checks that they all wait at it, as h_barrier does) */
@@ -4131,6 +4145,8 @@ static cvm_result emit_call(jctx *j, uint32_t ii)
     jcall c;
     memset(&c, 0, sizeof(c));
     c.ret_bb = LLVMAppendBasicBlockInContext(j->C, j->fn, "ret");
+    c.convergent = (!j->call || j->call->convergent) && j->cur_block < j->f->nblocks &&
+                   j->f->blocks[j->cur_block].convergent;
     jcall *saved = j->call;
     j->call = &c;
     j->depth++;

@@ -120,7 +120,11 @@ int cvm_jit_scope_form(const cvm_jit *j);
  * suspends at each barrier and subgroup instruction:
  *
  *   - taken only where every such instruction is in the entry point's
- *     own blocks (not a callee's).  When every subgroup instruction is in
+ *     own blocks, or in a called function's convergent blocks reached by
+ *     calls every invocation still running makes together (convergent
+ *     blocks of the entry point and of each caller: inlined, they wait as
+ *     the entry point's own do; the entry point's frame holds their
+ *     operands' slots, interp.c callee_collective_ids).  When every subgroup instruction is in
  *     a convergent block (exec/uniform.h: every invocation still running
  *     reaches it together, as many times) or, of Subgroup scope, in a block
  *     convergent within each subgroup (cvm_block.convergent_sg: a branch on
