@@ -4921,6 +4921,23 @@ int cvm_jit_collective_form(const cvm_jit *j)
     return j && j->collective;
 }
 
+/* Resumes each lane ex->active marks, lowest index first, clearing its
+ * mark: it runs to its next wait or its end.  Returns 1 when one failed
+ * (ex->diag set). */
+static int resume_active(const cvm_jit *j, cvm_exec *ex, void **h, uint32_t *where)
+{
+    for (uint32_t l = 0; l < ex->nlanes; l++) {
+        if (!ex->active[l])
+            continue;
+        ex->active[l] = 0;
+        where[l] = JIT_CO_RUNNING;
+        j->co_resume(h[l]);
+        if (where[l] == JIT_CO_FAILED)
+            return 1;
+    }
+    return 0;
+}
+
 /* The lanes of run_collective wait at different places: a subgroup
  * instruction of Subgroup scope runs for each subgroup whose every lane
  * still running waits at it (a block convergent within subgroups,
@@ -4966,15 +4983,8 @@ static int subgroups_turn(const cvm_jit *j, cvm_exec *ex, void **h, uint32_t *wh
         ex->nactive = lanes;
         if (in->fn(ex, in) != CVM_SUCCESS)
             return 1;
-        for (uint32_t l = 0; l < n; l++) {
-            if (!ex->active[l])
-                continue;
-            ex->active[l] = 0;
-            where[l] = JIT_CO_RUNNING;
-            j->co_resume(h[l]);
-            if (where[l] == JIT_CO_FAILED)
-                return 1;
-        }
+        if (resume_active(j, ex, h, where))
+            return 1;
         progressed = 1;
     }
     if (!progressed) {
@@ -5059,15 +5069,8 @@ static int run_ordered(const cvm_jit *j, cvm_exec *ex, void **h, uint32_t *where
             if (in->fn(ex, in) != CVM_SUCCESS)
                 return 1;
         }
-        for (uint32_t l = 0; l < n; l++) {
-            if (!ex->active[l])
-                continue;
-            ex->active[l] = 0;
-            where[l] = JIT_CO_RUNNING;
-            j->co_resume(h[l]);
-            if (where[l] == JIT_CO_FAILED)
-                return 1;
-        }
+        if (resume_active(j, ex, h, where))
+            return 1;
     }
 }
 
