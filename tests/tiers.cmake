@@ -46,6 +46,7 @@ set(cvm_tier_scripts_interpreted
   cases/coopvec_optimal/coopvec_optimal.amber   # a Function variable of this type ('tempArg')
   cases/qcom_s8_gemm/qcom_s8_gemm.amber         # a Function variable per invocation ('sub')
   jit/scope_lanes.amber                         # a value per lane in a matrix shader (an OpLoad; its point)
+  jit/scope_globals_mode1.amber                 # a Function variable per invocation ('i'; its point)
   jit/wide_operands.amber                       # an operand type of OpIsInf (its point)
   amber/descriptor_arrays.amber                 # descriptor arrays ('ubos')
   amber/matrix_layout.amber                     # a Function variable of this type ('m')

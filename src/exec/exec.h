@@ -216,6 +216,10 @@ typedef struct cvm_block {
      * value equal within each subgroup, such as gl_SubgroupID, lets some
      * subgroups in and keeps the others out whole): cvm_uniform_analyze_subgroup */
     uint8_t convergent_sg;
+    /* 1 when no invocation can reach it, the constants known
+     * (exec/uniform.h cvm_uniform_dead_blocks): the compiled tier does not
+     * translate it */
+    uint8_t dead;
 } cvm_block;
 
 typedef struct cvm_function {

@@ -1208,6 +1208,8 @@ static cvm_result mark_uniform(cvm_lower *lw, uint32_t fidx, const spv_inst *in,
         p->scope_size = align_up64(p->scope_size, 16);
         p->var_uoffset[w[2]] = p->scope_size;
         p->scope_size += size ? size : 1;
+        if (ins->fn) /* its initializer, a constant, written to the one copy once */
+            ins->flags |= CVM_INSN_UNIFORM;
         return CVM_SUCCESS;
     }
     if (in->opcode == SpvOpVariable && in->word_count >= 4 && w[2] < p->bound &&
@@ -1846,9 +1848,10 @@ static cvm_result lower_function(cvm_lower *lw, uint32_t fidx)
     for (uint32_t i = 0; i < norder; i++) {
         const blockinfo *b = &blocks[order[i]];
         ublocks[i] = (cvm_uniform_block){b->label, b->begin, b->end, b->merge, b->cont,
-                                         b->succs, b->nsuccs};
+                                         b->succs, b->nsuccs, 0};
     }
-    if (cvm_uniform_analyze(p, fidx, ublocks, norder, lw->block_of_label, lw->umarks, conv) !=
+    if (cvm_uniform_dead_blocks(p, ublocks, norder, lw->block_of_label) != CVM_SUCCESS ||
+        cvm_uniform_analyze(p, fidx, ublocks, norder, lw->block_of_label, lw->umarks, conv) !=
         CVM_SUCCESS)
         goto oom;
     /* (the subgroup level: only its blocks are kept, for the compiled tier) */
@@ -1905,6 +1908,7 @@ static cvm_result lower_function(cvm_lower *lw, uint32_t fidx)
         cb->cost = cb->count + (extra_cost < (UINT64_C(1) << 44) ? extra_cost : (UINT64_C(1) << 44));
         cb->convergent = conv[i];
         cb->convergent_sg = conv_sg[i] | conv[i];
+        cb->dead = ublocks[i].dead;
     }
     if (!uniform_ok) /* a marked value the lowering made a no-op: no marks in the function */
         unmark_function(lw, fidx, first_insn);

@@ -600,13 +600,84 @@ static int stored_before_loads(ua *a, const ua_access *acc, uint32_t nacc)
 static int var_candidate(const ua *a, const spv_inst *in)
 {
     const cvm_program *p = a->p;
-    if (in->opcode != SpvOpVariable || in->word_count != 4 || in->words[3] != SpvStorageClassFunction)
+    /* (an initializer, a constant, is the variable's first store) */
+    if (in->opcode != SpvOpVariable || in->word_count < 4 || in->word_count > 5 ||
+        in->words[3] != SpvStorageClassFunction ||
+        (in->word_count == 5 && (in->words[4] >= p->bound || p->const_offset[in->words[4]] == UINT64_MAX)))
         return 0;
     uint32_t pt = in->words[1];
     if (pt >= p->ntypes || p->types[pt].tclass != CVM_TC_POINTER)
         return 0;
     uint32_t vt = p->types[pt].elem;
     return type_ok(p, vt) && p->types[vt].tclass != CVM_TC_POINTER;
+}
+
+/* A Private variable of the module read the same in every lane: the entry
+ * function's own candidate (uniform.h: a uniform Private variable).  Every
+ * lane keeps its copy, and the stores still write each one; only the loads
+ * the analysis proves uniform read one. */
+static int private_uni(const ua *a, uint32_t id)
+{
+    return a->fidx == a->p->entry && id != 0 && id < a->mod->bound &&
+           a->mod->defs[id].func == UINT32_MAX && a->mod->defs[id].opcode == SpvOpVariable &&
+           (a->U[id] & CVM_UNIFORM_VAR);
+}
+
+/* Marks the entry function's Private candidates: scalar or vector
+ * variables without initializer that no other function names but as the
+ * pointer of OpLoad (a callee or callback reads its lane's copy; a store
+ * there would make the copies differ behind the entry's back).  A word of
+ * another function equal to the id by chance (a literal) only loses the
+ * variable. */
+static void private_candidates(ua *a)
+{
+    const cvm_program *p = a->p;
+    const spv_module *mod = a->mod;
+    if (a->fidx != p->entry)
+        return;
+    uint32_t n = 0;
+    for (uint32_t id = 1; id < mod->bound; id++) {
+        const spv_def *d = &mod->defs[id];
+        spv_inst in;
+        if (d->func != UINT32_MAX || d->opcode != SpvOpVariable ||
+            !spv_module_inst_at(mod, d->off, &in) || in.word_count != 4 ||
+            in.words[3] != SpvStorageClassPrivate)
+            continue;
+        uint32_t pt = in.words[1];
+        if (pt >= p->ntypes || p->types[pt].tclass != CVM_TC_POINTER)
+            continue;
+        uint32_t vt = p->types[pt].elem;
+        if (!type_ok(p, vt) || p->types[vt].tclass == CVM_TC_POINTER)
+            continue;
+        a->U[id] |= CVM_UNIFORM_VAR;
+        n++;
+    }
+    for (uint32_t f = 0; n && f < mod->nfunctions; f++) {
+        if (f == a->fidx)
+            continue;
+        spv_inst in;
+        for (uint32_t off = mod->functions[f].begin; off < mod->functions[f].end; off += in.word_count) {
+            if (!spv_module_inst_at(mod, off, &in) || in.word_count == 0)
+                break;
+            a->work += in.word_count;
+            for (uint32_t w = 1; w < in.word_count; w++) {
+                uint32_t v = in.words[w];
+                if (v < mod->bound && mod->defs[v].func == UINT32_MAX && (a->U[v] & CVM_UNIFORM_VAR) &&
+                    !(in.opcode == SpvOpLoad && w == 3))
+                    a->U[v] &= (uint8_t)~CVM_UNIFORM_VAR;
+            }
+        }
+    }
+}
+
+/* Clears the marks private_candidates left on module-scope ids. */
+static void private_unmark(ua *a)
+{
+    if (a->fidx != a->p->entry)
+        return;
+    for (uint32_t id = 1; id < a->mod->bound; id++)
+        if (a->mod->defs[id].func == UINT32_MAX && a->mod->defs[id].opcode == SpvOpVariable)
+            a->U[id] = 0;
 }
 
 static int value_candidate(const ua *a, const spv_inst *in)
@@ -623,10 +694,13 @@ static int value_rule(const ua *a, const spv_inst *in, uint32_t bi)
     if (!a->conv[bi])
         return 0;
     if (in->opcode == SpvOpLoad)
-        return in->word_count >= 4 && (is_uni(a, in->words[3]) || builtin_ptr(a, in->words[3]));
+        return in->word_count >= 4 && (is_uni(a, in->words[3]) || builtin_ptr(a, in->words[3]) ||
+                                       private_uni(a, in->words[3]));
     if (in->opcode == SpvOpPhi) {
         for (uint32_t k = 3; k + 1 < in->word_count; k += 2) {
             uint32_t pb = block_index(a, in->words[k + 1]);
+            if (pb != UINT32_MAX && a->b[pb].dead)
+                continue; /* (never the value: cvm_uniform_dead_blocks) */
             if (pb == UINT32_MAX || !a->conv[pb] || !is_uni(a, in->words[k]))
                 return 0;
         }
@@ -676,6 +750,7 @@ static int analyze(ua *a)
         return ok;
 
     /* candidates */
+    private_candidates(a);
     for (uint32_t k = 0; k < a->ninsts; k++) {
         spv_inst in;
         spv_module_inst_at(mod, a->insts[k].off, &in);
@@ -689,16 +764,19 @@ static int analyze(ua *a)
     uint32_t nacc = 0, acap = 0;
     for (uint32_t k = 0; k < a->ninsts; k++) {
         spv_inst in;
+        if (a->b[a->insts[k].block].dead)
+            continue; /* (never run: cvm_uniform_dead_blocks) */
         spv_module_inst_at(mod, a->insts[k].off, &in);
         for (uint32_t w = 1; w < in.word_count; w++) {
             uint32_t v = in.words[w];
             if (v >= mod->bound || !(a->U[v] & CVM_UNIFORM_VAR))
                 continue;
-            if (in.opcode == SpvOpVariable && w == 2)
+            if (in.opcode == SpvOpVariable && w == 2 && in.word_count < 5)
                 continue;
             int load = in.opcode == SpvOpLoad && w == 3;
             int store = in.opcode == SpvOpStore && w == 1 && in.word_count >= 3;
-            if (!load && !store) {
+            int init = in.opcode == SpvOpVariable && w == 2; /* its initializer */
+            if (!load && !store && !init) {
                 a->U[v] &= (uint8_t)~CVM_UNIFORM_VAR;
                 continue;
             }
@@ -712,7 +790,7 @@ static int analyze(ua *a)
                 acc = na;
             }
             acc[nacc++] = (ua_access){v, a->insts[k].block, in.offset,
-                                      store ? in.words[2] : 0};
+                                      store ? in.words[2] : init ? in.words[4] : 0};
         }
     }
     /* a store before every load, on every path from the entry: the
@@ -724,9 +802,10 @@ static int analyze(ua *a)
         return -1;
     }
 
-    /* the candidates left are dense variables, uniform or not */
+    /* the candidates left are dense variables, uniform or not (the
+     * Private ones keep their lanes' copies where they are) */
     for (uint32_t x = 0; x < nacc; x++)
-        if (a->U[acc[x].var] & CVM_UNIFORM_VAR)
+        if ((a->U[acc[x].var] & CVM_UNIFORM_VAR) && a->mod->defs[acc[x].var].func == a->fidx)
             a->U[acc[x].var] |= CVM_UNIFORM_DENSE;
 
     /* the fixpoint: marks only ever go from set to clear */
@@ -772,6 +851,209 @@ static int analyze(ua *a)
     return gave_up ? 2 : 1;
 }
 
+/* ---- blocks no invocation reaches ------------------------------------------- */
+
+enum { DB_UNDEF = 0, DB_CONST = 1, DB_VARYING = 2 };
+
+typedef struct db_state {
+    const cvm_program *p;
+    const cvm_uniform_block *b;
+    uint32_t nb;
+    const uint32_t *bol;
+    uint8_t *st;     /* per id: DB_* of a phi of the function */
+    uint64_t *val;   /* per id: its value when DB_CONST */
+    uint8_t *live;   /* per block */
+} db_state;
+
+static uint32_t db_block(const db_state *d, uint32_t label)
+{
+    if (label == 0 || label >= d->p->bound)
+        return UINT32_MAX;
+    uint32_t i = d->bol[label];
+    return i < d->nb && d->b[i].label == label ? i : UINT32_MAX;
+}
+
+/* The state of value `id` (a boolean or an integer of up to 64 bits):
+ * a constant's, a phi's as far as known, else varying. */
+static int db_value(const db_state *d, uint32_t id, uint64_t *o_v)
+{
+    const cvm_program *p = d->p;
+    if (id == 0 || id >= p->bound)
+        return DB_VARYING;
+    if (p->const_offset[id] != UINT64_MAX) {
+        uint32_t t = p->mod->defs[id].type;
+        if (t == 0 || t >= p->ntypes)
+            return DB_VARYING;
+        const cvm_type *ty = &p->types[t];
+        if ((ty->tclass != CVM_TC_BOOL && ty->tclass != CVM_TC_INT) || ty->size == 0 || ty->size > 8)
+            return DB_VARYING;
+        uint64_t v = 0;
+        memcpy(&v, p->const_data + p->const_offset[id], ty->size); /* (little-endian) */
+        *o_v = ty->tclass == CVM_TC_BOOL ? (v & 0xff) != 0 : v;
+        return DB_CONST;
+    }
+    if (d->st[id] == DB_CONST)
+        *o_v = d->val[id];
+    return d->st[id] == DB_UNDEF && p->mod->defs[id].opcode != SpvOpPhi ? DB_VARYING : d->st[id];
+}
+
+/* The labels block `bi`'s terminator may go to now; their count (at most
+ * `cap`, else every successor). */
+static uint32_t db_targets(const db_state *d, uint32_t bi, uint32_t *out, uint32_t cap)
+{
+    const spv_module *mod = d->p->mod;
+    const cvm_uniform_block *b = &d->b[bi];
+    spv_inst in, last;
+    last.word_count = 0;
+    for (uint32_t off = b->begin; off < b->end; off += in.word_count) {
+        if (!spv_module_inst_at(mod, off, &in) || in.word_count == 0)
+            return UINT32_MAX;
+        last = in;
+    }
+    uint64_t v = 0;
+    if (last.opcode == SpvOpBranchConditional && last.word_count >= 4) {
+        int s = db_value(d, last.words[1], &v);
+        if (s == DB_UNDEF)
+            return 0;
+        if (s == DB_CONST) {
+            out[0] = v ? last.words[2] : last.words[3];
+            return 1;
+        }
+    } else if (last.opcode == SpvOpSwitch && last.word_count >= 3) {
+        int s = db_value(d, last.words[1], &v);
+        if (s == DB_UNDEF)
+            return 0;
+        uint32_t t = last.words[1] < mod->bound ? mod->defs[last.words[1]].type : 0;
+        uint32_t lw = t < d->p->ntypes && d->p->types[t].size == 8 ? 2 : 1;
+        if (s == DB_CONST) {
+            uint32_t to = last.words[2];
+            for (uint32_t k = 3; k + lw < last.word_count; k += lw + 1) {
+                uint64_t lit = last.words[k];
+                if (lw == 2)
+                    lit |= (uint64_t)last.words[k + 1] << 32;
+                uint64_t sel = lw == 2 ? v : v & 0xffffffffu;
+                if (lit == sel) {
+                    to = last.words[k + lw];
+                    break;
+                }
+            }
+            out[0] = to;
+            return 1;
+        }
+    }
+    if (b->nsuccs > cap)
+        return UINT32_MAX;
+    memcpy(out, b->succs, b->nsuccs * sizeof(uint32_t));
+    return b->nsuccs;
+}
+
+/* Whether the edge from block `from` (its label) to block `to` may be
+ * taken now. */
+static int db_edge(const db_state *d, uint32_t from_label, uint32_t to)
+{
+    uint32_t fi = db_block(d, from_label);
+    if (fi == UINT32_MAX || !d->live[fi])
+        return 0;
+    uint32_t t[64];
+    uint32_t n = db_targets(d, fi, t, 64);
+    if (n == UINT32_MAX)
+        return 1;
+    for (uint32_t k = 0; k < n; k++)
+        if (t[k] == d->b[to].label)
+            return 1;
+    return 0;
+}
+
+cvm_result cvm_uniform_dead_blocks(const cvm_program *p, cvm_uniform_block *blocks,
+                                   uint32_t nblocks, const uint32_t *block_of_label)
+{
+    for (uint32_t i = 0; i < nblocks; i++)
+        blocks[i].dead = 0;
+    if (nblocks < 2 || nblocks > MAX_BLOCKS)
+        return CVM_SUCCESS;
+    db_state d = {p, blocks, nblocks, block_of_label, NULL, NULL, NULL};
+    d.st = cvm_calloc(p->bound + 1, 1);
+    d.val = cvm_calloc(p->bound + 1, sizeof(uint64_t));
+    d.live = cvm_calloc(nblocks, 1);
+    if (!d.st || !d.val || !d.live) {
+        cvm_mem_free(d.st);
+        cvm_mem_free(d.val);
+        cvm_mem_free(d.live);
+        return CVM_ERROR_OUT_OF_MEMORY;
+    }
+    d.live[0] = 1;
+    int ok = 1;
+    uint64_t work = 0;
+    /* a fixpoint: blocks only become live, phis only go from undefined to
+     * one constant to varying */
+    for (int changed = 1; changed && ok;) {
+        changed = 0;
+        for (uint32_t bi = 0; bi < nblocks && ok; bi++) {
+            if (!d.live[bi])
+                continue;
+            uint32_t t[64];
+            uint32_t n = db_targets(&d, bi, t, 64);
+            if (n == UINT32_MAX) {
+                ok = 0;
+                break;
+            }
+            for (uint32_t k = 0; k < n; k++) {
+                uint32_t ti = db_block(&d, t[k]);
+                if (ti != UINT32_MAX && !d.live[ti]) {
+                    d.live[ti] = 1;
+                    changed = 1;
+                }
+            }
+            /* its phis, over the edges that may be taken */
+            spv_inst in;
+            for (uint32_t off = blocks[bi].begin; off < blocks[bi].end; off += in.word_count) {
+                if (!spv_module_inst_at(p->mod, off, &in) || in.word_count == 0) {
+                    ok = 0;
+                    break;
+                }
+                if (in.opcode == SpvOpLabel)
+                    continue;
+                if (in.opcode != SpvOpPhi)
+                    break;
+                uint32_t id = in.words[2];
+                if (id >= p->bound || d.st[id] == DB_VARYING)
+                    continue;
+                int s = DB_UNDEF;
+                uint64_t c = 0;
+                for (uint32_t k = 3; k + 1 < in.word_count && s != DB_VARYING; k += 2) {
+                    if (++work > MAX_WORK) {
+                        ok = 0;
+                        break;
+                    }
+                    if (!db_edge(&d, in.words[k + 1], bi))
+                        continue;
+                    uint64_t v = 0;
+                    int vs = db_value(&d, in.words[k], &v);
+                    if (vs == DB_UNDEF)
+                        continue;
+                    if (vs == DB_VARYING || (s == DB_CONST && v != c))
+                        s = DB_VARYING;
+                    else {
+                        s = DB_CONST;
+                        c = v;
+                    }
+                }
+                if (s > d.st[id] || (s == DB_CONST && d.st[id] == DB_CONST && c != d.val[id])) {
+                    d.st[id] = s == DB_CONST && d.st[id] == DB_CONST ? DB_VARYING : (uint8_t)s;
+                    d.val[id] = c;
+                    changed = 1;
+                }
+            }
+        }
+    }
+    for (uint32_t i = 1; ok && i < nblocks; i++)
+        blocks[i].dead = !d.live[i];
+    cvm_mem_free(d.st);
+    cvm_mem_free(d.val);
+    cvm_mem_free(d.live);
+    return CVM_SUCCESS;
+}
+
 static cvm_result uniform_analyze(const cvm_program *p, uint32_t fidx,
                                   const cvm_uniform_block *blocks, uint32_t nblocks,
                                   const uint32_t *block_of_label, uint8_t *o_marks,
@@ -790,6 +1072,7 @@ static cvm_result uniform_analyze(const cvm_program *p, uint32_t fidx,
     a.conv = o_convergent;
     memset(o_convergent, 0, nblocks);
     int ok = nblocks > 0 && nblocks <= MAX_BLOCKS ? analyze(&a) : 0;
+    private_unmark(&a); /* (also where analyze returned early) */
     if (ok == 2) /* given up on convergence: dense variables only */
         memset(o_convergent, 0, nblocks);
     if (ok <= 0) { /* given up, or out of memory: no marks at all */

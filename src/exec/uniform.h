@@ -41,6 +41,14 @@
  * then holds the same value for every lane at every point, so one copy
  * serves the group (cvm_program.var_uoffset).
  *
+ * A *uniform Private variable* is a module-scope Private variable with the
+ * same conditions in the entry function, which no other function names but
+ * as the pointer of OpLoad.  Each lane keeps its copy and every store still
+ * writes them all (a callee or callback reads its own), but they hold the
+ * same value wherever the entry function loads one in a convergent block,
+ * so that load is uniform (ggml's shaders keep their indices, computed
+ * from WorkgroupId and push constants, in such globals).
+ *
  * Function parameters, call results and everything else are not uniform.
  * Function variables that meet every condition but convergence and uniform
  * stores are marked dense instead (CVM_UNIFORM_DENSE below).
@@ -58,7 +66,21 @@ typedef struct cvm_uniform_block {
     uint32_t merge, cont;  /* the merge instruction's labels (cont != 0: a loop header) */
     const uint32_t *succs; /* successor labels */
     uint32_t nsuccs;
+    uint8_t dead;          /* cvm_uniform_dead_blocks: no invocation can reach it */
 } cvm_uniform_block;
+
+/* The blocks of a function no invocation can reach once the module's
+ * constants (specialization constants applied) are known: those behind a
+ * conditional branch or switch whose selector is a constant, or an OpPhi
+ * whose incoming values on the edges that can be taken are one constant
+ * (spirv-opt leaves such phis of a switch on a specialization constant in
+ * ggml's shaders).  Sets blocks[b].dead (the entry block never).  The
+ * analysis (sparse conditional constant propagation restricted to those
+ * two kinds of values) ignores the instructions of dead blocks, and the
+ * compiled tier emits them as a failure; the interpreter never runs them.
+ * Returns CVM_SUCCESS or CVM_ERROR_OUT_OF_MEMORY (no block marked). */
+cvm_result cvm_uniform_dead_blocks(const cvm_program *p, cvm_uniform_block *blocks,
+                                   uint32_t nblocks, const uint32_t *block_of_label);
 
 /* Bits of o_marks[id]. */
 #define CVM_UNIFORM_VALUE 0x01 /* the value is uniform: computed once */

@@ -582,6 +582,12 @@ static void test_scope_nv2(void **state)
     const uint32_t spin[4] = {60, 90, 40, 1};
     assert_int_equal(both_tiers("jit/scope_nv2.amber", 0, 200000, spin, 4, UINT64_MAX, NULL),
                      CVM_ERROR_BUDGET_EXCEEDED);
+    /* ggml's shape (exec/uniform.h): indices in Private globals, variables
+     * with initializers, a block only a specialization constant reaches;
+     * with that constant set, the block runs and the interpreter alone */
+    random_on_both("jit/scope_globals.amber", inputs, 6);
+    assert_int_equal(both_tiers("jit/scope_globals_mode1.amber", 0, 0, NULL, 0, 0, NULL),
+                     CVM_SUCCESS);
 }
 
 /* A cooperative-matrix shader with a value that differs between

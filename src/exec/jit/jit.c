@@ -375,6 +375,16 @@ static int32_t jit_depth_fail(cvm_jit_env *env, uint32_t insn)
     return 1;
 }
 
+/* Compiled code in a block cvm_uniform_dead_blocks proved no invocation
+ * reaches: the tier's own error, never the shader's.  Returns 1. */
+static int32_t jit_dead_block(cvm_jit_env *env, uint32_t insn)
+{
+    cvm_exec *ex = env->ex;
+    cvm_exec_fail(ex, &ex->prog->insns[insn], CVM_ERROR_INTERNAL,
+                  "the compiled code reached a block proven unreachable");
+    return 1;
+}
+
 /* Variable `var` of per-invocation memory, lane `lane`'s copy, set to
  * constant `init` (register layout to the variable's memory layout), as
  * interp.c apply_initializers sets a Private variable and h_variable_init a
@@ -3150,6 +3160,8 @@ static int native_ok(jctx *j, const spv_inst *si)
     const uint32_t *w = si->words;
     uint32_t op = si->opcode, first = 3;
     switch (op) {
+    case SpvOpVariable: /* a uniform one's initializer, to the code's own copy */
+        return si->word_count >= 5 && w[2] < j->p->bound && j->ptrs[w[2]].kind == JP_VAR;
     case SpvOpLoad:
         return si->word_count >= 4 && w[3] < j->p->bound && j->ptrs[w[3]].kind != JP_NONE &&
                value_type(j, w[1]) != NULL;
@@ -3184,6 +3196,22 @@ static int native_ok(jctx *j, const spv_inst *si)
     return 1;
 }
 
+/* A module-scope Private variable (each lane's copy in its own memory). */
+static int private_var(const jctx *j, uint32_t id)
+{
+    const cvm_program *p = j->p;
+    return id != 0 && id < p->bound && j->mod->defs[id].func == UINT32_MAX &&
+           j->mod->defs[id].opcode == SpvOpVariable && p->var_region[id] == CVM_REGION_INVOCATION;
+}
+
+/* A value every lane of the scope form holds alike: a constant or a
+ * uniform value. */
+static int scope_uniform_id(const jctx *j, uint32_t id)
+{
+    const cvm_program *p = j->p;
+    return id != 0 && id < p->bound && (p->const_offset[id] != UINT64_MAX || p->uniform[id]);
+}
+
 /* One instruction of the entry point in the scope form. */
 static cvm_result emit_scope_insn(jctx *j, uint32_t ii)
 {
@@ -3207,6 +3235,12 @@ static cvm_result emit_scope_insn(jctx *j, uint32_t ii)
         if ((si.opcode == SpvOpAccessChain || si.opcode == SpvOpInBoundsAccessChain) &&
             native_ok(j, &si))
             return emit_insn(j, ii);
+        /* a uniform value stored to a Private variable: every lane's copy
+         * written, by the handler over the whole group (exec/uniform.h: a
+         * uniform Private variable) */
+        if (si.opcode == SpvOpStore && si.word_count >= 3 && private_var(j, si.words[1]) &&
+            scope_uniform_id(j, si.words[2]))
+            return emit_handler_call(j, ii, &si, 0);
         return unsupported(j, ii, "an instruction whose value may differ between invocations");
     }
     if (native_ok(j, &si))
@@ -4003,6 +4037,14 @@ static cvm_result emit_blocks(jctx *j, const cvm_function *f)
         uint32_t bi = (uint32_t)(order[k] & 0xffffffffu);
         const cvm_block *blk = &f->blocks[bi];
         LLVMPositionBuilderAtEnd(j->B, j->bbs[bi]);
+        if (blk->dead) { /* (cvm_uniform_dead_blocks: never reached) */
+            LLVMTypeRef params[2] = {LLVMPointerType(j->env_t, 0), j->i32};
+            LLVMTypeRef fty = LLVMFunctionType(j->i32, params, 2, 0);
+            LLVMValueRef args[2] = {j->env, c_i32(j, blk->count ? blk->first : 0)};
+            LLVMBuildCall2(j->B, fty, fn_const(j, (void *)jit_dead_block, fty), args, 2, "");
+            LLVMBuildBr(j->B, j->fail_bb);
+            continue;
+        }
         uint32_t ii = blk->first, end = blk->first + blk->count;
         j->inlined += blk->count;
         if (j->depth && j->inlined > JIT_MAX_INLINED) {
@@ -4059,7 +4101,7 @@ static cvm_result emit_blocks(jctx *j, const cvm_function *f)
      * ids' values) */
     for (uint32_t bi = 0; bi < f->nblocks && r == CVM_SUCCESS; bi++) {
         const cvm_block *blk = &f->blocks[bi];
-        for (uint32_t ii = blk->first; ii < blk->first + blk->count; ii++) {
+        for (uint32_t ii = blk->first; ii < blk->first + blk->count && !blk->dead; ii++) {
             const cvm_insn *ph = &p->insns[ii];
             if (ph->cf != CVM_CF_PHI)
                 break;
@@ -4067,8 +4109,10 @@ static cvm_result emit_blocks(jctx *j, const cvm_function *f)
                 continue;
             const uint32_t *pairs = p->extra + ph->extra;
             for (uint32_t k = 0; k + 1 < ph->nextra; k += 2) {
-                LLVMValueRef v = get_val(j, pairs[k]);
                 uint32_t from = pairs[k + 1];
+                if (from < f->nblocks && f->blocks[from].dead)
+                    continue; /* (its block never branches here) */
+                LLVMValueRef v = get_val(j, pairs[k]);
                 if (!v || from >= f->nblocks || !ends[from] || LLVMTypeOf(v) != value_type(j, ph->type)) {
                     r = unsupported(j, ii, "this phi's operand");
                     break;
