@@ -943,7 +943,8 @@ static uint32_t db_targets(const db_state *d, uint32_t bi, uint32_t *out, uint32
     }
     if (b->nsuccs > cap)
         return UINT32_MAX;
-    memcpy(out, b->succs, b->nsuccs * sizeof(uint32_t));
+    for (uint32_t k = 0; k < b->nsuccs; k++) /* (none: succs may be NULL) */
+        out[k] = b->succs[k];
     return b->nsuccs;
 }
 
