@@ -506,7 +506,7 @@ static void jit_glsl(const cvm_insn *in, uint8_t *r, const uint8_t *a, const uin
     cvm_glsl_eval_lane(in, r, a, b, c);
 }
 
-static cvm_result unsupported(jctx *j, uint32_t insn, const char *what)
+static cvm_result jit_unsupported(jctx *j, uint32_t insn, const char *what)
 {
     const cvm_insn *in = insn < j->p->ninsns ? &j->p->insns[insn] : NULL;
     if (!in)
@@ -518,13 +518,13 @@ static cvm_result unsupported(jctx *j, uint32_t insn, const char *what)
                        d ? d->name : "the instruction", in->word_off);
 }
 
-/* unsupported() for an instruction that is not one of the program's
+/* jit_unsupported() for an instruction that is not one of the program's
  * (a variable, a parameter): id `id`'s definition is named. */
-static cvm_result unsupported_def(jctx *j, uint32_t id, const char *what)
+static cvm_result jit_unsupported_def(jctx *j, uint32_t id, const char *what)
 {
     const spv_def *d = id && id < j->p->bound ? &j->mod->defs[id] : NULL;
     if (!d || !d->off)
-        return unsupported(j, UINT32_MAX, what);
+        return jit_unsupported(j, UINT32_MAX, what);
     const spv_instruction_desc *in = spv_grammar_instruction(d->opcode);
     const char *name = spv_module_name(j->mod, id);
     return cvm_diag_at(j->diag, CVM_ERROR_UNSUPPORTED, d->off, d->opcode,
@@ -607,7 +607,7 @@ static LLVMValueRef c_i64(jctx *j, uint64_t v) { return LLVMConstInt(j->i64, v, 
 
 /* A constant of type tid from the program's constant data (register
  * layout). */
-static LLVMValueRef const_value(jctx *j, uint32_t id)
+static LLVMValueRef jit_const_value(jctx *j, uint32_t id)
 {
     const cvm_program *p = j->p;
     if (id >= p->bound || p->const_offset[id] == UINT64_MAX)
@@ -645,7 +645,7 @@ static LLVMValueRef get_val(jctx *j, uint32_t id)
         return NULL;
     if (j->vals[id])
         return j->vals[id];
-    LLVMValueRef c = const_value(j, id);
+    LLVMValueRef c = jit_const_value(j, id);
     if (c)
         j->vals[id] = c;
     return c;
@@ -679,7 +679,7 @@ static LLVMValueRef new_slot(jctx *j, uint64_t bytes)
 
 /* Register-layout spill of an LLVM value to a stack slot (bools one byte
  * each), for the lane kernels. */
-static LLVMValueRef spill(jctx *j, LLVMValueRef v, uint32_t tid)
+static LLVMValueRef jit_spill(jctx *j, LLVMValueRef v, uint32_t tid)
 {
     uint32_t n = ncomp_of(j, tid);
     int is_bool = comp_sk(j, tid) == CVM_SK_BOOL;
@@ -691,7 +691,7 @@ static LLVMValueRef spill(jctx *j, LLVMValueRef v, uint32_t tid)
     return slot;
 }
 
-static LLVMValueRef unspill(jctx *j, LLVMValueRef slot8, uint32_t tid)
+static LLVMValueRef jit_unspill(jctx *j, LLVMValueRef slot8, uint32_t tid)
 {
     uint32_t n = ncomp_of(j, tid);
     int is_bool = comp_sk(j, tid) == CVM_SK_BOOL;
@@ -721,7 +721,7 @@ static LLVMValueRef call_lane_kernel(jctx *j, void *kernel, int nargs, uint32_t 
             LLVMValueRef v = get_val(j, ids[k]);
             if (!v)
                 return NULL;
-            args[2 + k] = spill(j, v, tids[k]);
+            args[2 + k] = jit_spill(j, v, tids[k]);
             if (!first)
                 first = args[2 + k];
         } else {
@@ -729,12 +729,12 @@ static LLVMValueRef call_lane_kernel(jctx *j, void *kernel, int nargs, uint32_t 
         }
     }
     LLVMBuildCall2(j->B, fty, fn_const(j, kernel, fty), args, (unsigned)nargs, "");
-    return unspill(j, r, rtype);
+    return jit_unspill(j, r, rtype);
 }
 
 /* ---- memory --------------------------------------------------------------- */
 
-static region_info *region(jctx *j, uint32_t reg)
+static region_info *jit_region(jctx *j, uint32_t reg)
 {
     if (reg >= j->nregions)
         return NULL;
@@ -743,7 +743,7 @@ static region_info *region(jctx *j, uint32_t reg)
 
 /* A host pointer to `size` bytes at p's offset, checked (branching to the
  * slow path), or NULL when the tier cannot (reported). */
-static LLVMValueRef invariant(jctx *j, LLVMValueRef load)
+static LLVMValueRef jit_invariant(jctx *j, LLVMValueRef load)
 {
     unsigned kind = LLVMGetMDKindIDInContext(j->C, "invariant.load", 14);
     LLVMSetMetadata(load, kind, LLVMMDNodeInContext(j->C, NULL, 0));
@@ -761,9 +761,9 @@ static region_info dynamic_region(jctx *j, LLVMValueRef reg, LLVMValueRef *o_in_
     LLVMValueRef i0[2] = {k, c_i32(j, 0)}, i1[2] = {k, c_i32(j, 1)}, i2[2] = {k, c_i32(j, 2)};
     /* (the table does not change while the code runs: invariant loads,
      * which LLVM may share between accesses and hoist out of the loop) */
-    ri.base = invariant(j, LLVMBuildLoad2(j->B, j->ptr8, LLVMBuildInBoundsGEP2(j->B, j->region_t, j->rtab, i0, 2, ""), ""));
-    ri.size = invariant(j, LLVMBuildLoad2(j->B, j->i64, LLVMBuildInBoundsGEP2(j->B, j->region_t, j->rtab, i1, 2, ""), ""));
-    LLVMValueRef wr = invariant(j, LLVMBuildLoad2(j->B, j->i8, LLVMBuildInBoundsGEP2(j->B, j->region_t, j->rtab, i2, 2, ""), ""));
+    ri.base = jit_invariant(j, LLVMBuildLoad2(j->B, j->ptr8, LLVMBuildInBoundsGEP2(j->B, j->region_t, j->rtab, i0, 2, ""), ""));
+    ri.size = jit_invariant(j, LLVMBuildLoad2(j->B, j->i64, LLVMBuildInBoundsGEP2(j->B, j->region_t, j->rtab, i1, 2, ""), ""));
+    LLVMValueRef wr = jit_invariant(j, LLVMBuildLoad2(j->B, j->i8, LLVMBuildInBoundsGEP2(j->B, j->region_t, j->rtab, i2, 2, ""), ""));
     ri.writable = LLVMBuildICmp(j->B, LLVMIntNE, wr, LLVMConstNull(j->i8), "");
     *o_in_table = inr;
     return ri;
@@ -794,7 +794,7 @@ static LLVMValueRef mem_address(jctx *j, const jptr *pt, uint32_t size, int writ
     if (pt->kind == JP_ADDR) {
         dyn = dynamic_region(j, pt->dreg, &in_table);
         ri = &dyn;
-    } else if (!(ri = region(j, pt->region))) {
+    } else if (!(ri = jit_region(j, pt->region))) {
         return NULL;
     }
     LLVMValueRef off = pt->off;
@@ -959,7 +959,7 @@ static void emit_agg(jctx *j, const jptr *pt, uint32_t tid, LLVMValueRef val, in
     LLVMValueRef args[7] = {j->env, c_i32(j, j->cur_insn), j->lane_msg ? j->lane_msg : j->lane,
                             c_i32(j, pt->region), pt->off, val, c_i32(j, (uint64_t)write)};
     const cvm_type *t = type_of(j, tid);
-    region_info *ri = region(j, pt->region);
+    region_info *ri = jit_region(j, pt->region);
     jrun runs[JIT_MAX_RUNS];
     uint32_t n = 0;
     if (!ri || !layout_runs(j, tid, 0, 0, !write, runs, &n, 0)) {
@@ -1007,7 +1007,7 @@ static cvm_result emit_load(jctx *j, uint32_t result, uint32_t tid, uint32_t ptr
         return CVM_SUCCESS;
     }
     if (!pt || !ty)
-        return unsupported(j, j->cur_insn, "this load");
+        return jit_unsupported(j, j->cur_insn, "this load");
     switch (pt->kind) {
     case JP_VAR: {
         if (pt->comp == UINT32_MAX) {
@@ -1022,21 +1022,21 @@ static cvm_result emit_load(jctx *j, uint32_t result, uint32_t tid, uint32_t ptr
     case JP_BUILTIN: {
         LLVMValueRef v = j->builtin_vals[pt->builtin & 63];
         if (!v)
-            return unsupported(j, j->cur_insn, "this built-in");
+            return jit_unsupported(j, j->cur_insn, "this built-in");
         if (pt->comp != UINT32_MAX)
             v = LLVMBuildExtractElement(j->B, v, c_i32(j, pt->comp), "");
         if (LLVMTypeOf(v) != ty)
-            return unsupported(j, j->cur_insn, "this built-in's type");
+            return jit_unsupported(j, j->cur_insn, "this built-in's type");
         j->vals[result] = v;
         return CVM_SUCCESS;
     }
     case JP_MEM:
     case JP_ADDR: {
         if (!mem_type_ok(j, tid))
-            return unsupported(j, j->cur_insn, "a load of this type from memory");
+            return jit_unsupported(j, j->cur_insn, "a load of this type from memory");
         LLVMValueRef hp = mem_address(j, pt, type_of(j, tid)->size, 0);
         if (!hp)
-            return unsupported(j, j->cur_insn, "this region");
+            return jit_unsupported(j, j->cur_insn, "this region");
         LLVMValueRef typed = LLVMBuildBitCast(j->B, hp, LLVMPointerType(ty, 0), "");
         LLVMValueRef v = LLVMBuildLoad2(j->B, ty, typed, "");
         LLVMSetAlignment(v, 1);
@@ -1044,7 +1044,7 @@ static cvm_result emit_load(jctx *j, uint32_t result, uint32_t tid, uint32_t ptr
         return CVM_SUCCESS;
     }
     default:
-        return unsupported(j, j->cur_insn, "a load through this pointer");
+        return jit_unsupported(j, j->cur_insn, "a load through this pointer");
     }
 }
 
@@ -1071,11 +1071,11 @@ static cvm_result emit_store(jctx *j, uint32_t ptr_id, uint32_t val_id)
     }
     LLVMValueRef v = get_val(j, val_id);
     if (!pt || !v)
-        return unsupported(j, j->cur_insn, "this store");
+        return jit_unsupported(j, j->cur_insn, "this store");
     uint32_t tid = j->mod->defs[val_id].type;
     if (tid != pt->type && !(tid < j->p->ntypes && pt->type < j->p->ntypes &&
                              LLVMTypeOf(v) == value_type(j, pt->type)))
-        return unsupported(j, j->cur_insn, "a store of another type");
+        return jit_unsupported(j, j->cur_insn, "a store of another type");
     switch (pt->kind) {
     case JP_VAR:
         if (pt->comp == UINT32_MAX) {
@@ -1090,16 +1090,16 @@ static cvm_result emit_store(jctx *j, uint32_t ptr_id, uint32_t val_id)
     case JP_MEM:
     case JP_ADDR: {
         if (!mem_type_ok(j, tid))
-            return unsupported(j, j->cur_insn, "a store of this type to memory");
+            return jit_unsupported(j, j->cur_insn, "a store of this type to memory");
         LLVMValueRef hp = mem_address(j, pt, type_of(j, tid)->size, 1);
         if (!hp)
-            return unsupported(j, j->cur_insn, "this region");
+            return jit_unsupported(j, j->cur_insn, "this region");
         LLVMValueRef typed = LLVMBuildBitCast(j->B, hp, LLVMPointerType(LLVMTypeOf(v), 0), "");
         LLVMSetAlignment(LLVMBuildStore(j->B, v, typed), 1);
         return CVM_SUCCESS;
     }
     default:
-        return unsupported(j, j->cur_insn, "a store through this pointer");
+        return jit_unsupported(j, j->cur_insn, "a store through this pointer");
     }
 }
 
@@ -1202,7 +1202,7 @@ static cvm_result emit_access_chain(jctx *j, const spv_inst *si)
     const uint32_t *w = si->words;
     uint32_t result = w[2], base = w[3];
     if (si->word_count < 4 || base >= j->p->bound || j->ptrs[base].kind == JP_NONE)
-        return unsupported(j, j->cur_insn, "this access chain's base");
+        return jit_unsupported(j, j->cur_insn, "this access chain's base");
     jptr pt = j->ptrs[base];
     for (uint32_t k = 4; k < si->word_count; k++) {
         const cvm_type *t = type_of(j, pt.type);
@@ -1213,7 +1213,7 @@ static cvm_result emit_access_chain(jctx *j, const spv_inst *si)
             /* a component of a vector variable or built-in */
             if (t->tclass != CVM_TC_VECTOR || !is_const || ci >= t->count ||
                 pt.comp != UINT32_MAX)
-                return unsupported(j, j->cur_insn, "this access chain into a variable");
+                return jit_unsupported(j, j->cur_insn, "this access chain into a variable");
             pt.comp = (uint32_t)ci;
             pt.type = t->elem;
             continue;
@@ -1221,7 +1221,7 @@ static cvm_result emit_access_chain(jctx *j, const spv_inst *si)
         switch (t->tclass) {
         case CVM_TC_STRUCT:
             if (!is_const || ci >= t->nmembers)
-                return unsupported(j, j->cur_insn, "this struct index");
+                return jit_unsupported(j, j->cur_insn, "this struct index");
             pt.off = LLVMBuildAdd(j->B, pt.off, c_i64(j, t->member_mem_offsets[ci]), "");
             pt.type = t->member_types[ci];
             pt.rel_lo += t->member_mem_offsets[ci];
@@ -1232,12 +1232,12 @@ static cvm_result emit_access_chain(jctx *j, const spv_inst *si)
             uint64_t stride = t->tclass == CVM_TC_ARRAY ? t->array_stride
                                                         : type_of(j, t->elem)->mem_size;
             if (t->tclass == CVM_TC_VECTOR && t->comp_stride)
-                return unsupported(j, j->cur_insn, "a strided vector");
+                return jit_unsupported(j, j->cur_insn, "a strided vector");
             if (t->tclass == CVM_TC_ARRAY && !t->has_layout && t->array_stride == 0)
-                return unsupported(j, j->cur_insn, "an array without a stride");
+                return jit_unsupported(j, j->cur_insn, "an array without a stride");
             LLVMValueRef ix = index_i64(j, idx_id);
             if (!ix)
-                return unsupported(j, j->cur_insn, "this index");
+                return jit_unsupported(j, j->cur_insn, "this index");
             pt.off = LLVMBuildAdd(j->B, pt.off, LLVMBuildMul(j->B, ix, c_i64(j, stride), ""), "");
             pt.type = t->elem;
             /* the index's range, read as the signed index it is: known
@@ -1259,7 +1259,7 @@ static cvm_result emit_access_chain(jctx *j, const spv_inst *si)
             break;
         }
         default:
-            return unsupported(j, j->cur_insn, "an access chain through this type");
+            return jit_unsupported(j, j->cur_insn, "an access chain through this type");
         }
     }
     j->ptrs[result] = pt;
@@ -1454,15 +1454,15 @@ static cvm_result arith_lane(jctx *j, const cvm_insn *in, uint32_t rtype, uint32
     for (int k = 0; k < 3; k++) {
         tids[k] = ids[k] < j->p->bound ? j->mod->defs[ids[k]].type : 0;
         if (ids[k] && (!value_type(j, tids[k]) || type_of(j, tids[k])->size > JIT_MAX_ACCESS))
-            return unsupported(j, j->cur_insn, "this operand type");
+            return jit_unsupported(j, j->cur_insn, "this operand type");
     }
     if (!in->fn || type_of(j, rtype)->size > JIT_MAX_ACCESS)
-        return unsupported(j, j->cur_insn, "this instruction");
+        return jit_unsupported(j, j->cur_insn, "this instruction");
     if (!cvm_arith_eval_lane(in, NULL, NULL, NULL, NULL))
-        return unsupported(j, j->cur_insn, "this instruction");
+        return jit_unsupported(j, j->cur_insn, "this instruction");
     LLVMValueRef r = call_lane_kernel(j, (void *)jit_arith, 5, j->cur_insn, rtype, ids, tids, 3);
     if (!r || LLVMTypeOf(r) != value_type(j, rtype))
-        return unsupported(j, j->cur_insn, "this instruction's result");
+        return jit_unsupported(j, j->cur_insn, "this instruction's result");
     j->vals[result] = r;
     return CVM_SUCCESS;
 }
@@ -1534,7 +1534,7 @@ static cvm_result emit_arith(jctx *j, const spv_inst *si, const cvm_insn *in)
     uint32_t op = si->opcode, rtype = w[1], result = w[2];
     LLVMTypeRef rty = value_type(j, rtype);
     if (!rty)
-        return unsupported(j, j->cur_insn, "this result type");
+        return jit_unsupported(j, j->cur_insn, "this result type");
     uint8_t rsk = comp_sk(j, rtype);
     LLVMValueRef x[3];
     LLVMValueRef r = NULL;
@@ -1546,7 +1546,7 @@ static cvm_result emit_arith(jctx *j, const spv_inst *si, const cvm_insn *in)
     case SpvOpSMod: case SpvOpLogicalAnd: case SpvOpLogicalOr: {
         if (!kind_is(rty, 0) || !ew_operands(j, si, 3, 2, rty, x) || LLVMTypeOf(x[0]) != rty ||
             LLVMTypeOf(x[1]) != rty)
-            return unsupported(j, j->cur_insn, "these operands");
+            return jit_unsupported(j, j->cur_insn, "these operands");
         switch (op) {
         case SpvOpIAdd: r = LLVMBuildAdd(j->B, x[0], x[1], ""); break;
         case SpvOpISub: r = LLVMBuildSub(j->B, x[0], x[1], ""); break;
@@ -1561,12 +1561,12 @@ static cvm_result emit_arith(jctx *j, const spv_inst *si, const cvm_insn *in)
     case SpvOpShiftLeftLogical: case SpvOpShiftRightLogical: case SpvOpShiftRightArithmetic:
         if (!ew_operands(j, si, 3, 2, NULL, x) || LLVMTypeOf(x[0]) != rty ||
             !shift_operands(x[0], x[1]))
-            return unsupported(j, j->cur_insn, "these operands");
+            return jit_unsupported(j, j->cur_insn, "these operands");
         r = emit_shift(j, op, x[0], x[1]);
         break;
     case SpvOpNot: case SpvOpSNegate: case SpvOpLogicalNot:
         if (!kind_is(rty, 0) || !ew_operands(j, si, 3, 1, rty, x) || LLVMTypeOf(x[0]) != rty)
-            return unsupported(j, j->cur_insn, "this operand");
+            return jit_unsupported(j, j->cur_insn, "this operand");
         r = op == SpvOpSNegate ? LLVMBuildSub(j->B, LLVMConstNull(rty), x[0], "")
                                : LLVMBuildNot(j->B, x[0], "");
         break;
@@ -1575,9 +1575,9 @@ static cvm_result emit_arith(jctx *j, const spv_inst *si, const cvm_insn *in)
          * one f32 operation, rounded to f16 (vcvtph2ps, vcvtps2ph, which
          * the numeric tests show agree with cvm_f16_to_f32/cvm_f32_to_f16) */
         if (rsk != CVM_SK_F32 && rsk != CVM_SK_F64 && rsk != CVM_SK_F16)
-            return unsupported(j, j->cur_insn, "this float kind");
+            return jit_unsupported(j, j->cur_insn, "this float kind");
         if (!ew_operands(j, si, 3, 2, rty, x) || LLVMTypeOf(x[0]) != rty || LLVMTypeOf(x[1]) != rty)
-            return unsupported(j, j->cur_insn, "these operands");
+            return jit_unsupported(j, j->cur_insn, "these operands");
         if (rsk == CVM_SK_F16) { /* widened and rounded explicitly, each operation */
             LLVMTypeRef wt = LLVMGetTypeKind(rty) == LLVMVectorTypeKind
                                  ? LLVMVectorType(j->f32, LLVMGetVectorSize(rty))
@@ -1600,13 +1600,13 @@ static cvm_result emit_arith(jctx *j, const spv_inst *si, const cvm_insn *in)
             return arith_lane(j, in, rtype, result);
         if ((rsk != CVM_SK_F32 && rsk != CVM_SK_F64) || !ew_operands(j, si, 3, 1, rty, x) ||
             LLVMTypeOf(x[0]) != rty)
-            return unsupported(j, j->cur_insn, "this operand");
+            return jit_unsupported(j, j->cur_insn, "this operand");
         r = emit_fnegate(j, x[0], rsk);
         break;
     case SpvOpSelect: {
         if (!ew_operands(j, si, 3, 3, NULL, x) || LLVMTypeOf(x[1]) != rty ||
             LLVMTypeOf(x[2]) != rty)
-            return unsupported(j, j->cur_insn, "these operands");
+            return jit_unsupported(j, j->cur_insn, "these operands");
         r = LLVMBuildSelect(j->B, x[0], x[1], x[2], "");
         break;
     }
@@ -1614,13 +1614,13 @@ static cvm_result emit_arith(jctx *j, const spv_inst *si, const cvm_insn *in)
         if (icmp_pred(op, &ip)) {
             if (!ew_operands(j, si, 3, 2, NULL, x) || LLVMTypeOf(x[0]) != LLVMTypeOf(x[1]) ||
                 !kind_is(LLVMTypeOf(x[0]), 0))
-                return unsupported(j, j->cur_insn, "these operands");
+                return jit_unsupported(j, j->cur_insn, "these operands");
             r = LLVMBuildICmp(j->B, ip, x[0], x[1], "");
         } else if (fcmp_pred(op, &fp)) {
             uint32_t n = op == SpvOpIsNan ? 1 : 2;
             if (!ew_operands(j, si, 3, n, NULL, x) || (n == 2 && LLVMTypeOf(x[0]) != LLVMTypeOf(x[1])) ||
                 !kind_is(LLVMTypeOf(x[0]), 1))
-                return unsupported(j, j->cur_insn, "these operands");
+                return jit_unsupported(j, j->cur_insn, "these operands");
             r = LLVMBuildFCmp(j->B, fp, x[0], n == 2 ? x[1] : x[0], "");
         } else {
             return arith_lane(j, in, rtype, result);
@@ -1628,7 +1628,7 @@ static cvm_result emit_arith(jctx *j, const spv_inst *si, const cvm_insn *in)
         break;
     }
     if (!r || LLVMTypeOf(r) != rty)
-        return unsupported(j, j->cur_insn, "this instruction's result");
+        return jit_unsupported(j, j->cur_insn, "this instruction's result");
     j->vals[result] = r;
     return CVM_SUCCESS;
 }
@@ -1657,7 +1657,7 @@ static int emit_ptr_bitcast(jctx *j, const spv_inst *si, cvm_result *o_r)
     LLVMValueRef mask = c_i64(j, (UINT64_C(1) << CVM_ADDR_OFFSET_BITS) - 1);
     if (rptr && sp->kind != JP_NONE) {
         if (sp->kind != JP_MEM && sp->kind != JP_ADDR) {
-            *o_r = unsupported(j, j->cur_insn, "a bit cast of this pointer");
+            *o_r = jit_unsupported(j, j->cur_insn, "a bit cast of this pointer");
             return 1;
         }
         jptr pt = *sp;
@@ -1671,7 +1671,7 @@ static int emit_ptr_bitcast(jctx *j, const spv_inst *si, cvm_result *o_r)
     LLVMValueRef x = rptr ? get_val(j, src) : NULL;
     if (!value_type(j, vtype) || comp_sk(j, vtype) == CVM_SK_BOOL || type_of(j, vtype)->size != 8 ||
         rt->size != 8 || (rptr && !x) || (!rptr && sp->kind != JP_ADDR)) {
-        *o_r = unsupported(j, j->cur_insn, "a bit cast between this pointer and this value");
+        *o_r = jit_unsupported(j, j->cur_insn, "a bit cast between this pointer and this value");
         return 1;
     }
     if (rptr) {
@@ -1707,19 +1707,19 @@ static cvm_result emit_convert(jctx *j, const spv_inst *si, const cvm_insn *in)
     LLVMTypeRef rty = value_type(j, rtype);
     LLVMValueRef x = get_val(j, src);
     if (!rty || !x || comp_sk(j, rtype) == CVM_SK_BOOL)
-        return unsupported(j, j->cur_insn, "this conversion");
+        return jit_unsupported(j, j->cur_insn, "this conversion");
     uint32_t stype = j->mod->defs[src].type;
     uint8_t ssk = comp_sk(j, stype), rsk = comp_sk(j, rtype);
     /* (a bitcast may change the component count: a 32-bit scalar and two
      * 16-bit components, SPIR-V's OpBitcast) */
     if (ssk == CVM_SK_BOOL ||
         (ncomp_of(j, stype) != ncomp_of(j, rtype) && si->opcode != SpvOpBitcast))
-        return unsupported(j, j->cur_insn, "this conversion");
+        return jit_unsupported(j, j->cur_insn, "this conversion");
     LLVMValueRef r = NULL;
     int sint = !cvm_sk_is_float((cvm_scalar_kind)ssk), rint = !cvm_sk_is_float((cvm_scalar_kind)rsk);
     if (si->opcode == SpvOpBitcast) {
         if (type_of(j, stype)->size != type_of(j, rtype)->size)
-            return unsupported(j, j->cur_insn, "this bitcast");
+            return jit_unsupported(j, j->cur_insn, "this bitcast");
         r = LLVMBuildBitCast(j->B, x, rty, "");
     } else if (sint && rint && (si->opcode == SpvOpUConvert || si->opcode == SpvOpSConvert)) {
         unsigned sb = cvm_sk_size((cvm_scalar_kind)ssk), rb = cvm_sk_size((cvm_scalar_kind)rsk);
@@ -1741,11 +1741,11 @@ static cvm_result emit_convert(jctx *j, const spv_inst *si, const cvm_insn *in)
         uint32_t ids[1] = {src}, tids[1] = {stype};
         if (!in->fn || type_of(j, rtype)->size > JIT_MAX_ACCESS ||
             type_of(j, stype)->size > JIT_MAX_ACCESS || !cvm_convert_eval_lane(in, NULL, NULL))
-            return unsupported(j, j->cur_insn, "this conversion");
+            return jit_unsupported(j, j->cur_insn, "this conversion");
         r = call_lane_kernel(j, (void *)jit_convert, 3, j->cur_insn, rtype, ids, tids, 1);
     }
     if (!r || LLVMTypeOf(r) != rty)
-        return unsupported(j, j->cur_insn, "this conversion's result");
+        return jit_unsupported(j, j->cur_insn, "this conversion's result");
     j->vals[result] = r;
     return CVM_SUCCESS;
 }
@@ -1895,20 +1895,20 @@ static cvm_result emit_glsl(jctx *j, const spv_inst *si, const cvm_insn *in)
     }
     if (!value_type(j, rtype) || comp_sk(j, rtype) == CVM_SK_BOOL || !in->fn ||
         type_of(j, rtype)->size > JIT_MAX_ACCESS)
-        return unsupported(j, j->cur_insn, what);
+        return jit_unsupported(j, j->cur_insn, what);
     uint32_t ids[3] = {in->a, in->b, in->c}, tids[3] = {0, 0, 0};
     for (int k = 0; k < 3; k++) {
         if (!ids[k])
             continue;
         tids[k] = ids[k] < j->p->bound ? j->mod->defs[ids[k]].type : 0;
         if (!value_type(j, tids[k]) || type_of(j, tids[k])->size > JIT_MAX_ACCESS)
-            return unsupported(j, j->cur_insn, opnd);
+            return jit_unsupported(j, j->cur_insn, opnd);
     }
     if (!cvm_glsl_eval_lane(in, NULL, NULL, NULL, NULL))
-        return unsupported(j, j->cur_insn, what);
+        return jit_unsupported(j, j->cur_insn, what);
     LLVMValueRef r = call_lane_kernel(j, (void *)jit_glsl, 5, j->cur_insn, rtype, ids, tids, 3);
     if (!r)
-        return unsupported(j, j->cur_insn, opnd);
+        return jit_unsupported(j, j->cur_insn, opnd);
     j->vals[result] = r;
     return CVM_SUCCESS;
 }
@@ -1965,7 +1965,7 @@ static LLVMValueRef agg_ptr(jctx *j, uint32_t id)
 
 /* Value `id` (of type `tid`) written at `dst` in register layout: an
  * array or struct's copy (j->arrs) copied, anything else stored as
- * spill() stores it.  0 when the tier holds no such value. */
+ * jit_spill() stores it.  0 when the tier holds no such value. */
 static int agg_put(jctx *j, LLVMValueRef dst, uint32_t id, uint32_t tid)
 {
     LLVMValueRef src = agg_ptr(j, id);
@@ -2002,11 +2002,11 @@ static cvm_result emit_agg_composite(jctx *j, const spv_inst *si)
         uint32_t pt;
         if (!agg_part(j, j->mod->defs[w[3]].type, w + 4, si->word_count - 4u, &off, &pt) ||
             rtype >= j->p->ntypes || type_of(j, pt)->size != type_of(j, rtype)->size)
-            return unsupported(j, j->cur_insn, "this extract");
+            return jit_unsupported(j, j->cur_insn, "this extract");
         LLVMValueRef o = c_i64(j, off);
         LLVMValueRef ep = LLVMBuildGEP2(j->B, j->i8, base, &o, 1, "");
         if (value_type(j, rtype)) {
-            j->vals[result] = unspill(j, ep, rtype);
+            j->vals[result] = jit_unspill(j, ep, rtype);
             return CVM_SUCCESS;
         }
         if (!j->leaf && !j->scope && (type_of(j, rtype)->tclass == CVM_TC_ARRAY ||
@@ -2014,7 +2014,7 @@ static cvm_result emit_agg_composite(jctx *j, const spv_inst *si)
             j->arrs[result] = ep; /* (no instruction writes a copy) */
             return CVM_SUCCESS;
         }
-        return unsupported(j, j->cur_insn, "this extract");
+        return jit_unsupported(j, j->cur_insn, "this extract");
     }
     if (!agg_type_ok(j, rtype))
         return CVM_ERROR_NOT_FOUND;
@@ -2026,12 +2026,12 @@ static cvm_result emit_agg_composite(jctx *j, const spv_inst *si)
         uint32_t pt;
         LLVMValueRef slot = new_slot(j, t->size);
         if (!agg_part(j, rtype, w + 5, si->word_count - 5u, &off, &pt))
-            return unsupported(j, j->cur_insn, "this insert");
+            return jit_unsupported(j, j->cur_insn, "this insert");
         LLVMBuildMemCpy(j->B, slot, 1, whole, 1, c_i64(j, t->size));
         LLVMValueRef o = c_i64(j, off);
         if (w[3] >= j->p->bound || type_of(j, j->mod->defs[w[3]].type)->size != type_of(j, pt)->size ||
             !agg_put(j, LLVMBuildGEP2(j->B, j->i8, slot, &o, 1, ""), w[3], j->mod->defs[w[3]].type))
-            return unsupported(j, j->cur_insn, "this insert's object");
+            return jit_unsupported(j, j->cur_insn, "this insert's object");
         j->arrs[result] = slot;
         return CVM_SUCCESS;
     }
@@ -2044,11 +2044,11 @@ static cvm_result emit_agg_composite(jctx *j, const spv_inst *si)
             uint32_t pt, cid = w[3 + k];
             if (!agg_part(j, rtype, &k, 1, &off, &pt) || cid >= j->p->bound ||
                 type_of(j, j->mod->defs[cid].type)->size != type_of(j, pt)->size)
-                return unsupported(j, j->cur_insn, "this construct");
+                return jit_unsupported(j, j->cur_insn, "this construct");
             LLVMValueRef o = c_i64(j, off);
             if (!agg_put(j, LLVMBuildGEP2(j->B, j->i8, slot, &o, 1, ""), cid,
                          j->mod->defs[cid].type))
-                return unsupported(j, j->cur_insn, "this constituent");
+                return jit_unsupported(j, j->cur_insn, "this constituent");
         }
         j->arrs[result] = slot;
         return CVM_SUCCESS;
@@ -2074,12 +2074,12 @@ static cvm_result emit_composite(jctx *j, const spv_inst *si)
     if (ar != CVM_ERROR_NOT_FOUND)
         return ar;
     if (!rty)
-        return unsupported(j, j->cur_insn, "this composite");
+        return jit_unsupported(j, j->cur_insn, "this composite");
     LLVMValueRef r = NULL;
     if (si->opcode == SpvOpCompositeExtract && si->word_count == 5 && w[3] < j->p->bound &&
         j->pairs[2 * (size_t)w[3]]) { /* a member of an extended arithmetic result */
         if (w[4] > 1 || LLVMTypeOf(j->pairs[2 * (size_t)w[3] + w[4]]) != rty)
-            return unsupported(j, j->cur_insn, "this extract");
+            return jit_unsupported(j, j->cur_insn, "this extract");
         j->vals[result] = j->pairs[2 * (size_t)w[3] + w[4]];
         return CVM_SUCCESS;
     }
@@ -2088,7 +2088,7 @@ static cvm_result emit_composite(jctx *j, const spv_inst *si)
         LLVMValueRef v = si->word_count == 5 ? get_val(j, w[3]) : NULL;
         if (!v || LLVMGetTypeKind(LLVMTypeOf(v)) != LLVMVectorTypeKind ||
             w[4] >= LLVMGetVectorSize(LLVMTypeOf(v)))
-            return unsupported(j, j->cur_insn, "this extract");
+            return jit_unsupported(j, j->cur_insn, "this extract");
         r = LLVMBuildExtractElement(j->B, v, c_i32(j, w[4]), "");
         break;
     }
@@ -2097,19 +2097,19 @@ static cvm_result emit_composite(jctx *j, const spv_inst *si)
         LLVMValueRef v = si->word_count == 6 ? get_val(j, w[4]) : NULL;
         if (!o || !v || LLVMTypeOf(v) != rty || LLVMGetTypeKind(rty) != LLVMVectorTypeKind ||
             w[5] >= LLVMGetVectorSize(rty))
-            return unsupported(j, j->cur_insn, "this insert");
+            return jit_unsupported(j, j->cur_insn, "this insert");
         r = LLVMBuildInsertElement(j->B, v, o, c_i32(j, w[5]), "");
         break;
     }
     case SpvOpCompositeConstruct: {
         if (LLVMGetTypeKind(rty) != LLVMVectorTypeKind)
-            return unsupported(j, j->cur_insn, "this construct");
+            return jit_unsupported(j, j->cur_insn, "this construct");
         unsigned n = LLVMGetVectorSize(rty), at = 0;
         r = LLVMGetUndef(rty);
         for (uint32_t k = 3; k < si->word_count; k++) {
             LLVMValueRef v = get_val(j, w[k]);
             if (!v)
-                return unsupported(j, j->cur_insn, "this constituent");
+                return jit_unsupported(j, j->cur_insn, "this constituent");
             if (LLVMGetTypeKind(LLVMTypeOf(v)) == LLVMVectorTypeKind) {
                 unsigned m = LLVMGetVectorSize(LLVMTypeOf(v));
                 for (unsigned c = 0; c < m && at < n; c++, at++)
@@ -2120,7 +2120,7 @@ static cvm_result emit_composite(jctx *j, const spv_inst *si)
             }
         }
         if (at != n)
-            return unsupported(j, j->cur_insn, "this construct's size");
+            return jit_unsupported(j, j->cur_insn, "this construct's size");
         break;
     }
     case SpvOpVectorShuffle: {
@@ -2128,16 +2128,16 @@ static cvm_result emit_composite(jctx *j, const spv_inst *si)
         LLVMValueRef b = si->word_count >= 5 ? get_val(j, w[4]) : NULL;
         if (!a || !b || LLVMGetTypeKind(LLVMTypeOf(a)) != LLVMVectorTypeKind ||
             LLVMGetTypeKind(rty) != LLVMVectorTypeKind)
-            return unsupported(j, j->cur_insn, "this shuffle");
+            return jit_unsupported(j, j->cur_insn, "this shuffle");
         unsigned na = LLVMGetVectorSize(LLVMTypeOf(a)), nb = LLVMGetVectorSize(LLVMTypeOf(b));
         unsigned n = si->word_count - 5;
         if (n != LLVMGetVectorSize(rty))
-            return unsupported(j, j->cur_insn, "this shuffle");
+            return jit_unsupported(j, j->cur_insn, "this shuffle");
         r = LLVMGetUndef(rty);
         for (unsigned k = 0; k < n; k++) {
             uint32_t s = w[5 + k];
             if (s >= na + nb)
-                return unsupported(j, j->cur_insn, "an undefined shuffle component");
+                return jit_unsupported(j, j->cur_insn, "an undefined shuffle component");
             LLVMValueRef e = s < na ? LLVMBuildExtractElement(j->B, a, c_i32(j, s), "")
                                     : LLVMBuildExtractElement(j->B, b, c_i32(j, s - na), "");
             r = LLVMBuildInsertElement(j->B, r, e, c_i32(j, k), "");
@@ -2153,7 +2153,7 @@ static cvm_result emit_composite(jctx *j, const spv_inst *si)
         break;
     }
     if (!r || LLVMTypeOf(r) != rty)
-        return unsupported(j, j->cur_insn, "this composite's result");
+        return jit_unsupported(j, j->cur_insn, "this composite's result");
     j->vals[result] = r;
     return CVM_SUCCESS;
 }
@@ -2202,7 +2202,7 @@ static cvm_result emit_extended(jctx *j, const spv_inst *si)
     LLVMValueRef x = si->word_count == 5 ? get_val(j, w[3]) : NULL;
     LLVMValueRef y = si->word_count == 5 ? get_val(j, w[4]) : NULL;
     if (!x || !y || LLVMTypeOf(x) != LLVMTypeOf(y) || w[2] >= j->p->bound)
-        return unsupported(j, j->cur_insn, "this instruction's operands");
+        return jit_unsupported(j, j->cur_insn, "this instruction's operands");
     LLVMTypeRef ty = LLVMTypeOf(x);
     int vec = LLVMGetTypeKind(ty) == LLVMVectorTypeKind;
     LLVMTypeRef st = vec ? LLVMGetElementType(ty) : ty;
@@ -2210,7 +2210,7 @@ static cvm_result emit_extended(jctx *j, const spv_inst *si)
      * to the interpreter) */
     if (LLVMGetTypeKind(st) != LLVMIntegerTypeKind || LLVMGetIntTypeWidth(st) < 8 ||
         LLVMGetIntTypeWidth(st) > 32)
-        return unsupported(j, j->cur_insn, "this instruction's operands");
+        return jit_unsupported(j, j->cur_insn, "this instruction's operands");
     unsigned bits = LLVMGetIntTypeWidth(st);
     LLVMValueRef lo, hi;
     switch (si->opcode) {
@@ -2245,9 +2245,9 @@ static cvm_result emit_var_set(jctx *j, uint32_t var, uint32_t init)
 {
     const jptr *pt = var < j->p->bound ? &j->ptrs[var] : NULL;
     if (pt && pt->kind == JP_VAR && pt->comp == UINT32_MAX) {
-        LLVMValueRef v = const_value(j, init);
+        LLVMValueRef v = jit_const_value(j, init);
         if (!v || LLVMTypeOf(v) != value_type(j, pt->var_type))
-            return unsupported_def(j, var, "this variable's initializer");
+            return jit_unsupported_def(j, var, "this variable's initializer");
         LLVMBuildStore(j->B, v, pt->alloca);
         return CVM_SUCCESS;
     }
@@ -2259,7 +2259,7 @@ static cvm_result emit_var_set(jctx *j, uint32_t var, uint32_t init)
         LLVMBuildCall2(j->B, fty, fn_const(j, (void *)jit_init_mem, fty), args, 4, "");
         return CVM_SUCCESS;
     }
-    return unsupported_def(j, var, "this variable's initializer");
+    return jit_unsupported_def(j, var, "this variable's initializer");
 }
 
 /* ---- the collective form: barriers, subgroup operations, Workgroup memory ---
@@ -2340,7 +2340,7 @@ static LLVMValueRef lane_slot(jctx *j, uint32_t id)
 
 /* 1 for the instructions the collective form suspends at: OpControlBarrier
  * and the grammar's Non-Uniform and Group classes (subgroup operations). */
-static int is_collective(const cvm_insn *in)
+static int jit_is_collective(const cvm_insn *in)
 {
     if (in->spv_op == SpvOpControlBarrier)
         return 1;
@@ -2354,7 +2354,7 @@ static cvm_result emit_collective(jctx *j, uint32_t ii)
     const cvm_program *p = j->p;
     const cvm_insn *in = &p->insns[ii];
     if (!j->collective || !in->fn || (in->flags & CVM_INSN_PER_INSTANCE))
-        return unsupported(j, ii, "a barrier or subgroup instruction here");
+        return jit_unsupported(j, ii, "a barrier or subgroup instruction here");
     int barrier = in->spv_op == SpvOpControlBarrier;
     /* (In a called function, inlined here: where every lane still running
      * makes the call together and reaches the instruction's block of the
@@ -2366,8 +2366,8 @@ static cvm_result emit_collective(jctx *j, uint32_t ii)
     const cvm_block *callee_b = j->cur_block < j->f->nblocks ? &j->f->blocks[j->cur_block] : NULL;
     if ((j->call || j->f != &p->funcs[p->entry]) &&
         !(j->call && j->call->convergent && callee_b && callee_b->convergent))
-        return unsupported(j, ii, "a barrier or subgroup instruction in a called function "
-                                  "that invocations may reach apart");
+        return jit_unsupported(j, ii, "a barrier or subgroup instruction in a called function "
+                                      "that invocations may reach apart");
     /* (a barrier the analysis cannot show convergent is taken too: the
      * texts ask that every invocation reach it together, and the runner
      * checks that they all wait at it, as h_barrier does) */
@@ -2379,14 +2379,14 @@ static cvm_result emit_collective(jctx *j, uint32_t ii)
      * that block with: the lanes that wait at its start, run_ordered) */
     const cvm_block *cb = j->cur_block < j->f->nblocks ? &j->f->blocks[j->cur_block] : NULL;
     if (!cb)
-        return unsupported(j, ii, "a barrier or subgroup instruction here");
+        return jit_unsupported(j, ii, "a barrier or subgroup instruction here");
     uint32_t where = ii;
     if (j->ordered && !cb->convergent)
         where |= JIT_CO_SYNC;
     else if (!barrier && !(cb->convergent ||
                            (cb->convergent_sg && !(in->flags & CVM_INSN_WORKGROUP_SCOPE))))
-        return unsupported(j, ii, "a subgroup instruction that invocations may reach apart "
-                                  "(a block that is not convergent)");
+        return jit_unsupported(j, ii, "a subgroup instruction that invocations may reach apart "
+                                      "(a block that is not convergent)");
     if (!barrier) {
         /* (operands a and b are the ids the handlers read: cvm_lower_subgroup) */
         const uint32_t ids[2] = {in->a, in->b};
@@ -2398,7 +2398,7 @@ static cvm_result emit_collective(jctx *j, uint32_t ii)
             LLVMValueRef v = get_val(j, id);
             if (!v || !value_type(j, tid) || LLVMTypeOf(v) != value_type(j, tid) ||
                 type_of(j, tid)->size > JIT_MAX_ACCESS)
-                return unsupported(j, ii, "this operand of a subgroup instruction");
+                return jit_unsupported(j, ii, "this operand of a subgroup instruction");
             if (comp_sk(j, tid) == CVM_SK_BOOL) {
                 uint32_t n = ncomp_of(j, tid);
                 v = LLVMBuildZExt(j->B, v, n > 1 ? LLVMVectorType(j->i8, n) : j->i8, "");
@@ -2409,12 +2409,12 @@ static cvm_result emit_collective(jctx *j, uint32_t ii)
         }
         if (in->result && (in->result >= p->bound || !in->type || !value_type(j, in->type) ||
                            type_of(j, in->type)->size > JIT_MAX_ACCESS))
-            return unsupported(j, ii, "this subgroup instruction's result");
+            return jit_unsupported(j, ii, "this subgroup instruction's result");
     }
     LLVMBasicBlockRef resume = LLVMAppendBasicBlockInContext(j->C, j->fn, "resume");
     emit_co_suspend(j, c_i32(j, where), resume, 0);
     if (!barrier && in->result)
-        j->vals[in->result] = unspill(j, lane_slot(j, in->result), in->type);
+        j->vals[in->result] = jit_unspill(j, lane_slot(j, in->result), in->type);
     return CVM_SUCCESS;
 }
 
@@ -2431,8 +2431,8 @@ static cvm_result emit_atomic(jctx *j, uint32_t ii, const cvm_insn *in)
      * not per-invocation memory, whose exec.h addresses are the lane's own) */
     if (!pt || pt->kind != JP_MEM ||
         (pt->region != CVM_REGION_WORKGROUP && pt->region < CVM_REGION_FIRST_BUFFER) ||
-        !region(j, pt->region))
-        return unsupported(j, ii, "an atomic instruction on this pointer");
+        !jit_region(j, pt->region))
+        return jit_unsupported(j, ii, "an atomic instruction on this pointer");
     uint64_t lim = UINT64_C(1) << CVM_ADDR_OFFSET_BITS;
     LLVMValueRef bad = LLVMBuildICmp(j->B, LLVMIntUGE, pt->off, c_i64(j, lim), "");
     LLVMValueRef off = LLVMBuildSelect(j->B, bad, c_i64(j, lim - 1), pt->off, "");
@@ -2446,14 +2446,14 @@ static cvm_result emit_atomic(jctx *j, uint32_t ii, const cvm_insn *in)
         LLVMValueRef v = get_val(j, ids[k]);
         if (!v || !value_type(j, tid) || LLVMTypeOf(v) != value_type(j, tid) ||
             type_of(j, tid)->size > JIT_MAX_ACCESS)
-            return unsupported(j, ii, "this operand of an atomic instruction");
-        ops[k] = spill(j, v, tid);
+            return jit_unsupported(j, ii, "this operand of an atomic instruction");
+        ops[k] = jit_spill(j, v, tid);
     }
     LLVMValueRef res = LLVMConstNull(j->ptr8);
     if (in->result) {
         if (in->result >= p->bound || !in->type || !value_type(j, in->type) ||
             type_of(j, in->type)->size > JIT_MAX_ACCESS)
-            return unsupported(j, ii, "this atomic instruction's result");
+            return jit_unsupported(j, ii, "this atomic instruction's result");
         res = new_slot(j, type_of(j, in->type)->size);
     }
     LLVMTypeRef params[7] = {LLVMPointerType(j->env_t, 0), j->i32, j->i32, j->i64,
@@ -2461,7 +2461,7 @@ static cvm_result emit_atomic(jctx *j, uint32_t ii, const cvm_insn *in)
     LLVMValueRef args[7] = {j->env, c_i32(j, ii), j->lane, addr, ops[0], ops[1], res};
     emit_checked_call(j, (void *)jit_atomic, params, args, 7);
     if (in->result)
-        j->vals[in->result] = unspill(j, res, in->type);
+        j->vals[in->result] = jit_unspill(j, res, in->type);
     return CVM_SUCCESS;
 }
 
@@ -2482,18 +2482,18 @@ static cvm_result emit_idot(jctx *j, uint32_t ii, const spv_inst *si, const cvm_
     LLVMTypeRef rty = value_type(j, in->type);
     if (!a || !b || (acc && !c) || !rty || LLVMGetTypeKind(rty) != LLVMIntegerTypeKind ||
         in->result >= j->p->bound || (acc && LLVMTypeOf(c) != rty))
-        return unsupported(j, ii, "this integer dot product's operands");
+        return jit_unsupported(j, ii, "this integer dot product's operands");
     uint32_t n = in->ncomp;
     if (in->d) { /* packed: four 8-bit components of a 32-bit scalar */
         if (LLVMTypeOf(a) != j->i32 || LLVMTypeOf(b) != j->i32 || n != 4)
-            return unsupported(j, ii, "this integer dot product's operands");
+            return jit_unsupported(j, ii, "this integer dot product's operands");
         LLVMTypeRef v4 = LLVMVectorType(j->i8, 4);
         a = LLVMBuildBitCast(j->B, a, v4, "");
         b = LLVMBuildBitCast(j->B, b, v4, "");
     } else if (LLVMGetTypeKind(LLVMTypeOf(a)) != LLVMVectorTypeKind ||
                LLVMTypeOf(a) != LLVMTypeOf(b) || LLVMGetVectorSize(LLVMTypeOf(a)) != n ||
                LLVMGetTypeKind(LLVMGetElementType(LLVMTypeOf(a))) != LLVMIntegerTypeKind) {
-        return unsupported(j, ii, "this integer dot product's operands");
+        return jit_unsupported(j, ii, "this integer dot product's operands");
     }
     LLVMTypeRef w = LLVMVectorType(j->i64, n);
     int wide = LLVMGetElementType(LLVMTypeOf(a)) == j->i64;
@@ -2545,7 +2545,7 @@ static cvm_result emit_dot(jctx *j, uint32_t ii, const cvm_insn *in)
         (sk != CVM_SK_F16 && sk != CVM_SK_F32 && sk != CVM_SK_F64) || !sk_llvm_ok(j, sk) ||
         rty != scalar_type(j, sk) || LLVMGetTypeKind(vt) != LLVMVectorTypeKind ||
         LLVMGetElementType(vt) != rty || LLVMGetVectorSize(vt) != in->ncomp)
-        return unsupported(j, ii, "this dot product's operands");
+        return jit_unsupported(j, ii, "this dot product's operands");
     uint32_t n = in->ncomp;
     LLVMTypeRef wt = LLVMVectorType(j->f64, n);
     LLVMValueRef xa = sk == CVM_SK_F64 ? a : LLVMBuildFPExt(j->B, a, wt, "");
@@ -2571,7 +2571,7 @@ static cvm_result emit_dot(jctx *j, uint32_t ii, const cvm_insn *in)
     uint32_t tids[2] = {j->mod->defs[in->a].type, j->mod->defs[in->b].type};
     LLVMValueRef rn = call_lane_kernel(j, (void *)cvm_dot_eval_lane, 4, ii, in->type, ids, tids, 2);
     if (!rn || LLVMTypeOf(rn) != rty)
-        return unsupported(j, ii, "this dot product's result");
+        return jit_unsupported(j, ii, "this dot product's result");
     LLVMBasicBlockRef again_end = LLVMGetInsertBlock(j->B);
     LLVMBuildBr(j->B, join);
     LLVMPositionBuilderAtEnd(j->B, join);
@@ -2608,7 +2608,7 @@ static cvm_result emit_bitfield(jctx *j, uint32_t ii, const spv_inst *si, const 
     const uint32_t *w = si->words;
     int insert = si->opcode == SpvOpBitFieldInsert;
     if (si->word_count != (insert ? 7u : 6u) || w[2] >= j->p->bound)
-        return unsupported(j, ii, "this bit-field instruction's operands");
+        return jit_unsupported(j, ii, "this bit-field instruction's operands");
     LLVMTypeRef rty = value_type(j, w[1]);
     LLVMValueRef x = get_val(j, w[3]), y = insert ? get_val(j, w[4]) : NULL;
     LLVMValueRef off = get_val(j, w[insert ? 5 : 4]), cnt = get_val(j, w[insert ? 6 : 5]);
@@ -2620,7 +2620,7 @@ static cvm_result emit_bitfield(jctx *j, uint32_t ii, const spv_inst *si, const 
         LLVMGetTypeKind(LLVMTypeOf(cnt)) != LLVMIntegerTypeKind ||
         LLVMGetIntTypeWidth(LLVMTypeOf(off)) != 8 * cvm_sk_size((cvm_scalar_kind)in->d) ||
         LLVMGetIntTypeWidth(LLVMTypeOf(cnt)) != 8 * cvm_sk_size((cvm_scalar_kind)in->sk2))
-        return unsupported(j, ii, "this bit-field instruction's operands");
+        return jit_unsupported(j, ii, "this bit-field instruction's operands");
     unsigned bits = LLVMGetIntTypeWidth(st);
     LLVMTypeRef wt = vec ? LLVMVectorType(j->i64, LLVMGetVectorSize(rty)) : j->i64;
     LLVMValueRef o = int_as_u64(j, off, in->d), c = int_as_u64(j, cnt, in->sk2);
@@ -2670,7 +2670,7 @@ static cvm_result emit_bit_ops(jctx *j, uint32_t ii, const spv_inst *si)
     LLVMTypeRef rty = si->word_count == 4 ? value_type(j, w[1]) : NULL;
     LLVMValueRef x = si->word_count == 4 ? get_val(j, w[3]) : NULL;
     if (!rty || !x || w[2] >= j->p->bound || !kind_is(rty, 0) || !kind_is(LLVMTypeOf(x), 0))
-        return unsupported(j, ii, "this instruction's operand");
+        return jit_unsupported(j, ii, "this instruction's operand");
     int rvec = LLVMGetTypeKind(rty) == LLVMVectorTypeKind;
     if (rvec && LLVMGetTypeKind(LLVMTypeOf(x)) != LLVMVectorTypeKind)
         x = splat(j, x, rty);
@@ -2680,11 +2680,11 @@ static cvm_result emit_bit_ops(jctx *j, uint32_t ii, const spv_inst *si)
     if (xvec != rvec || (rvec && LLVMGetVectorSize(xt) != LLVMGetVectorSize(rty)) ||
         LLVMGetIntTypeWidth(xs) < 8 || LLVMGetIntTypeWidth(rs) < 8 ||
         (si->opcode == SpvOpBitReverse && xt != rty))
-        return unsupported(j, ii, "this instruction's operand");
+        return jit_unsupported(j, ii, "this instruction's operand");
     const char *name = si->opcode == SpvOpBitReverse ? "llvm.bitreverse" : "llvm.ctpop";
     LLVMValueRef r = call_intrinsic(j, name, &xt, 1, &x, 1);
     if (!r)
-        return unsupported(j, ii, "this instruction");
+        return jit_unsupported(j, ii, "this instruction");
     unsigned xb = LLVMGetIntTypeWidth(xs), rb = LLVMGetIntTypeWidth(rs);
     if (rb > xb)
         r = LLVMBuildZExt(j->B, r, rty, "");
@@ -2699,10 +2699,10 @@ static cvm_result emit_insn(jctx *j, uint32_t ii)
     const cvm_insn *in = &j->p->insns[ii];
     spv_inst si;
     if (!insn_words(j, ii, &si))
-        return unsupported(j, ii, "this instruction");
+        return jit_unsupported(j, ii, "this instruction");
     if (in->flags & CVM_INSN_PER_INSTANCE)
-        return unsupported(j, ii, "a cooperative-matrix instruction");
-    if (j->collective && is_collective(in))
+        return jit_unsupported(j, ii, "a cooperative-matrix instruction");
+    if (j->collective && jit_is_collective(in))
         return emit_collective(j, ii);
     if (cvm_atomic_insn(in) && !j->leaf && !j->scope)
         return emit_atomic(j, ii, in);
@@ -2710,11 +2710,11 @@ static cvm_result emit_insn(jctx *j, uint32_t ii)
     switch (op) {
     case SpvOpLoad:
         if (si.word_count < 4)
-            return unsupported(j, ii, "this load");
+            return jit_unsupported(j, ii, "this load");
         return emit_load(j, si.words[2], si.words[1], si.words[3]);
     case SpvOpStore:
         if (si.word_count < 3)
-            return unsupported(j, ii, "this store");
+            return jit_unsupported(j, ii, "this store");
         return emit_store(j, si.words[1], si.words[2]);
     case SpvOpAccessChain:
     case SpvOpInBoundsAccessChain:
@@ -2723,7 +2723,7 @@ static cvm_result emit_insn(jctx *j, uint32_t ii)
         return emit_extended(j, &si);
     case SpvOpVariable: /* a Function variable's initializer, each time the block runs */
         if (si.word_count < 5)
-            return unsupported(j, ii, "this variable");
+            return jit_unsupported(j, ii, "this variable");
         return emit_var_set(j, si.words[2], si.words[4]);
     case SpvOpCompositeExtract: case SpvOpCompositeInsert: case SpvOpCompositeConstruct:
     case SpvOpVectorShuffle: case SpvOpCopyObject: case SpvOpCopyLogical:
@@ -2737,7 +2737,7 @@ static cvm_result emit_insn(jctx *j, uint32_t ii)
         cvm_result pr;
         if (emit_ptr_bitcast(j, &si, &pr))
             return pr;
-        return unsupported(j, ii, "this pointer conversion");
+        return jit_unsupported(j, ii, "this pointer conversion");
     }
     case SpvOpSDot: case SpvOpUDot: case SpvOpSUDot:
     case SpvOpSDotAccSat: case SpvOpUDotAccSat: case SpvOpSUDotAccSat:
@@ -2752,7 +2752,7 @@ static cvm_result emit_insn(jctx *j, uint32_t ii)
     case SpvOpAll: { /* a Boolean vector's components or'ed, and'ed */
         LLVMValueRef v = si.word_count == 4 ? get_val(j, si.words[3]) : NULL;
         if (!v || si.words[2] >= j->p->bound)
-            return unsupported(j, ii, "this instruction's operand");
+            return jit_unsupported(j, ii, "this instruction's operand");
         LLVMTypeRef ty = LLVMTypeOf(v);
         if (LLVMGetTypeKind(ty) == LLVMVectorTypeKind && LLVMGetElementType(ty) == j->i1) {
             unsigned n = LLVMGetVectorSize(ty);
@@ -2760,7 +2760,7 @@ static cvm_result emit_insn(jctx *j, uint32_t ii)
             v = op == SpvOpAll ? LLVMBuildICmp(j->B, LLVMIntEQ, bits, LLVMConstAllOnes(LLVMTypeOf(bits)), "")
                                : LLVMBuildICmp(j->B, LLVMIntNE, bits, LLVMConstNull(LLVMTypeOf(bits)), "");
         } else if (ty != j->i1) {
-            return unsupported(j, ii, "this instruction's operand");
+            return jit_unsupported(j, ii, "this instruction's operand");
         }
         j->vals[si.words[2]] = v;
         return CVM_SUCCESS;
@@ -2770,11 +2770,11 @@ static cvm_result emit_insn(jctx *j, uint32_t ii)
             return emit_glsl(j, &si, in);
         if (in->fn == NULL && in->cf == CVM_CF_NONE)
             return CVM_SUCCESS;
-        return unsupported(j, ii, "this extended instruction");
+        return jit_unsupported(j, ii, "this extended instruction");
     default:
         if (is_arith_op(op))
             return emit_arith(j, &si, in);
-        return unsupported(j, ii, "this instruction");
+        return jit_unsupported(j, ii, "this instruction");
     }
 }
 
@@ -2804,11 +2804,11 @@ static cvm_result to_slots(jctx *j, const spv_inst *si)
             continue;
         if (j->mod->defs[id].opcode == SpvOpVariable) {
             if (j->ptrs[id].kind != JP_NONE)
-                return unsupported(j, j->cur_insn, "a variable of the compiled code named here");
+                return jit_unsupported(j, j->cur_insn, "a variable of the compiled code named here");
             continue;
         }
         if ((j->vals[id] || j->ptrs[id].kind != JP_NONE) && !p->uniform[id])
-            return unsupported(j, j->cur_insn, "a value that may differ between invocations, named here");
+            return jit_unsupported(j, j->cur_insn, "a value that may differ between invocations, named here");
         if (j->vals[id]) {
             LLVMValueRef v = j->vals[id];
             uint32_t tid = j->mod->defs[id].type;
@@ -2828,7 +2828,7 @@ static cvm_result to_slots(jctx *j, const spv_inst *si)
             LLVMValueRef sp = LLVMBuildBitCast(j->B, slot_ptr(j, id), LLVMPointerType(j->i64, 0), "");
             LLVMSetAlignment(LLVMBuildStore(j->B, addr, sp), 1);
         } else if (j->ptrs[id].kind != JP_NONE) {
-            return unsupported(j, j->cur_insn, "a pointer of the compiled code named here");
+            return jit_unsupported(j, j->cur_insn, "a pointer of the compiled code named here");
         }
     }
     return CVM_SUCCESS;
@@ -2879,8 +2879,8 @@ static cvm_result emit_handler_call(jctx *j, uint32_t ii, const spv_inst *si, in
     }
     if (in->result && in->result < j->p->bound && in->type && value_type(j, in->type)) {
         if (!one_lane || !j->p->uniform[in->result])
-            return unsupported(j, ii, "a value that differs between invocations");
-        j->vals[in->result] = unspill(j, slot_ptr(j, in->result), in->type);
+            return jit_unsupported(j, ii, "a value that differs between invocations");
+        j->vals[in->result] = jit_unspill(j, slot_ptr(j, in->result), in->type);
     }
     return CVM_SUCCESS;
 }
@@ -3038,7 +3038,7 @@ static cvm_result emit_scope_insn(jctx *j, uint32_t ii)
     const cvm_insn *in = &j->p->insns[ii];
     spv_inst si;
     if (!insn_words(j, ii, &si))
-        return unsupported(j, ii, "this instruction");
+        return jit_unsupported(j, ii, "this instruction");
     if (!in->fn)
         return emit_insn(j, ii); /* (a non-semantic extended instruction) */
     if (in->flags & CVM_INSN_PER_INSTANCE) {
@@ -3061,7 +3061,7 @@ static cvm_result emit_scope_insn(jctx *j, uint32_t ii)
         if (si.opcode == SpvOpStore && si.word_count >= 3 && private_var(j, si.words[1]) &&
             scope_uniform_id(j, si.words[2]))
             return emit_handler_call(j, ii, &si, 0);
-        return unsupported(j, ii, "an instruction whose value may differ between invocations");
+        return jit_unsupported(j, ii, "an instruction whose value may differ between invocations");
     }
     if (native_ok(j, &si))
         return emit_insn(j, ii);
@@ -3154,7 +3154,7 @@ static cvm_result emit_terminator(jctx *j, uint32_t ii, uint32_t bi, LLVMBasicBl
     case CVM_CF_BRANCH: {
         LLVMBasicBlockRef to = in->a < f->nblocks ? edge_to(j, in->a, bi) : NULL;
         if (!to)
-            return unsupported(j, ii, "this branch");
+            return jit_unsupported(j, ii, "this branch");
         LLVMBuildBr(j->B, to);
         break;
     }
@@ -3162,10 +3162,10 @@ static cvm_result emit_terminator(jctx *j, uint32_t ii, uint32_t bi, LLVMBasicBl
         LLVMValueRef c = get_val(j, in->a);
         if (!c || LLVMTypeOf(c) != j->i1 || in->b >= f->nblocks || in->c >= f->nblocks ||
             (j->scope && !uniform_selector(j, in->a)))
-            return unsupported(j, ii, "this branch");
+            return jit_unsupported(j, ii, "this branch");
         LLVMBasicBlockRef tb = edge_to(j, in->b, bi), fb = edge_to(j, in->c, bi);
         if (!tb || !fb)
-            return unsupported(j, ii, "this branch");
+            return jit_unsupported(j, ii, "this branch");
         LLVMBuildCondBr(j->B, c, tb, fb);
         break;
     }
@@ -3173,18 +3173,18 @@ static cvm_result emit_terminator(jctx *j, uint32_t ii, uint32_t bi, LLVMBasicBl
         LLVMValueRef s = get_val(j, in->a);
         if (!s || LLVMGetTypeKind(LLVMTypeOf(s)) != LLVMIntegerTypeKind || in->b >= f->nblocks ||
             (j->scope && !uniform_selector(j, in->a)))
-            return unsupported(j, ii, "this switch");
+            return jit_unsupported(j, ii, "this switch");
         /* (low word, high word, block) triples (cvm_lower_control); the
          * first of equal literals wins there, and LLVM refuses equal ones */
         LLVMBasicBlockRef db = edge_to(j, in->b, bi);
         if (!db)
-            return unsupported(j, ii, "this switch");
+            return jit_unsupported(j, ii, "this switch");
         LLVMValueRef sw = LLVMBuildSwitch(j->B, s, db, in->nextra / 3);
         const uint32_t *e = j->p->extra + in->extra;
         for (uint32_t k = 0; k + 2 < in->nextra; k += 3) {
             LLVMBasicBlockRef cb = e[k + 2] < f->nblocks ? edge_to(j, e[k + 2], bi) : NULL;
             if (!cb)
-                return unsupported(j, ii, "this switch target");
+                return jit_unsupported(j, ii, "this switch target");
             uint64_t lit = e[k] | ((uint64_t)e[k + 1] << 32);
             LLVMAddCase(sw, LLVMConstInt(LLVMTypeOf(s), lit, 0), cb);
         }
@@ -3193,7 +3193,7 @@ static cvm_result emit_terminator(jctx *j, uint32_t ii, uint32_t bi, LLVMBasicBl
     case CVM_CF_RETURN:
     case CVM_CF_KILL:
         if (j->leaf || (j->scope && in->cf == CVM_CF_KILL))
-            return unsupported(j, ii, "this return");
+            return jit_unsupported(j, ii, "this return");
         /* (OpKill and the like in a callee end the invocation, as in the
          * interpreter, whose caller ends the lanes that the callee ended) */
         LLVMBuildBr(j->B, j->call && in->cf == CVM_CF_RETURN ? j->call->ret_bb
@@ -3206,7 +3206,7 @@ static cvm_result emit_terminator(jctx *j, uint32_t ii, uint32_t bi, LLVMBasicBl
         LLVMValueRef v = j->leaf || j->call ? get_val(j, in->a) : NULL;
         uint32_t rt = f->return_type;
         if (!v || rt >= j->p->ntypes || LLVMTypeOf(v) != value_type(j, rt))
-            return unsupported(j, ii, "this returned value");
+            return jit_unsupported(j, ii, "this returned value");
         if (j->call) {
             jcall *c = j->call;
             LLVMValueRef *nv = cvm_realloc(c->vals, (c->n + 1) * sizeof(LLVMValueRef));
@@ -3234,7 +3234,7 @@ static cvm_result emit_terminator(jctx *j, uint32_t ii, uint32_t bi, LLVMBasicBl
         break;
     }
     default:
-        return unsupported(j, ii, "this control flow");
+        return jit_unsupported(j, ii, "this control flow");
     }
     *o_end = LLVMGetInsertBlock(j->B);
     return CVM_SUCCESS;
@@ -3291,7 +3291,7 @@ static cvm_result emit_builtins(jctx *j, LLVMValueRef nlanes, LLVMValueRef sg)
         LLVMBuildLShr(j->B, LLVMBuildAdd(j->B, nlanes, sg1, ""), lg, "");
     for (uint32_t b = 0; b < p->nbuiltins; b++)
         if (p->builtin_kinds[b] >= 64 || !j->builtin_vals[p->builtin_kinds[b]])
-            return unsupported_def(j, p->builtin_vars[b], "this built-in");
+            return jit_unsupported_def(j, p->builtin_vars[b], "this built-in");
     return CVM_SUCCESS;
 }
 
@@ -3308,7 +3308,7 @@ static cvm_result emit_params(jctx *j)
         uint32_t id = f->params[k];
         uint32_t tid = id < j->p->bound ? j->mod->defs[id].type : 0;
         if (!tid || tid >= j->p->ntypes)
-            return unsupported(j, UINT32_MAX, "this parameter");
+            return jit_unsupported(j, UINT32_MAX, "this parameter");
         /* the argument's base and stride, read once before the calls */
         LLVMBasicBlockRef cur = LLVMGetInsertBlock(j->B);
         LLVMPositionBuilderBefore(j->B, LLVMGetBasicBlockTerminator(LLVMGetEntryBasicBlock(j->fn)));
@@ -3348,7 +3348,7 @@ static cvm_result emit_params(jctx *j)
                    t->size == t->count * type_of(j, t->elem)->size) {
             j->arrs[id] = pp;
         } else {
-            return unsupported(j, UINT32_MAX, "a parameter of this type");
+            return jit_unsupported(j, UINT32_MAX, "a parameter of this type");
         }
     }
     return CVM_SUCCESS;
@@ -3359,7 +3359,7 @@ static LLVMValueRef tile_field(jctx *j, LLVMValueRef tp, size_t off, LLVMTypeRef
     LLVMValueRef o = c_i64(j, off);
     LLVMValueRef p = LLVMBuildGEP2(j->B, j->i8, tp, &o, 1, "");
     LLVMValueRef v = LLVMBuildLoad2(j->B, ty, LLVMBuildBitCast(j->B, p, LLVMPointerType(ty, 0), ""), "");
-    return invariant(j, v);
+    return jit_invariant(j, v);
 }
 
 /* Field `off` (bytes) of split-plan part `idx` of the array at `arr`. */
@@ -3370,7 +3370,7 @@ static LLVMValueRef part_field(jctx *j, LLVMValueRef arr, LLVMValueRef idx, size
                                                       c_i64(j, sizeof(cvm_tensor_element)), ""),
                                    c_i64(j, off), "");
     LLVMValueRef p = LLVMBuildGEP2(j->B, j->i8, arr, &at, 1, "");
-    return invariant(j, LLVMBuildLoad2(j->B, ty, LLVMBuildBitCast(j->B, p, LLVMPointerType(ty, 0), ""), ""));
+    return jit_invariant(j, LLVMBuildLoad2(j->B, ty, LLVMBuildBitCast(j->B, p, LLVMPointerType(ty, 0), ""), ""));
 }
 
 /* A DecodeFunc's parameters for element (tile_row, tile_col) of a tile
@@ -3383,10 +3383,10 @@ static cvm_result emit_tile_params(jctx *j)
 {
     const cvm_function *f = j->f;
     if (f->nparams != 3)
-        return unsupported(j, UINT32_MAX, "a DecodeFunc of this signature");
+        return jit_unsupported(j, UINT32_MAX, "a DecodeFunc of this signature");
     const cvm_type *pt = type_of(j, j->mod->defs[f->params[0]].type);
     if (pt->tclass != CVM_TC_POINTER || pt->size != 8)
-        return unsupported(j, UINT32_MAX, "a DecodeFunc of this signature");
+        return jit_unsupported(j, UINT32_MAX, "a DecodeFunc of this signature");
     LLVMValueRef ri = part_field(j, j->tile_rows, j->tile_row, offsetof(cvm_tensor_element, index), j->i64);
     LLVMValueRef ci = part_field(j, j->tile_cols, j->tile_col, offsetof(cvm_tensor_element, index), j->i64);
     LLVMValueRef index = LLVMBuildAdd(j->B, ri, ci, "");
@@ -3407,7 +3407,7 @@ static cvm_result emit_tile_params(jctx *j)
         if (at->tclass != CVM_TC_ARRAY || at->elem >= j->p->ntypes ||
             type_of(j, at->elem)->tclass != CVM_TC_INT || type_of(j, at->elem)->size != 4 ||
             at->size != at->count * 4u)
-            return unsupported(j, UINT32_MAX, "a DecodeFunc of this signature");
+            return jit_unsupported(j, UINT32_MAX, "a DecodeFunc of this signature");
         /* the array, on the stack (LLVM keeps its elements in registers) */
         LLVMBasicBlockRef cur = LLVMGetInsertBlock(j->B);
         LLVMPositionBuilderBefore(j->B, LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(j->fn)));
@@ -3451,7 +3451,7 @@ static cvm_result setup_globals(jctx *j)
             continue; /* (a leaf naming one is not taken: emit_load; the scope
                          form runs what names one by its handler) */
         if (ds->array_size != 1)
-            return unsupported_def(j, ds->var, "descriptor arrays");
+            return jit_unsupported_def(j, ds->var, "descriptor arrays");
         jptr *pt = &j->ptrs[ds->var];
         pt->kind = JP_MEM;
         pt->region = ds->first_region;
@@ -3618,9 +3618,9 @@ static cvm_result setup_invocation_vars(jctx *j)
         if (d->func >= p->nfuncs || !reach[d->func])
             continue;
         if (vi.words[3] != SpvStorageClassFunction)
-            r = unsupported_def(j, id, "a variable of this storage class");
+            r = jit_unsupported_def(j, id, "a variable of this storage class");
         else if (!invocation_var(j, id, 0, dyn[id]))
-            r = unsupported_def(j, id, "a Function variable of this type");
+            r = jit_unsupported_def(j, id, "a Function variable of this type");
         else /* (zero at the start, as the interpreter's per-invocation memory;
                 an initializer is its OpVariable's, each time it runs) */
             r = record_var(j, id, 0);
@@ -3641,7 +3641,7 @@ static cvm_result setup_function_vars(jctx *j)
         if (mod->functions[i].id == j->f->id)
             sf = &mod->functions[i];
     if (!sf)
-        return unsupported(j, UINT32_MAX, "this function");
+        return jit_unsupported(j, UINT32_MAX, "this function");
     size_t off = sf->begin;
     spv_inst si;
     while (off < sf->end && spv_next_inst(&mod->bin, &off, &si, NULL) == 1) {
@@ -3649,17 +3649,17 @@ static cvm_result setup_function_vars(jctx *j)
             continue;
         uint32_t id = si.words[2];
         if (si.words[3] != SpvStorageClassFunction)
-            return unsupported_def(j, id, "a variable of this storage class");
+            return jit_unsupported_def(j, id, "a variable of this storage class");
         uint32_t pointee = p->types[si.words[1]].elem;
         LLVMTypeRef ty = value_type(j, pointee);
         if (j->scope && !ty)
             continue; /* stays in the interpreter's memory, its loads and
                          stores run by their handlers */
         if (j->scope && p->var_uoffset[id] == UINT64_MAX)
-            return unsupported_def(j, id,
-                                   "a Function variable that may differ between invocations");
+            return jit_unsupported_def(j, id,
+                                       "a Function variable that may differ between invocations");
         if (!ty)
-            return unsupported_def(j, id, "a Function variable of this type");
+            return jit_unsupported_def(j, id, "a Function variable of this type");
         LLVMValueRef a = LLVMBuildAlloca(j->B, ty, "");
         j->ptrs[id].kind = JP_VAR;
         j->ptrs[id].alloca = a;
@@ -3679,9 +3679,9 @@ static cvm_result emit_var_init(jctx *j)
         jptr *pt = &j->ptrs[j->var_ids[v]];
         if (pt->kind == JP_MEM) { /* lane l's copy at l * inv_size + its offset */
             uint32_t id = j->var_ids[v];
-            region_info *ri = region(j, CVM_REGION_INVOCATION);
+            region_info *ri = jit_region(j, CVM_REGION_INVOCATION);
             if (!ri)
-                return unsupported_def(j, id, "this variable");
+                return jit_unsupported_def(j, id, "this variable");
             pt->off = LLVMBuildAdd(j->B,
                                    LLVMBuildMul(j->B, LLVMBuildZExt(j->B, j->lane, j->i64, ""),
                                                 c_i64(j, j->p->inv_size), ""),
@@ -3699,9 +3699,9 @@ static cvm_result emit_var_init(jctx *j)
         LLVMTypeRef ty = value_type(j, pt->var_type);
         LLVMValueRef init = LLVMConstNull(ty);
         if (j->var_inits[v]) {
-            init = const_value(j, j->var_inits[v]);
+            init = jit_const_value(j, j->var_inits[v]);
             if (!init || LLVMTypeOf(init) != ty)
-                return unsupported(j, UINT32_MAX, "this variable's initializer");
+                return jit_unsupported(j, UINT32_MAX, "this variable's initializer");
         }
         LLVMBuildStore(j->B, init, pt->alloca);
     }
@@ -3732,11 +3732,11 @@ static cvm_result mark_slot_phis(jctx *j)
              ii++) {
             const cvm_insn *ph = &p->insns[ii];
             if (ph->type >= p->ntypes || ph->result >= p->bound)
-                return unsupported(j, ii, "this phi");
+                return jit_unsupported(j, ii, "this phi");
             if (value_type(j, ph->type))
                 continue;
             if (p->types[ph->type].tclass != CVM_TC_COOPMAT && !p->uniform[ph->result])
-                return unsupported(j, ii, "a phi whose value may differ between invocations");
+                return jit_unsupported(j, ii, "a phi whose value may differ between invocations");
             j->slot_phi[ii] = 1;
             j->has_slot_phis[bi] = 1;
         }
@@ -3829,7 +3829,7 @@ static cvm_result emit_blocks(jctx *j, const cvm_function *f)
     LLVMBasicBlockRef *saved_bbs = j->bbs;
     cvm_result r = CVM_SUCCESS;
     if (f->nblocks == 0)
-        return unsupported_def(j, f->id, "a function without blocks");
+        return jit_unsupported_def(j, f->id, "a function without blocks");
     LLVMBasicBlockRef *bbs = cvm_calloc(f->nblocks, sizeof(LLVMBasicBlockRef));
     uint64_t *order = cvm_calloc(f->nblocks, sizeof(uint64_t));
     uint64_t *charge = cvm_calloc(f->nblocks, sizeof(uint64_t));
@@ -3868,7 +3868,7 @@ static cvm_result emit_blocks(jctx *j, const cvm_function *f)
         uint32_t ii = blk->first, end = blk->first + blk->count;
         j->inlined += blk->count;
         if (j->depth && j->inlined > JIT_MAX_INLINED) {
-            r = unsupported(j, blk->first, "a shader this long once its calls are inlined");
+            r = jit_unsupported(j, blk->first, "a shader this long once its calls are inlined");
             break;
         }
         /* phis first, their incoming values added once every block is done */
@@ -3878,11 +3878,11 @@ static cvm_result emit_blocks(jctx *j, const cvm_function *f)
             if (j->scope && j->slot_phi[ii])
                 continue; /* (moved by jit_slot_phis) */
             if (j->scope && (ph->result >= p->bound || !p->uniform[ph->result])) {
-                r = unsupported(j, ii, "a phi whose value may differ between invocations");
+                r = jit_unsupported(j, ii, "a phi whose value may differ between invocations");
                 break;
             }
             if (!ty) {
-                r = unsupported(j, ii, "a phi of this type");
+                r = jit_unsupported(j, ii, "a phi of this type");
                 break;
             }
             j->vals[ph->result] = LLVMBuildPhi(j->B, ty, "");
@@ -3909,12 +3909,12 @@ static cvm_result emit_blocks(jctx *j, const cvm_function *f)
             else if (in->cf == CVM_CF_CALL && !j->scope && !j->leaf)
                 r = emit_call(j, ii);
             else
-                r = unsupported(j, ii, in->cf == CVM_CF_CALL ? "function calls" : "this control flow");
+                r = jit_unsupported(j, ii, in->cf == CVM_CF_CALL ? "function calls" : "this control flow");
         }
         if (r == CVM_SUCCESS && (blk->count == 0 || p->insns[end - 1].cf == CVM_CF_NONE ||
                                  p->insns[end - 1].cf == CVM_CF_PHI ||
                                  p->insns[end - 1].cf == CVM_CF_CALL))
-            r = unsupported(j, blk->first, "a block without a terminator");
+            r = jit_unsupported(j, blk->first, "a block without a terminator");
     }
     /* phi incoming values: from the LLVM block that ends each predecessor
      * (before another copy of this function, inlined elsewhere, takes the
@@ -3934,7 +3934,7 @@ static cvm_result emit_blocks(jctx *j, const cvm_function *f)
                     continue; /* (its block never branches here) */
                 LLVMValueRef v = get_val(j, pairs[k]);
                 if (!v || from >= f->nblocks || !ends[from] || LLVMTypeOf(v) != value_type(j, ph->type)) {
-                    r = unsupported(j, ii, "this phi's operand");
+                    r = jit_unsupported(j, ii, "this phi's operand");
                     break;
                 }
                 LLVMBasicBlockRef fb = phi_pred(j, bi, from, ends[from]);
@@ -3966,12 +3966,12 @@ static cvm_result emit_call(jctx *j, uint32_t ii)
     const cvm_insn *in = &p->insns[ii];
     j->cur_insn = ii;
     if (in->a >= p->nfuncs || !p->funcs[in->a].lowered)
-        return unsupported(j, ii, "this call");
+        return jit_unsupported(j, ii, "this call");
     const cvm_function *cf = &p->funcs[in->a];
     if (j->depth >= JIT_MAX_INLINE_DEPTH)
-        return unsupported(j, ii, "calls nested this deep");
+        return jit_unsupported(j, ii, "calls nested this deep");
     if (in->nextra != cf->nparams)
-        return unsupported(j, ii, "this call's arguments");
+        return jit_unsupported(j, ii, "this call's arguments");
     /* interp.c: a call at depth ex->depth + 1 over ex->max_depth fails */
     LLVMValueRef deep = LLVMBuildICmp(j->B, LLVMIntULT, j->max_depth_v, c_i32(j, j->depth + 1), "");
     LLVMBasicBlockRef too_deep = LLVMAppendBasicBlockInContext(j->C, j->fn, "deep");
@@ -3989,10 +3989,10 @@ static cvm_result emit_call(jctx *j, uint32_t ii)
         uint32_t param = cf->params[k], arg = args[k];
         uint32_t ptid = param < p->bound ? j->mod->defs[param].type : 0;
         if (param >= p->bound || arg >= p->bound || ptid >= p->ntypes)
-            return unsupported(j, ii, "this call's arguments");
+            return jit_unsupported(j, ii, "this call's arguments");
         if (p->types[ptid].tclass == CVM_TC_POINTER) {
             if (j->ptrs[arg].kind == JP_NONE)
-                return unsupported(j, ii, "a pointer argument of this kind");
+                return jit_unsupported(j, ii, "a pointer argument of this kind");
             j->ptrs[param] = j->ptrs[arg];
             continue;
         }
@@ -4003,7 +4003,7 @@ static cvm_result emit_call(jctx *j, uint32_t ii)
         LLVMValueRef v = get_val(j, arg);
         LLVMTypeRef ty = value_type(j, ptid);
         if (!v || !ty || LLVMTypeOf(v) != ty)
-            return unsupported(j, ii, "an argument of this type");
+            return jit_unsupported(j, ii, "an argument of this type");
         j->vals[param] = v;
     }
     jcall c;
@@ -4098,7 +4098,7 @@ static cvm_result translate_collective(jctx *j, const char *name)
     j->co_id = call_intrinsic(j, "llvm.coro.id", NULL, 0, id_args, 4);
     LLVMValueRef size = call_intrinsic(j, "llvm.coro.size", &j->i64, 1, NULL, 0);
     if (!j->co_id || !size)
-        return unsupported(j, UINT32_MAX, "shaders with barriers here (no coroutines in LLVM)");
+        return jit_unsupported(j, UINT32_MAX, "shaders with barriers here (no coroutines in LLVM)");
     LLVMTypeRef aparams[3] = {LLVMPointerType(j->env_t, 0), j->i32, j->i64};
     LLVMTypeRef afty = LLVMFunctionType(j->ptr8, aparams, 3, 0);
     LLVMValueRef aargs[3] = {j->env, j->lane, size};
@@ -4119,7 +4119,7 @@ static cvm_result translate_collective(jctx *j, const char *name)
     LLVMValueRef nlanes = LLVMBuildLoad2(j->B, j->i32, env_field(j, ENV_NLANES, 0), "");
     LLVMValueRef sg = LLVMBuildLoad2(j->B, j->i32, env_field(j, ENV_SG, 0), "");
     LLVMValueRef exp = LLVMBuildLoad2(j->B, j->ptr8, env_field(j, ENV_EX, 0), "");
-    j->max_depth_v = invariant(
+    j->max_depth_v = jit_invariant(
         j, LLVMBuildLoad2(j->B, j->i32, ex_field(j, exp, offsetof(cvm_exec, max_depth), j->i32),
                           "max_depth"));
     LLVMTypeRef valp = LLVMPointerType(j->val_t, 0);
@@ -4173,7 +4173,7 @@ static void add_co_helpers(jctx *j)
     }
 }
 
-static cvm_result translate(jctx *j, const char *name)
+static cvm_result jit_translate(jctx *j, const char *name)
 {
     const cvm_function *f = j->f;
     cvm_result r;
@@ -4207,7 +4207,7 @@ static cvm_result translate(jctx *j, const char *name)
     LLVMValueRef loop_lanes = nlanes;
     if (!j->leaf && !j->scope) {
         LLVMValueRef exp = LLVMBuildLoad2(j->B, j->ptr8, env_field(j, ENV_EX, 0), "");
-        j->max_depth_v = invariant(
+        j->max_depth_v = jit_invariant(
             j, LLVMBuildLoad2(j->B, j->i32, ex_field(j, exp, offsetof(cvm_exec, max_depth), j->i32),
                               "max_depth"));
     }
@@ -4331,7 +4331,7 @@ static int wants_collective(const cvm_program *p)
     if (p->wg_size)
         return 1;
     for (uint32_t i = 0; i < p->ninsns; i++)
-        if (is_collective(&p->insns[i]))
+        if (jit_is_collective(&p->insns[i]))
             return 1;
     return 0;
 }
@@ -4348,7 +4348,7 @@ static int ordered_blocks(const cvm_program *p)
             continue;
         for (uint32_t ii = blk->first; ii < blk->first + blk->count && ii < p->ninsns; ii++) {
             const cvm_insn *in = &p->insns[ii];
-            if (is_collective(in) && in->spv_op != SpvOpControlBarrier &&
+            if (jit_is_collective(in) && in->spv_op != SpvOpControlBarrier &&
                 !(blk->convergent_sg && !(in->flags & CVM_INSN_WORKGROUP_SCOPE)))
                 return 1;
         }
@@ -4394,7 +4394,7 @@ static uint8_t *ordered_waits(const cvm_program *p)
         if (blk->count == 0 || blk->first + blk->count > p->ninsns)
             continue;
         for (uint32_t ii = blk->first; ii < blk->first + blk->count && !blk->convergent; ii++)
-            w[b] |= is_collective(&p->insns[ii]);
+            w[b] |= jit_is_collective(&p->insns[ii]);
         const cvm_insn *t = &p->insns[blk->first + blk->count - 1];
         uint32_t to[2] = {UINT32_MAX, UINT32_MAX};
         if (t->cf == CVM_CF_BRANCH) {
@@ -4431,7 +4431,7 @@ static cvm_result eligible(jctx *j)
 {
     const cvm_program *p = j->p;
     if (p->nfuncs == 0 || p->entry >= p->nfuncs)
-        return unsupported(j, UINT32_MAX, "a program without an entry point");
+        return jit_unsupported(j, UINT32_MAX, "a program without an entry point");
     if (j->scope) /* (the group runs as the interpreter sets it up: callbacks, memory and
                      initializers are its; a call in the entry point is not taken) */
         return CVM_SUCCESS;
@@ -4447,9 +4447,9 @@ static cvm_result eligible(jctx *j)
             if (j->mod->defs[id].opcode == SpvOpVariable && j->mod->defs[id].func == UINT32_MAX &&
                 spv_module_def_inst(j->mod, id, &vi) && vi.word_count > 3 &&
                 vi.words[3] == SpvStorageClassWorkgroup)
-                return unsupported_def(j, id, "Workgroup variables");
+                return jit_unsupported_def(j, id, "Workgroup variables");
         }
-        return unsupported(j, UINT32_MAX, "Workgroup variables");
+        return jit_unsupported(j, UINT32_MAX, "Workgroup variables");
     }
     return CVM_SUCCESS;
 }
@@ -4696,7 +4696,7 @@ cvm_result cvm_jit_compile(const cvm_program *prog, cvm_jit **o_jit, cvm_diagnos
         if (j.ordered && !(j.waits = ordered_waits(prog)))
             r = cvm_diag_set(diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
         else if (prog->ninsns >= JIT_CO_SYNC || prog->funcs[prog->entry].nblocks >= JIT_CO_SYNC)
-            r = unsupported(&j, UINT32_MAX, "a shader this long (the collective form)");
+            r = jit_unsupported(&j, UINT32_MAX, "a shader this long (the collective form)");
     }
     if (j.scope && !(j.slot_phi = cvm_calloc(prog->ninsns ? prog->ninsns : 1, 1)))
         r = cvm_diag_set(diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
@@ -4704,7 +4704,7 @@ cvm_result cvm_jit_compile(const cvm_program *prog, cvm_jit **o_jit, cvm_diagnos
         r = eligible(&j);
     if (r == CVM_SUCCESS) {
         j.f = &prog->funcs[prog->entry];
-        r = j.collective ? translate_collective(&j, "cvm_jit_lane") : translate(&j, "cvm_jit_run");
+        r = j.collective ? translate_collective(&j, "cvm_jit_lane") : jit_translate(&j, "cvm_jit_run");
         if (r == CVM_SUCCESS && j.collective)
             add_co_helpers(&j);
     }
@@ -5197,7 +5197,7 @@ static void compile_form(cvm_jit_leaves *lv, uint32_t fi, uint32_t v)
     j.acc_lo = UINT64_MAX;
     /* the unchecked form only where every access through the pointer has a
      * known range */
-    ok = translate(&j, name) == CVM_SUCCESS && !(j.unchecked && j.acc_unknown);
+    ok = jit_translate(&j, name) == CVM_SUCCESS && !(j.unchecked && j.acc_unknown);
     uint64_t acc_lo = j.acc_lo <= j.acc_hi ? j.acc_lo : 0, acc_hi = j.acc_hi;
     uint32_t max_region = j.max_region;
     jctx_free(&j);
