@@ -46,7 +46,7 @@ uint64_t cvm_test_jit_tile_batches(void)
 {
     return cvm_count_total(CVM_COUNT_JIT_TILE_BATCHES);
 }
-static uint32_t jit_forms_compiled;
+uint32_t jit_forms_compiled;
 
 uint64_t cvm_test_jit_leaf_batches(void)
 {
@@ -174,8 +174,8 @@ void cvm_jit_leaves_report(cvm_jit_leaves *lv, uint32_t *o_functions, uint32_t *
 
 /* Out of bounds (or not writable): the interpreter's report, or in robust
  * mode the zero page / the sink.  NULL after a failure. */
-static uint8_t *jit_access_slow(cvm_jit_env *env, uint32_t insn, uint32_t lane, uint32_t region,
-                                uint64_t off, uint32_t size, uint32_t write)
+uint8_t *jit_access_slow(cvm_jit_env *env, uint32_t insn, uint32_t lane, uint32_t region,
+                         uint64_t off, uint32_t size, uint32_t write)
 {
     cvm_exec *ex = env->ex;
     const cvm_insn *in = &ex->prog->insns[insn];
@@ -199,7 +199,7 @@ static uint8_t *jit_access_slow(cvm_jit_env *env, uint32_t insn, uint32_t lane, 
 /* The local budget ran below zero (by -cur): take more from the dispatch's,
  * as take_budget does.  Returns the new local budget, or -1 after the
  * interpreter's failure. */
-static int64_t jit_refill(cvm_jit_env *env, uint32_t insn, int64_t cur)
+int64_t jit_refill(cvm_jit_env *env, uint32_t insn, int64_t cur)
 {
     cvm_exec *ex = env->ex;
     uint64_t sg = env->sg_size ? env->sg_size : 1;
@@ -238,7 +238,7 @@ static int64_t jit_refill(cvm_jit_env *env, uint32_t insn, int64_t cur)
  * that returned from the entry point, whose barriers then fail for it), or
  * was killed (JIT_CO_KILLED: DONE and no longer alive), or failed
  * (JIT_CO_FAILED, ex->diag set). */
-static void jit_co_note(cvm_jit_env *env, uint32_t lane, uint32_t where)
+void jit_co_note(cvm_jit_env *env, uint32_t lane, uint32_t where)
 {
     if (where == JIT_CO_KILLED) {
         env->ex->alive[lane] = 0;
@@ -251,7 +251,7 @@ static void jit_co_note(cvm_jit_env *env, uint32_t lane, uint32_t where)
  * large): a slice of ex->jit_state, which the group keeps for its next
  * workgroups; NULL when out of memory (the lane then fails: jit_co_oom).
  * Frames are never freed one by one (jit_co_free). */
-static void *jit_co_alloc(cvm_jit_env *env, uint32_t lane, uint64_t size)
+void *jit_co_alloc(cvm_jit_env *env, uint32_t lane, uint64_t size)
 {
     cvm_exec *ex = env->ex;
     uint64_t slot = (size + 63) & ~(uint64_t)63;
@@ -272,22 +272,22 @@ static void *jit_co_alloc(cvm_jit_env *env, uint32_t lane, uint64_t size)
     return (uint8_t *)ex->jit_state + (uint64_t)lane * slot;
 }
 
-static void jit_co_free(void *frame)
+void jit_co_free(void *frame)
 {
     (void)frame;
 }
 
 /* Lane `lane`'s operation of atomic instruction `insn` (cvm_atomic_lane):
  * 0, or 1 with ex->diag set. */
-static int32_t jit_atomic(cvm_jit_env *env, uint32_t insn, uint32_t lane, uint64_t addr,
-                          const uint8_t *value, const uint8_t *comparator, uint8_t *result)
+int32_t jit_atomic(cvm_jit_env *env, uint32_t insn, uint32_t lane, uint64_t addr,
+                   const uint8_t *value, const uint8_t *comparator, uint8_t *result)
 {
     return cvm_atomic_lane(env->ex, &env->ex->prog->insns[insn], lane, addr, value, comparator,
                            result) != CVM_SUCCESS;
 }
 
 /* jit_co_alloc found no memory for lane `lane`'s frame: its failure. */
-static void jit_co_oom(cvm_jit_env *env, uint32_t lane)
+void jit_co_oom(cvm_jit_env *env, uint32_t lane)
 {
     env->where[lane] = JIT_CO_FAILED;
     cvm_exec_fail(env->ex, NULL, CVM_ERROR_OUT_OF_MEMORY,
@@ -296,7 +296,7 @@ static void jit_co_oom(cvm_jit_env *env, uint32_t lane)
 
 /* A call the interpreter would refuse for its depth (interp.c: a call at
  * depth ex->depth + 1 over ex->max_depth): its failure.  Returns 1. */
-static int32_t jit_depth_fail(cvm_jit_env *env, uint32_t insn)
+int32_t jit_depth_fail(cvm_jit_env *env, uint32_t insn)
 {
     cvm_exec *ex = env->ex;
     cvm_exec_fail(ex, &ex->prog->insns[insn], CVM_ERROR_LIMIT, "call depth over %u",
@@ -306,7 +306,7 @@ static int32_t jit_depth_fail(cvm_jit_env *env, uint32_t insn)
 
 /* Compiled code in a block cvm_uniform_dead_blocks proved no invocation
  * reaches: the tier's own error, never the shader's.  Returns 1. */
-static int32_t jit_dead_block(cvm_jit_env *env, uint32_t insn)
+int32_t jit_dead_block(cvm_jit_env *env, uint32_t insn)
 {
     cvm_exec *ex = env->ex;
     cvm_exec_fail(ex, &ex->prog->insns[insn], CVM_ERROR_INTERNAL,
@@ -318,7 +318,7 @@ static int32_t jit_dead_block(cvm_jit_env *env, uint32_t insn)
  * constant `init` (register layout to the variable's memory layout), as
  * interp.c apply_initializers sets a Private variable and h_variable_init a
  * Function one.  Returns 0. */
-static int32_t jit_init_mem(cvm_jit_env *env, uint32_t var, uint32_t init, uint32_t lane)
+int32_t jit_init_mem(cvm_jit_env *env, uint32_t var, uint32_t init, uint32_t lane)
 {
     const cvm_program *p = env->ex->prog;
     uint32_t type = p->types[p->mod->defs[var].type].elem;
@@ -333,8 +333,8 @@ static int32_t jit_init_mem(cvm_jit_env *env, uint32_t var, uint32_t init, uint3
  * array, a struct) through region `region` at offset `off`, in its
  * memory layout, checked as the interpreter's store checks it.  0, or 1
  * after a failure. */
-static int32_t jit_store_const(cvm_jit_env *env, uint32_t insn, uint32_t lane, uint32_t region,
-                               uint64_t off)
+int32_t jit_store_const(cvm_jit_env *env, uint32_t insn, uint32_t lane, uint32_t region,
+                        uint64_t off)
 {
     cvm_exec *ex = env->ex;
     const cvm_program *p = ex->prog;
@@ -363,8 +363,8 @@ static int32_t jit_store_const(cvm_jit_env *env, uint32_t insn, uint32_t lane, u
  * the interpreter's load or store checks and copies it: the memory
  * layout's bytes in bounds, or the failure (robust mode: zeros read, the
  * store dropped).  0, or 1 after a failure. */
-static int32_t jit_agg(cvm_jit_env *env, uint32_t insn, uint32_t lane, uint32_t region,
-                       uint64_t off, uint8_t *val, uint32_t write)
+int32_t jit_agg(cvm_jit_env *env, uint32_t insn, uint32_t lane, uint32_t region,
+                uint64_t off, uint8_t *val, uint32_t write)
 {
     cvm_exec *ex = env->ex;
     const cvm_program *p = ex->prog;
@@ -397,7 +397,7 @@ static int32_t jit_agg(cvm_jit_env *env, uint32_t insn, uint32_t lane, uint32_t 
 /* The scope form: a CVM_INSN_UNIFORM instruction run by its handler for
  * lane 0 alone, as interp.c run_uniform runs it (every lane is active in
  * this form, so lane 0 is the first active one). */
-static int32_t jit_uniform_handler(cvm_jit_env *env, uint32_t insn)
+int32_t jit_uniform_handler(cvm_jit_env *env, uint32_t insn)
 {
     cvm_exec *ex = env->ex;
     const cvm_insn *in = &ex->prog->insns[insn];
@@ -431,7 +431,7 @@ static size_t slot_bytes(const cvm_exec *ex, uint32_t tid, uint32_t *o_count)
  * (slot_phi) take their incoming values from `from`, all read before any
  * is written (a parallel copy, as run_block_impl makes).  0, or 1 after a
  * failure. */
-static int32_t jit_slot_phis(cvm_jit_env *env, uint32_t bi, uint32_t from)
+int32_t jit_slot_phis(cvm_jit_env *env, uint32_t bi, uint32_t from)
 {
     cvm_exec *ex = env->ex;
     const cvm_program *p = ex->prog;
@@ -489,24 +489,24 @@ static int32_t jit_slot_phis(cvm_jit_env *env, uint32_t bi, uint32_t from)
     return 0;
 }
 
-static void jit_arith(const cvm_insn *in, uint8_t *r, const uint8_t *a, const uint8_t *b,
-                      const uint8_t *c)
+void jit_arith(const cvm_insn *in, uint8_t *r, const uint8_t *a, const uint8_t *b,
+               const uint8_t *c)
 {
     cvm_arith_eval_lane(in, r, a, b, c);
 }
 
-static void jit_convert(const cvm_insn *in, uint8_t *r, const uint8_t *a)
+void jit_convert(const cvm_insn *in, uint8_t *r, const uint8_t *a)
 {
     cvm_convert_eval_lane(in, r, a);
 }
 
-static void jit_glsl(const cvm_insn *in, uint8_t *r, const uint8_t *a, const uint8_t *b,
-                     const uint8_t *c)
+void jit_glsl(const cvm_insn *in, uint8_t *r, const uint8_t *a, const uint8_t *b,
+              const uint8_t *c)
 {
     cvm_glsl_eval_lane(in, r, a, b, c);
 }
 
-static cvm_result jit_unsupported(jctx *j, uint32_t insn, const char *what)
+cvm_result jit_unsupported(jctx *j, uint32_t insn, const char *what)
 {
     const cvm_insn *in = insn < j->p->ninsns ? &j->p->insns[insn] : NULL;
     if (!in)
@@ -520,7 +520,7 @@ static cvm_result jit_unsupported(jctx *j, uint32_t insn, const char *what)
 
 /* jit_unsupported() for an instruction that is not one of the program's
  * (a variable, a parameter): id `id`'s definition is named. */
-static cvm_result jit_unsupported_def(jctx *j, uint32_t id, const char *what)
+cvm_result jit_unsupported_def(jctx *j, uint32_t id, const char *what)
 {
     const spv_def *d = id && id < j->p->bound ? &j->mod->defs[id] : NULL;
     if (!d || !d->off)
@@ -533,7 +533,7 @@ static cvm_result jit_unsupported_def(jctx *j, uint32_t id, const char *what)
                        name && name[0] ? name : "", name && name[0] ? "'" : "", d->off);
 }
 
-static int sk_llvm_ok(const jctx *j, uint8_t sk)
+int sk_llvm_ok(const jctx *j, uint8_t sk)
 {
     switch (sk) {
     case CVM_SK_F16:
@@ -547,7 +547,7 @@ static int sk_llvm_ok(const jctx *j, uint8_t sk)
     }
 }
 
-static LLVMTypeRef scalar_type(jctx *j, uint8_t sk)
+LLVMTypeRef scalar_type(jctx *j, uint8_t sk)
 {
     switch (sk) {
     case CVM_SK_BOOL: return j->i1;
@@ -562,7 +562,7 @@ static LLVMTypeRef scalar_type(jctx *j, uint8_t sk)
 }
 
 /* The LLVM type of a value of type `tid`, or NULL when the tier has none. */
-static LLVMTypeRef value_type(jctx *j, uint32_t tid)
+LLVMTypeRef value_type(jctx *j, uint32_t tid)
 {
     if (tid >= j->p->ntypes)
         return NULL;
@@ -584,30 +584,9 @@ static LLVMTypeRef value_type(jctx *j, uint32_t tid)
     }
 }
 
-static const cvm_type *type_of(jctx *j, uint32_t tid)
-{
-    return &j->p->types[tid];
-}
-
-/* Scalar kind of a value's components. */
-static uint8_t comp_sk(jctx *j, uint32_t tid)
-{
-    const cvm_type *t = type_of(j, tid);
-    return t->tclass == CVM_TC_VECTOR ? type_of(j, t->elem)->sk : t->sk;
-}
-
-static uint32_t ncomp_of(jctx *j, uint32_t tid)
-{
-    const cvm_type *t = type_of(j, tid);
-    return t->tclass == CVM_TC_VECTOR ? t->count : 1;
-}
-
-static LLVMValueRef c_i32(jctx *j, uint64_t v) { return LLVMConstInt(j->i32, v, 0); }
-static LLVMValueRef c_i64(jctx *j, uint64_t v) { return LLVMConstInt(j->i64, v, 0); }
-
 /* A constant of type tid from the program's constant data (register
  * layout). */
-static LLVMValueRef jit_const_value(jctx *j, uint32_t id)
+LLVMValueRef jit_const_value(jctx *j, uint32_t id)
 {
     const cvm_program *p = j->p;
     if (id >= p->bound || p->const_offset[id] == UINT64_MAX)
@@ -639,7 +618,7 @@ static LLVMValueRef jit_const_value(jctx *j, uint32_t id)
     return n == 1 ? comps[0] : LLVMConstVector(comps, n);
 }
 
-static LLVMValueRef get_val(jctx *j, uint32_t id)
+LLVMValueRef get_val(jctx *j, uint32_t id)
 {
     if (id >= j->p->bound)
         return NULL;
@@ -651,14 +630,14 @@ static LLVMValueRef get_val(jctx *j, uint32_t id)
     return c;
 }
 
-static LLVMValueRef env_field(jctx *j, unsigned field, unsigned sub)
+LLVMValueRef env_field(jctx *j, unsigned field, unsigned sub)
 {
     LLVMValueRef idx[3] = {c_i32(j, 0), c_i32(j, field), c_i32(j, sub)};
     return LLVMBuildInBoundsGEP2(j->B, j->env_t, j->env, idx,
                                  (field == ENV_GID || field == ENV_NGROUPS) ? 3 : 2, "");
 }
 
-static LLVMValueRef fn_const(jctx *j, void *addr, LLVMTypeRef fty)
+LLVMValueRef fn_const(jctx *j, void *addr, LLVMTypeRef fty)
 {
     return LLVMConstIntToPtr(c_i64(j, (uint64_t)(uintptr_t)addr), LLVMPointerType(fty, 0));
 }
@@ -666,7 +645,7 @@ static LLVMValueRef fn_const(jctx *j, void *addr, LLVMTypeRef fty)
 /* A stack slot of at least `bytes` for a lane kernel's operand or result
  * (and never under 2 * JIT_MAX_ACCESS), allocated in the entry block so
  * that LLVM keeps it in the frame. */
-static LLVMValueRef new_slot(jctx *j, uint64_t bytes)
+LLVMValueRef new_slot(jctx *j, uint64_t bytes)
 {
     LLVMBasicBlockRef cur = LLVMGetInsertBlock(j->B);
     LLVMValueRef first = LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(j->fn));
@@ -679,7 +658,7 @@ static LLVMValueRef new_slot(jctx *j, uint64_t bytes)
 
 /* Register-layout spill of an LLVM value to a stack slot (bools one byte
  * each), for the lane kernels. */
-static LLVMValueRef jit_spill(jctx *j, LLVMValueRef v, uint32_t tid)
+LLVMValueRef jit_spill(jctx *j, LLVMValueRef v, uint32_t tid)
 {
     uint32_t n = ncomp_of(j, tid);
     int is_bool = comp_sk(j, tid) == CVM_SK_BOOL;
@@ -691,7 +670,7 @@ static LLVMValueRef jit_spill(jctx *j, LLVMValueRef v, uint32_t tid)
     return slot;
 }
 
-static LLVMValueRef jit_unspill(jctx *j, LLVMValueRef slot8, uint32_t tid)
+LLVMValueRef jit_unspill(jctx *j, LLVMValueRef slot8, uint32_t tid)
 {
     uint32_t n = ncomp_of(j, tid);
     int is_bool = comp_sk(j, tid) == CVM_SK_BOOL;
@@ -705,9 +684,9 @@ static LLVMValueRef jit_unspill(jctx *j, LLVMValueRef slot8, uint32_t tid)
 }
 
 /* Calls a lane kernel: kernel(in, r, a, b, c) or kernel(in, r, a). */
-static LLVMValueRef call_lane_kernel(jctx *j, void *kernel, int nargs, uint32_t insn,
-                                     uint32_t rtype, const uint32_t *ids, const uint32_t *tids,
-                                     int nops)
+LLVMValueRef call_lane_kernel(jctx *j, void *kernel, int nargs, uint32_t insn,
+                              uint32_t rtype, const uint32_t *ids, const uint32_t *tids,
+                              int nops)
 {
     LLVMTypeRef params[5] = {j->ptr8, j->ptr8, j->ptr8, j->ptr8, j->ptr8};
     LLVMTypeRef fty = LLVMFunctionType(j->vd, params, (unsigned)nargs, 0);
@@ -734,7 +713,7 @@ static LLVMValueRef call_lane_kernel(jctx *j, void *kernel, int nargs, uint32_t 
 
 /* ---- memory --------------------------------------------------------------- */
 
-static region_info *jit_region(jctx *j, uint32_t reg)
+region_info *jit_region(jctx *j, uint32_t reg)
 {
     if (reg >= j->nregions)
         return NULL;
@@ -743,7 +722,7 @@ static region_info *jit_region(jctx *j, uint32_t reg)
 
 /* A host pointer to `size` bytes at p's offset, checked (branching to the
  * slow path), or NULL when the tier cannot (reported). */
-static LLVMValueRef jit_invariant(jctx *j, LLVMValueRef load)
+LLVMValueRef jit_invariant(jctx *j, LLVMValueRef load)
 {
     unsigned kind = LLVMGetMDKindIDInContext(j->C, "invariant.load", 14);
     LLVMSetMetadata(load, kind, LLVMMDNodeInContext(j->C, NULL, 0));
@@ -839,16 +818,13 @@ static LLVMValueRef mem_address(jctx *j, const jptr *pt, uint32_t size, int writ
 /* Memory and register layouts agree for the types the tier loads (scalars
  * and packed vectors of 8- to 64-bit components; booleans are not in
  * memory). */
-static int mem_type_ok(jctx *j, uint32_t tid)
+int mem_type_ok(jctx *j, uint32_t tid)
 {
     if (!value_type(j, tid) || comp_sk(j, tid) == CVM_SK_BOOL)
         return 0;
     const cvm_type *t = type_of(j, tid);
     return t->size <= JIT_MAX_ACCESS && t->mem_size == t->size;
 }
-
-static void emit_checked_call(jctx *j, void *fn, LLVMTypeRef *ptypes, LLVMValueRef *args,
-                              unsigned n);
 
 /* An array or struct the entry point's form holds as a copy on the stack
  * in register layout (j->arrs), loaded and stored whole: between
@@ -857,7 +833,7 @@ static void emit_checked_call(jctx *j, void *fn, LLVMTypeRef *ptypes, LLVMValueR
  * buffer or push constant block, in its explicit layout, and the copy
  * (a struct of parameters read whole, as shaders built without
  * optimisation read one, then OpCopyLogical to the type without layout). */
-static int agg_type_ok(jctx *j, uint32_t tid)
+int agg_type_ok(jctx *j, uint32_t tid)
 {
     if (tid >= j->p->ntypes || j->leaf || j->scope)
         return 0;
@@ -992,7 +968,7 @@ static void emit_agg(jctx *j, const jptr *pt, uint32_t tid, LLVMValueRef val, in
     LLVMPositionBuilderAtEnd(j->B, join);
 }
 
-static cvm_result emit_load(jctx *j, uint32_t result, uint32_t tid, uint32_t ptr_id)
+cvm_result emit_load(jctx *j, uint32_t result, uint32_t tid, uint32_t ptr_id)
 {
     const jptr *pt = ptr_id < j->p->bound ? &j->ptrs[ptr_id] : NULL;
     LLVMTypeRef ty = value_type(j, tid);
@@ -1048,7 +1024,7 @@ static cvm_result emit_load(jctx *j, uint32_t result, uint32_t tid, uint32_t ptr
     }
 }
 
-static cvm_result emit_store(jctx *j, uint32_t ptr_id, uint32_t val_id)
+cvm_result emit_store(jctx *j, uint32_t ptr_id, uint32_t val_id)
 {
     const jptr *pt = ptr_id < j->p->bound ? &j->ptrs[ptr_id] : NULL;
     if (pt && pt->kind == JP_MEM && val_id < j->p->bound &&
@@ -1197,7 +1173,7 @@ static int value_range(jctx *j, uint32_t id, int depth, uint64_t *o_lo, uint64_t
     }
 }
 
-static cvm_result emit_access_chain(jctx *j, const spv_inst *si)
+cvm_result emit_access_chain(jctx *j, const spv_inst *si)
 {
     const uint32_t *w = si->words;
     uint32_t result = w[2], base = w[3];
@@ -1528,7 +1504,7 @@ static int kind_is(LLVMTypeRef t, int fp)
               : k == LLVMIntegerTypeKind;
 }
 
-static cvm_result emit_arith(jctx *j, const spv_inst *si, const cvm_insn *in)
+cvm_result emit_arith(jctx *j, const spv_inst *si, const cvm_insn *in)
 {
     const uint32_t *w = si->words;
     uint32_t op = si->opcode, rtype = w[1], result = w[2];
@@ -1643,7 +1619,7 @@ static cvm_result emit_arith(jctx *j, const spv_inst *si, const cvm_insn *in)
  * the region's last byte, as h_access_chain leaves an address whose offset
  * left it; the other way, a JP_ADDR of the value's region and offset bits.
  * Returns 0, doing nothing, when neither side is a pointer. */
-static int emit_ptr_bitcast(jctx *j, const spv_inst *si, cvm_result *o_r)
+int emit_ptr_bitcast(jctx *j, const spv_inst *si, cvm_result *o_r)
 {
     const uint32_t *w = si->words;
     uint32_t rtype = w[1], result = w[2], src = si->word_count > 3 ? w[3] : 0;
@@ -1697,7 +1673,7 @@ static int emit_ptr_bitcast(jctx *j, const spv_inst *si, cvm_result *o_r)
     return 1;
 }
 
-static cvm_result emit_convert(jctx *j, const spv_inst *si, const cvm_insn *in)
+cvm_result emit_convert(jctx *j, const spv_inst *si, const cvm_insn *in)
 {
     const uint32_t *w = si->words;
     uint32_t rtype = w[1], result = w[2], src = si->word_count > 3 ? w[3] : 0;
@@ -1867,7 +1843,7 @@ static LLVMValueRef emit_glsl_half2x16(jctx *j, const spv_inst *si, const cvm_in
     return LLVMBuildFPExt(j->B, LLVMBuildBitCast(j->B, x, v2h, ""), v2f, "");
 }
 
-static cvm_result emit_glsl(jctx *j, const spv_inst *si, const cvm_insn *in)
+cvm_result emit_glsl(jctx *j, const spv_inst *si, const cvm_insn *in)
 {
     uint32_t rtype = si->words[1], result = si->words[2];
     /* the refusals name the GLSL.std.450 instruction */
@@ -1949,7 +1925,7 @@ static int agg_part(jctx *j, uint32_t tid, const uint32_t *idx, uint32_t n, uint
 /* Where the register bytes of array or struct `id` are: its copy
  * (j->arrs), or a constant's in the program's constant data (read only,
  * as no instruction writes a copy); NULL when the tier holds neither. */
-static LLVMValueRef agg_ptr(jctx *j, uint32_t id)
+LLVMValueRef agg_ptr(jctx *j, uint32_t id)
 {
     if (id >= j->p->bound)
         return NULL;
@@ -2056,7 +2032,7 @@ static cvm_result emit_agg_composite(jctx *j, const spv_inst *si)
     return CVM_ERROR_NOT_FOUND;
 }
 
-static cvm_result emit_composite(jctx *j, const spv_inst *si)
+cvm_result emit_composite(jctx *j, const spv_inst *si)
 {
     const uint32_t *w = si->words;
     uint32_t rtype = w[1], result = w[2];
@@ -2160,7 +2136,7 @@ static cvm_result emit_composite(jctx *j, const spv_inst *si)
 
 /* ---- blocks and control flow ------------------------------------------------ */
 
-static int is_arith_op(uint32_t op)
+int is_arith_op(uint32_t op)
 {
     switch (op) {
     case SpvOpSNegate: case SpvOpFNegate: case SpvOpIAdd: case SpvOpFAdd: case SpvOpISub:
@@ -2187,7 +2163,7 @@ static int is_arith_op(uint32_t op)
 
 /* Instruction ii's SPIR-V words in *si, and j->cur_insn set for
  * diagnostics; 0 when its words cannot be read. */
-static int insn_words(jctx *j, uint32_t ii, spv_inst *si)
+int insn_words(jctx *j, uint32_t ii, spv_inst *si)
 {
     j->cur_insn = ii;
     return spv_module_inst_at(j->mod, j->p->insns[ii].word_off, si);
@@ -2196,7 +2172,7 @@ static int insn_words(jctx *j, uint32_t ii, spv_inst *si)
 /* OpIAddCarry, OpISubBorrow, OpUMulExtended, OpSMulExtended: the two
  * members of the result (ops/arith.c h_extended: the low bits and the
  * carry, borrow or high bits), kept apart for OpCompositeExtract. */
-static cvm_result emit_extended(jctx *j, const spv_inst *si)
+cvm_result emit_extended(jctx *j, const spv_inst *si)
 {
     const uint32_t *w = si->words;
     LLVMValueRef x = si->word_count == 5 ? get_val(j, w[3]) : NULL;
@@ -2241,7 +2217,7 @@ static cvm_result emit_extended(jctx *j, const spv_inst *si)
 
 /* Variable `var` (a JP_VAR, or per-invocation memory: JP_MEM in region
  * CVM_REGION_INVOCATION) set to constant `init` for the current lane. */
-static cvm_result emit_var_set(jctx *j, uint32_t var, uint32_t init)
+cvm_result emit_var_set(jctx *j, uint32_t var, uint32_t init)
 {
     const jptr *pt = var < j->p->bound ? &j->ptrs[var] : NULL;
     if (pt && pt->kind == JP_VAR && pt->comp == UINT32_MAX) {
@@ -2277,8 +2253,8 @@ static cvm_result emit_var_set(jctx *j, uint32_t var, uint32_t init)
  * them together, as many times), so the lanes waiting together are the
  * interpreter's active lanes for them: all of those still running. */
 
-static LLVMValueRef call_intrinsic(jctx *j, const char *name, LLVMTypeRef *over, unsigned nover,
-                                   LLVMValueRef *args, unsigned nargs)
+LLVMValueRef call_intrinsic(jctx *j, const char *name, LLVMTypeRef *over, unsigned nover,
+                            LLVMValueRef *args, unsigned nargs)
 {
     unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
     LLVMValueRef fn = id ? LLVMGetIntrinsicDeclaration(j->M, id, over, nover) : NULL;
@@ -2307,7 +2283,7 @@ static void emit_co_note(jctx *j, LLVMValueRef where)
  * back to the environment first, for the other lanes); it goes on at
  * `resume` (built here) with what budget is left then.  `final`: the lane's
  * end, after which it is only destroyed. */
-static void emit_co_suspend(jctx *j, LLVMValueRef where, LLVMBasicBlockRef resume, int final)
+void emit_co_suspend(jctx *j, LLVMValueRef where, LLVMBasicBlockRef resume, int final)
 {
     LLVMBuildStore(j->B, LLVMBuildLoad2(j->B, j->i64, j->budget_var, ""),
                    env_field(j, ENV_BUDGET, 0));
@@ -2340,7 +2316,7 @@ static LLVMValueRef lane_slot(jctx *j, uint32_t id)
 
 /* 1 for the instructions the collective form suspends at: OpControlBarrier
  * and the grammar's Non-Uniform and Group classes (subgroup operations). */
-static int jit_is_collective(const cvm_insn *in)
+int jit_is_collective(const cvm_insn *in)
 {
     if (in->spv_op == SpvOpControlBarrier)
         return 1;
@@ -2349,7 +2325,7 @@ static int jit_is_collective(const cvm_insn *in)
            (!strcmp(d->op_class, "Non-Uniform") || !strcmp(d->op_class, "Group"));
 }
 
-static cvm_result emit_collective(jctx *j, uint32_t ii)
+cvm_result emit_collective(jctx *j, uint32_t ii)
 {
     const cvm_program *p = j->p;
     const cvm_insn *in = &p->insns[ii];
@@ -2423,7 +2399,7 @@ static cvm_result emit_collective(jctx *j, uint32_t ii)
  * checks it.  The pointer is memory the code addresses by region and
  * offset, handed over as exec.h's address (an offset past its 40 bits: the
  * region's last byte, as h_access_chain makes it). */
-static cvm_result emit_atomic(jctx *j, uint32_t ii, const cvm_insn *in)
+cvm_result emit_atomic(jctx *j, uint32_t ii, const cvm_insn *in)
 {
     const cvm_program *p = j->p;
     const jptr *pt = in->a < p->bound ? &j->ptrs[in->a] : NULL;
@@ -2471,7 +2447,7 @@ static cvm_result emit_atomic(jctx *j, uint32_t ii, const cvm_insn *in)
  * summed in 64 bits; the sum cut to the Result Type's width, or with an
  * Accumulator added in 64 bits (as signed or unsigned by the Result Type)
  * and saturated to its range (nm_store_int). */
-static cvm_result emit_idot(jctx *j, uint32_t ii, const spv_inst *si, const cvm_insn *in)
+cvm_result emit_idot(jctx *j, uint32_t ii, const spv_inst *si, const cvm_insn *in)
 {
     uint32_t op = si->opcode;
     int acc = op == SpvOpSDotAccSat || op == SpvOpUDotAccSat || op == SpvOpSUDotAccSat;
@@ -2535,7 +2511,7 @@ static cvm_result emit_idot(jctx *j, uint32_t ii, const spv_inst *si, const cvm_
  * the operands' order, which gcc and LLVM may choose differently: where
  * the sum is a NaN, the lane is computed again by cvm_dot_eval_lane
  * itself. */
-static cvm_result emit_dot(jctx *j, uint32_t ii, const cvm_insn *in)
+cvm_result emit_dot(jctx *j, uint32_t ii, const cvm_insn *in)
 {
     LLVMValueRef a = get_val(j, in->a), b = get_val(j, in->b);
     LLVMTypeRef rty = value_type(j, in->type);
@@ -2603,7 +2579,7 @@ static LLVMValueRef int_as_u64(jctx *j, LLVMValueRef v, uint8_t sk)
  * bit Count - 1 of the masked value is set (a field reaching past Base's
  * width has a zero there); an insert puts Insert's field at Offset into
  * Base, bits shifted past 64 dropped.  The result cut to the width. */
-static cvm_result emit_bitfield(jctx *j, uint32_t ii, const spv_inst *si, const cvm_insn *in)
+cvm_result emit_bitfield(jctx *j, uint32_t ii, const spv_inst *si, const cvm_insn *in)
 {
     const uint32_t *w = si->words;
     int insert = si->opcode == SpvOpBitFieldInsert;
@@ -2664,7 +2640,7 @@ static cvm_result emit_bitfield(jctx *j, uint32_t ii, const spv_inst *si, const 
  * counted, the count written at the Result Type's component width (Base
  * may be wider or narrower).  A scalar Base of a vector result is every
  * component's (cvm_ew_shape's broadcast). */
-static cvm_result emit_bit_ops(jctx *j, uint32_t ii, const spv_inst *si)
+cvm_result emit_bit_ops(jctx *j, uint32_t ii, const spv_inst *si)
 {
     const uint32_t *w = si->words;
     LLVMTypeRef rty = si->word_count == 4 ? value_type(j, w[1]) : NULL;
@@ -2694,7 +2670,7 @@ static cvm_result emit_bit_ops(jctx *j, uint32_t ii, const spv_inst *si)
     return CVM_SUCCESS;
 }
 
-static cvm_result emit_insn(jctx *j, uint32_t ii)
+cvm_result emit_insn(jctx *j, uint32_t ii)
 {
     const cvm_insn *in = &j->p->insns[ii];
     spv_inst si;
@@ -2837,8 +2813,8 @@ static cvm_result to_slots(jctx *j, const spv_inst *si)
 /* A call of run-time function `fn` (int32_t fn(args), 0 for success) that
  * goes to the failure exit on anything else; the builder then stands after
  * it. */
-static void emit_checked_call(jctx *j, void *fn, LLVMTypeRef *ptypes, LLVMValueRef *args,
-                              unsigned n)
+void emit_checked_call(jctx *j, void *fn, LLVMTypeRef *ptypes, LLVMValueRef *args,
+                       unsigned n)
 {
     LLVMTypeRef fty = LLVMFunctionType(j->i32, ptypes, n, 0);
     LLVMValueRef rc = LLVMBuildCall2(j->B, fty, fn_const(j, fn, fty), args, n, "");
@@ -2886,7 +2862,7 @@ static cvm_result emit_handler_call(jctx *j, uint32_t ii, const spv_inst *si, in
 }
 
 /* A field of *ex at byte `off`, as a pointer to `ty`. */
-static LLVMValueRef ex_field(jctx *j, LLVMValueRef exp, size_t off, LLVMTypeRef ty)
+LLVMValueRef ex_field(jctx *j, LLVMValueRef exp, size_t off, LLVMTypeRef ty)
 {
     LLVMValueRef o = c_i64(j, off);
     LLVMValueRef fp = LLVMBuildGEP2(j->B, j->i8, exp, &o, 1, "");
@@ -3033,7 +3009,7 @@ static int scope_uniform_id(const jctx *j, uint32_t id)
 }
 
 /* One instruction of the entry point in the scope form. */
-static cvm_result emit_scope_insn(jctx *j, uint32_t ii)
+cvm_result emit_scope_insn(jctx *j, uint32_t ii)
 {
     const cvm_insn *in = &j->p->insns[ii];
     spv_inst si;
@@ -3252,7 +3228,7 @@ static LLVMValueRef u32v(jctx *j, LLVMValueRef a, LLVMValueRef b, LLVMValueRef c
 }
 
 /* Built-in values of the lane (fill_builtins' definitions). */
-static cvm_result emit_builtins(jctx *j, LLVMValueRef nlanes, LLVMValueRef sg)
+cvm_result emit_builtins(jctx *j, LLVMValueRef nlanes, LLVMValueRef sg)
 {
     const cvm_program *p = j->p;
     const uint32_t *ls = p->local_size;
@@ -3299,7 +3275,7 @@ static cvm_result emit_builtins(jctx *j, LLVMValueRef nlanes, LLVMValueRef sg)
  * layout at args[k].p + lane * args[k].stride.  Scalars and vectors become
  * values; a pointer (the address a DecodeFunc is passed) a JP_ADDR; an array
  * of scalars stays where it is, for OpCompositeExtract to read. */
-static cvm_result emit_params(jctx *j)
+cvm_result emit_params(jctx *j)
 {
     const cvm_function *f = j->f;
     LLVMValueRef args = LLVMGetParam(j->fn, 1);
@@ -3354,7 +3330,7 @@ static cvm_result emit_params(jctx *j)
     return CVM_SUCCESS;
 }
 
-static LLVMValueRef tile_field(jctx *j, LLVMValueRef tp, size_t off, LLVMTypeRef ty)
+LLVMValueRef tile_field(jctx *j, LLVMValueRef tp, size_t off, LLVMTypeRef ty)
 {
     LLVMValueRef o = c_i64(j, off);
     LLVMValueRef p = LLVMBuildGEP2(j->B, j->i8, tp, &o, 1, "");
@@ -3379,7 +3355,7 @@ static LLVMValueRef part_field(jctx *j, LLVMValueRef arr, LLVMValueRef idx, size
  * coordInBlock merged from the row's and the column's parts (dimension p
  * the column's) into two stack arrays, zero past the layout's dimensions
  * as the parts are. */
-static cvm_result emit_tile_params(jctx *j)
+cvm_result emit_tile_params(jctx *j)
 {
     const cvm_function *f = j->f;
     if (f->nparams != 3)
@@ -3433,7 +3409,7 @@ static cvm_result emit_tile_params(jctx *j)
 }
 
 /* Pointer descriptions of the module-scope variables the tier takes. */
-static cvm_result setup_globals(jctx *j)
+cvm_result setup_globals(jctx *j)
 {
     const cvm_program *p = j->p;
     const spv_module *mod = j->mod;
@@ -3630,7 +3606,7 @@ static cvm_result setup_invocation_vars(jctx *j)
     return r;
 }
 
-static cvm_result setup_function_vars(jctx *j)
+cvm_result setup_function_vars(jctx *j)
 {
     const cvm_program *p = j->p;
     if (!j->leaf && !j->scope)
@@ -3673,7 +3649,7 @@ static cvm_result setup_function_vars(jctx *j)
 
 /* Per lane: Function variables zeroed, as the interpreter clears
  * per-invocation memory, or set to their initializer. */
-static cvm_result emit_var_init(jctx *j)
+cvm_result emit_var_init(jctx *j)
 {
     for (uint32_t v = 0; v < j->nvars; v++) {
         jptr *pt = &j->ptrs[j->var_ids[v]];
@@ -3719,7 +3695,7 @@ static int cmp_u64(const void *a, const void *b)
  * (types the code does not hold: matrices, whose copies are per scope
  * instance, and uniform tensor layouts and views), moved by jit_slot_phis
  * on the edges into their blocks. */
-static cvm_result mark_slot_phis(jctx *j)
+cvm_result mark_slot_phis(jctx *j)
 {
     const cvm_program *p = j->p;
     const cvm_function *f = j->f;
@@ -3821,7 +3797,7 @@ static int chain_charges(const cvm_program *p, const cvm_function *f, uint64_t *
     return 1;
 }
 
-static cvm_result emit_blocks(jctx *j, const cvm_function *f)
+cvm_result emit_blocks(jctx *j, const cvm_function *f)
 {
     const cvm_program *p = j->p;
     const spv_module *mod = j->mod;
@@ -4040,7 +4016,7 @@ static cvm_result emit_call(jctx *j, uint32_t ii)
 /* The regions' base, size and writability, read once where the builder
  * stands (j->regions, j->rtab, j->nregions_v), for both forms of the entry
  * point. */
-static cvm_result read_regions(jctx *j)
+cvm_result read_regions(jctx *j)
 {
     j->nregions = j->max_region + 1;
     j->regions = cvm_calloc(j->nregions, sizeof(region_info));
@@ -4066,7 +4042,7 @@ static cvm_result read_regions(jctx *j)
 }
 
 /* The collective form's lane coroutine: void *name(env, lane). */
-static cvm_result translate_collective(jctx *j, const char *name)
+cvm_result translate_collective(jctx *j, const char *name)
 {
     cvm_result r;
     LLVMTypeRef params[2] = {LLVMPointerType(j->env_t, 0), j->i32};
@@ -4160,7 +4136,7 @@ static cvm_result translate_collective(jctx *j, const char *name)
 }
 
 /* The module's resume and destroy of a lane's handle, for run_collective. */
-static void add_co_helpers(jctx *j)
+void add_co_helpers(jctx *j)
 {
     static const char *const names[2][2] = {{"cvm_co_resume", "llvm.coro.resume"},
                                             {"cvm_co_destroy", "llvm.coro.destroy"}};
@@ -4173,7 +4149,7 @@ static void add_co_helpers(jctx *j)
     }
 }
 
-static cvm_result jit_translate(jctx *j, const char *name)
+cvm_result jit_translate(jctx *j, const char *name)
 {
     const cvm_function *f = j->f;
     cvm_result r;
@@ -4339,7 +4315,7 @@ static int wants_collective(const cvm_program *p)
 /* 1 when the entry point has a subgroup instruction in a block that is
  * not convergent (nor convergent within subgroups, for one of Subgroup
  * scope): then the collective form is block-ordered (cvm_jit.ordered). */
-static int ordered_blocks(const cvm_program *p)
+int ordered_blocks(const cvm_program *p)
 {
     const cvm_function *f = &p->funcs[p->entry];
     for (uint32_t b = 0; b < f->nblocks; b++) {
@@ -4377,7 +4353,7 @@ static int ordered_blocks(const cvm_program *p)
  * waits at them before any goes on.  Between waits the lanes run one after
  * another: only the order of writes between invocations differs, which no
  * barrier orders.  NULL when out of memory. */
-static uint8_t *ordered_waits(const cvm_program *p)
+uint8_t *ordered_waits(const cvm_program *p)
 {
     const cvm_function *f = &p->funcs[p->entry];
     uint32_t nb = f->nblocks;
@@ -4485,8 +4461,8 @@ static cvm_result llvm_error(cvm_diagnostic *diag, LLVMErrorRef err, const char 
 
 /* A context, module and builder with the types every translation uses.
  * Returns 0 when out of memory. */
-static int jctx_init(jctx *j, const cvm_program *prog, cvm_diagnostic *diag,
-                     LLVMOrcThreadSafeContextRef *o_tsc)
+int jctx_init(jctx *j, const cvm_program *prog, cvm_diagnostic *diag,
+              LLVMOrcThreadSafeContextRef *o_tsc)
 {
     memset(j, 0, sizeof(*j));
     j->p = prog;
@@ -4557,7 +4533,7 @@ static void jctx_reset(jctx *j)
     j->nvars = 0;
 }
 
-static void jctx_free(jctx *j)
+void jctx_free(jctx *j)
 {
     jctx_reset(j);
     LLVMDisposeBuilder(j->B);
@@ -4569,8 +4545,8 @@ static void jctx_free(jctx *j)
 
 /* Verifies and optimises j->M and hands it to a new LLJIT (which then owns
  * the module and the context).  Takes j->M and tsc either way. */
-static cvm_result jctx_finish(jctx *j, LLVMOrcThreadSafeContextRef tsc, LLVMOrcLLJITRef *io_lljit,
-                              cvm_diagnostic *diag)
+cvm_result jctx_finish(jctx *j, LLVMOrcThreadSafeContextRef tsc, LLVMOrcLLJITRef *io_lljit,
+                       cvm_diagnostic *diag)
 {
     char *vmsg = NULL;
     if (LLVMVerifyModule(j->M, LLVMReturnStatusAction, &vmsg)) {

@@ -193,4 +193,148 @@ typedef struct jctx {
     uint32_t nedges;
 } jctx;
 
+/* ---- run time: the helpers the generated code calls ---------------------- */
+
+uint8_t *jit_access_slow(cvm_jit_env *env, uint32_t insn, uint32_t lane, uint32_t region,
+                         uint64_t off, uint32_t size, uint32_t write);
+int64_t jit_refill(cvm_jit_env *env, uint32_t insn, int64_t cur);
+void jit_co_note(cvm_jit_env *env, uint32_t lane, uint32_t where);
+void *jit_co_alloc(cvm_jit_env *env, uint32_t lane, uint64_t size);
+void jit_co_free(void *frame);
+int32_t jit_atomic(cvm_jit_env *env, uint32_t insn, uint32_t lane, uint64_t addr,
+                   const uint8_t *value, const uint8_t *comparator, uint8_t *result);
+void jit_co_oom(cvm_jit_env *env, uint32_t lane);
+int32_t jit_depth_fail(cvm_jit_env *env, uint32_t insn);
+int32_t jit_dead_block(cvm_jit_env *env, uint32_t insn);
+int32_t jit_init_mem(cvm_jit_env *env, uint32_t var, uint32_t init, uint32_t lane);
+int32_t jit_store_const(cvm_jit_env *env, uint32_t insn, uint32_t lane, uint32_t region,
+                        uint64_t off);
+int32_t jit_agg(cvm_jit_env *env, uint32_t insn, uint32_t lane, uint32_t region,
+                uint64_t off, uint8_t *val, uint32_t write);
+int32_t jit_uniform_handler(cvm_jit_env *env, uint32_t insn);
+int32_t jit_slot_phis(cvm_jit_env *env, uint32_t bi, uint32_t from);
+void jit_arith(const cvm_insn *in, uint8_t *r, const uint8_t *a, const uint8_t *b,
+               const uint8_t *c);
+void jit_convert(const cvm_insn *in, uint8_t *r, const uint8_t *a);
+void jit_glsl(const cvm_insn *in, uint8_t *r, const uint8_t *a, const uint8_t *b,
+              const uint8_t *c);
+
+/* ---- values, types, constants and composites ----------------------------- */
+
+cvm_result jit_unsupported(jctx *j, uint32_t insn, const char *what);
+cvm_result jit_unsupported_def(jctx *j, uint32_t id, const char *what);
+int sk_llvm_ok(const jctx *j, uint8_t sk);
+LLVMTypeRef scalar_type(jctx *j, uint8_t sk);
+LLVMTypeRef value_type(jctx *j, uint32_t tid);
+LLVMValueRef jit_const_value(jctx *j, uint32_t id);
+LLVMValueRef get_val(jctx *j, uint32_t id);
+LLVMValueRef env_field(jctx *j, unsigned field, unsigned sub);
+LLVMValueRef fn_const(jctx *j, void *addr, LLVMTypeRef fty);
+LLVMValueRef new_slot(jctx *j, uint64_t bytes);
+LLVMValueRef jit_spill(jctx *j, LLVMValueRef v, uint32_t tid);
+LLVMValueRef jit_unspill(jctx *j, LLVMValueRef slot8, uint32_t tid);
+LLVMValueRef call_lane_kernel(jctx *j, void *kernel, int nargs, uint32_t insn,
+                              uint32_t rtype, const uint32_t *ids, const uint32_t *tids,
+                              int nops);
+LLVMValueRef agg_ptr(jctx *j, uint32_t id);
+cvm_result emit_composite(jctx *j, const spv_inst *si);
+LLVMValueRef call_intrinsic(jctx *j, const char *name, LLVMTypeRef *over, unsigned nover,
+                            LLVMValueRef *args, unsigned nargs);
+void emit_checked_call(jctx *j, void *fn, LLVMTypeRef *ptypes, LLVMValueRef *args,
+                       unsigned n);
+LLVMValueRef ex_field(jctx *j, LLVMValueRef exp, size_t off, LLVMTypeRef ty);
+
+static inline const cvm_type *type_of(jctx *j, uint32_t tid)
+{
+    return &j->p->types[tid];
+}
+
+/* Scalar kind of a value's components. */
+static inline uint8_t comp_sk(jctx *j, uint32_t tid)
+{
+    const cvm_type *t = type_of(j, tid);
+    return t->tclass == CVM_TC_VECTOR ? type_of(j, t->elem)->sk : t->sk;
+}
+
+static inline uint32_t ncomp_of(jctx *j, uint32_t tid)
+{
+    const cvm_type *t = type_of(j, tid);
+    return t->tclass == CVM_TC_VECTOR ? t->count : 1;
+}
+
+static inline LLVMValueRef c_i32(jctx *j, uint64_t v) { return LLVMConstInt(j->i32, v, 0); }
+static inline LLVMValueRef c_i64(jctx *j, uint64_t v) { return LLVMConstInt(j->i64, v, 0); }
+
+/* ---- memory -------------------------------------------------------------- */
+
+region_info *jit_region(jctx *j, uint32_t reg);
+LLVMValueRef jit_invariant(jctx *j, LLVMValueRef load);
+int mem_type_ok(jctx *j, uint32_t tid);
+int agg_type_ok(jctx *j, uint32_t tid);
+cvm_result emit_load(jctx *j, uint32_t result, uint32_t tid, uint32_t ptr_id);
+cvm_result emit_store(jctx *j, uint32_t ptr_id, uint32_t val_id);
+cvm_result emit_access_chain(jctx *j, const spv_inst *si);
+int emit_ptr_bitcast(jctx *j, const spv_inst *si, cvm_result *o_r);
+cvm_result emit_atomic(jctx *j, uint32_t ii, const cvm_insn *in);
+
+/* ---- arithmetic, conversions and GLSL.std.450 ---------------------------- */
+
+cvm_result emit_arith(jctx *j, const spv_inst *si, const cvm_insn *in);
+cvm_result emit_convert(jctx *j, const spv_inst *si, const cvm_insn *in);
+cvm_result emit_glsl(jctx *j, const spv_inst *si, const cvm_insn *in);
+int is_arith_op(uint32_t op);
+cvm_result emit_extended(jctx *j, const spv_inst *si);
+cvm_result emit_idot(jctx *j, uint32_t ii, const spv_inst *si, const cvm_insn *in);
+cvm_result emit_dot(jctx *j, uint32_t ii, const cvm_insn *in);
+cvm_result emit_bitfield(jctx *j, uint32_t ii, const spv_inst *si, const cvm_insn *in);
+cvm_result emit_bit_ops(jctx *j, uint32_t ii, const spv_inst *si);
+
+/* ---- blocks and control flow --------------------------------------------- */
+
+int insn_words(jctx *j, uint32_t ii, spv_inst *si);
+cvm_result emit_insn(jctx *j, uint32_t ii);
+cvm_result emit_blocks(jctx *j, const cvm_function *f);
+
+/* ---- the collective form ------------------------------------------------- */
+
+void emit_co_suspend(jctx *j, LLVMValueRef where, LLVMBasicBlockRef resume, int final);
+int jit_is_collective(const cvm_insn *in);
+cvm_result emit_collective(jctx *j, uint32_t ii);
+cvm_result translate_collective(jctx *j, const char *name);
+void add_co_helpers(jctx *j);
+int ordered_blocks(const cvm_program *p);
+uint8_t *ordered_waits(const cvm_program *p);
+
+/* ---- the scope form ------------------------------------------------------ */
+
+cvm_result emit_scope_insn(jctx *j, uint32_t ii);
+cvm_result mark_slot_phis(jctx *j);
+
+/* ---- the function: its lane loop, built-ins and variables ---------------- */
+
+cvm_result emit_var_set(jctx *j, uint32_t var, uint32_t init);
+cvm_result emit_builtins(jctx *j, LLVMValueRef nlanes, LLVMValueRef sg);
+cvm_result setup_globals(jctx *j);
+cvm_result setup_function_vars(jctx *j);
+cvm_result emit_var_init(jctx *j);
+cvm_result read_regions(jctx *j);
+cvm_result jit_translate(jctx *j, const char *name);
+
+/* ---- leaf callbacks ------------------------------------------------------ */
+
+cvm_result emit_params(jctx *j);
+LLVMValueRef tile_field(jctx *j, LLVMValueRef tp, size_t off, LLVMTypeRef ty);
+cvm_result emit_tile_params(jctx *j);
+
+/* ---- LLVM's context, module and JIT -------------------------------------- */
+
+/* The leaf forms compiled so far, all pipelines (cvm_test_jit_forms_compiled). */
+extern uint32_t jit_forms_compiled;
+
+int jctx_init(jctx *j, const cvm_program *prog, cvm_diagnostic *diag,
+              LLVMOrcThreadSafeContextRef *o_tsc);
+void jctx_free(jctx *j);
+cvm_result jctx_finish(jctx *j, LLVMOrcThreadSafeContextRef tsc, LLVMOrcLLJITRef *io_lljit,
+                       cvm_diagnostic *diag);
+
 #endif /* CVM_EXEC_JIT_INTERNAL_H */
