@@ -193,7 +193,7 @@ typedef struct jctx {
     uint32_t nedges;
 } jctx;
 
-/* ---- run time: the helpers the generated code calls ---------------------- */
+/* ---- jit_runtime.c: the helpers the generated code calls ----------------- */
 
 uint8_t *jit_access_slow(cvm_jit_env *env, uint32_t insn, uint32_t lane, uint32_t region,
                          uint64_t off, uint32_t size, uint32_t write);
