@@ -219,7 +219,7 @@ void jit_convert(const cvm_insn *in, uint8_t *r, const uint8_t *a);
 void jit_glsl(const cvm_insn *in, uint8_t *r, const uint8_t *a, const uint8_t *b,
               const uint8_t *c);
 
-/* ---- values, types, constants and composites ----------------------------- */
+/* ---- jit_value.c: values, types, constants and composites ---------------- */
 
 cvm_result jit_unsupported(jctx *j, uint32_t insn, const char *what);
 cvm_result jit_unsupported_def(jctx *j, uint32_t id, const char *what);
