@@ -265,7 +265,7 @@ static inline uint32_t ncomp_of(jctx *j, uint32_t tid)
 static inline LLVMValueRef c_i32(jctx *j, uint64_t v) { return LLVMConstInt(j->i32, v, 0); }
 static inline LLVMValueRef c_i64(jctx *j, uint64_t v) { return LLVMConstInt(j->i64, v, 0); }
 
-/* ---- memory -------------------------------------------------------------- */
+/* ---- jit_mem.c: memory --------------------------------------------------- */
 
 region_info *jit_region(jctx *j, uint32_t reg);
 LLVMValueRef jit_invariant(jctx *j, LLVMValueRef load);
