@@ -277,7 +277,7 @@ cvm_result emit_access_chain(jctx *j, const spv_inst *si);
 int emit_ptr_bitcast(jctx *j, const spv_inst *si, cvm_result *o_r);
 cvm_result emit_atomic(jctx *j, uint32_t ii, const cvm_insn *in);
 
-/* ---- arithmetic, conversions and GLSL.std.450 ---------------------------- */
+/* ---- jit_arith.c: arithmetic, conversions and GLSL.std.450 --------------- */
 
 cvm_result emit_arith(jctx *j, const spv_inst *si, const cvm_insn *in);
 cvm_result emit_convert(jctx *j, const spv_inst *si, const cvm_insn *in);
