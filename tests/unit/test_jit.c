@@ -328,7 +328,7 @@ static void test_budget_work(void **state)
     outcome_free(&b);
 }
 
-/* Chains of blocks charged at their head (jit.c chain_charges) charge
+/* Chains of blocks charged at their head (jit_flow.c chain_charges) charge
  * what the interpreter charges: the least budget the interpreter completes
  * tests/jit/budget_chains.amber with (found by bisection on the
  * interpreter alone) completes it on the compiled tier, and one less stops

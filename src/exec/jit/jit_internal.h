@@ -289,7 +289,7 @@ cvm_result emit_dot(jctx *j, uint32_t ii, const cvm_insn *in);
 cvm_result emit_bitfield(jctx *j, uint32_t ii, const spv_inst *si, const cvm_insn *in);
 cvm_result emit_bit_ops(jctx *j, uint32_t ii, const spv_inst *si);
 
-/* ---- blocks and control flow --------------------------------------------- */
+/* ---- jit_flow.c: blocks and control flow --------------------------------- */
 
 int insn_words(jctx *j, uint32_t ii, spv_inst *si);
 cvm_result emit_insn(jctx *j, uint32_t ii);
