@@ -305,7 +305,7 @@ void add_co_helpers(jctx *j);
 int ordered_blocks(const cvm_program *p);
 uint8_t *ordered_waits(const cvm_program *p);
 
-/* ---- the scope form ------------------------------------------------------ */
+/* ---- jit_scope.c: the scope form ----------------------------------------- */
 
 cvm_result emit_scope_insn(jctx *j, uint32_t ii);
 cvm_result mark_slot_phis(jctx *j);

@@ -1,0 +1,306 @@
+/* The scope form (jit.h cvm_jit_scope_form): the entry point's
+ * instructions once per workgroup, the uniform ones translated where the
+ * tier can, the rest run by their interpreter handlers on the value slots,
+ * and the phis whose values stay in those slots (moved on the edges into
+ * their blocks by jit_slot_phis). */
+#ifdef CVM_HAVE_LLVM
+
+#include "exec/jit/jit_internal.h"
+
+/* The interpreter's value slot of `id` (ex->vals[id].p). */
+static LLVMValueRef slot_ptr(jctx *j, uint32_t id)
+{
+    LLVMValueRef idx[2] = {c_i64(j, id), c_i32(j, 0)};
+    LLVMValueRef pp = LLVMBuildInBoundsGEP2(j->B, j->val_t, j->vals_base, idx, 2, "");
+    return LLVMBuildLoad2(j->B, j->ptr8, pp, "");
+}
+
+/* Before a handler runs instruction `si`: the values of its operands that
+ * the compiled code holds (every one of them uniform, so each slot has
+ * stride 0) written to their slots, a buffer pointer as the address
+ * exec.h defines (an offset outside its region's 40 bits: the region's
+ * last byte, as h_access_chain makes it).  A Function variable the code
+ * keeps as its own cannot be named by a handler: not taken. */
+static cvm_result to_slots(jctx *j, const spv_inst *si)
+{
+    const cvm_program *p = j->p;
+    for (uint32_t k = 1; k < si->word_count; k++) {
+        uint32_t id = si->words[k];
+        if (id == 0 || id >= p->bound || p->const_offset[id] != UINT64_MAX ||
+            j->mod->defs[id].func != p->entry)
+            continue;
+        if (j->mod->defs[id].opcode == SpvOpVariable) {
+            if (j->ptrs[id].kind != JP_NONE)
+                return jit_unsupported(j, j->cur_insn, "a variable of the compiled code named here");
+            continue;
+        }
+        if ((j->vals[id] || j->ptrs[id].kind != JP_NONE) && !p->uniform[id])
+            return jit_unsupported(j, j->cur_insn, "a value that may differ between invocations, named here");
+        if (j->vals[id]) {
+            LLVMValueRef v = j->vals[id];
+            uint32_t tid = j->mod->defs[id].type;
+            if (comp_sk(j, tid) == CVM_SK_BOOL) {
+                uint32_t n = ncomp_of(j, tid);
+                v = LLVMBuildZExt(j->B, v, n > 1 ? LLVMVectorType(j->i8, n) : j->i8, "");
+            }
+            LLVMValueRef sp = LLVMBuildBitCast(j->B, slot_ptr(j, id),
+                                               LLVMPointerType(LLVMTypeOf(v), 0), "");
+            LLVMSetAlignment(LLVMBuildStore(j->B, v, sp), 1);
+        } else if (j->ptrs[id].kind == JP_MEM) {
+            const jptr *pt = &j->ptrs[id];
+            uint64_t lim = UINT64_C(1) << CVM_ADDR_OFFSET_BITS;
+            LLVMValueRef bad = LLVMBuildICmp(j->B, LLVMIntUGE, pt->off, c_i64(j, lim), "");
+            LLVMValueRef off = LLVMBuildSelect(j->B, bad, c_i64(j, lim - 1), pt->off, "");
+            LLVMValueRef addr = LLVMBuildOr(j->B, off, c_i64(j, CVM_ADDR(pt->region, 0)), "");
+            LLVMValueRef sp = LLVMBuildBitCast(j->B, slot_ptr(j, id), LLVMPointerType(j->i64, 0), "");
+            LLVMSetAlignment(LLVMBuildStore(j->B, addr, sp), 1);
+        } else if (j->ptrs[id].kind != JP_NONE) {
+            return jit_unsupported(j, j->cur_insn, "a pointer of the compiled code named here");
+        }
+    }
+    return CVM_SUCCESS;
+}
+
+/* Instruction `ii` run by its handler over the whole workgroup (every lane
+ * active: a cooperative-matrix instruction runs once per scope instance),
+ * as run_block_impl runs it: cvm_insn.fn(ex, in) called directly (a
+ * failure has set ex->diag). */
+static void emit_run_handler(jctx *j, uint32_t ii)
+{
+    LLVMTypeRef params[2] = {j->ptr8, j->ptr8};
+    LLVMValueRef args[2] = {
+        LLVMBuildLoad2(j->B, j->ptr8, env_field(j, ENV_EX, 0), ""),
+        LLVMConstIntToPtr(c_i64(j, (uint64_t)(uintptr_t)&j->p->insns[ii]), j->ptr8)};
+    emit_checked_call(j, (void *)j->p->insns[ii].fn, params, args, 2);
+}
+
+/* Instruction `ii` run by its handler: over every lane (a cooperative-
+ * matrix instruction, a barrier), or for lane 0 alone (`one_lane`, a
+ * uniform instruction the tier does not translate).  A result of a type
+ * the code holds is read back from its slot (uniform: one copy). */
+static cvm_result emit_handler_call(jctx *j, uint32_t ii, const spv_inst *si, int one_lane)
+{
+    const cvm_insn *in = &j->p->insns[ii];
+    cvm_result r = to_slots(j, si);
+    if (r != CVM_SUCCESS)
+        return r;
+    if (one_lane) {
+        LLVMTypeRef params[2] = {LLVMPointerType(j->env_t, 0), j->i32};
+        LLVMValueRef args[2] = {j->env, c_i32(j, ii)};
+        emit_checked_call(j, (void *)jit_uniform_handler, params, args, 2);
+    } else {
+        emit_run_handler(j, ii);
+    }
+    if (in->result && in->result < j->p->bound && in->type && value_type(j, in->type)) {
+        if (!one_lane || !j->p->uniform[in->result])
+            return jit_unsupported(j, ii, "a value that differs between invocations");
+        j->vals[in->result] = jit_unspill(j, slot_ptr(j, in->result), in->type);
+    }
+    return CVM_SUCCESS;
+}
+
+/* The scope form's loads and stores of a whole cooperative matrix in a
+ * Function variable, where the variable's slot is known to the group
+ * (cvm_exec.mvar_slots, as cvm_matrix_variable_cached reads it): an
+ * aliasing load (CVM_INSN_ALIAS) points the result's slot at it, a store of
+ * a value already there does nothing, both inline; anything else (the
+ * slot not known yet, another value to store) runs the handler. */
+static int matrix_var_op(jctx *j, uint32_t ii, const spv_inst *si)
+{
+    const cvm_insn *in = &j->p->insns[ii];
+    const cvm_program *p = j->p;
+    int load = si->opcode == SpvOpLoad && si->word_count >= 4 && (in->flags & CVM_INSN_ALIAS);
+    int store = si->opcode == SpvOpStore && si->word_count >= 3;
+    uint32_t var = load ? si->words[3] : store ? si->words[1] : 0;
+    if (!var || var >= p->bound || j->mod->defs[var].opcode != SpvOpVariable ||
+        j->mod->defs[var].func != p->entry || in->type >= p->ntypes ||
+        p->types[in->type].tclass != CVM_TC_COOPMAT)
+        return 0;
+    uint32_t val = si->words[2]; /* the load's result, the store's object */
+    if (val >= p->bound)
+        return 0;
+    LLVMValueRef exp = LLVMBuildLoad2(j->B, j->ptr8, env_field(j, ENV_EX, 0), "");
+    LLVMValueRef tab = LLVMBuildLoad2(j->B, j->ptr8,
+                                      ex_field(j, exp, offsetof(cvm_exec, mvar_slots), j->ptr8), "");
+    LLVMValueRef nl = LLVMBuildLoad2(j->B, j->i32, ex_field(j, exp, offsetof(cvm_exec, nlanes), j->i32), "");
+    LLVMValueRef na = LLVMBuildLoad2(j->B, j->i32, ex_field(j, exp, offsetof(cvm_exec, nactive), j->i32), "");
+    LLVMValueRef have = LLVMBuildAnd(j->B, LLVMBuildIsNotNull(j->B, tab, ""),
+                                     LLVMBuildICmp(j->B, LLVMIntEQ, na, nl, ""), "");
+    /* the table's entry for the variable: read only where the table exists */
+    LLVMBasicBlockRef look = LLVMAppendBasicBlockInContext(j->C, j->fn, "mvlook");
+    LLVMBasicBlockRef slow = LLVMAppendBasicBlockInContext(j->C, j->fn, "mvslow");
+    LLVMBuildCondBr(j->B, have, look, slow);
+    LLVMPositionBuilderAtEnd(j->B, look);
+    LLVMValueRef base = ex_field(j, tab, (size_t)var * sizeof(cvm_mvar_slot), j->i8);
+    LLVMValueRef sp = LLVMBuildLoad2(j->B, j->ptr8, ex_field(j, base, offsetof(cvm_mvar_slot, slot.p), j->ptr8), "");
+    LLVMValueRef sst = LLVMBuildLoad2(j->B, j->i32, ex_field(j, base, offsetof(cvm_mvar_slot, slot.stride), j->i32), "");
+    LLVMValueRef esz = LLVMBuildLoad2(j->B, j->i32, ex_field(j, base, offsetof(cvm_mvar_slot, size), j->i32), "");
+    LLVMValueRef ewg = LLVMBuildLoad2(j->B, j->i32, ex_field(j, base, offsetof(cvm_mvar_slot, wg), j->i32), "");
+    uint32_t wg = (in->flags & CVM_INSN_WORKGROUP_SCOPE) != 0;
+    LLVMValueRef hit = LLVMBuildIsNotNull(j->B, sp, "");
+    hit = LLVMBuildAnd(j->B, hit, LLVMBuildICmp(j->B, LLVMIntEQ, esz, c_i32(j, p->types[in->type].size), ""), "");
+    hit = LLVMBuildAnd(j->B, hit, LLVMBuildICmp(j->B, LLVMIntEQ, ewg, c_i32(j, wg), ""), "");
+
+    LLVMValueRef vidx[2] = {c_i64(j, val), c_i32(j, 0)}, sidx[2] = {c_i64(j, val), c_i32(j, 1)};
+    LLVMValueRef vpp = LLVMBuildInBoundsGEP2(j->B, j->val_t, j->vals_base, vidx, 2, "");
+    LLVMValueRef vsp = LLVMBuildInBoundsGEP2(j->B, j->val_t, j->vals_base, sidx, 2, "");
+    if (store) {
+        LLVMValueRef same = LLVMBuildICmp(j->B, LLVMIntEQ, LLVMBuildLoad2(j->B, j->ptr8, vpp, ""), sp, "");
+        same = LLVMBuildAnd(j->B, same, LLVMBuildICmp(j->B, LLVMIntEQ, LLVMBuildLoad2(j->B, j->i32, vsp, ""), sst, ""), "");
+        hit = LLVMBuildAnd(j->B, hit, same, "");
+    }
+    LLVMBasicBlockRef fast = LLVMAppendBasicBlockInContext(j->C, j->fn, "mvfast");
+    LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(j->C, j->fn, "mvjoin");
+    LLVMBuildCondBr(j->B, hit, fast, slow);
+    LLVMPositionBuilderAtEnd(j->B, fast);
+    if (load) {
+        LLVMBuildStore(j->B, sp, vpp);
+        LLVMBuildStore(j->B, sst, vsp);
+    }
+    LLVMBuildBr(j->B, join);
+    LLVMPositionBuilderAtEnd(j->B, slow);
+    emit_run_handler(j, ii);
+    LLVMBuildBr(j->B, join);
+    LLVMPositionBuilderAtEnd(j->B, join);
+    return 1;
+}
+
+/* 1 when the operand `id` of an instruction the tier would translate is
+ * one it holds (a constant, an LLVM value, a pointer it follows), or no
+ * value of this function at all (a literal, a type). */
+static int held(jctx *j, uint32_t id)
+{
+    const cvm_program *p = j->p;
+    if (id == 0 || id >= p->bound || p->const_offset[id] != UINT64_MAX)
+        return 1;
+    const spv_def *d = &j->mod->defs[id];
+    if (d->func != p->entry)
+        return 1;
+    return j->vals[id] != NULL || j->ptrs[id].kind != JP_NONE;
+}
+
+/* 1 when the scope form translates uniform instruction `si` itself; else
+ * its handler runs it for one lane. */
+static int native_ok(jctx *j, const spv_inst *si)
+{
+    const uint32_t *w = si->words;
+    uint32_t op = si->opcode, first = 3;
+    switch (op) {
+    case SpvOpVariable: /* a uniform one's initializer, to the code's own copy */
+        return si->word_count >= 5 && w[2] < j->p->bound && j->ptrs[w[2]].kind == JP_VAR;
+    case SpvOpLoad:
+        return si->word_count >= 4 && w[3] < j->p->bound && j->ptrs[w[3]].kind != JP_NONE &&
+               value_type(j, w[1]) != NULL;
+    case SpvOpStore:
+        return si->word_count >= 3 && w[1] < j->p->bound && j->ptrs[w[1]].kind != JP_NONE &&
+               get_val(j, w[2]) != NULL;
+    case SpvOpAccessChain:
+    case SpvOpInBoundsAccessChain:
+        for (uint32_t k = 4; k < si->word_count; k++)
+            if (!held(j, w[k]))
+                return 0;
+        return si->word_count >= 4 && w[3] < j->p->bound && j->ptrs[w[3]].kind != JP_NONE;
+    case SpvOpCompositeExtract: case SpvOpCompositeInsert: case SpvOpCompositeConstruct:
+    case SpvOpVectorShuffle: case SpvOpCopyObject:
+    case SpvOpConvertFToU: case SpvOpConvertFToS: case SpvOpConvertSToF: case SpvOpConvertUToF:
+    case SpvOpUConvert: case SpvOpSConvert: case SpvOpFConvert: case SpvOpBitcast:
+        break;
+    case SpvOpExtInst:
+        if (si->word_count < 5 || w[3] != j->p->glsl_ext || !j->p->glsl_ext)
+            return 0;
+        first = 5;
+        break;
+    default:
+        if (!is_arith_op(op))
+            return 0;
+    }
+    if (si->word_count < 3 || !value_type(j, w[1]))
+        return 0;
+    for (uint32_t k = first; k < si->word_count; k++)
+        if (!held(j, w[k]) || (w[k] < j->p->bound && j->ptrs[w[k]].kind != JP_NONE))
+            return 0;
+    return 1;
+}
+
+/* A module-scope Private variable (each lane's copy in its own memory). */
+static int private_var(const jctx *j, uint32_t id)
+{
+    const cvm_program *p = j->p;
+    return id != 0 && id < p->bound && j->mod->defs[id].func == UINT32_MAX &&
+           j->mod->defs[id].opcode == SpvOpVariable && p->var_region[id] == CVM_REGION_INVOCATION;
+}
+
+/* A value every lane of the scope form holds alike: a constant or a
+ * uniform value. */
+static int scope_uniform_id(const jctx *j, uint32_t id)
+{
+    const cvm_program *p = j->p;
+    return id != 0 && id < p->bound && (p->const_offset[id] != UINT64_MAX || p->uniform[id]);
+}
+
+/* One instruction of the entry point in the scope form. */
+cvm_result emit_scope_insn(jctx *j, uint32_t ii)
+{
+    const cvm_insn *in = &j->p->insns[ii];
+    spv_inst si;
+    if (!insn_words(j, ii, &si))
+        return jit_unsupported(j, ii, "this instruction");
+    if (!in->fn)
+        return emit_insn(j, ii); /* (a non-semantic extended instruction) */
+    if (in->flags & CVM_INSN_PER_INSTANCE) {
+        if (matrix_var_op(j, ii, &si))
+            return CVM_SUCCESS;
+        return emit_handler_call(j, ii, &si, 0);
+    }
+    if (!(in->flags & CVM_INSN_UNIFORM)) {
+        if (si.opcode == SpvOpControlBarrier || si.opcode == SpvOpMemoryBarrier)
+            return emit_handler_call(j, ii, &si, 0);
+        /* a pointer is a description here, lane 0's; what loads or stores
+         * through it must itself be uniform (and a handler is never given
+         * it: to_slots) */
+        if ((si.opcode == SpvOpAccessChain || si.opcode == SpvOpInBoundsAccessChain) &&
+            native_ok(j, &si))
+            return emit_insn(j, ii);
+        /* a uniform value stored to a Private variable: every lane's copy
+         * written, by the handler over the whole group (exec/uniform.h: a
+         * uniform Private variable) */
+        if (si.opcode == SpvOpStore && si.word_count >= 3 && private_var(j, si.words[1]) &&
+            scope_uniform_id(j, si.words[2]))
+            return emit_handler_call(j, ii, &si, 0);
+        return jit_unsupported(j, ii, "an instruction whose value may differ between invocations");
+    }
+    if (native_ok(j, &si))
+        return emit_insn(j, ii);
+    return emit_handler_call(j, ii, &si, 1);
+}
+
+/* The scope form: the phis whose values stay in the interpreter's slots
+ * (types the code does not hold: matrices, whose copies are per scope
+ * instance, and uniform tensor layouts and views), moved by jit_slot_phis
+ * on the edges into their blocks. */
+cvm_result mark_slot_phis(jctx *j)
+{
+    const cvm_program *p = j->p;
+    const cvm_function *f = j->f;
+    j->has_slot_phis = cvm_calloc(f->nblocks ? f->nblocks : 1, 1);
+    if (!j->has_slot_phis)
+        return cvm_diag_set(j->diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+    for (uint32_t bi = 0; bi < f->nblocks; bi++) {
+        const cvm_block *blk = &f->blocks[bi];
+        for (uint32_t ii = blk->first; ii < blk->first + blk->count && p->insns[ii].cf == CVM_CF_PHI;
+             ii++) {
+            const cvm_insn *ph = &p->insns[ii];
+            if (ph->type >= p->ntypes || ph->result >= p->bound)
+                return jit_unsupported(j, ii, "this phi");
+            if (value_type(j, ph->type))
+                continue;
+            if (p->types[ph->type].tclass != CVM_TC_COOPMAT && !p->uniform[ph->result])
+                return jit_unsupported(j, ii, "a phi whose value may differ between invocations");
+            j->slot_phi[ii] = 1;
+            j->has_slot_phis[bi] = 1;
+        }
+    }
+    return CVM_SUCCESS;
+}
+
+#endif /* CVM_HAVE_LLVM */
