@@ -144,8 +144,8 @@ int cvm_jit_scope_form(const cvm_jit *j);
  *     runner follows the interpreter's schedule over those (the lowest
  *     block any invocation waits at runs next, with exactly those that
  *     wait there), so each collective instruction runs over the lanes the
- *     interpreter has active there (jit.c ordered_waits says why the other
- *     blocks need no wait);
+ *     interpreter has active there (jit_collective.c ordered_waits says
+ *     why the other blocks need no wait);
  *   - once they all wait at one, a subgroup instruction runs by its
  *     interpreter handler over them (cvm_insn.fn, every waiting lane
  *     active), its operands written by each lane to their value slots

@@ -295,7 +295,7 @@ int insn_words(jctx *j, uint32_t ii, spv_inst *si);
 cvm_result emit_insn(jctx *j, uint32_t ii);
 cvm_result emit_blocks(jctx *j, const cvm_function *f);
 
-/* ---- the collective form ------------------------------------------------- */
+/* ---- jit_collective.c: the collective form ------------------------------- */
 
 void emit_co_suspend(jctx *j, LLVMValueRef where, LLVMBasicBlockRef resume, int final);
 int jit_is_collective(const cvm_insn *in);
