@@ -310,7 +310,7 @@ uint8_t *ordered_waits(const cvm_program *p);
 cvm_result emit_scope_insn(jctx *j, uint32_t ii);
 cvm_result mark_slot_phis(jctx *j);
 
-/* ---- the function: its lane loop, built-ins and variables ---------------- */
+/* ---- jit_func.c: the function, its lane loop, built-ins and variables ---- */
 
 cvm_result emit_var_set(jctx *j, uint32_t var, uint32_t init);
 cvm_result emit_builtins(jctx *j, LLVMValueRef nlanes, LLVMValueRef sg);
