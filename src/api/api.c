@@ -119,7 +119,7 @@ struct cvm_pipeline {
  *     dispatches to that many in all (an application that dispatches a
  *     shader many times on small tensors, as ggml does); leaf callbacks once the pipeline has made
  *     CVM_JIT_LEAF_MIN_CALLS calls of them (cvm_config.h; that count is kept
- *     by jit.c's leaves_hot, across the pipeline's dispatches and threads).
+ *     by jit_leaf.c's leaves_hot, across the pipeline's dispatches and threads).
  * The environment variable COOPVM_JIT sets these flags for a context
  * (cvm_context_create). */
 typedef enum tier_mode { TIER_NEVER, TIER_BY_SIZE, TIER_ALWAYS } tier_mode;

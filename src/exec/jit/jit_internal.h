@@ -320,7 +320,7 @@ cvm_result emit_var_init(jctx *j);
 cvm_result read_regions(jctx *j);
 cvm_result jit_translate(jctx *j, const char *name);
 
-/* ---- leaf callbacks ------------------------------------------------------ */
+/* ---- jit_leaf.c: leaf callbacks ------------------------------------------ */
 
 cvm_result emit_params(jctx *j);
 LLVMValueRef tile_field(jctx *j, LLVMValueRef tp, size_t off, LLVMTypeRef ty);
