@@ -17,7 +17,14 @@
  * by LLVM), a built-in, or a region and a byte offset computed in i64.
  * Instructions whose edge cases ops/ define (integer division, shifts,
  * conversions, GLSL.std.450) either follow k_generic's rules inline or call
- * the interpreter's own kernel for one lane (the *_eval_lane functions). */
+ * the interpreter's own kernel for one lane (the *_eval_lane functions).
+ *
+ * This file chooses the form a shader takes and compiles it
+ * (cvm_jit_compile), with LLVM's context, module and JIT.  The rest is in
+ * files by family (jit_value.c, jit_mem.c, jit_arith.c, jit_flow.c,
+ * jit_func.c) and by form (jit_scope.c, jit_collective.c, jit_leaf.c), and
+ * what runs while a dispatch does is in jit_runtime.c; jit_internal.h
+ * declares what they share. */
 #include "exec/jit/jit.h"
 
 #include <pthread.h>
@@ -153,9 +160,6 @@ void cvm_jit_leaves_report(cvm_jit_leaves *lv, uint32_t *o_functions, uint32_t *
 #else /* CVM_HAVE_LLVM */
 
 #include <llvm-c/Analysis.h>
-#include <llvm-c/Core.h>
-#include <llvm-c/LLJIT.h>
-#include <llvm-c/Orc.h>
 #include <llvm-c/Target.h>
 #include <llvm-c/Transforms/Coroutines.h>
 #include <llvm-c/Transforms/InstCombine.h>

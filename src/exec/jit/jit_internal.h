@@ -326,7 +326,7 @@ cvm_result emit_params(jctx *j);
 LLVMValueRef tile_field(jctx *j, LLVMValueRef tp, size_t off, LLVMTypeRef ty);
 cvm_result emit_tile_params(jctx *j);
 
-/* ---- LLVM's context, module and JIT -------------------------------------- */
+/* ---- jit.c: LLVM's context, module and JIT ------------------------------- */
 
 /* The leaf forms compiled so far, all pipelines (cvm_test_jit_forms_compiled). */
 extern uint32_t jit_forms_compiled;
