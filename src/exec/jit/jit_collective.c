@@ -134,13 +134,7 @@ cvm_result emit_collective(jctx *j, uint32_t ii)
             if (!v || !value_type(j, tid) || LLVMTypeOf(v) != value_type(j, tid) ||
                 type_of(j, tid)->size > JIT_MAX_ACCESS)
                 return jit_unsupported(j, ii, "this operand of a subgroup instruction");
-            if (comp_sk(j, tid) == CVM_SK_BOOL) {
-                uint32_t n = ncomp_of(j, tid);
-                v = LLVMBuildZExt(j->B, v, n > 1 ? LLVMVectorType(j->i8, n) : j->i8, "");
-            }
-            LLVMValueRef at = LLVMBuildBitCast(j->B, lane_slot(j, id),
-                                               LLVMPointerType(LLVMTypeOf(v), 0), "");
-            LLVMSetAlignment(LLVMBuildStore(j->B, v, at), 1);
+            jit_store_reg(j, v, tid, lane_slot(j, id));
         }
         if (in->result && (in->result >= p->bound || !in->type || !value_type(j, in->type) ||
                            type_of(j, in->type)->size > JIT_MAX_ACCESS))

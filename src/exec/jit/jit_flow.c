@@ -255,14 +255,9 @@ static cvm_result emit_terminator(jctx *j, uint32_t ii, uint32_t bi, LLVMBasicBl
             LLVMBuildBr(j->B, c->ret_bb);
             break;
         }
-        uint32_t n = ncomp_of(j, rt);
-        if (comp_sk(j, rt) == CVM_SK_BOOL)
-            v = LLVMBuildZExt(j->B, v, n > 1 ? LLVMVectorType(j->i8, n) : j->i8, "");
         LLVMValueRef at = LLVMBuildMul(j->B, LLVMBuildZExt(j->B, j->lane, j->i64, ""),
                                        c_i64(j, type_of(j, rt)->size), "");
-        LLVMValueRef rp = LLVMBuildGEP2(j->B, j->i8, LLVMGetParam(j->fn, 2), &at, 1, "");
-        rp = LLVMBuildBitCast(j->B, rp, LLVMPointerType(LLVMTypeOf(v), 0), "");
-        LLVMSetAlignment(LLVMBuildStore(j->B, v, rp), 1);
+        jit_store_reg(j, v, rt, LLVMBuildGEP2(j->B, j->i8, LLVMGetParam(j->fn, 2), &at, 1, ""));
         LLVMBuildBr(j->B, j->lane_next);
         break;
     }

@@ -231,6 +231,7 @@ LLVMValueRef get_val(jctx *j, uint32_t id);
 LLVMValueRef env_field(jctx *j, unsigned field, unsigned sub);
 LLVMValueRef fn_const(jctx *j, void *addr, LLVMTypeRef fty);
 LLVMValueRef new_slot(jctx *j, uint64_t bytes);
+void jit_store_reg(jctx *j, LLVMValueRef v, uint32_t tid, LLVMValueRef at8);
 LLVMValueRef jit_spill(jctx *j, LLVMValueRef v, uint32_t tid);
 LLVMValueRef jit_unspill(jctx *j, LLVMValueRef slot8, uint32_t tid);
 LLVMValueRef call_lane_kernel(jctx *j, void *kernel, int nargs, uint32_t insn,

@@ -37,15 +37,7 @@ static cvm_result to_slots(jctx *j, const spv_inst *si)
         if ((j->vals[id] || j->ptrs[id].kind != JP_NONE) && !p->uniform[id])
             return jit_unsupported(j, j->cur_insn, "a value that may differ between invocations, named here");
         if (j->vals[id]) {
-            LLVMValueRef v = j->vals[id];
-            uint32_t tid = j->mod->defs[id].type;
-            if (comp_sk(j, tid) == CVM_SK_BOOL) {
-                uint32_t n = ncomp_of(j, tid);
-                v = LLVMBuildZExt(j->B, v, n > 1 ? LLVMVectorType(j->i8, n) : j->i8, "");
-            }
-            LLVMValueRef sp = LLVMBuildBitCast(j->B, slot_ptr(j, id),
-                                               LLVMPointerType(LLVMTypeOf(v), 0), "");
-            LLVMSetAlignment(LLVMBuildStore(j->B, v, sp), 1);
+            jit_store_reg(j, j->vals[id], j->mod->defs[id].type, slot_ptr(j, id));
         } else if (j->ptrs[id].kind == JP_MEM) {
             const jptr *pt = &j->ptrs[id];
             uint64_t lim = UINT64_C(1) << CVM_ADDR_OFFSET_BITS;

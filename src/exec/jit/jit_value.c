@@ -157,17 +157,24 @@ LLVMValueRef new_slot(jctx *j, uint64_t bytes)
     return LLVMBuildBitCast(j->B, slot, j->ptr8, "");
 }
 
+/* Value `v` of type `tid` stored at byte pointer `at8` in register layout
+ * (a boolean one byte a component), unaligned. */
+void jit_store_reg(jctx *j, LLVMValueRef v, uint32_t tid, LLVMValueRef at8)
+{
+    if (comp_sk(j, tid) == CVM_SK_BOOL) {
+        uint32_t n = ncomp_of(j, tid);
+        v = LLVMBuildZExt(j->B, v, n > 1 ? LLVMVectorType(j->i8, n) : j->i8, "");
+    }
+    LLVMValueRef typed = LLVMBuildBitCast(j->B, at8, LLVMPointerType(LLVMTypeOf(v), 0), "");
+    LLVMSetAlignment(LLVMBuildStore(j->B, v, typed), 1);
+}
+
 /* Register-layout spill of an LLVM value to a stack slot (bools one byte
  * each), for the lane kernels. */
 LLVMValueRef jit_spill(jctx *j, LLVMValueRef v, uint32_t tid)
 {
-    uint32_t n = ncomp_of(j, tid);
-    int is_bool = comp_sk(j, tid) == CVM_SK_BOOL;
-    if (is_bool)
-        v = LLVMBuildZExt(j->B, v, n > 1 ? LLVMVectorType(j->i8, n) : j->i8, "");
     LLVMValueRef slot = new_slot(j, type_of(j, tid)->size);
-    LLVMValueRef typed = LLVMBuildBitCast(j->B, slot, LLVMPointerType(LLVMTypeOf(v), 0), "");
-    LLVMSetAlignment(LLVMBuildStore(j->B, v, typed), 1);
+    jit_store_reg(j, v, tid, slot);
     return slot;
 }
 
@@ -275,12 +282,7 @@ static int agg_put(jctx *j, LLVMValueRef dst, uint32_t id, uint32_t tid)
     LLVMValueRef v = get_val(j, id);
     if (!v || LLVMTypeOf(v) != value_type(j, tid))
         return 0;
-    if (comp_sk(j, tid) == CVM_SK_BOOL) {
-        uint32_t n = ncomp_of(j, tid);
-        v = LLVMBuildZExt(j->B, v, n > 1 ? LLVMVectorType(j->i8, n) : j->i8, "");
-    }
-    LLVMValueRef typed = LLVMBuildBitCast(j->B, dst, LLVMPointerType(LLVMTypeOf(v), 0), "");
-    LLVMSetAlignment(LLVMBuildStore(j->B, v, typed), 1);
+    jit_store_reg(j, v, tid, dst);
     return 1;
 }
 
