@@ -924,15 +924,17 @@ static uint32_t db_targets(const db_state *d, uint32_t bi, uint32_t *out, uint32
         if (s == DB_UNDEF)
             return 0;
         uint32_t t = last.words[1] < mod->bound ? mod->defs[last.words[1]].type : 0;
-        uint32_t lw = t < d->p->ntypes && d->p->types[t].size == 8 ? 2 : 1;
+        uint32_t size = t < d->p->ntypes ? d->p->types[t].size : 4, lw = size == 8 ? 2 : 1;
+        /* (a literal narrower than a word is sign-extended into it for a
+         * signed selector: the selector's own bits compare) */
+        uint64_t bits = size >= 8 ? UINT64_MAX : (UINT64_C(1) << (size * 8)) - 1;
         if (s == DB_CONST) {
             uint32_t to = last.words[2];
             for (uint32_t k = 3; k + lw < last.word_count; k += lw + 1) {
                 uint64_t lit = last.words[k];
                 if (lw == 2)
                     lit |= (uint64_t)last.words[k + 1] << 32;
-                uint64_t sel = lw == 2 ? v : v & 0xffffffffu;
-                if (lit == sel) {
+                if ((lit & bits) == (v & bits)) {
                     to = last.words[k + lw];
                     break;
                 }
