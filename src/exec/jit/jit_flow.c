@@ -275,9 +275,6 @@ static int cmp_u64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* Emits the blocks of `f` from the builder's position on: the entry
- * point's, or an inlined call's (emit_call), after which the builder stands
- * in the last block emitted. */
 static cvm_result emit_call(jctx *j, uint32_t ii);
 
 /* What each block of `f` charges where it starts (o_charge[b]), so that
@@ -352,6 +349,9 @@ static int chain_charges(const cvm_program *p, const cvm_function *f, uint64_t *
     return 1;
 }
 
+/* Emits the blocks of `f` from the builder's position on: the entry
+ * point's, or an inlined call's (emit_call), after which the builder stands
+ * in the last block emitted. */
 cvm_result emit_blocks(jctx *j, const cvm_function *f)
 {
     const cvm_program *p = j->p;

@@ -358,8 +358,6 @@ cvm_result emit_var_init(jctx *j)
     return CVM_SUCCESS;
 }
 
-/* Translates j->f into function `name`: the entry point (jit_fn), or with
- * j->leaf a leaf callback (jit_leaf_fn). */
 /* The regions' base, size and writability, read once where the builder
  * stands (j->regions, j->rtab, j->nregions_v), for both forms of the entry
  * point. */
@@ -388,6 +386,8 @@ cvm_result read_regions(jctx *j)
     return CVM_SUCCESS;
 }
 
+/* Translates j->f into function `name`: the entry point (jit_fn), or with
+ * j->leaf a leaf callback (jit_leaf_fn). */
 cvm_result jit_translate(jctx *j, const char *name)
 {
     const cvm_function *f = j->f;

@@ -11,7 +11,7 @@
 
 #include "exec/jit/jit.h"
 
-/* What the generated code reads; its LLVM twin is env_type(). */
+/* What the generated code reads; its LLVM twin is jctx.env_t (jctx_init). */
 typedef struct cvm_jit_env {
     const cvm_region *regions; /* ex->regions */
     cvm_exec *ex;

@@ -14,8 +14,8 @@ region_info *jit_region(jctx *j, uint32_t reg)
     return &j->regions[reg];
 }
 
-/* A host pointer to `size` bytes at p's offset, checked (branching to the
- * slow path), or NULL when the tier cannot (reported). */
+/* `load` marked invariant (!invariant.load): what it reads does not change
+ * while the code runs.  Returns it. */
 LLVMValueRef jit_invariant(jctx *j, LLVMValueRef load)
 {
     unsigned kind = LLVMGetMDKindIDInContext(j->C, "invariant.load", 14);
@@ -42,6 +42,8 @@ static region_info dynamic_region(jctx *j, LLVMValueRef reg, LLVMValueRef *o_in_
     return ri;
 }
 
+/* A host pointer to `size` bytes at p's offset, checked (branching to the
+ * slow path), or NULL when the tier cannot (reported). */
 static LLVMValueRef mem_address(jctx *j, const jptr *pt, uint32_t size, int write)
 {
     region_info dyn, *ri;
