@@ -492,6 +492,13 @@ static void test_collective(void **state)
     collective_sg = 4;
     random_on_both("jit/collective_ordered.amber", sinputs, 2);
     collective_sg = 0;
+    /* the ballot instructions computed inline, one lane at a time, at 32
+     * and 4; random ballots from memory too (bits past the subgroup) */
+    static const char *const binputs[] = {"v", "w", NULL};
+    random_on_both("jit/ballot_lane.amber", binputs, 1);
+    collective_sg = 4;
+    random_on_both("jit/ballot_lane.amber", binputs, 1);
+    collective_sg = 0;
     /* in called functions every invocation calls together, at 32 and 4 */
     random_on_both("jit/collective_call.amber", sinputs, 2);
     collective_sg = 4;

@@ -73,12 +73,31 @@ static LLVMValueRef lane_slot(jctx *j, uint32_t id)
     return LLVMBuildGEP2(j->B, j->i8, sp, &off, 1, "");
 }
 
+/* The subgroup instructions whose result is a function of the lane's own
+ * operands and its id in the subgroup (ops/subgroup.c h_ballot_bit,
+ * h_ballot_count): InverseBallot, BallotBitExtract, BallotBitCount,
+ * BallotFindLSB and BallotFindMSB, of Subgroup scope. */
+int jit_ballot_lane_op(const cvm_insn *in)
+{
+    switch (in->spv_op) {
+    case SpvOpGroupNonUniformInverseBallot: case SpvOpGroupNonUniformBallotBitExtract:
+    case SpvOpGroupNonUniformBallotBitCount: case SpvOpGroupNonUniformBallotFindLSB:
+    case SpvOpGroupNonUniformBallotFindMSB:
+        return !(in->flags & CVM_INSN_WORKGROUP_SCOPE);
+    default:
+        return 0;
+    }
+}
+
 /* 1 for the instructions the collective form suspends at: OpControlBarrier
- * and the grammar's Non-Uniform and Group classes (subgroup operations). */
+ * and the grammar's Non-Uniform and Group classes (subgroup operations),
+ * but those of jit_ballot_lane_op. */
 int jit_is_collective(const cvm_insn *in)
 {
     if (in->spv_op == SpvOpControlBarrier)
         return 1;
+    if (jit_ballot_lane_op(in))
+        return 0; /* (one lane's function: jit_flow.c emit_ballot_lane) */
     const spv_instruction_desc *d = spv_grammar_instruction(in->spv_op);
     return d && d->op_class &&
            (!strcmp(d->op_class, "Non-Uniform") || !strcmp(d->op_class, "Group"));

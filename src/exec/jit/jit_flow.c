@@ -17,6 +17,84 @@ int insn_words(jctx *j, uint32_t ii, spv_inst *si)
     return spv_module_inst_at(j->mod, j->p->insns[ii].word_off, si);
 }
 
+/* A jit_ballot_lane_op instruction for this lane, as ops/subgroup.c
+ * computes it: the ballot's 128 bits, those of ids at and past the
+ * subgroup size (and, for a scan, past or at this lane's id) cleared; a
+ * bit, a count, or the lowest or highest set bit (UINT32_MAX for none). */
+static cvm_result emit_ballot_lane(jctx *j, uint32_t ii, const spv_inst *si)
+{
+    uint32_t op = si->opcode, at = op == SpvOpGroupNonUniformBallotBitCount ? 5 : 4;
+    if (si->word_count < at + 1 + (op == SpvOpGroupNonUniformBallotBitExtract) ||
+        !j->builtin_vals[SpvBuiltInSubgroupLocalInvocationId] ||
+        !j->builtin_vals[SpvBuiltInSubgroupSize])
+        return jit_unsupported(j, ii, "this ballot instruction");
+    LLVMTypeRef i128 = LLVMIntTypeInContext(j->C, 128);
+    LLVMValueRef b = get_val(j, si->words[at]);
+    LLVMTypeRef rt = value_type(j, si->words[1]);
+    if (!b || LLVMTypeOf(b) != LLVMVectorType(j->i32, 4) || !rt)
+        return jit_unsupported(j, ii, "this ballot instruction's operand");
+    b = LLVMBuildBitCast(j->B, b, i128, ""); /* (word k: bits 32k..32k+31) */
+    LLVMValueRef id = j->builtin_vals[SpvBuiltInSubgroupLocalInvocationId];
+    LLVMValueRef sg = j->builtin_vals[SpvBuiltInSubgroupSize];
+    LLVMValueRef r;
+    if (op == SpvOpGroupNonUniformInverseBallot || op == SpvOpGroupNonUniformBallotBitExtract) {
+        LLVMValueRef bit = LLVMBuildZExt(j->B, id, i128, "");
+        if (op == SpvOpGroupNonUniformBallotBitExtract) {
+            LLVMValueRef x = get_val(j, si->words[5]);
+            if (!x || LLVMGetTypeKind(LLVMTypeOf(x)) != LLVMIntegerTypeKind ||
+                LLVMGetIntTypeWidth(LLVMTypeOf(x)) > 64)
+                return jit_unsupported(j, ii, "this ballot instruction's index");
+            bit = LLVMBuildZExt(j->B, x, i128, ""); /* (a negative index is >= 128 too) */
+        }
+        LLVMValueRef in = LLVMBuildICmp(j->B, LLVMIntULT, bit, LLVMConstInt(i128, 128, 0), "");
+        LLVMValueRef sh = LLVMBuildSelect(j->B, in, bit, LLVMConstInt(i128, 0, 0), "");
+        LLVMValueRef v = LLVMBuildTrunc(j->B, LLVMBuildLShr(j->B, b, sh, ""), j->i1, "");
+        r = LLVMBuildAnd(j->B, v, in, "");
+    } else {
+        /* end: the bits below it count (min(size, 128), or for a scan
+         * min(id + 1, .) or min(id, .)) */
+        LLVMValueRef end = LLVMBuildSelect(
+            j->B, LLVMBuildICmp(j->B, LLVMIntULT, sg, c_i32(j, 128), ""), sg, c_i32(j, 128), "");
+        uint32_t gop = op == SpvOpGroupNonUniformBallotBitCount ? si->words[4] : 0;
+        if (gop == SpvGroupOperationInclusiveScan || gop == SpvGroupOperationExclusiveScan) {
+            LLVMValueRef e = gop == SpvGroupOperationInclusiveScan
+                                 ? LLVMBuildAdd(j->B, id, c_i32(j, 1), "")
+                                 : id;
+            end = LLVMBuildSelect(j->B, LLVMBuildICmp(j->B, LLVMIntULT, e, end, ""), e, end, "");
+        } else if (op == SpvOpGroupNonUniformBallotBitCount && gop != SpvGroupOperationReduce) {
+            return jit_unsupported(j, ii, "this group operation of OpGroupNonUniformBallotBitCount");
+        }
+        LLVMValueRef e128 = LLVMBuildZExt(j->B, end, i128, "");
+        LLVMValueRef full = LLVMBuildICmp(j->B, LLVMIntUGE, e128, LLVMConstInt(i128, 128, 0), "");
+        LLVMValueRef one = LLVMConstInt(i128, 1, 0);
+        LLVMValueRef sh = LLVMBuildSelect(j->B, full, LLVMConstInt(i128, 0, 0), e128, "");
+        LLVMValueRef mask = LLVMBuildSelect(j->B, full, LLVMConstAllOnes(i128),
+                                            LLVMBuildSub(j->B, LLVMBuildShl(j->B, one, sh, ""), one, ""), "");
+        LLVMValueRef x = LLVMBuildAnd(j->B, b, mask, "");
+        LLVMValueRef v;
+        if (op == SpvOpGroupNonUniformBallotBitCount) {
+            v = call_intrinsic(j, "llvm.ctpop", &i128, 1, &x, 1);
+        } else {
+            LLVMValueRef args[2] = {x, LLVMConstInt(j->i1, 0, 0)};
+            int lsb = op == SpvOpGroupNonUniformBallotFindLSB;
+            LLVMValueRef z = call_intrinsic(j, lsb ? "llvm.cttz" : "llvm.ctlz", &i128, 1, args, 2);
+            if (!lsb)
+                z = LLVMBuildSub(j->B, LLVMConstInt(i128, 127, 0), z, "");
+            LLVMValueRef none = LLVMBuildICmp(j->B, LLVMIntEQ, x, LLVMConstInt(i128, 0, 0), "");
+            v = LLVMBuildSelect(j->B, none, LLVMConstInt(i128, UINT32_MAX, 0), z, "");
+        }
+        v = LLVMBuildTrunc(j->B, v, j->i32, ""); /* (at most 0xffffffff) */
+        if (LLVMGetTypeKind(rt) != LLVMIntegerTypeKind)
+            return jit_unsupported(j, ii, "this ballot instruction's result type");
+        unsigned w = LLVMGetIntTypeWidth(rt);
+        r = w > 32 ? LLVMBuildZExt(j->B, v, rt, "") : w < 32 ? LLVMBuildTrunc(j->B, v, rt, "") : v;
+    }
+    if (LLVMTypeOf(r) != rt)
+        return jit_unsupported(j, ii, "this ballot instruction's result type");
+    j->vals[si->words[2]] = r;
+    return CVM_SUCCESS;
+}
+
 cvm_result emit_insn(jctx *j, uint32_t ii)
 {
     const cvm_insn *in = &j->p->insns[ii];
@@ -27,6 +105,8 @@ cvm_result emit_insn(jctx *j, uint32_t ii)
         return jit_unsupported(j, ii, "a cooperative-matrix instruction");
     if (j->collective && jit_is_collective(in))
         return emit_collective(j, ii);
+    if (jit_ballot_lane_op(in))
+        return emit_ballot_lane(j, ii, &si);
     if (cvm_atomic_insn(in) && !j->leaf && !j->scope)
         return emit_atomic(j, ii, in);
     uint32_t op = si.opcode;

@@ -300,6 +300,7 @@ cvm_result emit_blocks(jctx *j, const cvm_function *f);
 
 void emit_co_suspend(jctx *j, LLVMValueRef where, LLVMBasicBlockRef resume, int final);
 int jit_is_collective(const cvm_insn *in);
+int jit_ballot_lane_op(const cvm_insn *in);
 cvm_result emit_collective(jctx *j, uint32_t ii);
 cvm_result translate_collective(jctx *j, const char *name);
 void add_co_helpers(jctx *j);
