@@ -458,6 +458,15 @@ static void test_not_taken(void **state)
     assert_int_equal(both_tiers("jit/not_taken.amber", 0, 0, NULL, 0, 0, NULL), CVM_SUCCESS);
 }
 
+/* random_on_both at the default subgroup size (32) and at 4. */
+static void at_32_and_4(const char *rel, const char *const *inputs, uint64_t groups)
+{
+    random_on_both(rel, inputs, groups);
+    collective_sg = 4;
+    random_on_both(rel, inputs, groups);
+    collective_sg = 0;
+}
+
 /* The collective form (jit.h cvm_jit_collective_form): a barrier between
  * invocations' writes to Workgroup memory and their reads of each other's
  * (jit/barrier.amber, both workgroups compiled); subgroup instructions of
@@ -477,33 +486,18 @@ static void test_collective(void **state)
         skip();
     assert_int_equal(both_tiers("jit/barrier.amber", 0, 0, NULL, 0, 2, NULL), CVM_SUCCESS);
     static const char *const inputs[] = {"v", "f", NULL};
-    random_on_both("jit/collective.amber", inputs, 2);
-    collective_sg = 4;
-    random_on_both("jit/collective.amber", inputs, 2);
-    collective_sg = 0;
+    at_32_and_4("jit/collective.amber", inputs, 2);
     /* blocks convergent within subgroups only, at 32 and at 4 a subgroup */
     static const char *const sinputs[] = {"v", NULL};
-    random_on_both("jit/collective_sg.amber", sinputs, 2);
-    collective_sg = 4;
-    random_on_both("jit/collective_sg.amber", sinputs, 2);
-    collective_sg = 0;
+    at_32_and_4("jit/collective_sg.amber", sinputs, 2);
     /* blocks not convergent at all: the block-ordered form, at 32 and 4 */
-    random_on_both("jit/collective_ordered.amber", sinputs, 2);
-    collective_sg = 4;
-    random_on_both("jit/collective_ordered.amber", sinputs, 2);
-    collective_sg = 0;
+    at_32_and_4("jit/collective_ordered.amber", sinputs, 2);
     /* the ballot instructions computed inline, one lane at a time, at 32
      * and 4; random ballots from memory too (bits past the subgroup) */
     static const char *const binputs[] = {"v", "w", NULL};
-    random_on_both("jit/ballot_lane.amber", binputs, 1);
-    collective_sg = 4;
-    random_on_both("jit/ballot_lane.amber", binputs, 1);
-    collective_sg = 0;
+    at_32_and_4("jit/ballot_lane.amber", binputs, 1);
     /* in called functions every invocation calls together, at 32 and 4 */
-    random_on_both("jit/collective_call.amber", sinputs, 2);
-    collective_sg = 4;
-    random_on_both("jit/collective_call.amber", sinputs, 2);
-    collective_sg = 0;
+    at_32_and_4("jit/collective_call.amber", sinputs, 2);
     /* barriers the analysis cannot show convergent: taken, and checked */
     assert_int_equal(both_tiers("jit/barrier_dynamic.amber", 0, 0, NULL, 0, 1, NULL),
                      CVM_SUCCESS);
