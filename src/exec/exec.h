@@ -271,6 +271,7 @@ typedef struct cvm_program {
     uint32_t *func_index;   /* id -> index into funcs, UINT32_MAX if none */
     uint32_t entry;         /* index of the entry point function */
     uint32_t local_size[3];
+    uint32_t sg_size;       /* the subgroup size it is lowered for (cvm_program_build_sg) */
     /* variables */
     uint64_t inv_size;      /* bytes of per-invocation memory per lane */
     uint64_t wg_size;       /* bytes of workgroup memory */
@@ -538,6 +539,12 @@ static inline uint32_t cvm_scope_lane_count(const cvm_exec *ex, const cvm_insn *
     uint32_t first = i * ex->sg_size;
     return CVM_MIN(ex->sg_size, ex->nlanes - first);
 }
+
+/* OpCooperativeMatrixLength{KHR,NV} of matrix type `t` where it is the
+ * same in every lane of a workgroup of p->local_size at p->sg_size: a
+ * workgroup-scope matrix, or a subgroup-scope one whose subgroups are all
+ * full (or one, of the whole workgroup); else 0 (ops/composite.c). */
+uint32_t cvm_matrix_length_fixed(const cvm_program *p, const cvm_type *t);
 
 /* Invocations in the scope instance of lane l (a partial last subgroup has
  * fewer than sg_size): the count the element ownership mapping divides by. */

@@ -2160,6 +2160,7 @@ cvm_result cvm_program_build_sg(const spv_module *mod, const char *entry_name,
     lw.specs = specs;
     lw.nspecs = nspecs;
     lw.sg_size = sg_size ? sg_size : CVM_DEFAULT_SUBGROUP_SIZE;
+    p->sg_size = lw.sg_size;
     /* the operand table exists from the start, so that `extra + in->extra`
      * of an instruction with no extra operands is never an offset applied
      * to a null pointer (undefined behaviour, reported by clang's UBSan in

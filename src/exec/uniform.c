@@ -169,6 +169,13 @@ int cvm_uniform_pure_operands(const cvm_program *p, const spv_inst *in, uint32_t
     case SpvOpCompositeExtract:
         *o_hi = wc > 4 ? 4 : wc;
         return 1;
+    case SpvOpCooperativeMatrixLengthKHR: case SpvOpCooperativeMatrixLengthNV:
+        /* the same in every lane where every scope instance has as many
+         * invocations (cvm_matrix_length_fixed: not so for a subgroup-scope
+         * matrix of a workgroup with a partial last subgroup) */
+        *o_hi = 3;
+        return wc == 4 && in->words[3] < p->ntypes &&
+               cvm_matrix_length_fixed(p, &p->types[in->words[3]]) != 0;
     case SpvOpCompositeInsert: case SpvOpVectorShuffle:
         *o_hi = wc > 5 ? 5 : wc;
         return 1;

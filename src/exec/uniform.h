@@ -15,6 +15,8 @@
  *   function only), and the pure arithmetic, logic, conversion, composite,
  *   access-chain, GLSL.std.450 and tensor layout/view instructions, all of
  *   whose operands are uniform;
+ * - OpCooperativeMatrixLength{KHR,NV} where every scope instance has as
+ *   many invocations (exec.h cvm_matrix_length_fixed);
  * - OpPhi whose incoming values are uniform and whose block and incoming
  *   blocks are convergent;
  *

@@ -104,6 +104,26 @@ static cvm_result h_matrix_insert(cvm_exec *ex, const cvm_insn *in)
     return CVM_SUCCESS;
 }
 
+uint32_t cvm_matrix_length_fixed(const cvm_program *p, const cvm_type *t)
+{
+    uint64_t n = (uint64_t)p->local_size[0] * p->local_size[1] * p->local_size[2];
+    uint32_t sg = p->sg_size ? p->sg_size : 1;
+    if (t->tclass != CVM_TC_COOPMAT || n == 0 || n > UINT32_MAX)
+        return 0;
+    uint64_t inv = t->scope == SpvScopeWorkgroup ? n : n <= sg ? n : n % sg ? 0 : sg;
+    return inv ? (uint32_t)(((uint64_t)t->rows * t->cols + inv - 1) / inv) : 0;
+}
+
+/* The same, where the lowering found it the same for every lane:
+ * in->b (cvm_matrix_length_fixed). */
+static cvm_result h_matrix_length_fixed(cvm_exec *ex, const cvm_insn *in)
+{
+    cvm_val r = ex->vals[in->result];
+    CVM_FOR_ACTIVE(ex, l)
+        memcpy(CVM_LANE(r, l), &in->b, 4);
+    return CVM_SUCCESS;
+}
+
 static cvm_result h_matrix_length(cvm_exec *ex, const cvm_insn *in)
 {
     const cvm_type *t = &ex->prog->types[in->a];
@@ -508,7 +528,8 @@ cvm_result cvm_lower_composite(cvm_lower *lw, const spv_inst *in, cvm_insn *out)
             return cvm_lower_fail(lw, in, CVM_ERROR_INVALID_MODULE,
                                   "Result Type %%%u is not a 32-bit integer", w[1]);
         out->a = w[3];
-        out->fn = h_matrix_length;
+        out->b = cvm_matrix_length_fixed(cvm_lower_program(lw), t);
+        out->fn = out->b ? h_matrix_length_fixed : h_matrix_length;
         return CVM_SUCCESS;
     }
     case SpvOpCooperativeMatrixGetCoordinateEXT: {
