@@ -39,14 +39,10 @@ set(cvm_tier_scripts_interpreted
   corpus/coopvec_int8/coopvec_int8.amber        # a Function variable of this type ('tempArg')
   corpus/coopvec_mlp/coopvec_mlp.amber          # (the same)
   corpus/coopvec_training/coopvec_training.amber # (the same)
-  corpus/gemm_khr_s8/gemm_khr_s8.amber          # a Function variable per invocation ('i')
-  corpus/qcom_rows/qcom_rows.amber              # a Function variable per invocation ('row')
-  cases/bda_gemm/bda_gemm.amber                 # a Function variable per invocation ('tile')
-  cases/callback_private/callback_private.amber # (the same, 'sg')
   cases/coopvec_optimal/coopvec_optimal.amber   # a Function variable of this type ('tempArg')
-  cases/qcom_s8_gemm/qcom_s8_gemm.amber         # a Function variable per invocation ('sub')
-  jit/scope_lanes.amber                         # a value per lane in a matrix shader (an OpLoad; its point)
-  jit/scope_globals_mode1.amber                 # a Function variable per invocation ('i'; its point)
+  cases/qcom_s8_gemm/qcom_s8_gemm.amber         # a branch on a value of each invocation (rows < 16)
+  jit/scope_lanes_partial.amber                 # (the same: Length differs between subgroups; its point)
+  jit/scope_globals_mode1.amber                 # a branch on a value of each invocation (its point)
   jit/wide_operands.amber                       # an operand type of OpIsInf (its point)
   amber/descriptor_arrays.amber                 # descriptor arrays ('ubos')
   amber/matrix_layout.amber                     # a Function variable of this type ('m')
@@ -57,10 +53,10 @@ set(cvm_tier_scripts_interpreted
   amber/batch/pass.amber                        # no RUN at all
   amber/hints_init.vkscript                     # OpExpectKHR
   jit/not_taken.amber                           # a subgroup instruction in a called function (its point)
-  amber/coopmat_dead_load.amber                 # a value per lane in a matrix shader (an OpLoad)
-  amber/coopmat_splat_nonuniform.amber          # a Function variable per invocation ('i')
-  amber/coopmat_store_stride0.amber             # a value per lane in a matrix shader (an OpLoad)
-  amber/coopmat_reduce_bf16.amber               # a value per lane in a matrix shader (an OpLoad); a bf16 callback parameter
+  amber/coopmat_dead_load.amber                 # a branch on a value of each invocation
+  amber/coopmat_splat_nonuniform.amber          # (the same)
+  amber/coopmat_store_stride0.amber             # (the same)
+  amber/coopmat_reduce_bf16.amber               # (the same); a bf16 callback parameter
   validate/spv14/coopvec_spv14.amber            # OpCooperativeVectorLoadNV
   validate/vulkan/coopvec_spv14/coopvec_spv14.amber # (the same)
   amber/batch/nested/skip.vkscript)             # refused (exit status 3: skipped)
@@ -86,18 +82,18 @@ endforeach()
 
 # The batch form (a folder) counts over all its scripts; the .spv form
 # reports its one dispatch, here one the tier does not take, with the
-# variable that stops it.
+# instruction that stops it.
 add_test(NAME tiers.batch.corpus
   COMMAND ${CMAKE_COMMAND} -DCOOPVM=$<TARGET_FILE:coopvm_cli> -DWORKDIR=${CMAKE_CURRENT_SOURCE_DIR}
           "-DARGS=run;corpus;--compare-tiers;--verbose;--quiet;--threads;2" -DRC=0
           "-DMATCH=tiers: [1-9][0-9]* of [0-9]+ dispatches compared compiled code with the interpreter;[0-9]+ passed, 0 failed"
           -P ${CMAKE_CURRENT_SOURCE_DIR}/cmake/cli_status.cmake)
-set(cvm_bda ${CMAKE_CURRENT_SOURCE_DIR}/cases/bda_gemm)
+set(cvm_sl ${CMAKE_CURRENT_SOURCE_DIR}/shaders/scope_lanes.spv)
 add_test(NAME tiers.spv.not_taken
   COMMAND ${CMAKE_COMMAND} -DCOOPVM=$<TARGET_FILE:coopvm_cli> -DWORKDIR=${CMAKE_CURRENT_BINARY_DIR}
-          "-DARGS=run;${cvm_bda}/bda_gemm.spv;--dispatch;6,1,1;--buffer;0:0=${cvm_bda}/params.bin;--address-buffer;A=${cvm_bda}/a.bin;--address-buffer;B=${cvm_bda}/b.bin;--address-buffer;C=${cvm_bda}/c.bin;--address-buffer;D=zero:12288;--buffer-address;0:0=A;--buffer-address;0:0+8=B;--buffer-address;0:0+16=C;--buffer-address;0:0+24=D;--compare-tiers;--verbose"
+          "-DARGS=run;${cvm_sl};--dispatch;2,1,1;--spec;0=48;--buffer;0:0=zero:4096;--buffer;0:1=zero:3072;--buffer;0:2=zero:8;--compare-tiers;--verbose"
           -DRC=0
-          "-DMATCH=bda_gemm.spv: interpreted only, nothing to compare;entry point: not taken: the compiled tier does not take a Function variable that may differ between invocations .OpVariable %[0-9]+ 'tile' at word [0-9]+.;tiers: 0 of 1 dispatches compared"
+          "-DMATCH=scope_lanes.spv: interpreted only, nothing to compare;entry point: not taken: the compiled tier does not take this branch .OpBranchConditional at word [0-9]+.;tiers: 0 of 1 dispatches compared"
           -P ${CMAKE_CURRENT_SOURCE_DIR}/cmake/cli_status.cmake)
 
 # Unit tests run with COOPVM_JIT=compare: those in which compiled code runs

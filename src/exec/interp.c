@@ -1418,7 +1418,8 @@ cvm_result cvm_group_run(cvm_group *g, const uint32_t group_id[3], const uint32_
          * (a caller's Private or Input variable), so a program with
          * callbacks keeps it */
         if ((cvm_jit_scope_form(g->desc.jit) || cvm_jit_collective_form(g->desc.jit)) &&
-            (jr = group_enter(g, diag, &fr, g->has_callees)) == CVM_SUCCESS) {
+            (jr = group_enter(g, diag, &fr,
+                              g->has_callees || cvm_jit_scope_lanes(g->desc.jit))) == CVM_SUCCESS) {
             /* every lane active in the entry point's frame, whose handlers
              * the code calls */
             memset(fr->active, 1, ex->nlanes);

@@ -591,14 +591,23 @@ static void test_scope_nv2(void **state)
                      CVM_SUCCESS);
 }
 
-/* A cooperative-matrix shader with a value that differs between
- * invocations (each invocation's own index) stays on the interpreter. */
-static void test_scope_not_taken(void **state)
+/* A cooperative-matrix shader whose other values differ between
+ * invocations (tests/shaders/scope_lanes.comp): the scope form runs those
+ * by their handlers over the workgroup, its loop-carried values as phis
+ * of slots once spirv-opt has made them (the .opt.spv); on random matrices
+ * too.  With a partial last subgroup, a branch on a value of each
+ * invocation: the interpreter alone. */
+static void test_scope_lanes(void **state)
 {
     (void)state;
     if (skip_without_llvm())
         skip();
-    assert_int_equal(both_tiers("jit/scope_lanes.amber", 0, 0, NULL, 0, 0, NULL), CVM_SUCCESS);
+    static const char *const inputs[] = {"v", NULL};
+    assert_int_equal(both_tiers("jit/scope_lanes.amber", 0, 0, NULL, 0, 2, NULL), CVM_SUCCESS);
+    assert_int_equal(both_tiers("jit/scope_lanes_opt.amber", 0, 0, NULL, 0, 2, NULL), CVM_SUCCESS);
+    random_on_both("jit/scope_lanes_opt.amber", inputs, 2);
+    assert_int_equal(both_tiers("jit/scope_lanes_partial.amber", 0, 0, NULL, 0, 0, NULL),
+                     CVM_SUCCESS);
 }
 
 /* An instruction the tier runs by a lane kernel whose operands are wider
@@ -820,7 +829,7 @@ int main(void)
         cmocka_unit_test(test_f16_random), cmocka_unit_test(test_decode_threads),
         cmocka_unit_test(test_decode_bitcast),
         cmocka_unit_test(test_scope_khr),  cmocka_unit_test(test_scope_nv2),
-        cmocka_unit_test(test_scope_not_taken),
+        cmocka_unit_test(test_scope_lanes),
         cmocka_unit_test(test_wide_operands_not_taken),
         cmocka_unit_test(test_calls),         cmocka_unit_test(test_extended),
         cmocka_unit_test(test_agg_layout),

@@ -91,6 +91,12 @@ int cvm_jit_collective_form(const cvm_jit *j)
     return 0;
 }
 
+int cvm_jit_scope_lanes(const cvm_jit *j)
+{
+    (void)j;
+    return 0;
+}
+
 cvm_result cvm_jit_run_group(const cvm_jit *j, cvm_exec *ex, uint64_t *budget_local)
 {
     (void)j;
@@ -499,6 +505,7 @@ cvm_result cvm_jit_compile(const cvm_program *prog, cvm_jit **o_jit, cvm_diagnos
     out->prog = prog;
     out->max_region = max_region;
     out->scope = j.scope;
+    out->lanes = j.scope && j.lanes;
     out->collective = collective;
     out->ordered = ordered;
     out->slot_phi = slot_phi;
@@ -553,6 +560,11 @@ int cvm_jit_scope_form(const cvm_jit *j)
 int cvm_jit_collective_form(const cvm_jit *j)
 {
     return j && j->collective;
+}
+
+int cvm_jit_scope_lanes(const cvm_jit *j)
+{
+    return j && j->scope && j->lanes;
 }
 
 #endif /* CVM_HAVE_LLVM */

@@ -80,14 +80,19 @@ void cvm_jit_destroy(cvm_jit *j);
  * instructions is compiled, when it can be, into code that runs once per
  * workgroup, as its lane 0, with the interpreter's state around it:
  *
- *   - every value outside the matrices must be uniform (exec/uniform.h):
- *     each instruction that is not a cooperative-matrix one marked
- *     CVM_INSN_UNIFORM, each branch condition and switch selector uniform
- *     (so every block is one that all invocations run together), each
- *     Function variable the code keeps a uniform one; a barrier is taken,
- *     OpKill and calls are not;
- *   - the code computes those values itself, once (what the uniform
- *     instructions compute, for one lane, in the interpreter);
+ *   - each branch condition and switch selector must be uniform
+ *     (exec/uniform.h), so that every block is one all invocations run
+ *     together; a barrier is taken, OpKill and calls are not;
+ *   - the code computes the uniform values itself, once (what the uniform
+ *     instructions compute, for one lane, in the interpreter), and keeps
+ *     the uniform Function variables;
+ *   - an instruction whose value differs between invocations (a built-in
+ *     such as LocalInvocationIndex, a load of an invocation's own Function
+ *     variable or element of a matrix, a subgroup instruction, an atomic)
+ *     runs by its handler over the whole group, every lane active, as the
+ *     interpreter runs it; its operands and result stay in the value slots
+ *     (one per lane) and its phis are moved on the edges as the matrices'
+ *     are (cvm_jit_scope_lanes);
  *   - a cooperative-matrix instruction runs by its interpreter handler over
  *     the whole group (cvm_insn.fn with every lane active: once per scope
  *     instance), after the code writes the uniform operands it holds to
@@ -111,6 +116,12 @@ void cvm_jit_destroy(cvm_jit *j);
  * Returns 1 when `j` (compiled code of cvm_jit_compile, or NULL: 0) is in
  * this form. */
 int cvm_jit_scope_form(const cvm_jit *j);
+
+/* 1 when `j` is in the scope form and runs instructions of values that
+ * differ between invocations (above): the group then sets up its lanes as
+ * the interpreter does (per-invocation memory cleared, built-ins written)
+ * before the code runs. */
+int cvm_jit_scope_lanes(const cvm_jit *j);
 
 /* The collective form.  An entry point with OpControlBarrier, subgroup
  * instructions (the grammar's Non-Uniform and Group classes) or Workgroup

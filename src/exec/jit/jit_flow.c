@@ -202,6 +202,7 @@ static LLVMBasicBlockRef edge_to(jctx *j, uint32_t to, uint32_t from)
     LLVMBasicBlockRef cur = LLVMGetInsertBlock(j->B);
     LLVMBasicBlockRef e = LLVMAppendBasicBlockInContext(j->C, j->fn, "edge");
     LLVMPositionBuilderAtEnd(j->B, e);
+    spill_slot_phi_inputs(j, to, from);
     LLVMTypeRef params[3] = {LLVMPointerType(j->env_t, 0), j->i32, j->i32};
     LLVMValueRef args[3] = {j->env, c_i32(j, to), c_i32(j, from)};
     emit_checked_call(j, (void *)jit_slot_phis, params, args, 3);

@@ -302,12 +302,10 @@ cvm_result setup_function_vars(jctx *j)
             return jit_unsupported_def(j, id, "a variable of this storage class");
         uint32_t pointee = p->types[si.words[1]].elem;
         LLVMTypeRef ty = value_type(j, pointee);
-        if (j->scope && !ty)
-            continue; /* stays in the interpreter's memory, its loads and
-                         stores run by their handlers */
-        if (j->scope && p->var_uoffset[id] == UINT64_MAX)
-            return jit_unsupported_def(j, id,
-                                       "a Function variable that may differ between invocations");
+        if (j->scope && (!ty || p->var_uoffset[id] == UINT64_MAX))
+            continue; /* stays in the interpreter's memory (a type the code does
+                         not hold, or a copy per lane), its loads and stores
+                         run by their handlers */
         if (!ty)
             return jit_unsupported_def(j, id, "a Function variable of this type");
         LLVMValueRef a = LLVMBuildAlloca(j->B, ty, "");

@@ -82,6 +82,8 @@ struct cvm_jit {
      * (a cooperative matrix, a tensor layout...), moved by jit_slot_phis */
     int scope;
     uint8_t *slot_phi;
+    /* ... with values of each lane (cvm_jit_scope_lanes) */
+    int lanes;
 };
 
 /* ---- translation --------------------------------------------------------- */
@@ -176,6 +178,7 @@ typedef struct jctx {
      * handlers on the interpreter's value slots (ex->vals, vals_base) */
     int scope;
     LLVMValueRef vals_base, budget_unit;
+    int lanes; /* ... a handler runs an instruction of values of each lane */
     /* The collective form (cvm_jit_collective_form): the lane's coroutine,
      * its id and handle, the block its suspensions return through and the
      * one that frees its frame; the block being emitted (its index) */
@@ -311,6 +314,7 @@ uint8_t *ordered_waits(const cvm_program *p);
 
 cvm_result emit_scope_insn(jctx *j, uint32_t ii);
 cvm_result mark_slot_phis(jctx *j);
+void spill_slot_phi_inputs(jctx *j, uint32_t to, uint32_t from);
 
 /* ---- jit_func.c: the function, its lane loop, built-ins and variables ---- */
 

@@ -250,15 +250,20 @@ int32_t jit_uniform_handler(cvm_jit_env *env, uint32_t insn)
     return r != CVM_SUCCESS;
 }
 
-/* Bytes of one copy of a slot value of type `tid`, and in *o_count its
- * copies: a subgroup-scope matrix one per subgroup, anything else
- * (a workgroup-scope matrix; a uniform value, at stride 0) one. */
-static size_t slot_bytes(const cvm_exec *ex, uint32_t tid, uint32_t *o_count)
+/* Bytes of one copy of slot value `id` of type `tid`, and in *o_count its
+ * copies: a subgroup-scope matrix one per subgroup, a workgroup-scope
+ * one one, any other value one per lane (a uniform one, at stride 0,
+ * one). */
+static size_t slot_bytes(const cvm_exec *ex, uint32_t tid, uint32_t id, uint32_t *o_count)
 {
     const cvm_type *t = &ex->prog->types[tid];
     uint32_t count = 1;
-    if (t->tclass == CVM_TC_COOPMAT && t->scope != SpvScopeWorkgroup)
-        count = ex->nsub;
+    if (t->tclass == CVM_TC_COOPMAT) {
+        if (t->scope != SpvScopeWorkgroup)
+            count = ex->nsub;
+    } else if (ex->vals[id].stride) {
+        count = ex->nlanes;
+    }
     *o_count = count;
     return t->size;
 }
@@ -277,7 +282,7 @@ int32_t jit_slot_phis(cvm_jit_env *env, uint32_t bi, uint32_t from)
     for (uint32_t ii = b->first; ii < b->first + b->count && p->insns[ii].cf == CVM_CF_PHI; ii++) {
         uint32_t count;
         if (env->jit->slot_phi[ii])
-            need += slot_bytes(ex, p->insns[ii].type, &count) * count + 16;
+            need += slot_bytes(ex, p->insns[ii].type, p->insns[ii].result, &count) * count + 16;
     }
     if (need > ex->scratch_size) {
         uint8_t *ns = cvm_realloc(ex->scratch, need);
@@ -296,7 +301,7 @@ int32_t jit_slot_phis(cvm_jit_env *env, uint32_t bi, uint32_t from)
             if (!env->jit->slot_phi[ii])
                 continue;
             uint32_t count;
-            size_t size = slot_bytes(ex, ph->type, &count);
+            size_t size = slot_bytes(ex, ph->type, ph->result, &count);
             uint8_t *tmp = ex->scratch + at;
             at += size * count + 16;
             if (pass == 1) {

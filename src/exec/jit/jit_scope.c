@@ -83,11 +83,12 @@ static cvm_result emit_handler_call(jctx *j, uint32_t ii, const spv_inst *si, in
     } else {
         emit_run_handler(j, ii);
     }
-    if (in->result && in->result < j->p->bound && in->type && value_type(j, in->type)) {
-        if (!one_lane || !j->p->uniform[in->result])
-            return jit_unsupported(j, ii, "a value that differs between invocations");
+    /* (a value of each lane stays in its slots, where the handlers of the
+     * instructions that use it read it: no instruction the code translates
+     * or branches on can name it, these being uniform) */
+    if (in->result && in->result < j->p->bound && in->type && value_type(j, in->type) &&
+        j->p->uniform[in->result])
         j->vals[in->result] = jit_unspill(j, slot_ptr(j, in->result), in->type);
-    }
     return CVM_SUCCESS;
 }
 
@@ -249,9 +250,11 @@ cvm_result emit_scope_insn(jctx *j, uint32_t ii)
             return emit_handler_call(j, ii, &si, 0);
         /* a pointer is a description here, lane 0's; what loads or stores
          * through it must itself be uniform (and a handler is never given
-         * it: to_slots) */
+         * it: to_slots); into a built-in, whose loads differ between lanes,
+         * its handler makes each lane's */
         if ((si.opcode == SpvOpAccessChain || si.opcode == SpvOpInBoundsAccessChain) &&
-            native_ok(j, &si))
+            native_ok(j, &si) &&
+            !(si.word_count > 3 && j->ptrs[si.words[3]].kind == JP_BUILTIN))
             return emit_insn(j, ii);
         /* a uniform value stored to a Private variable: every lane's copy
          * written, by the handler over the whole group (exec/uniform.h: a
@@ -259,11 +262,41 @@ cvm_result emit_scope_insn(jctx *j, uint32_t ii)
         if (si.opcode == SpvOpStore && si.word_count >= 3 && private_var(j, si.words[1]) &&
             scope_uniform_id(j, si.words[2]))
             return emit_handler_call(j, ii, &si, 0);
-        return jit_unsupported(j, ii, "an instruction whose value may differ between invocations");
+        /* anything else that differs between lanes: its handler over the
+         * whole workgroup, as run_block_impl runs it with every lane
+         * active, its operands and result in the value slots */
+        if (in->cf != CVM_CF_NONE)
+            return jit_unsupported(j, ii, "an instruction whose value may differ between invocations");
+        j->lanes = 1;
+        return emit_handler_call(j, ii, &si, 0);
     }
     if (native_ok(j, &si))
         return emit_insn(j, ii);
     return emit_handler_call(j, ii, &si, 1);
+}
+
+/* On the edge from block `from` to block `to` (whose phis include slot
+ * phis), before jit_slot_phis moves them: the incoming values of those
+ * phis that the code holds (uniform values: one copy each) written to
+ * their slots, where jit_slot_phis reads them. */
+void spill_slot_phi_inputs(jctx *j, uint32_t to, uint32_t from)
+{
+    const cvm_program *p = j->p;
+    const cvm_block *b = &j->f->blocks[to];
+    for (uint32_t ii = b->first; ii < b->first + b->count && p->insns[ii].cf == CVM_CF_PHI; ii++) {
+        const cvm_insn *ph = &p->insns[ii];
+        if (!j->slot_phi[ii])
+            continue;
+        const uint32_t *pairs = p->extra + ph->extra;
+        for (uint32_t k = 0; k + 1 < ph->nextra; k += 2) {
+            uint32_t id = pairs[k];
+            if (pairs[k + 1] != from || id == 0 || id >= p->bound ||
+                p->const_offset[id] != UINT64_MAX || j->mod->defs[id].func != p->entry ||
+                !j->vals[id] || !p->uniform[id])
+                continue;
+            jit_store_reg(j, j->vals[id], j->mod->defs[id].type, slot_ptr(j, id));
+        }
+    }
 }
 
 /* The scope form: the phis whose values stay in the interpreter's slots
@@ -284,10 +317,12 @@ cvm_result mark_slot_phis(jctx *j)
             const cvm_insn *ph = &p->insns[ii];
             if (ph->type >= p->ntypes || ph->result >= p->bound)
                 return jit_unsupported(j, ii, "this phi");
-            if (value_type(j, ph->type))
+            if (value_type(j, ph->type) && p->uniform[ph->result])
                 continue;
-            if (p->types[ph->type].tclass != CVM_TC_COOPMAT && !p->uniform[ph->result])
+            if (!value_type(j, ph->type) && p->types[ph->type].tclass != CVM_TC_COOPMAT &&
+                !p->uniform[ph->result])
                 return jit_unsupported(j, ii, "a phi whose value may differ between invocations");
+            j->lanes |= !p->uniform[ph->result] && p->types[ph->type].tclass != CVM_TC_COOPMAT;
             j->slot_phi[ii] = 1;
             j->has_slot_phis[bi] = 1;
         }
