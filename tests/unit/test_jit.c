@@ -610,6 +610,24 @@ static void test_scope_lanes(void **state)
                      CVM_SUCCESS);
 }
 
+/* Branches on values that differ between invocations in a cooperative-
+ * matrix shader (tests/shaders/scope_branches.comp): each arm with the
+ * lanes that take it, nested, empty, taken by none, matrix stores in the
+ * first subgroup's arm, phis after them (the .opt.spv); on random inputs
+ * too. */
+static void test_scope_branches(void **state)
+{
+    (void)state;
+    if (skip_without_llvm())
+        skip();
+    static const char *const inputs[] = {"v", "p", NULL};
+    assert_int_equal(both_tiers("jit/scope_branches.amber", 0, 0, NULL, 0, 2, NULL), CVM_SUCCESS);
+    assert_int_equal(both_tiers("jit/scope_branches_opt.amber", 0, 0, NULL, 0, 2, NULL),
+                     CVM_SUCCESS);
+    random_on_both("jit/scope_branches.amber", inputs, 2);
+    random_on_both("jit/scope_branches_opt.amber", inputs, 2);
+}
+
 /* An instruction the tier runs by a lane kernel whose operands are wider
  * than its kernel slots (OpIsInf of a 16-component f64 vector) keeps the
  * shader interpreted, with the interpreter's result. */
@@ -830,6 +848,7 @@ int main(void)
         cmocka_unit_test(test_decode_bitcast),
         cmocka_unit_test(test_scope_khr),  cmocka_unit_test(test_scope_nv2),
         cmocka_unit_test(test_scope_lanes),
+        cmocka_unit_test(test_scope_branches),
         cmocka_unit_test(test_wide_operands_not_taken),
         cmocka_unit_test(test_calls),         cmocka_unit_test(test_extended),
         cmocka_unit_test(test_agg_layout),

@@ -320,6 +320,15 @@ static void jctx_reset(jctx *j)
     cvm_mem_free(j->var_ids);
     cvm_mem_free(j->var_inits);
     cvm_mem_free(j->has_slot_phis);
+    cvm_mem_free(j->divs);
+    cvm_mem_free(j->div_of);
+    cvm_mem_free(j->div_arm);
+    cvm_mem_free(j->alike);
+    j->alike = NULL;
+    j->divs = NULL;
+    j->div_of = NULL;
+    j->div_arm = NULL;
+    j->ndivs = 0;
     cvm_mem_free(j->edge_from);
     cvm_mem_free(j->edge_to_blk);
     cvm_mem_free(j->edge_bb);
@@ -485,7 +494,7 @@ cvm_result cvm_jit_compile(const cvm_program *prog, cvm_jit **o_jit, cvm_diagnos
             add_co_helpers(&j);
     }
     int collective = j.collective, ordered = j.ordered;
-    uint32_t max_region = j.max_region;
+    uint32_t max_region = j.max_region, div_depth = j.div_depth;
     cvm_mem_free(j.waits);
     uint8_t *slot_phi = j.slot_phi;
     jctx_free(&j);
@@ -506,6 +515,7 @@ cvm_result cvm_jit_compile(const cvm_program *prog, cvm_jit **o_jit, cvm_diagnos
     out->max_region = max_region;
     out->scope = j.scope;
     out->lanes = j.scope && j.lanes;
+    out->div_depth = div_depth;
     out->collective = collective;
     out->ordered = ordered;
     out->slot_phi = slot_phi;

@@ -216,6 +216,74 @@ static LLVMBasicBlockRef edge_to(jctx *j, uint32_t to, uint32_t from)
     return e;
 }
 
+/* The way out of arm `arm` of divergent selection d, from block `from` (an
+ * arm block, or the header where the arm is empty): the merge block's
+ * slot phis take their values from `from` for the arm's lanes, the active
+ * ones, then on to the next arm (d->cont). */
+static LLVMBasicBlockRef arm_exit(jctx *j, struct jdiv *d, uint32_t arm, uint32_t from)
+{
+    LLVMBasicBlockRef cur = LLVMGetInsertBlock(j->B);
+    LLVMBasicBlockRef e = LLVMAppendBasicBlockInContext(j->C, j->fn, "armexit");
+    LLVMPositionBuilderAtEnd(j->B, e);
+    if (j->has_slot_phis[d->merge]) {
+        spill_slot_phi_inputs(j, d->merge, from);
+        LLVMTypeRef params[3] = {LLVMPointerType(j->env_t, 0), j->i32, j->i32};
+        LLVMValueRef args[3] = {j->env, c_i32(j, d->merge), c_i32(j, from)};
+        emit_checked_call(j, (void *)jit_slot_phis, params, args, 3);
+    }
+    LLVMBuildBr(j->B, d->cont[arm]);
+    LLVMPositionBuilderAtEnd(j->B, cur);
+    return e;
+}
+
+/* Where a branch from block `from` to block `to` goes: out of the arm of
+ * the divergent selection that holds `from` when `to` is its merge block
+ * (arm_exit), else edge_to. */
+static LLVMBasicBlockRef branch_to(jctx *j, uint32_t to, uint32_t from)
+{
+    if (j->scope && j->div_of && from < j->f->nblocks && j->div_of[from]) {
+        struct jdiv *d = &j->divs[j->div_of[from] - 1];
+        if (to == d->merge)
+            return arm_exit(j, d, j->div_arm[from], from);
+    }
+    return edge_to(j, to, from);
+}
+
+/* A divergent selection's header (mark_divergent): its true arm with the
+ * lanes that take it, then its false arm with the others, then the merge
+ * block with all, each arm skipped when no lane takes it. */
+static cvm_result emit_divergent(jctx *j, uint32_t ii, uint32_t bi)
+{
+    const cvm_insn *in = &j->p->insns[ii];
+    struct jdiv *d = NULL;
+    for (uint32_t k = 0; k < j->ndivs && !d; k++)
+        if (j->divs[k].header == bi)
+            d = &j->divs[k];
+    if (!d)
+        return jit_unsupported(j, ii, "this branch");
+    d->cont[0] = LLVMAppendBasicBlockInContext(j->C, j->fn, "divelse");
+    d->cont[1] = LLVMAppendBasicBlockInContext(j->C, j->fn, "divend");
+    LLVMTypeRef p3[3] = {LLVMPointerType(j->env_t, 0), j->i32, j->i32};
+    LLVMTypeRef f3 = LLVMFunctionType(j->i32, p3, 3, 0), f2 = LLVMFunctionType(j->i32, p3, 2, 0);
+    LLVMValueRef a3[3] = {j->env, c_i32(j, in->a), c_i32(j, d->depth)};
+    LLVMValueRef na = LLVMBuildCall2(j->B, f3, fn_const(j, (void *)jit_div_enter, f3), a3, 3, "");
+    for (uint32_t arm = 0; arm < 2; arm++) {
+        uint32_t t = d->target[arm];
+        LLVMBasicBlockRef go = t == d->merge ? arm_exit(j, d, arm, bi) : edge_to(j, t, bi);
+        if (!go)
+            return cvm_diag_set(j->diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+        LLVMBuildCondBr(j->B, LLVMBuildICmp(j->B, LLVMIntNE, na, c_i32(j, 0), ""), go, d->cont[arm]);
+        LLVMPositionBuilderAtEnd(j->B, d->cont[arm]);
+        LLVMValueRef a2[2] = {j->env, c_i32(j, d->depth)};
+        if (arm == 0)
+            na = LLVMBuildCall2(j->B, f2, fn_const(j, (void *)jit_div_else, f2), a2, 2, "");
+        else
+            LLVMBuildCall2(j->B, f2, fn_const(j, (void *)jit_div_exit, f2), a2, 2, "");
+    }
+    LLVMBuildBr(j->B, j->bbs[d->merge]);
+    return CVM_SUCCESS;
+}
+
 /* The LLVM block a phi of block `to` names for its value from block `from`. */
 static LLVMBasicBlockRef phi_pred(jctx *j, uint32_t to, uint32_t from, LLVMBasicBlockRef end)
 {
@@ -266,18 +334,24 @@ static cvm_result emit_terminator(jctx *j, uint32_t ii, uint32_t bi, LLVMBasicBl
     j->cur_insn = ii;
     switch (in->cf) {
     case CVM_CF_BRANCH: {
-        LLVMBasicBlockRef to = in->a < f->nblocks ? edge_to(j, in->a, bi) : NULL;
+        LLVMBasicBlockRef to = in->a < f->nblocks ? branch_to(j, in->a, bi) : NULL;
         if (!to)
             return jit_unsupported(j, ii, "this branch");
         LLVMBuildBr(j->B, to);
         break;
     }
     case CVM_CF_BRANCH_COND: {
+        if (j->scope && !uniform_selector(j, in->a) && j->ndivs) {
+            cvm_result dr = emit_divergent(j, ii, bi);
+            if (dr != CVM_SUCCESS)
+                return dr;
+            break;
+        }
         LLVMValueRef c = get_val(j, in->a);
         if (!c || LLVMTypeOf(c) != j->i1 || in->b >= f->nblocks || in->c >= f->nblocks ||
             (j->scope && !uniform_selector(j, in->a)))
             return jit_unsupported(j, ii, "this branch");
-        LLVMBasicBlockRef tb = edge_to(j, in->b, bi), fb = edge_to(j, in->c, bi);
+        LLVMBasicBlockRef tb = branch_to(j, in->b, bi), fb = branch_to(j, in->c, bi);
         if (!tb || !fb)
             return jit_unsupported(j, ii, "this branch");
         LLVMBuildCondBr(j->B, c, tb, fb);
@@ -465,6 +539,17 @@ cvm_result emit_blocks(jctx *j, const cvm_function *f)
     LLVMBuildBr(j->B, j->bbs[0]);
     if (j->scope) /* before any branch to them */
         r = mark_slot_phis(j);
+    if (j->scope && r == CVM_SUCCESS) {
+        /* each block's place in the structured order */
+        uint32_t *pos = cvm_calloc(f->nblocks, sizeof(uint32_t));
+        if (!pos)
+            r = cvm_diag_set(j->diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+        for (uint32_t k = 0; pos && k < f->nblocks; k++)
+            pos[order[k] & 0xffffffffu] = k;
+        if (pos)
+            r = mark_divergent(j, pos);
+        cvm_mem_free(pos);
+    }
     for (uint32_t k = 0; k < f->nblocks && r == CVM_SUCCESS; k++) {
         uint32_t bi = (uint32_t)(order[k] & 0xffffffffu);
         const cvm_block *blk = &f->blocks[bi];

@@ -27,6 +27,10 @@ typedef struct cvm_jit_env {
      * instruction index of the collective it waits at, or JIT_CO_*) */
     uint32_t *where;
     uint64_t frame_slot; /* bytes a lane's frame takes in ex->jit_state (0: none yet) */
+    /* The scope form's divergent selections: per nesting depth, the active
+     * lanes before the selection and those of its false arm (nlanes bytes
+     * each; jit_div_enter) */
+    uint8_t *masks;
 } cvm_jit_env;
 
 /* Where a lane of the collective form stands, besides the index of a
@@ -82,8 +86,10 @@ struct cvm_jit {
      * (a cooperative matrix, a tensor layout...), moved by jit_slot_phis */
     int scope;
     uint8_t *slot_phi;
-    /* ... with values of each lane (cvm_jit_scope_lanes) */
+    /* ... with values of each lane (cvm_jit_scope_lanes); its divergent
+     * selections nest this deep (jit_div_enter's masks) */
     int lanes;
+    uint32_t div_depth;
 };
 
 /* ---- translation --------------------------------------------------------- */
@@ -179,6 +185,22 @@ typedef struct jctx {
     int scope;
     LLVMValueRef vals_base, budget_unit;
     int lanes; /* ... a handler runs an instruction of values of each lane */
+    /* ... its divergent selections (mark_divergent): per block, 1 + the
+     * innermost one whose arm holds it (0: none) and that arm (0: the true
+     * one); each one's header, merge, arms' first blocks, nesting depth and
+     * the blocks its arms end at */
+    struct jdiv {
+        uint32_t header, merge, target[2], depth;
+        LLVMBasicBlockRef cont[2];
+    } *divs;
+    uint32_t ndivs, div_depth;
+    uint32_t *div_of;
+    uint8_t *div_arm;
+    /* per id (NULL: none), 1 for a value the code holds that is the same in
+     * every lane though not marked uniform (a load of a uniform Function
+     * variable in a block that is not convergent): to_slots writes it to
+     * every lane's copy */
+    uint8_t *alike;
     /* The collective form (cvm_jit_collective_form): the lane's coroutine,
      * its id and handle, the block its suspensions return through and the
      * one that frees its frame; the block being emitted (its index) */
@@ -315,6 +337,11 @@ uint8_t *ordered_waits(const cvm_program *p);
 cvm_result emit_scope_insn(jctx *j, uint32_t ii);
 cvm_result mark_slot_phis(jctx *j);
 void spill_slot_phi_inputs(jctx *j, uint32_t to, uint32_t from);
+cvm_result mark_divergent(jctx *j, const uint32_t *pos);
+int32_t jit_div_enter(cvm_jit_env *env, uint32_t cond, uint32_t depth);
+int32_t jit_div_else(cvm_jit_env *env, uint32_t depth);
+int32_t jit_div_exit(cvm_jit_env *env, uint32_t depth);
+int32_t jit_slot_broadcast(cvm_jit_env *env, uint32_t id, uint32_t size);
 
 /* ---- jit_func.c: the function, its lane loop, built-ins and variables ---- */
 

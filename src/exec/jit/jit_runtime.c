@@ -304,10 +304,14 @@ int32_t jit_slot_phis(cvm_jit_env *env, uint32_t bi, uint32_t from)
             size_t size = slot_bytes(ex, ph->type, ph->result, &count);
             uint8_t *tmp = ex->scratch + at;
             at += size * count + 16;
+            /* (a value of each lane: the active lanes', those that come
+             * from `from`; all of them but in a divergent selection's arm) */
+            int lanes = count == ex->nlanes && p->types[ph->type].tclass != CVM_TC_COOPMAT;
             if (pass == 1) {
                 cvm_val dst = ex->vals[ph->result];
                 for (uint32_t i = 0; i < count; i++)
-                    memcpy(dst.p + (size_t)i * dst.stride, tmp + i * size, size);
+                    if (!lanes || ex->active[i])
+                        memcpy(dst.p + (size_t)i * dst.stride, tmp + i * size, size);
                 continue;
             }
             const uint32_t *pairs = p->extra + ph->extra;
@@ -325,10 +329,66 @@ int32_t jit_slot_phis(cvm_jit_env *env, uint32_t bi, uint32_t from)
                 return 1;
             }
             for (uint32_t i = 0; i < count; i++)
-                memcpy(tmp + i * size, src.p + (size_t)i * src.stride, size);
+                if (!lanes || ex->active[i])
+                    memcpy(tmp + i * size, src.p + (size_t)i * src.stride, size);
         }
     }
     return 0;
+}
+
+/* The scope form: lane 0's `size` bytes of slot `id` copied to every other
+ * lane's (a value the same in every lane, its slot one per lane). */
+int32_t jit_slot_broadcast(cvm_jit_env *env, uint32_t id, uint32_t size)
+{
+    cvm_exec *ex = env->ex;
+    cvm_val v = ex->vals[id];
+    if (v.stride && v.p)
+        for (uint32_t l = 1; l < ex->nlanes; l++)
+            memcpy(v.p + (size_t)l * v.stride, v.p, size);
+    return 0;
+}
+
+/* The scope form's divergent selections (jit_scope.c mark_divergent), at
+ * nesting depth `depth`: on entry, the active lanes kept and those whose
+ * Boolean `cond` is true made active, the others kept for the false arm;
+ * then those; then the kept ones again.  Each returns how many lanes are
+ * active now (ex->nactive). */
+static int32_t set_active(cvm_exec *ex, const uint8_t *mask)
+{
+    uint32_t na = 0;
+    for (uint32_t l = 0; l < ex->nlanes; l++)
+        na += ex->active[l] = mask[l];
+    ex->nactive = na;
+    return (int32_t)na;
+}
+
+int32_t jit_div_enter(cvm_jit_env *env, uint32_t cond, uint32_t depth)
+{
+    cvm_exec *ex = env->ex;
+    uint32_t n = ex->nlanes;
+    uint8_t *kept = env->masks + (size_t)depth * 2 * n, *other = kept + n;
+    cvm_val c = ex->vals[cond];
+    uint32_t na = 0;
+    for (uint32_t l = 0; l < n; l++) {
+        uint8_t a = ex->active[l], t = (uint8_t)(a && CVM_LANE(c, l)[0] != 0);
+        kept[l] = a;
+        other[l] = (uint8_t)(a && !t);
+        na += ex->active[l] = t;
+    }
+    ex->nactive = na;
+    return (int32_t)na;
+}
+
+int32_t jit_div_else(cvm_jit_env *env, uint32_t depth)
+{
+    cvm_exec *ex = env->ex;
+    return set_active(ex, env->masks + ((size_t)depth * 2 + 1) * ex->nlanes);
+}
+
+int32_t jit_div_exit(cvm_jit_env *env, uint32_t depth)
+{
+    cvm_exec *ex = env->ex;
+    return set_active(ex, env->masks + (size_t)depth * 2 * ex->nlanes);
 }
 
 void jit_arith(const cvm_insn *in, uint8_t *r, const uint8_t *a, const uint8_t *b,
@@ -610,6 +670,20 @@ cvm_result cvm_jit_run_group(const cvm_jit *j, cvm_exec *ex, uint64_t *budget_lo
     env.sink = sink;
     env.nregions = ex->nregions;
     env.jit = j;
+    if (j->div_depth) { /* jit_div_enter's masks, kept by the group */
+        size_t need = (size_t)j->div_depth * 2 * (ex->nlanes ? ex->nlanes : 1);
+        if (ex->jit_lanes_size < need) {
+            void *m = cvm_malloc(need);
+            if (!m)
+                return cvm_exec_fail(ex, NULL, CVM_ERROR_OUT_OF_MEMORY,
+                                     "out of memory for the compiled state of %u invocations",
+                                     ex->nlanes);
+            cvm_mem_free(ex->jit_lanes);
+            ex->jit_lanes = m;
+            ex->jit_lanes_size = need;
+        }
+        env.masks = ex->jit_lanes;
+    }
     int32_t rc = j->collective ? run_collective(j, ex, &env) != CVM_SUCCESS : j->fn(&env);
     if (j->collective)
         ex->counts[CVM_COUNT_JIT_COLLECTIVE]++;

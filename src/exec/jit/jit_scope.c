@@ -34,8 +34,17 @@ static cvm_result to_slots(jctx *j, const spv_inst *si)
                 return jit_unsupported(j, j->cur_insn, "a variable of the compiled code named here");
             continue;
         }
-        if ((j->vals[id] || j->ptrs[id].kind != JP_NONE) && !p->uniform[id])
-            return jit_unsupported(j, j->cur_insn, "a value that may differ between invocations, named here");
+        /* (held but not uniform: a value the same in every lane all the
+         * same -- an address of a region every lane addresses alike, a
+         * load of a uniform variable -- goes to every lane's copy) */
+        int every = 0;
+        if ((j->vals[id] || j->ptrs[id].kind != JP_NONE) && !p->uniform[id]) {
+            every = (j->ptrs[id].kind == JP_MEM && !cvm_region_per_invocation(j->ptrs[id].region)) ||
+                    (j->vals[id] && j->alike && j->alike[id]);
+            if (!every)
+                return jit_unsupported(j, j->cur_insn,
+                                       "a value that may differ between invocations, named here");
+        }
         if (j->vals[id]) {
             jit_store_reg(j, j->vals[id], j->mod->defs[id].type, slot_ptr(j, id));
         } else if (j->ptrs[id].kind == JP_MEM) {
@@ -48,6 +57,12 @@ static cvm_result to_slots(jctx *j, const spv_inst *si)
             LLVMSetAlignment(LLVMBuildStore(j->B, addr, sp), 1);
         } else if (j->ptrs[id].kind != JP_NONE) {
             return jit_unsupported(j, j->cur_insn, "a pointer of the compiled code named here");
+        }
+        if (every) {
+            uint32_t size = j->ptrs[id].kind == JP_MEM ? 8u : (uint32_t)type_of(j, j->mod->defs[id].type)->size;
+            LLVMTypeRef params[3] = {LLVMPointerType(j->env_t, 0), j->i32, j->i32};
+            LLVMValueRef args[3] = {j->env, c_i32(j, id), c_i32(j, size)};
+            emit_checked_call(j, (void *)jit_slot_broadcast, params, args, 3);
         }
     }
     return CVM_SUCCESS;
@@ -262,6 +277,16 @@ cvm_result emit_scope_insn(jctx *j, uint32_t ii)
         if (si.opcode == SpvOpStore && si.word_count >= 3 && private_var(j, si.words[1]) &&
             scope_uniform_id(j, si.words[2]))
             return emit_handler_call(j, ii, &si, 0);
+        /* a load of a uniform Function variable the code keeps, in a block
+         * that is not convergent: its one value, for every lane */
+        if (si.opcode == SpvOpLoad && si.word_count >= 4 && si.words[3] < j->p->bound &&
+            j->ptrs[si.words[3]].kind == JP_VAR && si.words[2] < j->p->bound &&
+            value_type(j, si.words[1])) {
+            if (!j->alike && !(j->alike = cvm_calloc(j->p->bound ? j->p->bound : 1, 1)))
+                return cvm_diag_set(j->diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+            j->alike[si.words[2]] = 1;
+            return emit_insn(j, ii);
+        }
         /* anything else that differs between lanes: its handler over the
          * whole workgroup, as run_block_impl runs it with every lane
          * active, its operands and result in the value slots */
@@ -328,6 +353,167 @@ cvm_result mark_slot_phis(jctx *j)
         }
     }
     return CVM_SUCCESS;
+}
+
+/* ---- divergent selections ------------------------------------------------
+ *
+ * A selection construct (OpSelectionMerge, OpBranchConditional) whose
+ * condition differs between invocations: the interpreter runs the blocks of
+ * its true arm with the lanes that took it, then those of its false arm with
+ * the others (the lowest block any lane waits at first: structured order),
+ * then its merge block with all of them.  The scope form does the same with
+ * masks: jit_div_enter keeps the active lanes and makes those of the true
+ * arm active, the arm's blocks run (each instruction by its handler, over
+ * the active lanes; the arm is skipped when none took it), jit_div_else
+ * makes the false arm's lanes active, and jit_div_exit restores them all
+ * before the merge block.  The merge block's phis take their values lane by
+ * lane on each arm's way out, with that arm's lanes active.  Taken only
+ * where the arms are plain: every branch out of an arm block goes to a
+ * later block of the same arm or to the merge block (no loop, no return, no
+ * break or continue out of the construct; a switch is not taken), the arms
+ * share no block, and the merge block has no phi of a matrix. */
+
+/* The successors of block b (at most 2 here: a switch is refused), or -1
+ * for a terminator that is neither a branch nor a conditional one. */
+static int block_succs(const jctx *j, uint32_t b, uint32_t s[2])
+{
+    const cvm_block *blk = &j->f->blocks[b];
+    if (!blk->count)
+        return -1;
+    const cvm_insn *t = &j->p->insns[blk->first + blk->count - 1];
+    if (t->cf == CVM_CF_BRANCH) {
+        s[0] = t->a;
+        return 1;
+    }
+    if (t->cf == CVM_CF_BRANCH_COND) {
+        s[0] = t->b;
+        s[1] = t->c;
+        return 2;
+    }
+    return -1;
+}
+
+/* The block whose label is `label`, or UINT32_MAX. */
+static uint32_t block_of(const jctx *j, uint32_t label)
+{
+    for (uint32_t b = 0; b < j->f->nblocks; b++)
+        if (j->f->blocks[b].label == label)
+            return b;
+    return UINT32_MAX;
+}
+
+cvm_result mark_divergent(jctx *j, const uint32_t *pos)
+{
+    const cvm_program *p = j->p;
+    const cvm_function *f = j->f;
+    uint32_t n = f->nblocks;
+    j->div_of = cvm_calloc(n ? n : 1, sizeof(uint32_t));
+    j->div_arm = cvm_calloc(n ? n : 1, 1);
+    uint32_t *stack = cvm_calloc(n ? n : 1, sizeof(uint32_t));
+    uint32_t *at = cvm_calloc(n ? n : 1, sizeof(uint32_t)); /* (pos inverted) */
+    uint8_t *in_arm = cvm_calloc(n ? n : 1, 1);
+    cvm_result r = CVM_SUCCESS;
+    if (!j->div_of || !j->div_arm || !stack || !in_arm || !at) {
+        r = cvm_diag_set(j->diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+        goto done;
+    }
+    /* headers in structured order, so that an inner selection, found after
+     * the one whose arm holds it, marks its own arms' blocks last */
+    for (uint32_t b = 0; b < n; b++)
+        at[pos[b] < n ? pos[b] : 0] = b;
+    for (uint32_t k = 0; k < n && r == CVM_SUCCESS; k++) {
+        uint32_t h = at[k];
+        if (f->blocks[h].dead || !f->blocks[h].count)
+            continue;
+        const cvm_insn *t = &p->insns[f->blocks[h].first + f->blocks[h].count - 1];
+        if (t->cf != CVM_CF_BRANCH_COND || t->a >= p->bound || p->const_offset[t->a] != UINT64_MAX ||
+            p->uniform[t->a])
+            continue;
+        /* its merge: the OpSelectionMerge just before the branch */
+        spv_inst mi;
+        uint32_t m = UINT32_MAX;
+        if (t->word_off >= 3 && spv_module_inst_at(j->mod, t->word_off - 3, &mi) &&
+            mi.opcode == SpvOpSelectionMerge && mi.word_count == 3)
+            m = block_of(j, mi.words[1]);
+        if (m == UINT32_MAX || t->b >= n || t->c >= n) {
+            r = jit_unsupported(j, f->blocks[h].first + f->blocks[h].count - 1,
+                                "this branch (a loop's, on a value that differs between invocations)");
+            break;
+        }
+        struct jdiv *nd = cvm_realloc(j->divs, (j->ndivs + 1) * sizeof(*nd));
+        if (!nd) {
+            r = cvm_diag_set(j->diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+            break;
+        }
+        j->divs = nd;
+        struct jdiv *d = &j->divs[j->ndivs];
+        memset(d, 0, sizeof(*d));
+        d->header = h;
+        d->merge = m;
+        d->target[0] = t->b;
+        d->target[1] = t->c;
+        d->depth = j->div_of[h] ? j->divs[j->div_of[h] - 1].depth + 1 : 0;
+        memset(in_arm, 0, n);
+        for (uint32_t arm = 0; arm < 2 && r == CVM_SUCCESS; arm++) {
+            uint32_t top = 0;
+            if (d->target[arm] != m) {
+                if (in_arm[d->target[arm]]) { /* (both arms' first block) */
+                    r = jit_unsupported(j, f->blocks[h].first + f->blocks[h].count - 1,
+                                        "this branch (arms that share blocks)");
+                    break;
+                }
+                in_arm[d->target[arm]] = (uint8_t)(arm + 1);
+                stack[top++] = d->target[arm];
+            }
+            while (top && r == CVM_SUCCESS) {
+                uint32_t b = stack[--top], s[2];
+                j->div_of[b] = j->ndivs + 1;
+                j->div_arm[b] = (uint8_t)arm;
+                int ns = block_succs(j, b, s);
+                if (ns < 0 || f->blocks[b].dead)
+                    ns = f->blocks[b].dead ? 0 : -1;
+                if (ns < 0) {
+                    r = jit_unsupported(j, f->blocks[b].first + f->blocks[b].count - 1,
+                                        "this control flow in a branch on a value that differs "
+                                        "between invocations");
+                    break;
+                }
+                for (int q = 0; q < ns; q++) {
+                    if (s[q] == m)
+                        continue;
+                    if (s[q] >= n || pos[s[q]] <= pos[b] || (in_arm[s[q]] && in_arm[s[q]] != arm + 1) ||
+                        pos[s[q]] >= pos[m]) {
+                        r = jit_unsupported(j, f->blocks[b].first + f->blocks[b].count - 1,
+                                            "this branch out of a branch on a value that differs "
+                                            "between invocations");
+                        break;
+                    }
+                    if (!in_arm[s[q]]) {
+                        in_arm[s[q]] = (uint8_t)(arm + 1);
+                        stack[top++] = s[q];
+                    }
+                }
+            }
+        }
+        if (r != CVM_SUCCESS)
+            break;
+        const cvm_block *mb = &f->blocks[m];
+        for (uint32_t ii = mb->first; ii < mb->first + mb->count && p->insns[ii].cf == CVM_CF_PHI; ii++)
+            if (p->insns[ii].type >= p->ntypes || !value_type(j, p->insns[ii].type)) {
+                r = jit_unsupported(j, ii, "a phi of this type after a branch on a value that "
+                                           "differs between invocations");
+                break;
+            }
+        if (d->depth + 1 > j->div_depth)
+            j->div_depth = d->depth + 1;
+        j->ndivs++;
+        j->lanes = 1;
+    }
+done:
+    cvm_mem_free(stack);
+    cvm_mem_free(at);
+    cvm_mem_free(in_arm);
+    return r;
 }
 
 #endif /* CVM_HAVE_LLVM */

@@ -1,0 +1,35 @@
+#!/usr/bin/env python3
+"""The EXPECT lines of tests/jit/scope_branches*.amber, from a model of
+scope_branches.comp written from its GLSL alone (the buffers the scripts
+give: v = 0, 1, ...; k = 4, bias = 10, 20, 30, 40), with coopvm's element
+ownership of a subgroup matrix (ops/composite.c) not needed: only whole
+matrices are stored.
+usage: scope_branches.py
+"""
+K = 4
+BIAS = [10, 20, 30, 40]
+GROUPS, LOCAL = 2, 64
+v = [float(i) for i in range(GROUPS * 256)]
+out_v = list(v)
+o = {}
+for wg in range(GROUPS):
+    base = wg * 256
+    # subgroup 0 stores the doubled matrix transposed; subgroup 1 nothing
+    for r in range(16):
+        for c in range(16):
+            out_v[base + c * 16 + r] = v[base + r * 16 + c] * 2.0
+    for li in range(LOCAL):
+        gi = wg * LOCAL + li
+        scale = K + 1
+        a = li
+        if li & 1 == 0:
+            a = (a * scale + BIAS[2]) & 0xffffffff
+            a += 1000 if li < 8 else 2000
+        elif li > 100:
+            a = 7
+        b = (a + scale) & 0xffffffff if li % 3 == 0 else 0
+        o[gi * 4 + 0], o[gi * 4 + 1], o[gi * 4 + 2] = a, b, scale
+for k in [0, 17, 16 * 5 + 3, 256 + 255, 256 + 16]:
+    print("EXPECT v IDX %d EQ %r" % (k * 4, out_v[k]))
+for gi in [0, 1, 2, 3, 6, 9, 63, 64 + 12, 127]:
+    print("EXPECT o IDX %d EQ %d %d %d" % (gi * 16, o[gi * 4], o[gi * 4 + 1], o[gi * 4 + 2]))
