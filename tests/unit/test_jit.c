@@ -585,9 +585,10 @@ static void test_scope_nv2(void **state)
                      CVM_ERROR_BUDGET_EXCEEDED);
     /* ggml's shape (exec/uniform.h): indices in Private globals, variables
      * with initializers, a block only a specialization constant reaches;
-     * with that constant set, the block runs and the interpreter alone */
+     * with that constant set, the block runs: a loop over each
+     * invocation's own index, divergent */
     random_on_both("jit/scope_globals.amber", inputs, 6);
-    assert_int_equal(both_tiers("jit/scope_globals_mode1.amber", 0, 0, NULL, 0, 0, NULL),
+    assert_int_equal(both_tiers("jit/scope_globals_mode1.amber", 0, 0, NULL, 0, 6, NULL),
                      CVM_SUCCESS);
 }
 
@@ -595,8 +596,8 @@ static void test_scope_nv2(void **state)
  * invocations (tests/shaders/scope_lanes.comp): the scope form runs those
  * by their handlers over the workgroup, its loop-carried values as phis
  * of slots once spirv-opt has made them (the .opt.spv); on random matrices
- * too.  With a partial last subgroup, a branch on a value of each
- * invocation: the interpreter alone. */
+ * too.  With a partial last subgroup, Length differs between subgroups and
+ * the loop over it between invocations: a divergent loop. */
 static void test_scope_lanes(void **state)
 {
     (void)state;
@@ -606,8 +607,9 @@ static void test_scope_lanes(void **state)
     assert_int_equal(both_tiers("jit/scope_lanes.amber", 0, 0, NULL, 0, 2, NULL), CVM_SUCCESS);
     assert_int_equal(both_tiers("jit/scope_lanes_opt.amber", 0, 0, NULL, 0, 2, NULL), CVM_SUCCESS);
     random_on_both("jit/scope_lanes_opt.amber", inputs, 2);
-    assert_int_equal(both_tiers("jit/scope_lanes_partial.amber", 0, 0, NULL, 0, 0, NULL),
+    assert_int_equal(both_tiers("jit/scope_lanes_partial.amber", 0, 0, NULL, 0, 2, NULL),
                      CVM_SUCCESS);
+    random_on_both("jit/scope_lanes_partial.amber", inputs, 2);
 }
 
 /* Branches on values that differ between invocations in a cooperative-
@@ -626,6 +628,25 @@ static void test_scope_branches(void **state)
                      CVM_SUCCESS);
     random_on_both("jit/scope_branches.amber", inputs, 2);
     random_on_both("jit/scope_branches_opt.amber", inputs, 2);
+}
+
+/* Loops whose trip count differs between invocations in a cooperative-
+ * matrix shader (tests/shaders/scope_loops.comp): a for loop, a do-while,
+ * one entered by none, one with an if/else inside, their values merged
+ * after them (the .opt.spv); on random inputs too (k: trip counts that
+ * differ).  A loop inside such a branch stays interpreted
+ * (scope_not_taken). */
+static void test_scope_loops(void **state)
+{
+    (void)state;
+    if (skip_without_llvm())
+        skip();
+    static const char *const inputs[] = {"v", "p", NULL};
+    assert_int_equal(both_tiers("jit/scope_loops.amber", 0, 0, NULL, 0, 2, NULL), CVM_SUCCESS);
+    assert_int_equal(both_tiers("jit/scope_loops_opt.amber", 0, 0, NULL, 0, 2, NULL), CVM_SUCCESS);
+    random_on_both("jit/scope_loops.amber", inputs, 2);
+    random_on_both("jit/scope_loops_opt.amber", inputs, 2);
+    assert_int_equal(both_tiers("jit/scope_not_taken.amber", 0, 0, NULL, 0, 0, NULL), CVM_SUCCESS);
 }
 
 /* An instruction the tier runs by a lane kernel whose operands are wider
@@ -849,6 +870,7 @@ int main(void)
         cmocka_unit_test(test_scope_khr),  cmocka_unit_test(test_scope_nv2),
         cmocka_unit_test(test_scope_lanes),
         cmocka_unit_test(test_scope_branches),
+        cmocka_unit_test(test_scope_loops),
         cmocka_unit_test(test_wide_operands_not_taken),
         cmocka_unit_test(test_calls),         cmocka_unit_test(test_extended),
         cmocka_unit_test(test_agg_layout),

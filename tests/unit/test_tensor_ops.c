@@ -57,6 +57,49 @@ static cvm_result run_shader(const char *name, const cvm_specialization *specs, 
     return r;
 }
 
+/* A pipeline kept for many dispatches (run_kept): the same shader and
+ * specialization in a context of `flags`, created at the first call and
+ * ended by kept_end; every call binds its own buffers.  (Building the
+ * pipeline for each of a random test's cases would compile the same code
+ * that often where the compiled tier takes it, COOPVM_JIT=compare.) */
+typedef struct kept {
+    cvm_context *ctx;
+    cvm_module *mod;
+    cvm_pipeline *pipe;
+} kept;
+
+static cvm_result run_kept(kept *k, const char *name, const cvm_specialization *specs,
+                           uint32_t nspecs, uint32_t flags, const binding *b, uint32_t nb,
+                           cvm_diagnostic *diag)
+{
+    cvm_result r = CVM_SUCCESS;
+    if (!k->pipe) {
+        char path[1024];
+        snprintf(path, sizeof(path), "%s/shaders/%s.spv", CVM_TEST_DATA_DIR, name);
+        cvm_context_desc cd;
+        memset(&cd, 0, sizeof(cd));
+        cd.flags = flags;
+        cd.threads = 1;
+        assert_int_equal(cvm_context_create(&cd, &k->ctx, diag), CVM_SUCCESS);
+        assert_int_equal(cvm_module_create_from_file(k->ctx, path, &k->mod, diag), CVM_SUCCESS);
+        assert_int_equal(cvm_pipeline_create(k->mod, NULL, specs, nspecs, &k->pipe, diag),
+                         CVM_SUCCESS);
+    }
+    for (uint32_t i = 0; r == CVM_SUCCESS && i < nb; i++)
+        r = cvm_pipeline_bind_buffer(k->pipe, 0, b[i].binding, 0, b[i].data, b[i].size, diag);
+    if (r == CVM_SUCCESS)
+        r = cvm_pipeline_dispatch(k->pipe, 1, 1, 1, diag);
+    return r;
+}
+
+static void kept_end(kept *k)
+{
+    cvm_pipeline_destroy(k->pipe);
+    cvm_module_destroy(k->mod);
+    cvm_context_destroy(k->ctx);
+    memset(k, 0, sizeof(*k));
+}
+
 static void fill_u32(uint32_t *p, size_t n, uint32_t v)
 {
     for (size_t i = 0; i < n; i++)
@@ -679,6 +722,8 @@ static void test_tiles_random(void **state)
         src[i] = 0x10000u + i * 3u;
     const cvm_specialization spec = {0, 4, 32};
     int tiles[2] = {0}, errors = 0, passed = 0;
+    kept pipes[2]; /* (plain, robust) */
+    memset(pipes, 0, sizeof(pipes));
     for (int n = 0; n < CASES; n++) {
         tt_params(params);
         int robust = tt_rnd(4) == 0;
@@ -697,8 +742,8 @@ static void test_tiles_random(void **state)
                          {2, ld, sizeof ld},
                          {3, st, st_words * 4}};
         cvm_diagnostic diag;
-        cvm_result got = run_shader("tensor_tiles", &spec, 1,
-                                    robust ? CVM_FLAG_ROBUST_ACCESS : 0, 1, bb, 4, &diag);
+        cvm_result got = run_kept(&pipes[robust], "tensor_tiles", &spec, 1,
+                                  robust ? CVM_FLAG_ROBUST_ACCESS : 0, bb, 4, &diag);
         if (got != want)
             fail_msg("case %d: engine %d, model %d (%s)", n, got, want, diag.message);
         if (want != CVM_SUCCESS) {
@@ -716,6 +761,8 @@ static void test_tiles_random(void **state)
             assert_memory_equal(st, want_st, st_words * 4);
         }
     }
+    kept_end(&pipes[0]);
+    kept_end(&pipes[1]);
     print_message("tiles: %d loads and %d stores on the tile path of %d; %d errors\n", tiles[0],
                   tiles[1], CASES, errors);
     assert_true(tiles[0] > CASES / 4 && tiles[1] > CASES / 4);
@@ -734,6 +781,8 @@ static void test_tiles_two_subgroups(void **state)
         src[i] = 0x20000u + i * 5u;
     const cvm_specialization spec = {0, 4, 64};
     int reuse_tested = 0;
+    kept pipe;
+    memset(&pipe, 0, sizeof(pipe));
     for (int n = 0; n < 200; n++) {
         tt_params(params);
         if (n % 2)
@@ -757,10 +806,11 @@ static void test_tiles_two_subgroups(void **state)
                          {2, ld, sizeof ld},
                          {3, st, sizeof st}};
         cvm_diagnostic diag;
-        assert_int_equal(run_shader("tensor_tiles", &spec, 1, 0, 1, bb, 4, &diag), CVM_SUCCESS);
+        assert_int_equal(run_kept(&pipe, "tensor_tiles", &spec, 1, 0, bb, 4, &diag), CVM_SUCCESS);
         assert_memory_equal(ld, want_ld, sizeof ld);
         assert_memory_equal(st, want_st, sizeof st);
     }
+    kept_end(&pipe);
     assert_true(reuse_tested > 10);
 }
 

@@ -320,6 +320,8 @@ static void jctx_reset(jctx *j)
     cvm_mem_free(j->var_ids);
     cvm_mem_free(j->var_inits);
     cvm_mem_free(j->has_slot_phis);
+    for (uint32_t k = 0; k < j->ndivs; k++)
+        cvm_mem_free(j->divs[k].blocks);
     cvm_mem_free(j->divs);
     cvm_mem_free(j->div_of);
     cvm_mem_free(j->div_arm);

@@ -84,10 +84,12 @@ void cvm_jit_destroy(cvm_jit *j);
  *     (exec/uniform.h), so that every block is one all invocations run
  *     together, but for selections (if/else) on a value that differs
  *     between invocations whose arms hold no loop and leave only through
- *     the merge block: each arm then runs with the lanes that take it
- *     active (skipped when none does), nested ones within, as the
- *     interpreter schedules them (jit_scope.c mark_divergent); a barrier
- *     is taken, OpKill and calls are not;
+ *     the merge block, and loops whose exits (at the loop's own level, to
+ *     its merge block) do so: each arm then runs with the lanes that take
+ *     it active (skipped when none does), each iteration of such a loop
+ *     with the lanes still in it, nested ones within, as the interpreter
+ *     schedules them (jit_scope.c mark_divergent); a barrier is taken,
+ *     OpKill and calls are not;
  *   - the code computes the uniform values itself, once (what the uniform
  *     instructions compute, for one lane, in the interpreter), and keeps
  *     the uniform Function variables;

@@ -243,10 +243,82 @@ static LLVMBasicBlockRef branch_to(jctx *j, uint32_t to, uint32_t from)
 {
     if (j->scope && j->div_of && from < j->f->nblocks && j->div_of[from]) {
         struct jdiv *d = &j->divs[j->div_of[from] - 1];
-        if (to == d->merge)
+        if (to == d->merge && !d->loop)
             return arm_exit(j, d, j->div_arm[from], from);
+        if (to == d->merge) { /* (a loop's exits are conditional: emit_loop_exit) */
+            jit_unsupported(j, j->cur_insn, "this branch out of a loop on a value that differs "
+                                            "between invocations");
+            return NULL;
+        }
+    }
+    /* into a divergent loop from outside it: the active lanes kept */
+    for (uint32_t k = 0; j->scope && k < j->ndivs; k++) {
+        struct jdiv *d = &j->divs[k];
+        if (!d->loop || d->header != to || d->blocks[from])
+            continue;
+        LLVMBasicBlockRef cur = LLVMGetInsertBlock(j->B);
+        LLVMBasicBlockRef e = LLVMAppendBasicBlockInContext(j->C, j->fn, "loopin");
+        LLVMPositionBuilderAtEnd(j->B, e);
+        LLVMTypeRef params[2] = {LLVMPointerType(j->env_t, 0), j->i32};
+        LLVMTypeRef fty = LLVMFunctionType(j->i32, params, 2, 0);
+        LLVMValueRef args[2] = {j->env, c_i32(j, d->depth)};
+        LLVMBuildCall2(j->B, fty, fn_const(j, (void *)jit_loop_enter, fty), args, 2, "");
+        LLVMBasicBlockRef go = edge_to(j, to, from);
+        if (!go)
+            return NULL;
+        LLVMBuildBr(j->B, go);
+        LLVMPositionBuilderAtEnd(j->B, cur);
+        return e;
     }
     return edge_to(j, to, from);
+}
+
+/* An exit of divergent loop d from block bi at its own level: the lanes
+ * whose condition leaves go to the merge block's phis (their values of
+ * this iteration) and wait; the others go on to the loop's block `stay`;
+ * once none is left, the loop ends with all its lanes (d->cont[0]). */
+static cvm_result emit_loop_exit(jctx *j, uint32_t ii, uint32_t bi, struct jdiv *d)
+{
+    const cvm_insn *in = &j->p->insns[ii];
+    uint32_t exit_if = in->b == d->merge, stay = exit_if ? in->c : in->b;
+    if (stay == d->merge)
+        return jit_unsupported(j, ii, "this branch");
+    LLVMBasicBlockRef cur = LLVMGetInsertBlock(j->B);
+    if (!d->cont[0]) { /* the loop's end, once */
+        d->cont[0] = LLVMAppendBasicBlockInContext(j->C, j->fn, "loopend");
+        LLVMPositionBuilderAtEnd(j->B, d->cont[0]);
+        LLVMTypeRef p2[2] = {LLVMPointerType(j->env_t, 0), j->i32};
+        LLVMTypeRef f2 = LLVMFunctionType(j->i32, p2, 2, 0);
+        LLVMValueRef a2[2] = {j->env, c_i32(j, d->depth)};
+        LLVMBuildCall2(j->B, f2, fn_const(j, (void *)jit_div_exit, f2), a2, 2, "");
+        LLVMBuildBr(j->B, j->bbs[d->merge]);
+        LLVMPositionBuilderAtEnd(j->B, cur);
+    }
+    LLVMTypeRef p4[4] = {LLVMPointerType(j->env_t, 0), j->i32, j->i32, j->i32};
+    LLVMTypeRef f4 = LLVMFunctionType(j->i32, p4, 4, 0);
+    LLVMValueRef a4[4] = {j->env, c_i32(j, in->a), c_i32(j, exit_if), c_i32(j, d->depth)};
+    LLVMValueRef nx = LLVMBuildCall2(j->B, f4, fn_const(j, (void *)jit_loop_exit_begin, f4), a4, 4, "");
+    if (j->has_slot_phis[d->merge]) {
+        LLVMBasicBlockRef copy = LLVMAppendBasicBlockInContext(j->C, j->fn, "loopout");
+        LLVMBasicBlockRef after = LLVMAppendBasicBlockInContext(j->C, j->fn, "loopstay");
+        LLVMBuildCondBr(j->B, LLVMBuildICmp(j->B, LLVMIntNE, nx, c_i32(j, 0), ""), copy, after);
+        LLVMPositionBuilderAtEnd(j->B, copy);
+        spill_slot_phi_inputs(j, d->merge, bi);
+        LLVMTypeRef p3[3] = {LLVMPointerType(j->env_t, 0), j->i32, j->i32};
+        LLVMValueRef a3[3] = {j->env, c_i32(j, d->merge), c_i32(j, bi)};
+        emit_checked_call(j, (void *)jit_slot_phis, p3, a3, 3);
+        LLVMBuildBr(j->B, after);
+        LLVMPositionBuilderAtEnd(j->B, after);
+    }
+    LLVMTypeRef p2[2] = {LLVMPointerType(j->env_t, 0), j->i32};
+    LLVMTypeRef f2 = LLVMFunctionType(j->i32, p2, 2, 0);
+    LLVMValueRef a2[2] = {j->env, c_i32(j, d->depth)};
+    LLVMValueRef ns = LLVMBuildCall2(j->B, f2, fn_const(j, (void *)jit_div_else, f2), a2, 2, "");
+    LLVMBasicBlockRef go = edge_to(j, stay, bi);
+    if (!go)
+        return cvm_diag_set(j->diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+    LLVMBuildCondBr(j->B, LLVMBuildICmp(j->B, LLVMIntNE, ns, c_i32(j, 0), ""), go, d->cont[0]);
+    return CVM_SUCCESS;
 }
 
 /* A divergent selection's header (mark_divergent): its true arm with the
@@ -257,8 +329,11 @@ static cvm_result emit_divergent(jctx *j, uint32_t ii, uint32_t bi)
     const cvm_insn *in = &j->p->insns[ii];
     struct jdiv *d = NULL;
     for (uint32_t k = 0; k < j->ndivs && !d; k++)
-        if (j->divs[k].header == bi)
+        if (j->divs[k].header == bi && !j->divs[k].loop)
             d = &j->divs[k];
+    if (!d && j->div_of && j->div_of[bi] && j->divs[j->div_of[bi] - 1].loop &&
+        (in->b == j->divs[j->div_of[bi] - 1].merge || in->c == j->divs[j->div_of[bi] - 1].merge))
+        return emit_loop_exit(j, ii, bi, &j->divs[j->div_of[bi] - 1]);
     if (!d)
         return jit_unsupported(j, ii, "this branch");
     d->cont[0] = LLVMAppendBasicBlockInContext(j->C, j->fn, "divelse");

@@ -192,6 +192,11 @@ typedef struct jctx {
     struct jdiv {
         uint32_t header, merge, target[2], depth;
         LLVMBasicBlockRef cont[2];
+        /* a loop (its exits at its own level; cont[0]: where it ends) and
+         * its blocks (1 per block of the function) */
+        int loop;
+        uint32_t latch;
+        uint8_t *blocks;
     } *divs;
     uint32_t ndivs, div_depth;
     uint32_t *div_of;
@@ -342,6 +347,8 @@ int32_t jit_div_enter(cvm_jit_env *env, uint32_t cond, uint32_t depth);
 int32_t jit_div_else(cvm_jit_env *env, uint32_t depth);
 int32_t jit_div_exit(cvm_jit_env *env, uint32_t depth);
 int32_t jit_slot_broadcast(cvm_jit_env *env, uint32_t id, uint32_t size);
+int32_t jit_loop_enter(cvm_jit_env *env, uint32_t depth);
+int32_t jit_loop_exit_begin(cvm_jit_env *env, uint32_t cond, uint32_t exit_if, uint32_t depth);
 
 /* ---- jit_func.c: the function, its lane loop, built-ins and variables ---- */
 

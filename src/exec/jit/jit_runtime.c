@@ -385,6 +385,32 @@ int32_t jit_div_else(cvm_jit_env *env, uint32_t depth)
     return set_active(ex, env->masks + ((size_t)depth * 2 + 1) * ex->nlanes);
 }
 
+/* A divergent loop at depth `depth`: on the way in, the active lanes
+ * kept (jit_div_exit brings them back where it ends); at an exit on
+ * Boolean `cond` (the lanes whose `cond` is `exit_if` leave), those lanes
+ * made active, the ones that stay kept for jit_div_else. */
+int32_t jit_loop_enter(cvm_jit_env *env, uint32_t depth)
+{
+    cvm_exec *ex = env->ex;
+    memcpy(env->masks + (size_t)depth * 2 * ex->nlanes, ex->active, ex->nlanes);
+    return (int32_t)ex->nactive;
+}
+
+int32_t jit_loop_exit_begin(cvm_jit_env *env, uint32_t cond, uint32_t exit_if, uint32_t depth)
+{
+    cvm_exec *ex = env->ex;
+    uint32_t n = ex->nlanes, na = 0;
+    uint8_t *stay = env->masks + ((size_t)depth * 2 + 1) * n;
+    cvm_val c = ex->vals[cond];
+    for (uint32_t l = 0; l < n; l++) {
+        uint8_t a = ex->active[l], x = (uint8_t)(a && (CVM_LANE(c, l)[0] != 0) == (exit_if != 0));
+        stay[l] = (uint8_t)(a && !x);
+        na += ex->active[l] = x;
+    }
+    ex->nactive = na;
+    return (int32_t)na;
+}
+
 int32_t jit_div_exit(cvm_jit_env *env, uint32_t depth)
 {
     cvm_exec *ex = env->ex;

@@ -371,7 +371,18 @@ cvm_result mark_slot_phis(jctx *j)
  * where the arms are plain: every branch out of an arm block goes to a
  * later block of the same arm or to the merge block (no loop, no return, no
  * break or continue out of the construct; a switch is not taken), the arms
- * share no block, and the merge block has no phi of a matrix. */
+ * share no block, and the merge block has no phi of a matrix.
+ *
+ * A loop whose exit condition differs between invocations likewise: on the
+ * way in its lanes are kept (jit_loop_enter); at an exit, a conditional
+ * branch of the loop's own level to its merge block, the lanes that leave
+ * take the merge block's phis (their values of this iteration) and wait
+ * (jit_loop_exit_begin), the others go on (jit_div_else); once none is
+ * left, the kept lanes go to the merge block (jit_div_exit) -- the
+ * interpreter's order, the loop's blocks before its merge block.  Its
+ * blocks branch forward, to the merge block (an exit), or from its latch
+ * back to its header (no loop within it; a break or continue inside a
+ * branch is not taken). */
 
 /* The successors of block b (at most 2 here: a switch is refused), or -1
  * for a terminator that is neither a branch nor a conditional one. */
@@ -402,6 +413,95 @@ static uint32_t block_of(const jctx *j, uint32_t label)
     return UINT32_MAX;
 }
 
+/* Block b's merge instruction (the one before its terminator): 1 for
+ * OpSelectionMerge, 2 for OpLoopMerge (*o_cont its continue target), 0 for
+ * none; *o_merge the merge block. */
+static int merge_of(const jctx *j, uint32_t b, uint32_t *o_merge, uint32_t *o_cont)
+{
+    const cvm_block *blk = &j->f->blocks[b];
+    uint32_t label = blk->label;
+    if (!blk->count || label >= j->p->bound)
+        return 0;
+    size_t off = j->mod->defs[label].off, term = j->p->insns[blk->first + blk->count - 1].word_off;
+    spv_inst si, last;
+    int have = 0;
+    while (off < term && spv_next_inst(&j->mod->bin, &off, &si, NULL) == 1) {
+        last = si;
+        have = 1;
+    }
+    if (!have || off != term)
+        return 0;
+    if (last.opcode == SpvOpSelectionMerge && last.word_count >= 3) {
+        *o_merge = block_of(j, last.words[1]);
+        return *o_merge == UINT32_MAX ? 0 : 1;
+    }
+    if (last.opcode == SpvOpLoopMerge && last.word_count >= 4) {
+        *o_merge = block_of(j, last.words[1]);
+        *o_cont = block_of(j, last.words[2]);
+        return *o_merge == UINT32_MAX || *o_cont == UINT32_MAX ? 0 : 2;
+    }
+    return 0;
+}
+
+/* The blocks of a construct from its first blocks `first[0..nfirst)` to
+ * its merge block m (not included), in o_in (1 each), where every branch
+ * among them goes forward in `pos`, to the merge block, or (a loop's
+ * latch) back to `back`: UINT32_MAX; else the index of a terminator that
+ * does not, and *o_why what it is. */
+static uint32_t region(jctx *j, const uint32_t *pos, const uint32_t *first, uint32_t nfirst,
+                       uint32_t m, uint32_t back, uint32_t latch, uint8_t *o_in, uint32_t *stack,
+                       const char **o_why)
+{
+    const cvm_function *f = j->f;
+    uint32_t n = f->nblocks, top = 0;
+    memset(o_in, 0, n);
+    for (uint32_t k = 0; k < nfirst; k++)
+        if (first[k] != m && first[k] < n && !o_in[first[k]]) {
+            o_in[first[k]] = 1;
+            stack[top++] = first[k];
+        }
+    while (top) {
+        uint32_t b = stack[--top], s[2];
+        int ns = f->blocks[b].dead ? 0 : block_succs(j, b, s);
+        if (ns < 0) {
+            *o_why = "this control flow in a branch or loop on a value that differs between "
+                     "invocations";
+            return f->blocks[b].first + f->blocks[b].count - 1;
+        }
+        for (int q = 0; q < ns; q++) {
+            if (s[q] == m || (s[q] == back && b == latch))
+                continue;
+            if (s[q] >= n || pos[s[q]] <= pos[b] || pos[s[q]] >= pos[m]) {
+                *o_why = "this branch out of a branch or loop on a value that differs between "
+                         "invocations, or a loop in one";
+                return f->blocks[b].first + f->blocks[b].count - 1;
+            }
+            if (!o_in[s[q]]) {
+                o_in[s[q]] = 1;
+                stack[top++] = s[q];
+            }
+        }
+    }
+    return UINT32_MAX;
+}
+
+/* 1 when the loop whose blocks `in` marks, merging at m, has an exit (a
+ * branch to m) on a value that is not uniform. */
+static int loop_diverges(const jctx *j, const uint8_t *in, uint32_t m)
+{
+    const cvm_program *p = j->p;
+    for (uint32_t b = 0; b < j->f->nblocks; b++) {
+        const cvm_block *blk = &j->f->blocks[b];
+        if (!in[b] || !blk->count || blk->dead)
+            continue;
+        const cvm_insn *t = &p->insns[blk->first + blk->count - 1];
+        if (t->cf == CVM_CF_BRANCH_COND && (t->b == m || t->c == m) && t->a < p->bound &&
+            p->const_offset[t->a] == UINT64_MAX && !p->uniform[t->a])
+            return 1;
+    }
+    return 0;
+}
+
 cvm_result mark_divergent(jctx *j, const uint32_t *pos)
 {
     const cvm_program *p = j->p;
@@ -411,33 +511,48 @@ cvm_result mark_divergent(jctx *j, const uint32_t *pos)
     j->div_arm = cvm_calloc(n ? n : 1, 1);
     uint32_t *stack = cvm_calloc(n ? n : 1, sizeof(uint32_t));
     uint32_t *at = cvm_calloc(n ? n : 1, sizeof(uint32_t)); /* (pos inverted) */
-    uint8_t *in_arm = cvm_calloc(n ? n : 1, 1);
+    uint8_t *in_arm = cvm_calloc(n ? n : 1, 1), *in2 = cvm_calloc(n ? n : 1, 1);
     cvm_result r = CVM_SUCCESS;
-    if (!j->div_of || !j->div_arm || !stack || !in_arm || !at) {
+    if (!j->div_of || !j->div_arm || !stack || !in_arm || !at || !in2) {
         r = cvm_diag_set(j->diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
         goto done;
     }
-    /* headers in structured order, so that an inner selection, found after
-     * the one whose arm holds it, marks its own arms' blocks last */
     for (uint32_t b = 0; b < n; b++)
         at[pos[b] < n ? pos[b] : 0] = b;
+    /* headers in structured order, so that an inner construct, found after
+     * the one that holds it, marks its own blocks last */
     for (uint32_t k = 0; k < n && r == CVM_SUCCESS; k++) {
-        uint32_t h = at[k];
+        uint32_t h = at[k], m = UINT32_MAX, c = UINT32_MAX;
         if (f->blocks[h].dead || !f->blocks[h].count)
             continue;
         const cvm_insn *t = &p->insns[f->blocks[h].first + f->blocks[h].count - 1];
-        if (t->cf != CVM_CF_BRANCH_COND || t->a >= p->bound || p->const_offset[t->a] != UINT64_MAX ||
-            p->uniform[t->a])
+        int kind = merge_of(j, h, &m, &c);
+        int loop = 0;
+        const char *why = NULL;
+        if (kind == 2) {
+            /* a loop: divergent when an exit is (a uniform one, whatever
+             * its shape, is native) */
+            uint32_t bad = region(j, pos, &h, 1, m, h, c, in2, stack, &why);
+            if (bad != UINT32_MAX) {
+                if (f->blocks[h].convergent)
+                    continue;
+                r = jit_unsupported(j, bad, why);
+                break;
+            }
+            if (!loop_diverges(j, in2, m))
+                continue;
+            loop = 1;
+        } else if (t->cf != CVM_CF_BRANCH_COND || t->a >= p->bound ||
+                   p->const_offset[t->a] != UINT64_MAX || p->uniform[t->a]) {
             continue;
-        /* its merge: the OpSelectionMerge just before the branch */
-        spv_inst mi;
-        uint32_t m = UINT32_MAX;
-        if (t->word_off >= 3 && spv_module_inst_at(j->mod, t->word_off - 3, &mi) &&
-            mi.opcode == SpvOpSelectionMerge && mi.word_count == 3)
-            m = block_of(j, mi.words[1]);
-        if (m == UINT32_MAX || t->b >= n || t->c >= n) {
+        } else if (kind != 1 && j->div_of[h] && j->divs[j->div_of[h] - 1].loop &&
+                   (t->b == j->divs[j->div_of[h] - 1].merge ||
+                    t->c == j->divs[j->div_of[h] - 1].merge)) {
+            continue; /* (an exit of the loop that holds it: emit_loop_exit) */
+        } else if (kind != 1 || t->b >= n || t->c >= n) {
             r = jit_unsupported(j, f->blocks[h].first + f->blocks[h].count - 1,
-                                "this branch (a loop's, on a value that differs between invocations)");
+                                "this branch on a value that differs between invocations "
+                                "(not a selection's)");
             break;
         }
         struct jdiv *nd = cvm_realloc(j->divs, (j->ndivs + 1) * sizeof(*nd));
@@ -450,60 +565,52 @@ cvm_result mark_divergent(jctx *j, const uint32_t *pos)
         memset(d, 0, sizeof(*d));
         d->header = h;
         d->merge = m;
-        d->target[0] = t->b;
-        d->target[1] = t->c;
+        d->loop = loop;
+        d->latch = c;
         d->depth = j->div_of[h] ? j->divs[j->div_of[h] - 1].depth + 1 : 0;
-        memset(in_arm, 0, n);
-        for (uint32_t arm = 0; arm < 2 && r == CVM_SUCCESS; arm++) {
-            uint32_t top = 0;
-            if (d->target[arm] != m) {
-                if (in_arm[d->target[arm]]) { /* (both arms' first block) */
+        if (loop) {
+            if (!(d->blocks = cvm_malloc(n ? n : 1))) {
+                r = cvm_diag_set(j->diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
+                break;
+            }
+            memcpy(d->blocks, in2, n);
+            for (uint32_t b = 0; b < n; b++)
+                if (in2[b]) {
+                    j->div_of[b] = j->ndivs + 1;
+                    j->div_arm[b] = 0;
+                }
+        } else {
+            d->target[0] = t->b;
+            d->target[1] = t->c;
+            for (uint32_t arm = 0; arm < 2 && r == CVM_SUCCESS; arm++) {
+                uint32_t bad = region(j, pos, &d->target[arm], 1, m, UINT32_MAX, UINT32_MAX,
+                                      arm ? in2 : in_arm, stack, &why);
+                if (bad != UINT32_MAX)
+                    r = jit_unsupported(j, bad, why);
+            }
+            if (r != CVM_SUCCESS)
+                break;
+            for (uint32_t b = 0; b < n && r == CVM_SUCCESS; b++) {
+                if (in_arm[b] && in2[b])
                     r = jit_unsupported(j, f->blocks[h].first + f->blocks[h].count - 1,
                                         "this branch (arms that share blocks)");
-                    break;
-                }
-                in_arm[d->target[arm]] = (uint8_t)(arm + 1);
-                stack[top++] = d->target[arm];
-            }
-            while (top && r == CVM_SUCCESS) {
-                uint32_t b = stack[--top], s[2];
-                j->div_of[b] = j->ndivs + 1;
-                j->div_arm[b] = (uint8_t)arm;
-                int ns = block_succs(j, b, s);
-                if (ns < 0 || f->blocks[b].dead)
-                    ns = f->blocks[b].dead ? 0 : -1;
-                if (ns < 0) {
-                    r = jit_unsupported(j, f->blocks[b].first + f->blocks[b].count - 1,
-                                        "this control flow in a branch on a value that differs "
-                                        "between invocations");
-                    break;
-                }
-                for (int q = 0; q < ns; q++) {
-                    if (s[q] == m)
-                        continue;
-                    if (s[q] >= n || pos[s[q]] <= pos[b] || (in_arm[s[q]] && in_arm[s[q]] != arm + 1) ||
-                        pos[s[q]] >= pos[m]) {
-                        r = jit_unsupported(j, f->blocks[b].first + f->blocks[b].count - 1,
-                                            "this branch out of a branch on a value that differs "
-                                            "between invocations");
-                        break;
-                    }
-                    if (!in_arm[s[q]]) {
-                        in_arm[s[q]] = (uint8_t)(arm + 1);
-                        stack[top++] = s[q];
-                    }
+                else if (in_arm[b] || in2[b]) {
+                    j->div_of[b] = j->ndivs + 1;
+                    j->div_arm[b] = (uint8_t)(in2[b] != 0);
                 }
             }
+            if (r != CVM_SUCCESS)
+                break;
         }
-        if (r != CVM_SUCCESS)
-            break;
         const cvm_block *mb = &f->blocks[m];
         for (uint32_t ii = mb->first; ii < mb->first + mb->count && p->insns[ii].cf == CVM_CF_PHI; ii++)
             if (p->insns[ii].type >= p->ntypes || !value_type(j, p->insns[ii].type)) {
-                r = jit_unsupported(j, ii, "a phi of this type after a branch on a value that "
-                                           "differs between invocations");
+                r = jit_unsupported(j, ii, "a phi of this type after a branch or loop on a value "
+                                           "that differs between invocations");
                 break;
             }
+        if (r != CVM_SUCCESS)
+            break;
         if (d->depth + 1 > j->div_depth)
             j->div_depth = d->depth + 1;
         j->ndivs++;
@@ -513,6 +620,7 @@ done:
     cvm_mem_free(stack);
     cvm_mem_free(at);
     cvm_mem_free(in_arm);
+    cvm_mem_free(in2);
     return r;
 }
 
