@@ -119,7 +119,10 @@ struct cvm_pipeline {
  *     dispatches to that many in all (an application that dispatches a
  *     shader many times on small tensors, as ggml does); leaf callbacks once the pipeline has made
  *     CVM_JIT_LEAF_MIN_CALLS calls of them (cvm_config.h; that count is kept
- *     by jit_leaf.c's leaves_hot, across the pipeline's dispatches and threads).
+ *     by jit_leaf.c's leaves_hot, across the pipeline's dispatches and threads);
+ *     compiled code measured slower than the interpreter is not run by size
+ *     (exec/jit/jit.h cvm_jit_by_size: divergent branches and loops of a
+ *     matrix shader).
  * The environment variable COOPVM_JIT sets these flags for a context
  * (cvm_context_create). */
 typedef enum tier_mode { TIER_NEVER, TIER_BY_SIZE, TIER_ALWAYS } tier_mode;
@@ -912,6 +915,9 @@ static const cvm_jit *dispatch_jit(cvm_pipeline *pipe, tier_mode mode, uint64_t 
         jit_begin(pipe, mode == TIER_BY_SIZE && prog->ninsns >= CVM_JIT_ASYNC_INSNS);
     const cvm_jit *j = pipe->jit_state == 1 ? pipe->jit : NULL;
     pthread_mutex_unlock(&pipe->jit_lock);
+    /* (by size, only code that runs faster than the interpreter) */
+    if (mode == TIER_BY_SIZE && j && !cvm_jit_by_size(j))
+        return NULL;
     return j;
 }
 
@@ -952,6 +958,8 @@ static void dispatch_late_jit(dispatch_job *job, cvm_group *g, cvm_group_desc *g
     cvm_pipeline *pipe = job->pipe;
     int st = __atomic_load_n(&pipe->jit_state, __ATOMIC_ACQUIRE);
     if (st == 1) {
+        if (!cvm_jit_by_size(pipe->jit)) /* (dispatch_jit) */
+            return;
         gd->jit = pipe->jit; /* (written before the state: jit_compile_main) */
         cvm_group_set_jit(g, gd->jit);
         return;

@@ -97,6 +97,12 @@ int cvm_jit_scope_lanes(const cvm_jit *j)
     return 0;
 }
 
+int cvm_jit_by_size(const cvm_jit *j)
+{
+    (void)j;
+    return 0;
+}
+
 cvm_result cvm_jit_run_group(const cvm_jit *j, cvm_exec *ex, uint64_t *budget_local)
 {
     (void)j;
@@ -577,6 +583,11 @@ int cvm_jit_collective_form(const cvm_jit *j)
 int cvm_jit_scope_lanes(const cvm_jit *j)
 {
     return j && j->scope && j->lanes;
+}
+
+int cvm_jit_by_size(const cvm_jit *j)
+{
+    return j && !(j->scope && j->div_depth);
 }
 
 #endif /* CVM_HAVE_LLVM */

@@ -130,6 +130,15 @@ int cvm_jit_scope_form(const cvm_jit *j);
  * before the code runs. */
 int cvm_jit_scope_lanes(const cvm_jit *j);
 
+/* 1 when `j` is code the tier choice by size (api.c dispatch_jit) runs: 0
+ * for the scope form's divergent selections and loops, which run their
+ * instructions by their handlers one by one under masks and so, measured,
+ * slower than the interpreter's blocks (tests/shaders/scope_loops.opt.spv
+ * at 20,000 workgroups on one thread: 0.57 s compiled, 0.40 s
+ * interpreted); they run compiled where asked (CVM_FLAG_JIT, compared
+ * tiers). */
+int cvm_jit_by_size(const cvm_jit *j);
+
 /* The collective form.  An entry point with OpControlBarrier, subgroup
  * instructions (the grammar's Non-Uniform and Group classes) or Workgroup
  * variables, and no cooperative-matrix instruction, is compiled, when it
