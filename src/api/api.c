@@ -89,6 +89,7 @@ struct cvm_pipeline {
     int jit_thread_live;
     cvm_jit *jit;
     cvm_diagnostic jit_why; /* jit_state -1: why (cvm_jit_compile's diagnostic) */
+    uint32_t jit_opts; /* cvm_jit_compile's opts: CVM_JIT_FASTER_ONLY by size */
     /* invocations and workgroups of the dispatches run interpreted for their
      * size (atomic): many small dispatches add up to a large one */
     uint64_t small_invocations, small_groups;
@@ -120,9 +121,9 @@ struct cvm_pipeline {
  *     shader many times on small tensors, as ggml does); leaf callbacks once the pipeline has made
  *     CVM_JIT_LEAF_MIN_CALLS calls of them (cvm_config.h; that count is kept
  *     by jit_leaf.c's leaves_hot, across the pipeline's dispatches and threads);
- *     compiled code measured slower than the interpreter is not run by size
- *     (exec/jit/jit.h cvm_jit_by_size: divergent branches and loops of a
- *     matrix shader).
+ *     by size, code measured slower than the interpreter is not compiled
+ *     (exec/jit/jit.h CVM_JIT_FASTER_ONLY: divergent branches and loops of
+ *     a matrix shader).
  * The environment variable COOPVM_JIT sets these flags for a context
  * (cvm_context_create). */
 typedef enum tier_mode { TIER_NEVER, TIER_BY_SIZE, TIER_ALWAYS } tier_mode;
@@ -863,7 +864,7 @@ static void *jit_compile_main(void *arg)
     cvm_jit *jit = NULL;
     cvm_diagnostic why;
     cvm_diag_clear(&why);
-    int ok = cvm_jit_compile(pipe->prog, &jit, &why) == CVM_SUCCESS;
+    int ok = cvm_jit_compile(pipe->prog, pipe->jit_opts, &jit, &why) == CVM_SUCCESS;
     pthread_mutex_lock(&pipe->jit_lock);
     pipe->jit = jit;
     pipe->jit_why = why;
@@ -875,15 +876,16 @@ static void *jit_compile_main(void *arg)
 
 /* Under jit_lock, with jit_state 0: the compilation begun, on a thread of
  * its own when `aside` and one can be had (jit_state 2), else here. */
-static void jit_begin(cvm_pipeline *pipe, int aside)
+static void jit_begin(cvm_pipeline *pipe, tier_mode mode, int aside)
 {
     cvm_diag_clear(&pipe->jit_why);
+    pipe->jit_opts = mode == TIER_BY_SIZE ? CVM_JIT_FASTER_ONLY : 0;
     if (aside && pthread_create(&pipe->jit_thread, NULL, jit_compile_main, pipe) == 0) {
         pipe->jit_thread_live = 1;
         __atomic_store_n(&pipe->jit_state, 2, __ATOMIC_RELEASE);
         return;
     }
-    int ok = cvm_jit_compile(pipe->prog, &pipe->jit, &pipe->jit_why) == CVM_SUCCESS;
+    int ok = cvm_jit_compile(pipe->prog, pipe->jit_opts, &pipe->jit, &pipe->jit_why) == CVM_SUCCESS;
     __atomic_store_n(&pipe->jit_state, ok ? 1 : -1, __ATOMIC_RELEASE);
 }
 
@@ -912,12 +914,9 @@ static const cvm_jit *dispatch_jit(cvm_pipeline *pipe, tier_mode mode, uint64_t 
     }
     pthread_mutex_lock(&pipe->jit_lock);
     if (pipe->jit_state == 0)
-        jit_begin(pipe, mode == TIER_BY_SIZE && prog->ninsns >= CVM_JIT_ASYNC_INSNS);
+        jit_begin(pipe, mode, mode == TIER_BY_SIZE && prog->ninsns >= CVM_JIT_ASYNC_INSNS);
     const cvm_jit *j = pipe->jit_state == 1 ? pipe->jit : NULL;
     pthread_mutex_unlock(&pipe->jit_lock);
-    /* (by size, only code that runs faster than the interpreter) */
-    if (mode == TIER_BY_SIZE && j && !cvm_jit_by_size(j))
-        return NULL;
     return j;
 }
 
@@ -958,8 +957,6 @@ static void dispatch_late_jit(dispatch_job *job, cvm_group *g, cvm_group_desc *g
     cvm_pipeline *pipe = job->pipe;
     int st = __atomic_load_n(&pipe->jit_state, __ATOMIC_ACQUIRE);
     if (st == 1) {
-        if (!cvm_jit_by_size(pipe->jit)) /* (dispatch_jit) */
-            return;
         gd->jit = pipe->jit; /* (written before the state: jit_compile_main) */
         cvm_group_set_jit(g, gd->jit);
         return;
@@ -967,7 +964,7 @@ static void dispatch_late_jit(dispatch_job *job, cvm_group *g, cvm_group_desc *g
     if (st == 0 && now_ns() - job->t0 >= __atomic_load_n(&jit_late_ns, __ATOMIC_RELAXED)) {
         pthread_mutex_lock(&pipe->jit_lock);
         if (pipe->jit_state == 0)
-            jit_begin(pipe, 1);
+            jit_begin(pipe, TIER_BY_SIZE, 1);
         pthread_mutex_unlock(&pipe->jit_lock);
     }
 }

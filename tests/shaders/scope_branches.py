@@ -3,12 +3,16 @@
 scope_branches.comp written from its GLSL alone (the buffers the scripts
 give: v = 0, 1, ...; k = 4, bias = 10, 20, 30, 40), with coopvm's element
 ownership of a subgroup matrix (ops/composite.c) not needed: only whole
-matrices are stored.
-usage: scope_branches.py
+matrices are stored.  With GROUPS (default 2), the lines of a dispatch of
+that many workgroups (scope_branches_by_size.amber: 256), the last
+workgroup's too.
+usage: scope_branches.py [GROUPS]
 """
+import sys
 K = 4
 BIAS = [10, 20, 30, 40]
-GROUPS, LOCAL = 2, 64
+GROUPS = int(sys.argv[1]) if len(sys.argv) > 1 else 2
+LOCAL = 64
 v = [float(i) for i in range(GROUPS * 256)]
 out_v = list(v)
 o = {}
@@ -29,7 +33,13 @@ for wg in range(GROUPS):
             a = 7
         b = (a + scale) & 0xffffffff if li % 3 == 0 else 0
         o[gi * 4 + 0], o[gi * 4 + 1], o[gi * 4 + 2] = a, b, scale
-for k in [0, 17, 16 * 5 + 3, 256 + 255, 256 + 16]:
+last = (GROUPS - 1) * 256
+vs = [0, 17, 16 * 5 + 3, 256 + 255, 256 + 16]
+gis = [0, 1, 2, 3, 6, 9, 63, 64 + 12, 127]
+if GROUPS > 2:
+    vs += [last + 16 * 7 + 2, last + 255]
+    gis += [(GROUPS - 1) * LOCAL + 6, GROUPS * LOCAL - 1]
+for k in vs:
     print("EXPECT v IDX %d EQ %r" % (k * 4, out_v[k]))
-for gi in [0, 1, 2, 3, 6, 9, 63, 64 + 12, 127]:
+for gi in gis:
     print("EXPECT o IDX %d EQ %d %d %d" % (gi * 16, o[gi * 4], o[gi * 4 + 1], o[gi * 4 + 2]))

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "amber/amber.h"
+#include "cvm_config.h"
 #include "exec/exec.h"
 #include "exec/jit/jit.h"
 
@@ -26,6 +27,7 @@ typedef struct outcome {
     size_t *sizes;
     uint32_t n;
     uint64_t jit_groups; /* workgroups the run took compiled */
+    cvm_tier_info tier;  /* what the tier did with the script's first pipeline */
 } outcome;
 
 static void outcome_free(outcome *o)
@@ -114,6 +116,7 @@ static void run_script(const char *path, uint32_t flags, uint64_t budget, uint64
     for (uint32_t k = 0; k < s->run_count && o->r == CVM_SUCCESS; k++)
         o->r = cvm_amber_session_run(S, k, &o->d);
     o->jit_groups = cvm_test_jit_groups() - before;
+    cvm_pipeline_tier_info(cvm_amber_session_pipeline(S, 0), &o->tier);
     o->n = s->buffer_count;
     o->bufs = calloc(o->n ? o->n : 1, sizeof(uint8_t *));
     o->sizes = calloc(o->n ? o->n : 1, sizeof(size_t));
@@ -649,6 +652,38 @@ static void test_scope_loops(void **state)
     assert_int_equal(both_tiers("jit/scope_not_taken.amber", 0, 0, NULL, 0, 0, NULL), CVM_SUCCESS);
 }
 
+/* By size (no flag: a dispatch of CVM_JIT_MIN_SCOPE_GROUPS workgroups),
+ * divergent branches in a cooperative-matrix shader are not compiled at
+ * all (jit.h CVM_JIT_FASTER_ONLY): the entry point is refused, naming the
+ * first divergent branch, and the interpreter runs every workgroup; where
+ * asked (CVM_FLAG_JIT) the same dispatch runs compiled, alike. */
+static void test_scope_by_size(void **state)
+{
+    (void)state;
+    if (skip_without_llvm())
+        skip();
+    const char *env = getenv("COOPVM_JIT");
+    if (env && env[0] && strcmp(env, "auto")) /* (it overrides the flags) */
+        skip();
+    const char *rel = "jit/scope_branches_by_size.amber";
+    outcome b;
+    assert_int_equal(both_tiers(rel, 0, 0, NULL, 0, CVM_JIT_MIN_SCOPE_GROUPS, &b), CVM_SUCCESS);
+    assert_int_equal(b.tier.entry, 1);
+    outcome_free(&b);
+    char path[512];
+    path_of(path, sizeof(path), rel);
+    outcome a;
+    run_script(path, 0, 0, 0, NULL, NULL, 0, &a);
+    assert_int_equal(a.r, CVM_SUCCESS);
+    assert_int_equal(a.jit_groups, 0);
+    assert_int_equal(a.tier.entry, -1);
+    assert_int_equal(a.tier.entry_why.result, CVM_ERROR_UNSUPPORTED);
+    assert_non_null(strstr(a.tier.entry_why.message, "divergent branches or loops"));
+    assert_int_equal(a.tier.entry_why.opcode, 250); /* OpBranchConditional */
+    assert_int_equal(a.tier.dispatches, 1);
+    outcome_free(&a);
+}
+
 /* An instruction the tier runs by a lane kernel whose operands are wider
  * than its kernel slots (OpIsInf of a 16-component f64 vector) keeps the
  * shader interpreted, with the interpreter's result. */
@@ -871,6 +906,7 @@ int main(void)
         cmocka_unit_test(test_scope_lanes),
         cmocka_unit_test(test_scope_branches),
         cmocka_unit_test(test_scope_loops),
+        cmocka_unit_test(test_scope_by_size),
         cmocka_unit_test(test_wide_operands_not_taken),
         cmocka_unit_test(test_calls),         cmocka_unit_test(test_extended),
         cmocka_unit_test(test_agg_layout),

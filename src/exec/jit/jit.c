@@ -67,9 +67,11 @@ int cvm_jit_available(void)
     return 0;
 }
 
-cvm_result cvm_jit_compile(const cvm_program *prog, cvm_jit **o_jit, cvm_diagnostic *diag)
+cvm_result cvm_jit_compile(const cvm_program *prog, uint32_t opts, cvm_jit **o_jit,
+                           cvm_diagnostic *diag)
 {
     (void)prog;
+    (void)opts;
     *o_jit = NULL;
     return cvm_diag_set(diag, CVM_ERROR_UNSUPPORTED, "this build has no compiled tier (LLVM)");
 }
@@ -92,12 +94,6 @@ int cvm_jit_collective_form(const cvm_jit *j)
 }
 
 int cvm_jit_scope_lanes(const cvm_jit *j)
-{
-    (void)j;
-    return 0;
-}
-
-int cvm_jit_by_size(const cvm_jit *j)
 {
     (void)j;
     return 0;
@@ -472,7 +468,8 @@ cvm_result jctx_finish(jctx *j, LLVMOrcThreadSafeContextRef tsc, LLVMOrcLLJITRef
     return CVM_SUCCESS;
 }
 
-cvm_result cvm_jit_compile(const cvm_program *prog, cvm_jit **o_jit, cvm_diagnostic *diag)
+cvm_result cvm_jit_compile(const cvm_program *prog, uint32_t opts, cvm_jit **o_jit,
+                           cvm_diagnostic *diag)
 {
     *o_jit = NULL;
     if (!cvm_jit_available())
@@ -482,6 +479,7 @@ cvm_result cvm_jit_compile(const cvm_program *prog, cvm_jit **o_jit, cvm_diagnos
     if (!jctx_init(&j, prog, diag, &tsc))
         return cvm_diag_set(diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
     j.scope = wants_scope(prog);
+    j.faster_only = (opts & CVM_JIT_FASTER_ONLY) != 0;
     j.collective = !j.scope && wants_collective(prog);
     cvm_result r = CVM_SUCCESS;
     if (j.collective && prog->nfuncs > 0 && prog->entry < prog->nfuncs) {
@@ -583,11 +581,6 @@ int cvm_jit_collective_form(const cvm_jit *j)
 int cvm_jit_scope_lanes(const cvm_jit *j)
 {
     return j && j->scope && j->lanes;
-}
-
-int cvm_jit_by_size(const cvm_jit *j)
-{
-    return j && !(j->scope && j->div_depth);
 }
 
 #endif /* CVM_HAVE_LLVM */

@@ -69,11 +69,21 @@ typedef struct cvm_jit cvm_jit;
 /* 1 when this build has the compiled tier (CVM_HAVE_LLVM). */
 int cvm_jit_available(void);
 
+/* cvm_jit_compile's `opts`: CVM_JIT_FASTER_ONLY leaves out, as not taken,
+ * the forms measured slower than the interpreter: the scope form's
+ * divergent selections and loops (below), which run their instructions by
+ * their handlers one by one under masks (tests/shaders/scope_loops.opt.spv
+ * at 20,000 workgroups on one thread: 0.57 s compiled, 0.40 s
+ * interpreted).  The tier choice by size (api.c dispatch_jit) passes it;
+ * CVM_FLAG_JIT and compared tiers do not. */
+#define CVM_JIT_FASTER_ONLY 1u
+
 /* Compiles the entry point of `prog` (which must outlive the result).
  * CVM_SUCCESS with *o_jit; CVM_ERROR_UNSUPPORTED with a diagnostic naming
  * what the compiled tier does not take (the interpreter then runs the
  * shader: not an error for the dispatch); CVM_ERROR_OUT_OF_MEMORY. */
-cvm_result cvm_jit_compile(const cvm_program *prog, cvm_jit **o_jit, cvm_diagnostic *diag);
+cvm_result cvm_jit_compile(const cvm_program *prog, uint32_t opts, cvm_jit **o_jit,
+                           cvm_diagnostic *diag);
 void cvm_jit_destroy(cvm_jit *j);
 
 /* The scope form.  An entry point that holds cooperative-matrix
@@ -129,15 +139,6 @@ int cvm_jit_scope_form(const cvm_jit *j);
  * the interpreter does (per-invocation memory cleared, built-ins written)
  * before the code runs. */
 int cvm_jit_scope_lanes(const cvm_jit *j);
-
-/* 1 when `j` is code the tier choice by size (api.c dispatch_jit) runs: 0
- * for the scope form's divergent selections and loops, which run their
- * instructions by their handlers one by one under masks and so, measured,
- * slower than the interpreter's blocks (tests/shaders/scope_loops.opt.spv
- * at 20,000 workgroups on one thread: 0.57 s compiled, 0.40 s
- * interpreted); they run compiled where asked (CVM_FLAG_JIT, compared
- * tiers). */
-int cvm_jit_by_size(const cvm_jit *j);
 
 /* The collective form.  An entry point with OpControlBarrier, subgroup
  * instructions (the grammar's Non-Uniform and Group classes) or Workgroup

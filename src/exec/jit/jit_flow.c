@@ -624,6 +624,13 @@ cvm_result emit_blocks(jctx *j, const cvm_function *f)
         if (pos)
             r = mark_divergent(j, pos);
         cvm_mem_free(pos);
+        if (r == CVM_SUCCESS && j->faster_only && j->ndivs) {
+            const cvm_block *h = &f->blocks[j->divs[0].header]; /* (its branch) */
+            r = jit_unsupported(j, h->count ? h->first + h->count - 1 : UINT32_MAX,
+                                "divergent branches or loops in a cooperative-matrix shader "
+                                "by size (measured slower compiled; compiled where asked: "
+                                "CVM_FLAG_JIT, COOPVM_JIT=always)");
+        }
     }
     for (uint32_t k = 0; k < f->nblocks && r == CVM_SUCCESS; k++) {
         uint32_t bi = (uint32_t)(order[k] & 0xffffffffu);

@@ -185,6 +185,7 @@ typedef struct jctx {
     int scope;
     LLVMValueRef vals_base, budget_unit;
     int lanes; /* ... a handler runs an instruction of values of each lane */
+    int faster_only; /* (jit.h CVM_JIT_FASTER_ONLY) */
     /* ... its divergent selections (mark_divergent): per block, 1 + the
      * innermost one whose arm holds it (0: none) and that arm (0: the true
      * one); each one's header, merge, arms' first blocks, nesting depth and
