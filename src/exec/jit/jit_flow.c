@@ -181,6 +181,27 @@ cvm_result emit_insn(jctx *j, uint32_t ii)
     }
 }
 
+/* At the builder's place: block `to`'s slot phis take their values from
+ * block `from`, for the active lanes (spilled first; jit_slot_phis). */
+static void emit_slot_phis(jctx *j, uint32_t to, uint32_t from)
+{
+    spill_slot_phi_inputs(j, to, from);
+    LLVMTypeRef params[3] = {LLVMPointerType(j->env_t, 0), j->i32, j->i32};
+    LLVMValueRef args[3] = {j->env, c_i32(j, to), c_i32(j, from)};
+    emit_checked_call(j, (void *)jit_slot_phis, params, args, 3);
+}
+
+/* A call of one of jit_runtime.c's mask steps `fn(env, depth)` (jit_div_else,
+ * jit_div_exit, jit_loop_enter): the number of lanes it leaves active. */
+static LLVMValueRef emit_mask_step(jctx *j, int32_t (*fn)(cvm_jit_env *, uint32_t),
+                                   uint32_t depth)
+{
+    LLVMTypeRef params[2] = {LLVMPointerType(j->env_t, 0), j->i32};
+    LLVMTypeRef fty = LLVMFunctionType(j->i32, params, 2, 0);
+    LLVMValueRef args[2] = {j->env, c_i32(j, depth)};
+    return LLVMBuildCall2(j->B, fty, fn_const(j, (void *)fn, fty), args, 2, "");
+}
+
 /* The block a branch from block `from` to block `to` goes to: `to` itself,
  * or in the scope form, where `to` has phis of slot values, a block of the
  * edge's own that moves them first (jit_slot_phis). */
@@ -202,10 +223,7 @@ static LLVMBasicBlockRef edge_to(jctx *j, uint32_t to, uint32_t from)
     LLVMBasicBlockRef cur = LLVMGetInsertBlock(j->B);
     LLVMBasicBlockRef e = LLVMAppendBasicBlockInContext(j->C, j->fn, "edge");
     LLVMPositionBuilderAtEnd(j->B, e);
-    spill_slot_phi_inputs(j, to, from);
-    LLVMTypeRef params[3] = {LLVMPointerType(j->env_t, 0), j->i32, j->i32};
-    LLVMValueRef args[3] = {j->env, c_i32(j, to), c_i32(j, from)};
-    emit_checked_call(j, (void *)jit_slot_phis, params, args, 3);
+    emit_slot_phis(j, to, from);
     /* (the block that branches to `to`: what its LLVM phis name) */
     j->edge_bb[j->nedges] = LLVMGetInsertBlock(j->B);
     LLVMBuildBr(j->B, j->bbs[to]);
@@ -225,12 +243,8 @@ static LLVMBasicBlockRef arm_exit(jctx *j, struct jdiv *d, uint32_t arm, uint32_
     LLVMBasicBlockRef cur = LLVMGetInsertBlock(j->B);
     LLVMBasicBlockRef e = LLVMAppendBasicBlockInContext(j->C, j->fn, "armexit");
     LLVMPositionBuilderAtEnd(j->B, e);
-    if (j->has_slot_phis[d->merge]) {
-        spill_slot_phi_inputs(j, d->merge, from);
-        LLVMTypeRef params[3] = {LLVMPointerType(j->env_t, 0), j->i32, j->i32};
-        LLVMValueRef args[3] = {j->env, c_i32(j, d->merge), c_i32(j, from)};
-        emit_checked_call(j, (void *)jit_slot_phis, params, args, 3);
-    }
+    if (j->has_slot_phis[d->merge])
+        emit_slot_phis(j, d->merge, from);
     LLVMBuildBr(j->B, d->cont[arm]);
     LLVMPositionBuilderAtEnd(j->B, cur);
     return e;
@@ -259,10 +273,7 @@ static LLVMBasicBlockRef branch_to(jctx *j, uint32_t to, uint32_t from)
         LLVMBasicBlockRef cur = LLVMGetInsertBlock(j->B);
         LLVMBasicBlockRef e = LLVMAppendBasicBlockInContext(j->C, j->fn, "loopin");
         LLVMPositionBuilderAtEnd(j->B, e);
-        LLVMTypeRef params[2] = {LLVMPointerType(j->env_t, 0), j->i32};
-        LLVMTypeRef fty = LLVMFunctionType(j->i32, params, 2, 0);
-        LLVMValueRef args[2] = {j->env, c_i32(j, d->depth)};
-        LLVMBuildCall2(j->B, fty, fn_const(j, (void *)jit_loop_enter, fty), args, 2, "");
+        emit_mask_step(j, jit_loop_enter, d->depth);
         LLVMBasicBlockRef go = edge_to(j, to, from);
         if (!go)
             return NULL;
@@ -287,10 +298,7 @@ static cvm_result emit_loop_exit(jctx *j, uint32_t ii, uint32_t bi, struct jdiv 
     if (!d->cont[0]) { /* the loop's end, once */
         d->cont[0] = LLVMAppendBasicBlockInContext(j->C, j->fn, "loopend");
         LLVMPositionBuilderAtEnd(j->B, d->cont[0]);
-        LLVMTypeRef p2[2] = {LLVMPointerType(j->env_t, 0), j->i32};
-        LLVMTypeRef f2 = LLVMFunctionType(j->i32, p2, 2, 0);
-        LLVMValueRef a2[2] = {j->env, c_i32(j, d->depth)};
-        LLVMBuildCall2(j->B, f2, fn_const(j, (void *)jit_div_exit, f2), a2, 2, "");
+        emit_mask_step(j, jit_div_exit, d->depth);
         LLVMBuildBr(j->B, j->bbs[d->merge]);
         LLVMPositionBuilderAtEnd(j->B, cur);
     }
@@ -303,17 +311,11 @@ static cvm_result emit_loop_exit(jctx *j, uint32_t ii, uint32_t bi, struct jdiv 
         LLVMBasicBlockRef after = LLVMAppendBasicBlockInContext(j->C, j->fn, "loopstay");
         LLVMBuildCondBr(j->B, LLVMBuildICmp(j->B, LLVMIntNE, nx, c_i32(j, 0), ""), copy, after);
         LLVMPositionBuilderAtEnd(j->B, copy);
-        spill_slot_phi_inputs(j, d->merge, bi);
-        LLVMTypeRef p3[3] = {LLVMPointerType(j->env_t, 0), j->i32, j->i32};
-        LLVMValueRef a3[3] = {j->env, c_i32(j, d->merge), c_i32(j, bi)};
-        emit_checked_call(j, (void *)jit_slot_phis, p3, a3, 3);
+        emit_slot_phis(j, d->merge, bi);
         LLVMBuildBr(j->B, after);
         LLVMPositionBuilderAtEnd(j->B, after);
     }
-    LLVMTypeRef p2[2] = {LLVMPointerType(j->env_t, 0), j->i32};
-    LLVMTypeRef f2 = LLVMFunctionType(j->i32, p2, 2, 0);
-    LLVMValueRef a2[2] = {j->env, c_i32(j, d->depth)};
-    LLVMValueRef ns = LLVMBuildCall2(j->B, f2, fn_const(j, (void *)jit_div_else, f2), a2, 2, "");
+    LLVMValueRef ns = emit_mask_step(j, jit_div_else, d->depth);
     LLVMBasicBlockRef go = edge_to(j, stay, bi);
     if (!go)
         return cvm_diag_set(j->diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
@@ -339,7 +341,7 @@ static cvm_result emit_divergent(jctx *j, uint32_t ii, uint32_t bi)
     d->cont[0] = LLVMAppendBasicBlockInContext(j->C, j->fn, "divelse");
     d->cont[1] = LLVMAppendBasicBlockInContext(j->C, j->fn, "divend");
     LLVMTypeRef p3[3] = {LLVMPointerType(j->env_t, 0), j->i32, j->i32};
-    LLVMTypeRef f3 = LLVMFunctionType(j->i32, p3, 3, 0), f2 = LLVMFunctionType(j->i32, p3, 2, 0);
+    LLVMTypeRef f3 = LLVMFunctionType(j->i32, p3, 3, 0);
     LLVMValueRef a3[3] = {j->env, c_i32(j, in->a), c_i32(j, d->depth)};
     LLVMValueRef na = LLVMBuildCall2(j->B, f3, fn_const(j, (void *)jit_div_enter, f3), a3, 3, "");
     for (uint32_t arm = 0; arm < 2; arm++) {
@@ -349,11 +351,7 @@ static cvm_result emit_divergent(jctx *j, uint32_t ii, uint32_t bi)
             return cvm_diag_set(j->diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
         LLVMBuildCondBr(j->B, LLVMBuildICmp(j->B, LLVMIntNE, na, c_i32(j, 0), ""), go, d->cont[arm]);
         LLVMPositionBuilderAtEnd(j->B, d->cont[arm]);
-        LLVMValueRef a2[2] = {j->env, c_i32(j, d->depth)};
-        if (arm == 0)
-            na = LLVMBuildCall2(j->B, f2, fn_const(j, (void *)jit_div_else, f2), a2, 2, "");
-        else
-            LLVMBuildCall2(j->B, f2, fn_const(j, (void *)jit_div_exit, f2), a2, 2, "");
+        na = emit_mask_step(j, arm == 0 ? jit_div_else : jit_div_exit, d->depth);
     }
     LLVMBuildBr(j->B, j->bbs[d->merge]);
     return CVM_SUCCESS;

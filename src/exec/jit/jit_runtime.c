@@ -362,21 +362,27 @@ static int32_t set_active(cvm_exec *ex, const uint8_t *mask)
     return (int32_t)na;
 }
 
-int32_t jit_div_enter(cvm_jit_env *env, uint32_t cond, uint32_t depth)
+/* The active lanes whose Boolean `cond` is `when` (0 or 1) left active,
+ * the other active ones marked in `rest`. */
+static int32_t split_active(cvm_exec *ex, uint32_t cond, uint32_t when, uint8_t *rest)
 {
-    cvm_exec *ex = env->ex;
-    uint32_t n = ex->nlanes;
-    uint8_t *kept = env->masks + (size_t)depth * 2 * n, *other = kept + n;
     cvm_val c = ex->vals[cond];
     uint32_t na = 0;
-    for (uint32_t l = 0; l < n; l++) {
-        uint8_t a = ex->active[l], t = (uint8_t)(a && CVM_LANE(c, l)[0] != 0);
-        kept[l] = a;
-        other[l] = (uint8_t)(a && !t);
+    for (uint32_t l = 0; l < ex->nlanes; l++) {
+        uint8_t a = ex->active[l], t = (uint8_t)(a && (CVM_LANE(c, l)[0] != 0) == (when != 0));
+        rest[l] = (uint8_t)(a && !t);
         na += ex->active[l] = t;
     }
     ex->nactive = na;
     return (int32_t)na;
+}
+
+int32_t jit_div_enter(cvm_jit_env *env, uint32_t cond, uint32_t depth)
+{
+    cvm_exec *ex = env->ex;
+    uint8_t *kept = env->masks + (size_t)depth * 2 * ex->nlanes;
+    memcpy(kept, ex->active, ex->nlanes);
+    return split_active(ex, cond, 1, kept + ex->nlanes);
 }
 
 int32_t jit_div_else(cvm_jit_env *env, uint32_t depth)
@@ -399,16 +405,7 @@ int32_t jit_loop_enter(cvm_jit_env *env, uint32_t depth)
 int32_t jit_loop_exit_begin(cvm_jit_env *env, uint32_t cond, uint32_t exit_if, uint32_t depth)
 {
     cvm_exec *ex = env->ex;
-    uint32_t n = ex->nlanes, na = 0;
-    uint8_t *stay = env->masks + ((size_t)depth * 2 + 1) * n;
-    cvm_val c = ex->vals[cond];
-    for (uint32_t l = 0; l < n; l++) {
-        uint8_t a = ex->active[l], x = (uint8_t)(a && (CVM_LANE(c, l)[0] != 0) == (exit_if != 0));
-        stay[l] = (uint8_t)(a && !x);
-        na += ex->active[l] = x;
-    }
-    ex->nactive = na;
-    return (int32_t)na;
+    return split_active(ex, cond, exit_if, env->masks + ((size_t)depth * 2 + 1) * ex->nlanes);
 }
 
 int32_t jit_div_exit(cvm_jit_env *env, uint32_t depth)
