@@ -25,25 +25,50 @@ typedef struct device_slot {
 
 /* Worker threads kept from one dispatch to the next: starting and joining
  * them per dispatch cost about 20 us a thread (a third of a millisecond
- * for sixteen), and each new thread's memory came back page by page.  One
- * dispatch at a time uses them; a dispatch that finds them taken (another
- * thread dispatching on the same context) starts its own as before. */
+ * for sixteen), and each new thread's memory came back page by page.
+ * Dispatches from several application threads at once share them: each
+ * dispatch queues its job (pool_job, on the dispatching thread's stack)
+ * with as many tickets as it wants helpers, a free pool thread takes a
+ * ticket of the oldest job that has one, and the dispatching thread works
+ * on its own job meanwhile, so every job progresses even when all pool
+ * threads are busy elsewhere.  No more than desc.threads - 1 threads are
+ * ever started for a context. */
+typedef struct pool_job {
+    struct dispatch_job *job;
+    uint32_t tickets; /* threads still to join it */
+    uint32_t running; /* threads that joined it and have not finished */
+    struct pool_job *next;
+} pool_job;
+
 typedef struct thread_pool {
     pthread_mutex_t lock;
     pthread_cond_t wake; /* tickets to take, or stop */
-    pthread_cond_t done; /* running fell to 0 */
+    pthread_cond_t done; /* some job's running fell to 0 */
     pthread_t *threads;  /* desc.threads - 1 entries */
     uint32_t nthreads;   /* started so far (on demand) */
-    int busy;            /* a dispatch owns the pool */
     int stop;            /* cvm_context_destroy */
-    struct dispatch_job *job;
-    uint32_t tickets;    /* threads still to join the current job */
-    uint32_t running;    /* threads that joined it and have not finished */
+    pool_job *jobs;      /* the dispatches under way, oldest first */
     pid_t pid;           /* the process whose threads these are: a child
                             after fork() has none of them, and leaves the
                             pool (and its lock, which a thread may have held
                             at the fork) alone */
 } thread_pool;
+
+static uint64_t threads_started; /* cvm_test_threads_started */
+
+uint64_t cvm_test_threads_started(void)
+{
+    return __atomic_load_n(&threads_started, __ATOMIC_RELAXED);
+}
+
+/* pthread_create, counted for cvm_test_threads_started. */
+static int start_thread(pthread_t *t, void *(*fn)(void *), void *arg)
+{
+    int r = pthread_create(t, NULL, fn, arg);
+    if (r == 0)
+        __atomic_add_fetch(&threads_started, 1, __ATOMIC_RELAXED);
+    return r;
+}
 
 struct cvm_context {
     cvm_context_desc desc;
@@ -1063,65 +1088,78 @@ static void *worker(void *arg)
     return NULL;
 }
 
-/* A pool thread: joins each job while it has tickets, until stop. */
+/* A pool thread: joins the oldest job that has a ticket, until stop. */
 static void *pool_main(void *arg)
 {
     thread_pool *tp = arg;
     pthread_mutex_lock(&tp->lock);
     for (;;) {
-        while (!tp->stop && tp->tickets == 0)
+        pool_job *pj = NULL;
+        while (!tp->stop) {
+            for (pj = tp->jobs; pj && pj->tickets == 0; pj = pj->next)
+                ;
+            if (pj)
+                break;
             pthread_cond_wait(&tp->wake, &tp->lock);
+        }
         if (tp->stop)
             break;
-        tp->tickets--;
-        tp->running++;
-        struct dispatch_job *job = tp->job;
+        pj->tickets--;
+        pj->running++;
         pthread_mutex_unlock(&tp->lock);
-        worker(job);
+        worker(pj->job);
         pthread_mutex_lock(&tp->lock);
-        if (--tp->running == 0)
+        if (--pj->running == 0)
             pthread_cond_broadcast(&tp->done);
     }
     pthread_mutex_unlock(&tp->lock);
     return NULL;
 }
 
-/* Offers `job` to `want` pool threads (started now if fewer exist); 0 when
- * the context has no pool or another dispatch holds it. */
-static int pool_start(cvm_context *ctx, struct dispatch_job *job, uint32_t want)
+/* Queues `job` (as *pj, the caller's) for `want` pool threads, starting
+ * threads now while the context has fewer than that and desc.threads - 1;
+ * 0 when the context has no pool. */
+static int pool_start(cvm_context *ctx, pool_job *pj, struct dispatch_job *job, uint32_t want)
 {
     if (!ctx->have_pool || ctx->pool.pid != getpid())
         return 0;
     thread_pool *tp = &ctx->pool;
     pthread_mutex_lock(&tp->lock);
-    if (tp->busy || tp->stop) {
+    if (tp->stop) {
         pthread_mutex_unlock(&tp->lock);
         return 0;
     }
-    tp->busy = 1;
     while (tp->nthreads < want && tp->nthreads < ctx->desc.threads - 1 &&
-           pthread_create(&tp->threads[tp->nthreads], NULL, pool_main, tp) == 0)
+           start_thread(&tp->threads[tp->nthreads], pool_main, tp) == 0)
         tp->nthreads++;
-    tp->job = job;
-    tp->tickets = want < tp->nthreads ? want : tp->nthreads;
-    tp->running = 0;
+    pj->job = job;
+    pj->tickets = want < tp->nthreads ? want : tp->nthreads;
+    pj->running = 0;
+    pj->next = NULL;
+    pool_job **at = &tp->jobs;
+    while (*at)
+        at = &(*at)->next;
+    *at = pj;
     pthread_cond_broadcast(&tp->wake);
     pthread_mutex_unlock(&tp->lock);
     return 1;
 }
 
 /* After the dispatching thread's own worker returned (every workgroup
- * taken): tickets nobody took are withdrawn, and it waits for the threads
- * still running the job, which lives on its stack. */
-static void pool_finish(cvm_context *ctx)
+ * taken): tickets nobody took are withdrawn, it waits for the threads
+ * still running the job, which lives on its stack, and takes the job off
+ * the queue. */
+static void pool_finish(cvm_context *ctx, pool_job *pj)
 {
     thread_pool *tp = &ctx->pool;
     pthread_mutex_lock(&tp->lock);
-    tp->tickets = 0;
-    while (tp->running > 0)
+    pj->tickets = 0;
+    while (pj->running > 0)
         pthread_cond_wait(&tp->done, &tp->lock);
-    tp->job = NULL;
-    tp->busy = 0;
+    pool_job **at = &tp->jobs;
+    while (*at != pj)
+        at = &(*at)->next;
+    *at = pj->next;
     pthread_mutex_unlock(&tp->lock);
 }
 
@@ -1247,19 +1285,20 @@ static cvm_result dispatch_run(cvm_pipeline *pipeline, const uint32_t base[3], u
     uint32_t nthreads = job->desc.threads;
     if (nthreads > job->total)
         nthreads = (uint32_t)job->total;
-    int pooled = nthreads > 1 && pool_start(ctx, job, nthreads - 1);
+    pool_job pj;
+    int pooled = nthreads > 1 && pool_start(ctx, &pj, job, nthreads - 1);
     pthread_t *th = NULL;
     uint32_t started = 0;
     if (!pooled && nthreads > 1 && (th = cvm_calloc(nthreads, sizeof(pthread_t)))) {
         for (uint32_t i = 1; i < nthreads; i++) {
-            if (pthread_create(&th[i], NULL, worker, job) != 0)
+            if (start_thread(&th[i], worker, job) != 0)
                 break;
             started++;
         }
     }
     worker(job);
     if (pooled)
-        pool_finish(ctx);
+        pool_finish(ctx, &pj);
     for (uint32_t i = 1; i <= started; i++)
         pthread_join(th[i], NULL);
     cvm_mem_free(th);

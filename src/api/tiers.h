@@ -46,4 +46,8 @@ uint64_t cvm_tier_flip_byte(void); /* the hook's n, for api.c */
  * compiling its shader (cvm_config.h CVM_JIT_LATE_NS; 0 restores it). */
 void cvm_test_jit_late_ns(uint64_t ns);
 
+/* Test hook (api.c, not of the tiers): the worker threads dispatches have
+ * started so far in this process, pool threads and others. */
+uint64_t cvm_test_threads_started(void);
+
 #endif /* CVM_API_TIERS_H */

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "api/tiers.h"
 #include "asm_run.h"
 #include "engine_util.h"
 
@@ -107,9 +108,10 @@ static void test_control_flow_sg4(void **s) { (void)s; run_control_flow(4, 2); }
 static void test_control_flow_sg64(void **s) { (void)s; run_control_flow(64, 0); }
 
 /* Dispatches from several application threads on one context at once:
- * one of them holds the context's worker threads, the others start their
- * own; every result is right, dispatch after dispatch (the pool's threads
- * take each new job), and destroying the context joins them. */
+ * they share the context's worker threads, starting no others (at most
+ * desc.threads - 1 threads in all); every result is right, dispatch after
+ * dispatch (the pool's threads take each new job), and destroying the
+ * context joins them. */
 typedef struct cc_arg {
     cvm_pipeline *pipe;
     int32_t x[64 * 5], y[64 * 5], t[64 * 5];
@@ -164,10 +166,13 @@ static void test_concurrent_dispatches(void **s)
                                                   sizeof(args[k].t), NULL),
                          CVM_SUCCESS);
     }
+    uint64_t started = cvm_test_threads_started();
     for (int k = 0; k < T; k++)
         assert_int_equal(pthread_create(&th[k], NULL, cc_thread, &args[k]), 0);
     for (int k = 0; k < T; k++)
         pthread_join(th[k], NULL);
+    /* (the context of tu_open has 3 threads: 2 pool threads at most) */
+    assert_in_range(cvm_test_threads_started() - started, 1, 2);
     for (int k = 0; k < T; k++) {
         if (args[k].bad)
             fail_msg("thread %d: %s", k, args[k].bad == 1 ? "dispatch failed" : "wrong result");
