@@ -268,11 +268,15 @@ static int same_f16(uint16_t got, uint16_t want)
     return (gn && wn) || got == want;
 }
 
-static void test_glsl_f16(void **state)
+/* Runs the glsl_f16 shader on n values, x from `every` (x[i] = i: every
+ * f16 bit pattern) or random and moderate ones, `runs` times, and checks
+ * every result of every run; later runs must give the first one's bits,
+ * NaN payloads included. */
+static void check_glsl_f16(uint32_t n, int every, int runs)
 {
-    (void)state;
-    uint32_t n = NV;
-    uint16_t *x = malloc(n * 2), *y = malloc(n * 2), *z = malloc(n * 2), *o = malloc(35 * n * 2);
+    uint16_t *x = malloc(n * 2), *y = malloc(n * 2), *z = malloc(n * 2), *o = malloc(35 * (size_t)n * 2);
+    uint16_t *first = malloc(35 * (size_t)n * 2);
+    assert_non_null(first);
     assert_non_null(x);
     assert_non_null(y);
     assert_non_null(z);
@@ -280,42 +284,69 @@ static void test_glsl_f16(void **state)
     for (uint32_t i = 0; i < n; i++) {
         /* every 4th a raw random f16 bit pattern (subnormals, NaN, inf
          * included), the rest moderate values */
-        x[i] = i % 4 == 0 ? (uint16_t)ops_rng() : cvm_f64_to_f16((double)pick_float(i));
+        x[i] = every ? (uint16_t)i
+                     : i % 4 == 0 ? (uint16_t)ops_rng() : cvm_f64_to_f16((double)pick_float(i));
         y[i] = cvm_f64_to_f16((double)pick_float(1000 + i) / 16.0);
         z[i] = cvm_f64_to_f16((double)pick_float(2000 + i));
     }
-    ops_buf bufs[] = {{0, x, n * 2}, {1, y, n * 2}, {2, z, n * 2}, {4, o, 35 * n * 2}};
-    assert_int_equal(ops_run("glsl_f16", 32, 4, 0, bufs, 4, &n, 4, (n + 63) / 64, NULL, 0),
-                     CVM_SUCCESS);
-    uint32_t bad = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        double a = h(x[i]), b = h(y[i]), c = h(z[i]);
-        double e[35];
-        e[0] = round(a); e[1] = floor(a); e[2] = ceil(a); e[3] = a - floor(a);
-        e[4] = a * (PI_D / 180.0);
-        e[5] = sin(a); e[6] = cos(a); e[7] = tan(a); e[8] = asin(a); e[9] = acos(a);
-        e[10] = atan(a); e[11] = sinh(a); e[12] = cosh(a); e[13] = tanh(a); e[14] = asinh(a);
-        e[15] = acosh(a); e[16] = atanh(a); e[17] = atan2(a, b); e[18] = pow(a, b);
-        e[19] = exp(a); e[20] = log(a); e[21] = exp2(a); e[22] = log2(a); e[23] = sqrt(a);
-        e[24] = 1.0 / sqrt(a); e[25] = min_text(a, b); e[26] = max_text(a, b);
-        e[27] = a * (1.0 - c) + b * c;
-        e[28] = fma(a, b, c);
-        double len = sqrt(a * a + b * b + c * c);
-        e[29] = len;
-        e[30] = a / len; e[31] = b / len; e[32] = c / len;
-        e[33] = sin(a); e[34] = sin(b);
-        for (uint32_t s = 0; s < 35; s++) {
-            uint16_t want = cvm_f64_to_f16(e[s]);
-            if (!same_f16(o[s * n + i], want) && bad++ < 12)
-                fprintf(stderr, "f16 slot %u a=%a b=%a c=%a: got 0x%04x want 0x%04x\n", s, a, b,
-                        c, o[s * n + i], want);
+    for (int run = 0; run < runs; run++) {
+        memset(o, 0xff, 35 * (size_t)n * 2);
+        ops_buf bufs[] = {{0, x, n * 2}, {1, y, n * 2}, {2, z, n * 2}, {4, o, 35 * n * 2}};
+        assert_int_equal(ops_run("glsl_f16", 32, 4, 0, bufs, 4, &n, 4, (n + 63) / 64, NULL, 0),
+                         CVM_SUCCESS);
+        uint32_t bad = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            double a = h(x[i]), b = h(y[i]), c = h(z[i]);
+            double e[35];
+            e[0] = round(a); e[1] = floor(a); e[2] = ceil(a); e[3] = a - floor(a);
+            e[4] = a * (PI_D / 180.0);
+            e[5] = sin(a); e[6] = cos(a); e[7] = tan(a); e[8] = asin(a); e[9] = acos(a);
+            e[10] = atan(a); e[11] = sinh(a); e[12] = cosh(a); e[13] = tanh(a); e[14] = asinh(a);
+            e[15] = acosh(a); e[16] = atanh(a); e[17] = atan2(a, b); e[18] = pow(a, b);
+            e[19] = exp(a); e[20] = log(a); e[21] = exp2(a); e[22] = log2(a); e[23] = sqrt(a);
+            e[24] = 1.0 / sqrt(a); e[25] = min_text(a, b); e[26] = max_text(a, b);
+            e[27] = a * (1.0 - c) + b * c;
+            e[28] = fma(a, b, c);
+            double len = sqrt(a * a + b * b + c * c);
+            e[29] = len;
+            e[30] = a / len; e[31] = b / len; e[32] = c / len;
+            e[33] = sin(a); e[34] = sin(b);
+            for (uint32_t s = 0; s < 35; s++) {
+                uint16_t want = cvm_f64_to_f16(e[s]);
+                if (!same_f16(o[s * n + i], want) && bad++ < 12)
+                    fprintf(stderr, "f16 run %d slot %u a=%a b=%a c=%a: got 0x%04x want 0x%04x\n",
+                            run, s, a, b, c, o[s * n + i], want);
+            }
         }
+        assert_int_equal(bad, 0);
+        if (run == 0)
+            memcpy(first, o, 35 * (size_t)n * 2);
+        for (uint32_t k = 0; run > 0 && k < 35 * n; k++)
+            if (o[k] != first[k])
+                fail_msg("f16 run %d slot %u value %u: 0x%04x, the first run 0x%04x", run, k / n,
+                         k % n, o[k], first[k]);
     }
-    assert_int_equal(bad, 0);
+    free(first);
     free(x);
     free(y);
     free(z);
     free(o);
+}
+
+static void test_glsl_f16(void **state)
+{
+    (void)state;
+    check_glsl_f16(NV, 0, 1);
+}
+
+/* Every f16 value through every one-operand function, twice: the first
+ * run computes them (and, past CVM_F16_TABLE_AFTER elements of an
+ * instruction, builds its table: exec/ops/glsl.c f16_table), the second
+ * reads the tables; both give the double function rounded once. */
+static void test_glsl_f16_every_value(void **state)
+{
+    (void)state;
+    check_glsl_f16(65536, 1, 2);
 }
 
 static int32_t find_lsb(uint32_t v)
@@ -466,6 +497,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_glsl_f32),
         cmocka_unit_test(test_glsl_f16),
+        cmocka_unit_test(test_glsl_f16_every_value),
         cmocka_unit_test(test_glsl_int_and_matrix),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

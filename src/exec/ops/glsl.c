@@ -261,6 +261,46 @@ static void k_float_fast(const cvm_insn *in, uint8_t *r, const uint8_t *a, const
     k_float(in, r, a, b, c, n);
 }
 
+/* One-operand functions of an f16 value with an f16 result (k_float_f16):
+ * f16 has 65536 values, so once an instruction number has been computed
+ * for CVM_F16_TABLE_AFTER elements in this process, its results for every
+ * value are computed once, by the same f_eval and rounding, into a table
+ * (128 KiB) that later elements read -- the same bits, without the double
+ * function (tanh of 16 f16 components a invocation took a quarter of
+ * coopvec_mlp's time).  Tables live until the process ends; where one
+ * cannot be allocated the elements are computed as before. */
+#define CVM_F16_TABLE_AFTER 65536u
+#define CVM_F16_TABLES 96u /* above GLSL.std.450's instruction numbers */
+static uint16_t *f16_tables[CVM_F16_TABLES];
+static uint32_t f16_table_uses[CVM_F16_TABLES];
+
+static const uint16_t *f16_table(uint32_t g, uint32_t n)
+{
+    if (g >= CVM_F16_TABLES)
+        return NULL;
+    uint16_t *t = __atomic_load_n(&f16_tables[g], __ATOMIC_ACQUIRE);
+    if (t)
+        return t;
+    uint32_t used = __atomic_load_n(&f16_table_uses[g], __ATOMIC_RELAXED);
+    if (used < CVM_F16_TABLE_AFTER) {
+        __atomic_add_fetch(&f16_table_uses[g], n < CVM_F16_TABLE_AFTER ? n : CVM_F16_TABLE_AFTER,
+                           __ATOMIC_RELAXED);
+        return NULL;
+    }
+    t = cvm_malloc(65536 * sizeof(uint16_t));
+    if (!t)
+        return NULL;
+    for (uint32_t h = 0; h < 65536; h++)
+        t[h] = cvm_f64_to_f16(f_eval(g, 0, (double)cvm_f16_to_f32((uint16_t)h), 0.0, 0.0));
+    uint16_t *none = NULL;
+    if (!__atomic_compare_exchange_n(&f16_tables[g], &none, t, 0, __ATOMIC_ACQ_REL,
+                                     __ATOMIC_ACQUIRE)) {
+        cvm_mem_free(t); /* another thread's is there */
+        return none;
+    }
+    return t;
+}
+
 /* k_float for f16 operands: the same values (f16 is exact in f32 and in
  * double) converted in bulk; f_eval in double and one rounding per element,
  * as k_float.  FMin/FMax/NMin/NMax/FClamp/NClamp return one of their
@@ -278,6 +318,16 @@ static void k_float_f16(const cvm_insn *in, uint8_t *r, const uint8_t *a, const 
     int nops = in->c ? 3 : in->b ? 2 : 1;
     int selecting = g == SpvGLSLstd450FMin || g == SpvGLSLstd450FMax || g == SpvGLSLstd450NMin ||
                     g == SpvGLSLstd450NMax || g == SpvGLSLstd450FClamp || g == SpvGLSLstd450NClamp;
+    const uint16_t *table = nops == 1 ? f16_table(g, n) : NULL;
+    if (table) {
+        int bc = (in->flags & CVM_EW_A_BCAST) != 0;
+        for (uint32_t i = 0; i < n; i++) {
+            uint16_t x16;
+            memcpy(&x16, a + (bc ? 0 : (size_t)i * 2), 2);
+            memcpy(r + (size_t)i * 2, &table[x16], 2);
+        }
+        return;
+    }
     for (uint32_t at = 0; at < n; at += CHUNK) {
         uint32_t m = CVM_MIN((uint32_t)CHUNK, n - at);
         for (int o = 0; o < nops; o++) {
