@@ -224,7 +224,13 @@ typedef enum cvm_context_flags {
 } cvm_context_flags;
 
 typedef struct cvm_context_desc {
-    uint32_t threads;             /* worker threads for workgroups; 0 = all cores */
+    uint32_t threads;             /* worker threads for workgroups; 0 = all cores.  The
+                                     thread that dispatches is one of them; the context
+                                     starts the others (threads - 1 at most) at the first
+                                     dispatch that wants them and keeps them until
+                                     cvm_context_destroy.  Dispatches from several
+                                     application threads at once share them, each
+                                     dispatching thread working on its own dispatch */
     uint32_t subgroup_size;       /* lanes per subgroup, power of two 1..128; 0 = 32 */
     uint64_t instruction_budget;  /* per dispatch, counted per executed instruction of a
                                      subgroup, an instruction on large values counting
