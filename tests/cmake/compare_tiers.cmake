@@ -5,8 +5,11 @@
 # is listed as one the tier does not take: a change there is news).  Exit
 # status 3 (the script needs what this build lacks, e.g. glslang) prints
 # "coopvm-skip" for SKIP_REGULAR_EXPRESSION.  Variables: COOPVM, SCRIPT,
-# COMPARED.
-execute_process(COMMAND ${COOPVM} run ${SCRIPT} --compare-tiers --verbose --threads 2
+# COMPARED, THREADS (worker threads; 2 when not set).
+if(NOT THREADS)
+  set(THREADS 2)
+endif()
+execute_process(COMMAND ${COOPVM} run ${SCRIPT} --compare-tiers --verbose --threads ${THREADS}
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 set(all "${out}${err}")
 if(rc EQUAL 3)

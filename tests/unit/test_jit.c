@@ -5,6 +5,7 @@
  * results; and the shaders the tier does not take staying interpreted.
  * cvm_test_jit_groups shows which tier ran.  In a build without LLVM the
  * tests are skipped. */
+#define _POSIX_C_SOURCE 200809L /* nanosleep */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,10 +13,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 
 #include "amber/amber.h"
+#include "api/tiers.h"
 #include "cvm_config.h"
 #include "exec/exec.h"
 #include "exec/jit/jit.h"
@@ -684,6 +687,70 @@ static void test_scope_by_size(void **state)
     outcome_free(&a);
 }
 
+/* Cooperative-vector shaders take the scope form (jit.h): their
+ * instructions run by their handlers over the whole group, so each matrix
+ * product stays one product for the group, compiled alike with the
+ * interpreter, on random inputs and weights too (integer products: int8 in
+ * and out, packed and wide; the optimal layouts and their conversions). */
+static void test_scope_coopvec(void **state)
+{
+    (void)state;
+    if (skip_without_llvm())
+        skip();
+    static const char *const int8_inputs[] = {"packed", "wide", "w", "bias", NULL};
+    static const char *const optimal_inputs[] = {"xi", "wi", "wc", NULL};
+    assert_int_equal(both_tiers("corpus/coopvec_int8/coopvec_int8.amber", 0, 0, NULL, 0, 2, NULL),
+                     CVM_SUCCESS);
+    random_on_both("corpus/coopvec_int8/coopvec_int8.amber", int8_inputs, 2);
+    assert_int_equal(
+        both_tiers("cases/coopvec_optimal/coopvec_optimal.amber", 0, 0, NULL, 0, 2, NULL),
+        CVM_SUCCESS);
+    random_on_both("cases/coopvec_optimal/coopvec_optimal.amber", optimal_inputs, 2);
+}
+
+/* By size (no flag) a cooperative-vector shader is not compiled
+ * (CVM_JIT_FASTER_ONLY): the late compilation a dispatch begins
+ * (cvm_test_jit_late_ns) refuses its entry point, naming its first
+ * cooperative-vector instruction, and every dispatch stays interpreted. */
+static void test_scope_coopvec_by_size(void **state)
+{
+    (void)state;
+    if (skip_without_llvm())
+        skip();
+    const char *env = getenv("COOPVM_JIT");
+    if (env && env[0] && strcmp(env, "auto")) /* (it overrides the flags) */
+        skip();
+    char path[512];
+    path_of(path, sizeof(path), "corpus/coopvec_int8/coopvec_int8.amber");
+    cvm_amber_script *sc = NULL;
+    cvm_diagnostic d;
+    assert_int_equal(cvm_amber_parse_file(path, &sc, &d), CVM_SUCCESS);
+    cvm_context_desc desc;
+    memset(&desc, 0, sizeof(desc));
+    desc.threads = 2;
+    cvm_amber_session *S = NULL;
+    assert_int_equal(cvm_amber_session_create(sc, &desc, &S, &d), CVM_SUCCESS);
+    cvm_test_jit_late_ns(1);
+    cvm_tier_info ti;
+    memset(&ti, 0, sizeof(ti));
+    uint64_t before = cvm_test_jit_groups();
+    for (int k = 0; k < 200 && ti.entry != -1; k++) {
+        assert_int_equal(cvm_amber_session_run(S, 0, &d), CVM_SUCCESS);
+        cvm_pipeline_tier_info(cvm_amber_session_pipeline(S, 0), &ti);
+        struct timespec ms = {0, 1000000}; /* (the compilation's thread) */
+        nanosleep(&ms, NULL);
+    }
+    cvm_test_jit_late_ns(0);
+    assert_int_equal(ti.entry, -1);
+    assert_int_equal(ti.entry_why.result, CVM_ERROR_UNSUPPORTED);
+    assert_non_null(strstr(ti.entry_why.message, "cooperative vectors by size"));
+    assert_int_equal(ti.entry_why.opcode, 5302); /* OpCooperativeVectorLoadNV */
+    assert_int_equal(ti.compiled_dispatches, 0);
+    assert_int_equal(cvm_test_jit_groups() - before, 0);
+    cvm_amber_session_destroy(S);
+    cvm_amber_script_destroy(sc);
+}
+
 /* An instruction the tier runs by a lane kernel whose operands are wider
  * than its kernel slots (OpIsInf of a 16-component f64 vector) keeps the
  * shader interpreted, with the interpreter's result. */
@@ -907,6 +974,8 @@ int main(void)
         cmocka_unit_test(test_scope_branches),
         cmocka_unit_test(test_scope_loops),
         cmocka_unit_test(test_scope_by_size),
+        cmocka_unit_test(test_scope_coopvec),
+        cmocka_unit_test(test_scope_coopvec_by_size),
         cmocka_unit_test(test_wide_operands_not_taken),
         cmocka_unit_test(test_calls),         cmocka_unit_test(test_extended),
         cmocka_unit_test(test_agg_layout),

@@ -177,18 +177,29 @@ void cvm_jit_leaves_report(cvm_jit_leaves *lv, uint32_t *o_functions, uint32_t *
 
 #include "exec/jit/jit_internal.h"
 
-/* 1 when the entry point holds a cooperative-matrix instruction: the
- * scope form is the one that may take it. */
-static int wants_scope(const cvm_program *p)
+/* Whether the entry point wants the scope form: 1 when it holds a
+ * cooperative-matrix instruction; else 2 when it holds a value of a
+ * cooperative-vector type (SPV_NV_cooperative_vector: per-invocation
+ * values whose matrix products the interpreter runs for the whole group at
+ * once, which the scope form's handlers keep), with *o_insn the first
+ * such instruction; else 0. */
+static int wants_scope(const cvm_program *p, uint32_t *o_insn)
 {
     if (p->nfuncs == 0 || p->entry >= p->nfuncs)
         return 0;
     const cvm_function *f = &p->funcs[p->entry];
+    int want = 0;
     for (uint32_t b = 0; b < f->nblocks; b++)
-        for (uint32_t ii = f->blocks[b].first; ii < f->blocks[b].first + f->blocks[b].count; ii++)
-            if (p->insns[ii].flags & CVM_INSN_PER_INSTANCE)
+        for (uint32_t ii = f->blocks[b].first; ii < f->blocks[b].first + f->blocks[b].count; ii++) {
+            const cvm_insn *in = &p->insns[ii];
+            if (in->flags & CVM_INSN_PER_INSTANCE)
                 return 1;
-    return 0;
+            if (!want && in->type < p->ntypes && p->types[in->type].coopvec) {
+                want = 2;
+                *o_insn = ii;
+            }
+        }
+    return want;
 }
 
 /* 1 when the program has a barrier, a subgroup instruction or Workgroup
@@ -478,10 +489,16 @@ cvm_result cvm_jit_compile(const cvm_program *prog, uint32_t opts, cvm_jit **o_j
     LLVMOrcThreadSafeContextRef tsc;
     if (!jctx_init(&j, prog, diag, &tsc))
         return cvm_diag_set(diag, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
-    j.scope = wants_scope(prog);
+    uint32_t coopvec_at = UINT32_MAX;
+    int scope = wants_scope(prog, &coopvec_at);
+    j.scope = scope != 0;
     j.faster_only = (opts & CVM_JIT_FASTER_ONLY) != 0;
     j.collective = !j.scope && wants_collective(prog);
     cvm_result r = CVM_SUCCESS;
+    if (scope == 2 && j.faster_only)
+        r = jit_unsupported(&j, coopvec_at,
+                            "cooperative vectors by size (measured slower compiled; compiled "
+                            "where asked: CVM_FLAG_JIT, COOPVM_JIT=always)");
     if (j.collective && prog->nfuncs > 0 && prog->entry < prog->nfuncs) {
         j.ordered = ordered_blocks(prog);
         if (j.ordered && !(j.waits = ordered_waits(prog)))

@@ -74,8 +74,11 @@ int cvm_jit_available(void);
  * divergent selections and loops (below), which run their instructions by
  * their handlers one by one under masks (tests/shaders/scope_loops.opt.spv
  * at 20,000 workgroups on one thread: 0.57 s compiled, 0.40 s
- * interpreted).  The tier choice by size (api.c dispatch_jit) passes it;
- * CVM_FLAG_JIT and compared tiers do not. */
+ * interpreted), and its cooperative-vector shaders, for the same reason
+ * (bench_coopvec_mlp's shader with its early return made an if, 1,024
+ * workgroups on one thread, five runs: 0.22-0.27 s compiled, 0.11-0.25 s
+ * interpreted, wall).  The tier choice by size (api.c dispatch_jit)
+ * passes it; CVM_FLAG_JIT and compared tiers do not. */
 #define CVM_JIT_FASTER_ONLY 1u
 
 /* Compiles the entry point of `prog` (which must outlive the result).
@@ -87,8 +90,11 @@ cvm_result cvm_jit_compile(const cvm_program *prog, uint32_t opts, cvm_jit **o_j
 void cvm_jit_destroy(cvm_jit *j);
 
 /* The scope form.  An entry point that holds cooperative-matrix
- * instructions is compiled, when it can be, into code that runs once per
- * workgroup, as its lane 0, with the interpreter's state around it:
+ * instructions, or values of a cooperative-vector type (whose instructions
+ * then run by their handlers over the whole group, as below, so that their
+ * matrix products stay one product for the group), is compiled, when it
+ * can be, into code that runs once per workgroup, as its lane 0, with the
+ * interpreter's state around it:
  *
  *   - each branch condition and switch selector must be uniform
  *     (exec/uniform.h), so that every block is one all invocations run
