@@ -103,6 +103,7 @@ add_test(NAME tiers.spv.not_taken
 # and is compared (counted when this list was made: test_fast_paths 208
 # dispatches, test_matrix_transfer_paths 300, test_coopmat2 77,
 # test_coop_nv_arm 28, test_uniform 20, test_tensor_ops 14, test_engine 6,
+# test_coopvec 2,039 (since cooperative-vector shaders take the scope form),
 # test_debug 5, test_matrix_alias 4, test_coop_conversions_ext 2, one each in
 # test_coopmat_khr, test_indexing64 and test_long_vector).  The others
 # dispatch nothing the tier takes (or nothing at all), so compared they
@@ -120,7 +121,7 @@ add_test(NAME tiers.spv.not_taken
 #   test_tiers       sets COOPVM_JIT itself.
 set(cvm_tier_units test_fast_paths test_matrix_transfer_paths test_coopmat2 test_coop_nv_arm
     test_uniform test_tensor_ops test_engine test_debug test_matrix_alias
-    test_coop_conversions_ext test_coopmat_khr test_indexing64 test_long_vector)
+    test_coop_conversions_ext test_coopmat_khr test_indexing64 test_long_vector test_coopvec)
 foreach(name ${cvm_tier_units})
   add_test(NAME tiers.unit.${name} COMMAND ${name})
   set_tests_properties(tiers.unit.${name} PROPERTIES ENVIRONMENT COOPVM_JIT=compare TIMEOUT 600)
