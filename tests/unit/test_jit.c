@@ -313,6 +313,22 @@ static cvm_result both_tiers(const char *rel, uint32_t flags, uint64_t budget,
     return r;
 }
 
+/* `rel` alike on both tiers with `groups` workgroups compiled (both_tiers),
+ * then on random `inputs` (random_on_both). */
+static void alike_and_random(const char *rel, const char *const *inputs, uint64_t groups)
+{
+    assert_int_equal(both_tiers(rel, 0, 0, NULL, 0, groups, NULL), CVM_SUCCESS);
+    random_on_both(rel, inputs, groups);
+}
+
+/* 1 when COOPVM_JIT picks the tier itself (it overrides the flags the
+ * tests of the choice by size need unset). */
+static int jit_env_set(void)
+{
+    const char *env = getenv("COOPVM_JIT");
+    return env && env[0] && strcmp(env, "auto");
+}
+
 /* The budget charges work (tests/jit/budget_muladd.amber works out its
  * 16,900): enough, and every element of the 256x256 product is 256 on
  * both tiers; one short, and neither starts the block. */
@@ -629,11 +645,8 @@ static void test_scope_branches(void **state)
     if (skip_without_llvm())
         skip();
     static const char *const inputs[] = {"v", "p", NULL};
-    assert_int_equal(both_tiers("jit/scope_branches.amber", 0, 0, NULL, 0, 2, NULL), CVM_SUCCESS);
-    assert_int_equal(both_tiers("jit/scope_branches_opt.amber", 0, 0, NULL, 0, 2, NULL),
-                     CVM_SUCCESS);
-    random_on_both("jit/scope_branches.amber", inputs, 2);
-    random_on_both("jit/scope_branches_opt.amber", inputs, 2);
+    alike_and_random("jit/scope_branches.amber", inputs, 2);
+    alike_and_random("jit/scope_branches_opt.amber", inputs, 2);
 }
 
 /* Loops whose trip count differs between invocations in a cooperative-
@@ -648,10 +661,8 @@ static void test_scope_loops(void **state)
     if (skip_without_llvm())
         skip();
     static const char *const inputs[] = {"v", "p", NULL};
-    assert_int_equal(both_tiers("jit/scope_loops.amber", 0, 0, NULL, 0, 2, NULL), CVM_SUCCESS);
-    assert_int_equal(both_tiers("jit/scope_loops_opt.amber", 0, 0, NULL, 0, 2, NULL), CVM_SUCCESS);
-    random_on_both("jit/scope_loops.amber", inputs, 2);
-    random_on_both("jit/scope_loops_opt.amber", inputs, 2);
+    alike_and_random("jit/scope_loops.amber", inputs, 2);
+    alike_and_random("jit/scope_loops_opt.amber", inputs, 2);
     assert_int_equal(both_tiers("jit/scope_not_taken.amber", 0, 0, NULL, 0, 0, NULL), CVM_SUCCESS);
 }
 
@@ -663,10 +674,7 @@ static void test_scope_loops(void **state)
 static void test_scope_by_size(void **state)
 {
     (void)state;
-    if (skip_without_llvm())
-        skip();
-    const char *env = getenv("COOPVM_JIT");
-    if (env && env[0] && strcmp(env, "auto")) /* (it overrides the flags) */
+    if (skip_without_llvm() || jit_env_set())
         skip();
     const char *rel = "jit/scope_branches_by_size.amber";
     outcome b;
@@ -699,13 +707,8 @@ static void test_scope_coopvec(void **state)
         skip();
     static const char *const int8_inputs[] = {"packed", "wide", "w", "bias", NULL};
     static const char *const optimal_inputs[] = {"xi", "wi", "wc", NULL};
-    assert_int_equal(both_tiers("corpus/coopvec_int8/coopvec_int8.amber", 0, 0, NULL, 0, 2, NULL),
-                     CVM_SUCCESS);
-    random_on_both("corpus/coopvec_int8/coopvec_int8.amber", int8_inputs, 2);
-    assert_int_equal(
-        both_tiers("cases/coopvec_optimal/coopvec_optimal.amber", 0, 0, NULL, 0, 2, NULL),
-        CVM_SUCCESS);
-    random_on_both("cases/coopvec_optimal/coopvec_optimal.amber", optimal_inputs, 2);
+    alike_and_random("corpus/coopvec_int8/coopvec_int8.amber", int8_inputs, 2);
+    alike_and_random("cases/coopvec_optimal/coopvec_optimal.amber", optimal_inputs, 2);
 }
 
 /* By size (no flag) a cooperative-vector shader is not compiled
@@ -715,10 +718,7 @@ static void test_scope_coopvec(void **state)
 static void test_scope_coopvec_by_size(void **state)
 {
     (void)state;
-    if (skip_without_llvm())
-        skip();
-    const char *env = getenv("COOPVM_JIT");
-    if (env && env[0] && strcmp(env, "auto")) /* (it overrides the flags) */
+    if (skip_without_llvm() || jit_env_set())
         skip();
     char path[512];
     path_of(path, sizeof(path), "corpus/coopvec_int8/coopvec_int8.amber");
