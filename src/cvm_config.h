@@ -147,4 +147,10 @@
 #define CVM_DEFAULT_TRACE_LIMIT 1000000
 #endif
 
+/* The bytes an AmberScript's buffers given by SIZE may hold in all
+ * (amber_parse.c alloc_sized: each is allocated whole when parsed). */
+#ifndef CVM_AMBER_MAX_BUFFER_BYTES
+#define CVM_AMBER_MAX_BUFFER_BYTES (UINT64_C(1) << 29)
+#endif
+
 #endif /* CVM_CONFIG_H */

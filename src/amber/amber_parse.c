@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "cvm_common.h"
+#include "cvm_config.h"
 
 /* Types and layout ------------------------------------------------------ */
 
@@ -269,6 +270,7 @@ typedef struct parser {
     const char *last_end; /* end of the last word consumed */
     cvm_amber_script *script;
     cvm_diagnostic *diag;
+    uint64_t buffer_bytes; /* allocated by SIZE so far (alloc_sized) */
 } parser;
 
 static tok lex(parser *P)
@@ -925,8 +927,19 @@ fail:
     return r;
 }
 
+/* A BUFFER of SIZE elements, zeroed.  The parser allocates every buffer
+ * whole, so the buffers of SIZE hold CVM_AMBER_MAX_BUFFER_BYTES in all at
+ * most (a fuzzed SIZE of 2^40 mat4 elements asked calloc for 2 TiB). */
 static cvm_result alloc_sized(parser *P, cvm_amber_buffer *b)
 {
+    uint64_t stride = cvm_amber_type_stride(b->type), left = CVM_AMBER_MAX_BUFFER_BYTES - P->buffer_bytes;
+    if (stride && b->elements > left / stride)
+        return error_at(P, CVM_ERROR_UNSUPPORTED, b->line, 1,
+                        "BUFFER %s: %llu elements of %llu bytes: more than the %llu bytes "
+                        "coopvm gives a script's buffers in all",
+                        b->name ? b->name : "", (unsigned long long)b->elements,
+                        (unsigned long long)stride, (unsigned long long)CVM_AMBER_MAX_BUFFER_BYTES);
+    P->buffer_bytes += b->elements * stride;
     b->size = (size_t)b->elements * cvm_amber_type_stride(b->type);
     b->data = cvm_calloc(b->size ? b->size : 1, 1);
     return b->data ? CVM_SUCCESS : oom(P);
