@@ -270,6 +270,44 @@ CVM_API void cvm_context_destroy(cvm_context *ctx);
 /* The settings in force (defaults resolved). */
 CVM_API void cvm_context_get_desc(const cvm_context *ctx, cvm_context_desc *o_desc);
 
+/* Where a context's dispatches spent their time, summed over every
+ * dispatch run on it since its creation (a dispatch compared on both tiers,
+ * CVM_FLAG_COMPARE_TIERS, counts its two runs): for finding why a dispatch
+ * on T threads takes more than 1/T of its time on one (issue 32, "where the
+ * other 20-48% goes").  Times are CLOCK_MONOTONIC nanoseconds.
+ *
+ * A dispatch offers `threads` threads: desc.threads, or fewer when it has
+ * fewer workgroups.  Its parallel section runs from the moment its job is
+ * queued for them to the return of the last worker; each worker (the
+ * dispatching thread is one) spends that section as
+ *   wake      queued -> the worker starts on the job (thread wake-up; ~0
+ *             for the dispatching thread),
+ *   setup     creating its workgroup state (cvm_group),
+ *   busy      taking workgroups and running them,
+ *   teardown  merging its counts and freeing its state,
+ *   tail      its return -> the section's end (waiting for the slowest),
+ * and an offered thread that never joined (a busy pool, threads that
+ * could not start) spends it all as `absent`.  So, exactly:
+ *   thread_ns = wake + setup + busy + teardown + tail + absent,
+ * thread_ns being the sum over dispatches of threads x parallel_ns.
+ * wall_ns - parallel_ns is the dispatching thread's serial part (bindings,
+ * the choice of tier, checks and messages after the run).  Comparing busy_ns
+ * at T threads with busy_ns at one shows what running together costs each
+ * workgroup (shared caches, memory bandwidth, clock speed). */
+typedef struct cvm_dispatch_profile {
+    uint64_t dispatches;
+    uint64_t workgroups;
+    uint64_t wall_ns;     /* each dispatch's run, entry to return */
+    uint64_t parallel_ns; /* of it, its parallel section */
+    uint64_t threads;     /* threads offered, summed over dispatches */
+    uint64_t workers;     /* of them, those that joined */
+    uint64_t thread_ns;   /* threads x parallel_ns, summed over dispatches */
+    uint64_t wake_ns, setup_ns, busy_ns, teardown_ns, tail_ns, absent_ns;
+} cvm_dispatch_profile;
+/* Fills *o_profile (all zero for a NULL context).  Safe at any time;
+ * dispatches running meanwhile may be in it in part. */
+CVM_API void cvm_context_dispatch_profile(const cvm_context *ctx, cvm_dispatch_profile *o_profile);
+
 /* ---------------------------------------------------------------------------
  * Buffers reached only through device addresses (Vulkan's buffer device
  * address, VK_KHR_buffer_device_address; SPIR-V PhysicalStorageBuffer

@@ -77,6 +77,7 @@ struct cvm_context {
     uint32_t nslots;
     thread_pool pool;
     int have_pool; /* its mutex and conditions exist */
+    cvm_dispatch_profile prof; /* cvm_context_dispatch_profile: atomic adds */
 };
 
 struct cvm_buffer {
@@ -735,6 +736,10 @@ typedef struct dispatch_job {
     int check_reads;
     cvm_mem_copy before;
     cvm_read_log reads;
+    /* cvm_dispatch_profile: when the job was queued, and the workers' sums
+     * of their timestamps (atomic adds) */
+    uint64_t t_queued;
+    uint64_t workers, sum_enter, sum_ready, sum_done, sum_exit;
 } dispatch_job;
 
 static int kept_before(const kept_message *a, const kept_message *b)
@@ -997,6 +1002,7 @@ static void dispatch_late_jit(dispatch_job *job, cvm_group *g, cvm_group_desc *g
 static void *worker(void *arg)
 {
     dispatch_job *job = arg;
+    uint64_t t_enter = now_ns();
     cvm_group *g = NULL;
     cvm_diagnostic diag;
     cvm_diag_clear(&diag);
@@ -1021,7 +1027,7 @@ static void *worker(void *arg)
     memset(&reads, 0, sizeof(reads));
     if (r == CVM_SUCCESS && job->check_reads)
         cvm_group_exec(g)->cv_reads = &reads;
-    uint64_t idx = 0;
+    uint64_t idx = 0, t_ready = now_ns();
     while (r == CVM_SUCCESS) {
         if (__atomic_load_n(&job->failed, __ATOMIC_RELAXED))
             break;
@@ -1067,6 +1073,7 @@ static void *worker(void *arg)
         if (printing && (pb.n || pb.dropped))
             gather_messages(job, idx, &pb);
     }
+    uint64_t t_done = now_ns();
     if (printing)
         cvm_printf_buf_free(&pb);
     if (r != CVM_SUCCESS) {
@@ -1085,6 +1092,12 @@ static void *worker(void *arg)
     cvm_read_log_merge(&job->reads, &reads);
     pthread_mutex_unlock(&job->lock);
     cvm_group_destroy(g);
+    uint64_t t_exit = now_ns();
+    __atomic_fetch_add(&job->workers, 1, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&job->sum_enter, t_enter, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&job->sum_ready, t_ready, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&job->sum_done, t_done, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&job->sum_exit, t_exit, __ATOMIC_RELAXED);
     return NULL;
 }
 
@@ -1173,11 +1186,59 @@ cvm_result cvm_pipeline_dispatch(cvm_pipeline *pipeline, uint32_t gx, uint32_t g
 /* One run of a dispatch of gx * gy * gz workgroups with context flags
  * `flags`, into `job` (the caller's memory, set up here).  The DebugPrintf
  * messages it gathered stay in the job for end_messages. */
+/* One dispatch's times into the context's cvm_dispatch_profile: its
+ * workers' sums of timestamps become the sums of their phases (unsigned
+ * differences: each is a sum of nonnegative intervals). */
+static void add_profile(cvm_context *ctx, const dispatch_job *job, uint32_t nthreads,
+                        uint64_t t_entry, uint64_t t_parallel_end, uint64_t t_exit)
+{
+    cvm_dispatch_profile *pr = &ctx->prof;
+    uint64_t w = job->workers, par = t_parallel_end - job->t_queued;
+    uint64_t absent = nthreads > w ? (nthreads - w) * par : 0;
+    __atomic_fetch_add(&pr->dispatches, 1, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&pr->workgroups, job->total, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&pr->wall_ns, t_exit - t_entry, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&pr->parallel_ns, par, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&pr->threads, nthreads > w ? nthreads : w, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&pr->workers, w, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&pr->thread_ns, (nthreads > w ? nthreads : w) * par, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&pr->wake_ns, job->sum_enter - w * job->t_queued, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&pr->setup_ns, job->sum_ready - job->sum_enter, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&pr->busy_ns, job->sum_done - job->sum_ready, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&pr->teardown_ns, job->sum_exit - job->sum_done, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&pr->tail_ns, w * t_parallel_end - job->sum_exit, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&pr->absent_ns, absent, __ATOMIC_RELAXED);
+}
+
+void cvm_context_dispatch_profile(const cvm_context *ctx, cvm_dispatch_profile *o_profile)
+{
+    if (!o_profile)
+        return;
+    memset(o_profile, 0, sizeof(*o_profile));
+    if (!ctx)
+        return;
+    const cvm_dispatch_profile *pr = &ctx->prof;
+    o_profile->dispatches = __atomic_load_n(&pr->dispatches, __ATOMIC_RELAXED);
+    o_profile->workgroups = __atomic_load_n(&pr->workgroups, __ATOMIC_RELAXED);
+    o_profile->wall_ns = __atomic_load_n(&pr->wall_ns, __ATOMIC_RELAXED);
+    o_profile->parallel_ns = __atomic_load_n(&pr->parallel_ns, __ATOMIC_RELAXED);
+    o_profile->threads = __atomic_load_n(&pr->threads, __ATOMIC_RELAXED);
+    o_profile->workers = __atomic_load_n(&pr->workers, __ATOMIC_RELAXED);
+    o_profile->thread_ns = __atomic_load_n(&pr->thread_ns, __ATOMIC_RELAXED);
+    o_profile->wake_ns = __atomic_load_n(&pr->wake_ns, __ATOMIC_RELAXED);
+    o_profile->setup_ns = __atomic_load_n(&pr->setup_ns, __ATOMIC_RELAXED);
+    o_profile->busy_ns = __atomic_load_n(&pr->busy_ns, __ATOMIC_RELAXED);
+    o_profile->teardown_ns = __atomic_load_n(&pr->teardown_ns, __ATOMIC_RELAXED);
+    o_profile->tail_ns = __atomic_load_n(&pr->tail_ns, __ATOMIC_RELAXED);
+    o_profile->absent_ns = __atomic_load_n(&pr->absent_ns, __ATOMIC_RELAXED);
+}
+
 static cvm_result dispatch_run(cvm_pipeline *pipeline, const uint32_t base[3], uint32_t gx,
                                uint32_t gy, uint32_t gz, uint32_t flags, dispatch_job *job,
                                cvm_diagnostic *o_diag)
 {
     const cvm_program *prog = pipeline->prog;
+    uint64_t t_entry = now_ns();
     memset(job, 0, sizeof(*job));
     job->pipe = pipeline;
     job->desc = pipeline->module->ctx->desc;
@@ -1286,6 +1347,7 @@ static cvm_result dispatch_run(cvm_pipeline *pipeline, const uint32_t base[3], u
     if (nthreads > job->total)
         nthreads = (uint32_t)job->total;
     pool_job pj;
+    job->t_queued = now_ns();
     int pooled = nthreads > 1 && pool_start(ctx, &pj, job, nthreads - 1);
     pthread_t *th = NULL;
     uint32_t started = 0;
@@ -1302,6 +1364,7 @@ static cvm_result dispatch_run(cvm_pipeline *pipeline, const uint32_t base[3], u
     for (uint32_t i = 1; i <= started; i++)
         pthread_join(th[i], NULL);
     cvm_mem_free(th);
+    uint64_t t_parallel_end = now_ns();
     if (job->tracing) {
         const uint32_t *tw = pipeline->debug.trace_workgroup;
         if (!job->traced && !job->failed)
@@ -1333,6 +1396,7 @@ static cvm_result dispatch_run(cvm_pipeline *pipeline, const uint32_t base[3], u
     cvm_mem_copy_free(&job->before);
     cvm_mem_free(job->regions);
     cvm_mem_free(job->device_regions);
+    add_profile(ctx, job, nthreads, t_entry, t_parallel_end, now_ns());
     if (job->failed) {
         if (o_diag)
             *o_diag = job->diag;

@@ -107,6 +107,33 @@ static void test_control_flow_sg32(void **s) { (void)s; run_control_flow(32, 1);
 static void test_control_flow_sg4(void **s) { (void)s; run_control_flow(4, 2); }
 static void test_control_flow_sg64(void **s) { (void)s; run_control_flow(64, 0); }
 
+/* The runs the profile counts per dispatch: two when COOPVM_JIT=compare
+ * (the tiers.* tests) runs each on both tiers. */
+static uint64_t runs_per_dispatch(const cvm_context *ctx)
+{
+    cvm_context_desc d;
+    cvm_context_get_desc(ctx, &d);
+    return (d.flags & CVM_FLAG_COMPARE_TIERS) ? 2 : 1;
+}
+
+/* cvm_dispatch_profile's identities (coopvm.h): every offered thread's
+ * parallel section is one of its phases, and the section lies inside the
+ * dispatch. */
+static void check_profile_sums(const cvm_dispatch_profile *pr)
+{
+    uint64_t phases = pr->wake_ns + pr->setup_ns + pr->busy_ns + pr->teardown_ns + pr->tail_ns +
+                      pr->absent_ns;
+    if (phases != pr->thread_ns)
+        fail_msg("phases sum to %llu ns, threads x parallel is %llu ns",
+                 (unsigned long long)phases, (unsigned long long)pr->thread_ns);
+    assert_true(pr->parallel_ns <= pr->wall_ns);
+    assert_true(pr->thread_ns >= pr->parallel_ns);
+    assert_true(pr->busy_ns > 0);
+    /* (a phase gone below zero wraps to near 2^64) */
+    assert_true(pr->wake_ns < pr->thread_ns && pr->tail_ns < pr->thread_ns &&
+                pr->setup_ns < pr->thread_ns && pr->teardown_ns < pr->thread_ns);
+}
+
 /* Dispatches from several application threads on one context at once:
  * they share the context's worker threads, starting no others (at most
  * desc.threads - 1 threads in all); every result is right, dispatch after
@@ -173,12 +200,60 @@ static void test_concurrent_dispatches(void **s)
         pthread_join(th[k], NULL);
     /* (the context of tu_open has 3 threads: 2 pool threads at most) */
     assert_in_range(cvm_test_threads_started() - started, 1, 2);
+    /* the profile's sums hold with jobs sharing the pool: 100 dispatches of
+     * 5 workgroups, 3 threads offered to each */
+    cvm_dispatch_profile pr;
+    cvm_context_dispatch_profile(r.ctx, &pr);
+    uint64_t runs = runs_per_dispatch(r.ctx);
+    assert_int_equal(pr.dispatches, runs * T * 25);
+    assert_int_equal(pr.workgroups, runs * T * 25 * 5);
+    assert_int_equal(pr.threads, runs * T * 25 * 3);
+    assert_in_range(pr.workers, runs * T * 25, runs * T * 25 * 3);
+    check_profile_sums(&pr);
     for (int k = 0; k < T; k++) {
         if (args[k].bad)
             fail_msg("thread %d: %s", k, args[k].bad == 1 ? "dispatch failed" : "wrong result");
         if (k > 0)
             cvm_pipeline_destroy(args[k].pipe);
     }
+    tu_close(&r);
+}
+
+/* The context's dispatch profile: its counts, per dispatch the threads
+ * offered (desc.threads, or the workgroups when fewer), and the sums. */
+static void test_dispatch_profile(void **s)
+{
+    (void)s;
+    tu_run r;
+    if (tu_open(&r, "shaders/control_flow.spv", 32, 3, 0, NULL, 0) != CVM_SUCCESS)
+        fail_msg("opening control_flow.spv: %s", r.diag.message);
+    cvm_dispatch_profile pr;
+    cvm_context_dispatch_profile(r.ctx, &pr);
+    assert_int_equal(pr.dispatches, 0);
+    assert_int_equal(pr.thread_ns, 0);
+    static cc_arg a;
+    memset(&a, 0, sizeof(a));
+    a.pipe = r.pipe;
+    assert_int_equal(cvm_pipeline_bind_buffer(r.pipe, 0, 0, 0, a.x, sizeof(a.x), NULL), CVM_SUCCESS);
+    assert_int_equal(cvm_pipeline_bind_buffer(r.pipe, 0, 1, 0, a.y, sizeof(a.y), NULL), CVM_SUCCESS);
+    assert_int_equal(cvm_pipeline_bind_buffer(r.pipe, 0, 2, 0, a.t, sizeof(a.t), NULL), CVM_SUCCESS);
+    cc_thread(&a); /* 25 dispatches of 5 workgroups */
+    assert_int_equal(a.bad, 0);
+    assert_int_equal(cvm_pipeline_dispatch(r.pipe, 1, 1, 1, &r.diag), CVM_SUCCESS);
+    cvm_context_dispatch_profile(r.ctx, &pr);
+    uint64_t k = runs_per_dispatch(r.ctx);
+    assert_int_equal(pr.dispatches, k * 26);
+    assert_int_equal(pr.workgroups, k * (25 * 5 + 1));
+    assert_int_equal(pr.threads, k * (25 * 3 + 1));
+    /* the one-workgroup dispatch runs on the dispatching thread alone */
+    assert_in_range(pr.workers, k * 26, k * (25 * 3 + 1));
+    check_profile_sums(&pr);
+    /* NULL: zeros */
+    memset(&pr, 0xff, sizeof(pr));
+    cvm_context_dispatch_profile(NULL, &pr);
+    assert_int_equal(pr.dispatches, 0);
+    assert_int_equal(pr.busy_ns, 0);
+    cvm_context_dispatch_profile(r.ctx, NULL);
     tu_close(&r);
 }
 
@@ -996,6 +1071,7 @@ int main(void)
         cmocka_unit_test(test_control_flow_sg4),
         cmocka_unit_test(test_control_flow_sg64),
         cmocka_unit_test(test_concurrent_dispatches),
+        cmocka_unit_test(test_dispatch_profile),
         cmocka_unit_test(test_dispatch_after_fork),
         cmocka_unit_test(test_shared_memory_barrier),
         cmocka_unit_test(test_truncated_binary),
