@@ -697,6 +697,10 @@ typedef struct row {
     const char *anchor_label;
     char check[32];     /* the anchor's rmse against the expected output, "-" */
     char status[240];   /* "pass 2/2", "FAIL 1/2", "unsupported: ..." */
+    /* the engine's timed runs: what its context's dispatches spent
+     * (coopvm.h cvm_dispatch_profile), summed over them, and how many */
+    cvm_dispatch_profile prof;
+    int prof_runs;
 } row;
 
 /* "prefix: message", cut to fit a table cell. */
@@ -747,6 +751,8 @@ static void run_case(row *R, const cvm_amber_script *s, const cvm_context_desc *
     double *ta = calloc((size_t)reps, sizeof(double));
     double *rt = calloc((size_t)reps, sizeof(double));
     int n = 0;
+    cvm_dispatch_profile p0;
+    cvm_context_dispatch_profile(engine ? cvm_amber_session_context(S) : NULL, &p0);
     for (int i = 0; te && ta && rt && i < reps && (engine || have_anchor); i++) {
         if (engine) {
             cvm_amber_session_reset_buffers(S);
@@ -766,6 +772,16 @@ static void run_case(row *R, const cvm_amber_script *s, const cvm_context_desc *
         }
         if (engine && have_anchor && ta[i] > 0)
             rt[n++] = te[i] / ta[i];
+    }
+    if (engine) {
+        cvm_dispatch_profile p1;
+        cvm_context_dispatch_profile(cvm_amber_session_context(S), &p1);
+        uint64_t *d1 = (uint64_t *)&p1;
+        const uint64_t *d0 = (const uint64_t *)&p0;
+        for (size_t k = 0; k < sizeof(p1) / sizeof(uint64_t); k++)
+            d1[k] -= d0[k];
+        R->prof = p1;
+        R->prof_runs = reps;
     }
     if (engine && te) {
         R->engine_ms = median(te, reps);
@@ -793,6 +809,30 @@ static void run_case(row *R, const cvm_amber_script *s, const cvm_context_desc *
     free(rt);
     anchor_free(&A);
     cvm_amber_session_destroy(S);
+}
+
+/* ", \"dispatch_profile\": {...}": the engine's cvm_dispatch_profile per
+ * timed run (sums over the runs divided by their number; times in ms), or
+ * null when the engine did not run. */
+static void json_profile(const row *R)
+{
+    printf(", \"dispatch_profile\": ");
+    if (R->prof_runs <= 0) {
+        printf("null");
+        return;
+    }
+    const cvm_dispatch_profile *p = &R->prof;
+    double n = R->prof_runs;
+    printf("{\"dispatches\": %.6g, \"workgroups\": %.6g, \"threads\": %.6g, \"workers\": %.6g",
+           (double)p->dispatches / n, (double)p->workgroups / n, (double)p->threads / n,
+           (double)p->workers / n);
+    const struct { const char *name; uint64_t ns; } t[] = {
+        {"wall_ms", p->wall_ns},     {"parallel_ms", p->parallel_ns}, {"thread_ms", p->thread_ns},
+        {"wake_ms", p->wake_ns},     {"setup_ms", p->setup_ns},       {"busy_ms", p->busy_ns},
+        {"teardown_ms", p->teardown_ns}, {"tail_ms", p->tail_ns},     {"absent_ms", p->absent_ns}};
+    for (size_t k = 0; k < sizeof(t) / sizeof(t[0]); k++)
+        printf(", \"%s\": %.6g", t[k].name, (double)t[k].ns / 1e6 / n);
+    printf("}");
 }
 
 /* The case's script: the project's bench/cases first, then the shared
@@ -885,6 +925,7 @@ static void print_json(const row *rows, size_t nrows, int reps, const cvm_contex
         json_string(R->check);
         printf(", \"status\": ");
         json_string(R->status);
+        json_profile(R);
         printf("}");
     }
     printf("\n  ],\n  \"relations\": [");

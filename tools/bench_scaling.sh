@@ -14,6 +14,10 @@
 #   mem-CASE-T.json     the one-case runs (mem-CASE-T.time: /usr/bin/time -v)
 #   scaling.tsv         case, threads, engine ms, anchor ms, ratio,
 #                       speed-up over 1 thread, parallel efficiency
+#   breakdown.tsv       case, threads, where the threads' time went (the
+#                       bench's dispatch_profile: serial part, wake-up,
+#                       setup, busy, teardown, waiting at the end, threads
+#                       that never joined) and busy time over 1 thread's
 #   memory.tsv          case, threads, peak RSS KiB (bench), (time -v)
 #   summary.txt         both tables, the machine (nproc, lscpu model), the commit
 #
@@ -97,6 +101,40 @@ done
     }'
 } > "$OUT/scaling.tsv"
 
+# Where each case's thread time goes (the bench's dispatch_profile, coopvm.h
+# cvm_dispatch_profile, per timed run): shares of threads x dispatch wall
+# time, the serial part being the dispatching thread's time outside the
+# parallel section times the threads that waited for it; busy_x the busy
+# time over the first thread count's (what running together costs each
+# workgroup); outside_ms the bench's engine time not in any dispatch.
+profile_of() {
+    awk '/"name": / {
+        n = $0; sub(/.*"name": "/, "", n); sub(/".*/, "", n);
+        e = $0; sub(/.*"engine_ms": /, "", e); sub(/[,}].*/, "", e);
+        if ($0 !~ /"dispatch_profile": \{/) next;
+        p = $0; sub(/.*"dispatch_profile": \{/, "", p); sub(/\}.*/, "", p);
+        k = split(p, kv, /, /); delete v;
+        for (i = 1; i <= k; i++) { split(kv[i], a, /": /); sub(/^"/, "", a[1]); v[a[1]] = a[2] }
+        print n, e, v["dispatches"], v["threads"], v["wall_ms"], v["parallel_ms"], v["thread_ms"],
+              v["wake_ms"], v["setup_ms"], v["busy_ms"], v["teardown_ms"], v["tail_ms"], v["absent_ms"]
+    }' "$1"
+}
+{
+    printf 'case\tthreads\tengine_ms\tdispatch_ms\toutside_ms\tserial%%\twake%%\tsetup%%\tbusy%%\tteardown%%\ttail%%\tabsent%%\tbusy_x\n'
+    for t in $THREADS; do
+        profile_of "$OUT/threads-$t.json" | while read -r name ems nd nt wall par thr wake setup busy td tail absent; do
+            b1=$(profile_of "$OUT/threads-$first.json" | awk -v n="$name" '$1 == n {print $10}')
+            echo "$name $t $ems $nd $nt $wall $par $thr $wake $setup $busy $td $tail $absent ${b1:-0}"
+        done
+    done | awk '{
+        serial = ($4 > 0 ? $5 / $4 : 0) * ($6 - $7); tot = $8 + serial;
+        if (tot <= 0) { printf "%s\t%s\t%s\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\n", $1, $2, $3; next }
+        printf "%s\t%s\t%s\t%.3f\t%.3f\t%.1f\t%.1f\t%.1f\t%.1f\t%.1f\t%.1f\t%.1f\t%s\n", $1, $2, $3, $6, $3 - $6,
+            100 * serial / tot, 100 * $9 / tot, 100 * $10 / tot, 100 * $11 / tot, 100 * $12 / tot,
+            100 * $13 / tot, 100 * $14 / tot, ($15 > 0 ? sprintf("%.2f", $11 / $15) : "-")
+    }'
+} > "$OUT/breakdown.tsv"
+
 printf 'case\tthreads\tpeak_rss_kib_bench\tmax_rss_kib_time_v\n' > "$OUT/memory.tsv"
 if [ -n "$MEM_THREADS" ]; then
     all=$CASES
@@ -132,6 +170,9 @@ fi
     echo "reps $REPS; threads $THREADS; speed-up and efficiency over $first thread(s); $(($(date +%s) - start)) s in all"
     echo
     column -t -s "$(printf '\t')" "$OUT/scaling.tsv" 2>/dev/null || cat "$OUT/scaling.tsv"
+    echo
+    echo "where the threads' time goes (percent of threads x dispatch time; busy_x: busy time over $first thread(s)'s)"
+    column -t -s "$(printf '\t')" "$OUT/breakdown.tsv" 2>/dev/null || cat "$OUT/breakdown.tsv"
     echo
     echo "peak memory (one case per process: the engine's state plus the anchor's inputs)"
     column -t -s "$(printf '\t')" "$OUT/memory.tsv" 2>/dev/null || cat "$OUT/memory.tsv"
