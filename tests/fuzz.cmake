@@ -131,6 +131,7 @@ cvm_fuzz_regression(assemble newline_in_message.spvasm "Invalid Opcode name 'OpT
 cvm_fuzz_regression(amber expect_failed_no_message.amber "1 of 1 EXPECT commands failed, the first at line 4")
 cvm_fuzz_regression(amber nul_byte_in_word.amber "expected END closing SHADER_OPTIMIZATION of line 4, got end of file")
 cvm_fuzz_regression(amber buffer_size_2tib.amber "BUFFER sout: 999999999996 elements of 2 bytes: more than the 536870912 bytes")
+cvm_fuzz_regression(amber vkscript_ssbo_4gib.vkscript "buffer ssbo 0:1: 4000000000 bytes, with the 0 before it more than the 536870912 bytes")
 
 # Valid modules that once crashed (fuzz/regress/module/hbo_*.spv, see its
 # README): each must now run to the end, validated or not.

@@ -26,7 +26,7 @@ set(cvm_tier_scripts_left_out
   amber/unsupported/property.amber
   # fuzz inputs that once crashed the parser: their statuses are fuzz.cmake's
   fuzz/regress/amber/expect_failed_no_message.amber fuzz/regress/amber/nul_byte_in_word.amber
-  fuzz/regress/amber/buffer_size_2tib.amber
+  fuzz/regress/amber/buffer_size_2tib.amber fuzz/regress/amber/vkscript_ssbo_4gib.vkscript
   # scripts that end in an error on purpose (exit status 1; amber.cmake checks it)
   amber/errors/coopmat_live_oob.amber amber/errors/coopmat_store_stride0_rows.amber
   # OpKill in a compute shader, which spirv-val refuses: test_jit runs it

@@ -891,9 +891,27 @@ static cvm_result each_line(vk_parser *P, const char *begin, const char *end, ui
 
 /* Sizes the buffers and binds every one to every pipeline (google/amber's
  * single VkScript pipeline has them all). */
+/* A script's buffers and push constants hold CVM_AMBER_MAX_BUFFER_BYTES in
+ * all, as AmberScript's SIZE buffers do: each is allocated whole here, and
+ * an ssbo's count or a write's offset (up to 2^40) would otherwise ask for
+ * gigabytes (three `ssbo 0:N 4000000000` lines took 23 GB and a minute). */
+static cvm_result within_total(vk_parser *P, const cvm_amber_buffer *b, uint64_t size,
+                               uint64_t *io_total)
+{
+    if (size > CVM_AMBER_MAX_BUFFER_BYTES - *io_total)
+        return vk_error(P, CVM_ERROR_UNSUPPORTED, b->line, 1,
+                        "buffer %s: %llu bytes, with the %llu before it more than the %llu bytes "
+                        "coopvm gives a script's buffers in all",
+                        b->name, (unsigned long long)size, (unsigned long long)*io_total,
+                        (unsigned long long)CVM_AMBER_MAX_BUFFER_BYTES);
+    *io_total += size;
+    return CVM_SUCCESS;
+}
+
 static cvm_result finish(vk_parser *P)
 {
     cvm_amber_script *S = P->script;
+    uint64_t total = 0;
     for (uint32_t i = 0; i < P->nbufs; i++) {
         vk_buffer_info *bi = &P->bufs[i];
         cvm_amber_buffer *b = &S->buffers[bi->buffer];
@@ -902,6 +920,7 @@ static cvm_result finish(vk_parser *P)
         if (size > ((uint64_t)1 << 32))
             return vk_error(P, CVM_ERROR_LIMIT, b->line, 1, "buffer %s of %llu bytes", b->name,
                             (unsigned long long)size);
+        CVM_TRY(within_total(P, b, size, &total));
         b->elements = size;
         b->size = (size_t)size;
         if (!(b->data = cvm_calloc(size ? size : 1, 1)))
@@ -909,6 +928,7 @@ static cvm_result finish(vk_parser *P)
     }
     if (P->push != UINT32_MAX) {
         cvm_amber_buffer *b = &S->buffers[P->push];
+        CVM_TRY(within_total(P, b, P->push_extent, &total));
         b->elements = P->push_extent;
         b->size = (size_t)P->push_extent;
         if (!(b->data = cvm_calloc(b->size ? b->size : 1, 1)))

@@ -295,6 +295,16 @@ static void test_vkscript_errors(void **state)
                 CVM_ERROR_SYNTAX, 4, "multiple of the 2");
     parse_fails("[compute shader spirv hex]\n" HEX_SHADER "[test]\nssbo x:1 4\n",
                 CVM_ERROR_SYNTAX, 4, "SET:BINDING");
+    /* the script's buffers and push constants hold 512 MiB in all
+     * (CVM_AMBER_MAX_BUFFER_BYTES): each alone, and the second of two */
+    parse_fails("[compute shader spirv hex]\n" HEX_SHADER "[test]\nssbo 0:1 4000000000\n",
+                CVM_ERROR_UNSUPPORTED, 4,
+                "buffer ssbo 0:1: 4000000000 bytes, with the 0 before it more than the 536870912");
+    parse_fails("[compute shader spirv hex]\n" HEX_SHADER
+                "[test]\nssbo 0:1 300000000\nssbo 0:2 300000000\n",
+                CVM_ERROR_UNSUPPORTED, 5, "300000000 bytes, with the 300000000 before it more");
+    parse_fails("[compute shader spirv hex]\n" HEX_SHADER "[test]\nuniform float 1099511627776 1\n",
+                CVM_ERROR_UNSUPPORTED, 4, "1099511627780 bytes, with the 0 before it more");
     parse_fails("[compute shader spirv hex]\n" HEX_SHADER "[test]\ntolerance 1 2\n",
                 CVM_ERROR_SYNTAX, 4, "1 or 4 values");
     parse_fails("[compute shader spirv hex]\n" HEX_SHADER "[test]\nssbo 0 4\nprobe ssbo int 0 0 "
