@@ -181,6 +181,33 @@ static void device_report(struct VkDevice_T *d, const char *when)
             (double)atomic_load(&d->profile.transfer_bytes) / 1e6,
             ms(atomic_load(&d->profile.transfer_ns)), atomic_load(&d->profile.conversions),
             ms(atomic_load(&d->profile.conversion_ns)));
+    /* where the engine's threads spent the dispatches (coopvm.h
+     * cvm_dispatch_profile), over the device's contexts */
+    cvm_dispatch_profile sum, one;
+    memset(&sum, 0, sizeof(sum));
+    for (int k = 0; k < CVK_SUBGROUP_SIZES; k++) {
+        if (!d->ctx[k])
+            continue;
+        cvm_context_dispatch_profile(d->ctx[k], &one);
+        uint64_t *a = (uint64_t *)&sum;
+        const uint64_t *b = (const uint64_t *)&one;
+        for (size_t i = 0; i < sizeof(sum) / sizeof(uint64_t); i++)
+            a[i] += b[i];
+    }
+    if (sum.dispatches) {
+        double serial = (double)(sum.wall_ns - sum.parallel_ns) * (double)sum.threads /
+                        (double)sum.dispatches;
+        double all = (double)sum.thread_ns + serial;
+        fprintf(f,
+                "coopvm ICD profile: device (%s): engine threads %.1f per dispatch, %.1f "
+                "joined; of their time: busy %.1f%%, serial %.1f%%, wake %.1f%%, setup "
+                "%.1f%%, teardown %.1f%%, tail %.1f%%, absent %.1f%%\n",
+                when, (double)sum.threads / (double)sum.dispatches,
+                (double)sum.workers / (double)sum.dispatches, 100.0 * (double)sum.busy_ns / all,
+                100.0 * serial / all, 100.0 * (double)sum.wake_ns / all,
+                100.0 * (double)sum.setup_ns / all, 100.0 * (double)sum.teardown_ns / all,
+                100.0 * (double)sum.tail_ns / all, 100.0 * (double)sum.absent_ns / all);
+    }
     close_profile(f);
 }
 
