@@ -88,6 +88,19 @@ static cvm_result participants(cvm_exec *ex, const cvm_insn *in, uint32_t *o_ins
 
 /* ---- reductions ------------------------------------------------------------ */
 
+/* One element of `es` bytes: the common sizes as fixed-size copies (a call
+ * of memcpy per element otherwise dominated the reductions' gathers). */
+static inline void elem_copy(uint8_t *dst, const uint8_t *src, uint32_t es)
+{
+    switch (es) {
+    case 1: *dst = *src; break;
+    case 2: memcpy(dst, src, 2); break;
+    case 4: memcpy(dst, src, 4); break;
+    case 8: memcpy(dst, src, 8); break;
+    default: memcpy(dst, src, es); break;
+    }
+}
+
 /* Folds `nseq` sequences of `len` elements (sequence s at x + s*len*es) left
  * to right into out[s]; x is left as it was. */
 static cvm_result fold_sequential(cvm_exec *ex, const cvm_insn *in, uint32_t func, uint32_t es,
@@ -96,25 +109,29 @@ static cvm_result fold_sequential(cvm_exec *ex, const cvm_insn *in, uint32_t fun
                                   uint32_t cols)
 {
     for (uint32_t s = 0; s < nseq; s++)
-        memcpy(out + (size_t)s * es, x + (size_t)s * len * es, es);
+        elem_copy(out + (size_t)s * es, x + (size_t)s * len * es, es);
     if (len < 2 || nseq == 0)
         return CVM_SUCCESS;
-    /* acc and the result must not alias: the checking mode reads the
-     * arguments again after a first pass wrote results. */
-    uint8_t *buf = cvm_malloc((size_t)nseq * es * 2);
+    /* Step k combines the accumulators with element k of every sequence,
+     * read where it lies (stride len * es), into the other of two buffers:
+     * the accumulators a call reads are never the ones it writes (the
+     * checking mode reads the arguments again after a first pass wrote
+     * results). */
+    uint8_t *buf = cvm_malloc((size_t)nseq * es);
     if (!buf)
         return cvm_exec_fail(ex, in, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
-    uint8_t *rhs = buf, *res = buf + (size_t)nseq * es;
+    uint8_t *acc = out, *res = buf;
     cvm_result r = CVM_SUCCESS;
     for (uint32_t k = 1; k < len && r == CVM_SUCCESS; k++) {
-        for (uint32_t s = 0; s < nseq; s++)
-            memcpy(rhs + (size_t)s * es, x + ((size_t)s * len + k) * es, es);
-        cvm_val args[2] = {{out, es}, {rhs, es}};
+        cvm_val args[2] = {{acc, es}, {(uint8_t *)x + (size_t)k * es, len * es}};
         r = cvm_callback_run_elements(ex, in, func, nseq, args, 2, res, seq_lanes, seq_elems,
                                       cols);
-        if (r == CVM_SUCCESS)
-            memcpy(out, res, (size_t)nseq * es);
+        uint8_t *t = acc;
+        acc = res;
+        res = t;
     }
+    if (r == CVM_SUCCESS && acc != out)
+        memcpy(out, acc, (size_t)nseq * es);
     cvm_mem_free(buf);
     return r;
 }
@@ -143,8 +160,8 @@ static cvm_result fold_tree(cvm_exec *ex, const cvm_insn *in, uint32_t func, uin
             const uint8_t *seq = w + (size_t)s * len * es;
             for (uint32_t j = 0; j < half; j++) {
                 size_t c = ((size_t)s * half + j) * es;
-                memcpy(lhs + c, seq + (size_t)(2 * j + (swap ? 1 : 0)) * es, es);
-                memcpy(rhs + c, seq + (size_t)(2 * j + (swap ? 0 : 1)) * es, es);
+                elem_copy(lhs + c, seq + (size_t)(2 * j + (swap ? 1 : 0)) * es, es);
+                elem_copy(rhs + c, seq + (size_t)(2 * j + (swap ? 0 : 1)) * es, es);
                 call_lanes[(size_t)s * half + j] = seq_lanes[s];
                 call_elems[(size_t)s * half + j] = seq_elems[s];
             }
@@ -163,7 +180,7 @@ static cvm_result fold_tree(cvm_exec *ex, const cvm_insn *in, uint32_t func, uin
     }
     if (r == CVM_SUCCESS)
         for (uint32_t s = 0; s < nseq; s++)
-            memcpy(out + (size_t)s * es, w + (size_t)s * len * es, es);
+            elem_copy(out + (size_t)s * es, w + (size_t)s * len * es, es);
     cvm_mem_free(w);
     return r;
 }
@@ -272,15 +289,15 @@ static cvm_result h_reduce(cvm_exec *ex, const cvm_insn *in)
         if (mode == SpvCooperativeMatrixReduceColumnMask) {
             for (uint32_t c = 0; c < N; c++)
                 for (uint32_t rr = 0; rr < M; rr++)
-                    memcpy(dst + ((size_t)c * M + rr) * es, src + ((size_t)rr * N + c) * es, es);
+                    elem_copy(dst + ((size_t)c * M + rr) * es, src + ((size_t)rr * N + c) * es, es);
         } else if (mode == SpvCooperativeMatrixReduce2x2Mask) {
             size_t o = 0;
             for (uint32_t rr = 0; rr < M / 2; rr++)
                 for (uint32_t c = 0; c < N / 2; c++) {
                     static const uint8_t dr[4] = {0, 1, 0, 1}, dc[4] = {0, 0, 1, 1};
                     for (uint32_t q = 0; q < 4; q++)
-                        memcpy(dst + (o++) * es,
-                               src + ((size_t)(2 * rr + dr[q]) * N + 2 * c + dc[q]) * es, es);
+                        elem_copy(dst + (o++) * es,
+                                  src + ((size_t)(2 * rr + dr[q]) * N + 2 * c + dc[q]) * es, es);
                 }
         } else {
             memcpy(dst, src, per_inst * es); /* rows, left to right */
@@ -324,7 +341,7 @@ static cvm_result h_reduce(cvm_exec *ex, const cvm_insn *in)
                                  : mode == SpvCooperativeMatrixReduceColumnMask ? c
                                  : mode == SpvCooperativeMatrixReduce2x2Mask    ? rr * (N / 2) + c
                                                                                 : 0;
-                    memcpy(dst + ((size_t)rr * tr->cols + c) * es, red + (size_t)g * es, es);
+                    elem_copy(dst + ((size_t)rr * tr->cols + c) * es, red + (size_t)g * es, es);
                 }
         }
     }
