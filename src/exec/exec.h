@@ -423,6 +423,10 @@ typedef struct cvm_exec {
      * (ops/coopmat.c muladd_prep: the descriptor and kernel variant that
      * every call of it reuses); NULL until the first.  Freed with the group. */
     void *mm_plans;
+    /* Per instruction, a PerElementOp's row and column of each element
+     * (ops/coopmat2_ops.c: rows then cols, rows x cols entries each), made at
+     * its first call; NULL until then.  Freed with the group. */
+    uint32_t **pe_coords;
     uint64_t counts[CVM_COUNT_N]; /* this exec's, until cvm_group_destroy */
     /* CVM_FLAG_CHECK_CALLBACKS: where the MatMul instructions' reads are
      * logged (set by the dispatch), else NULL */

@@ -519,6 +519,11 @@ void cvm_group_destroy(cvm_group *g)
     cvm_mem_free(g->scope_mem);
     cvm_mem_free(g->ex.mvar_slots);
     cvm_mem_free(g->ex.mm_plans);
+    if (g->ex.pe_coords) {
+        for (uint32_t i = 0; i < g->prog->ninsns; i++)
+            cvm_mem_free(g->ex.pe_coords[i]);
+        cvm_mem_free(g->ex.pe_coords);
+    }
     cvm_mem_free(g->ex.jit_state);
     cvm_mem_free(g->ex.jit_lanes);
     cvm_mem_free(g->push);

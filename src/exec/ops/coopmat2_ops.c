@@ -353,6 +353,30 @@ static cvm_result h_reduce(cvm_exec *ex, const cvm_insn *in)
 
 /* ---- per-element operations ------------------------------------------------ */
 
+/* The row, then the column, of each of matrix type tm's elements in
+ * row-major order (2 x rows x cols entries): made at the instruction's
+ * first call and kept in ex->pe_coords; NULL when out of memory. */
+static uint32_t *element_coords(cvm_exec *ex, const cvm_insn *in, const cvm_type *tm)
+{
+    const cvm_program *p = ex->prog;
+    size_t ii = (size_t)(in - p->insns);
+    if (!ex->pe_coords && !(ex->pe_coords = cvm_calloc(p->ninsns, sizeof(*ex->pe_coords))))
+        return NULL;
+    if (ex->pe_coords[ii])
+        return ex->pe_coords[ii];
+    uint32_t count = tm->rows * tm->cols;
+    uint32_t *rows = cvm_malloc((size_t)count * 8 + 1);
+    if (!rows)
+        return NULL;
+    uint32_t *cols = rows + count;
+    for (uint32_t rw = 0, e = 0; rw < tm->rows; rw++)
+        for (uint32_t c = 0; c < tm->cols; c++, e++) {
+            rows[e] = rw;
+            cols[e] = c;
+        }
+    return ex->pe_coords[ii] = rows;
+}
+
 /* PerElementOp: a = Matrix, c = Func (function index), extra/nextra = the
  * optional operands. */
 static cvm_result h_per_element(cvm_exec *ex, const cvm_insn *in)
@@ -364,15 +388,11 @@ static cvm_result h_per_element(cvm_exec *ex, const cvm_insn *in)
     cvm_val vm = ex->vals[in->a], vr = ex->vals[in->result];
     uint32_t nargs = 3 + in->nextra;
     const uint32_t *ops = p->extra + in->extra;
-    cvm_val *args = cvm_malloc(nargs * sizeof(cvm_val) + (size_t)count * 12);
+    uint32_t *rows = element_coords(ex, in, tm), *cols = rows ? rows + count : NULL;
+    cvm_val *args = rows ? cvm_malloc(nargs * sizeof(cvm_val) + (size_t)count * 4) : NULL;
     if (!args)
         return cvm_exec_fail(ex, in, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
-    uint32_t *rows = (uint32_t *)(args + nargs), *cols = rows + count, *lanes = cols + count;
-    for (uint32_t rw = 0, e = 0; rw < tm->rows; rw++)
-        for (uint32_t c = 0; c < tm->cols; c++, e++) {
-            rows[e] = rw;
-            cols[e] = c;
-        }
+    uint32_t *lanes = (uint32_t *)(args + nargs);
     args[0] = (cvm_val){(uint8_t *)rows, 4};
     args[1] = (cvm_val){(uint8_t *)cols, 4};
     cvm_result r = CVM_SUCCESS;
