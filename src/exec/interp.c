@@ -2036,9 +2036,6 @@ cvm_result cvm_callback_run_elements(cvm_exec *ex, const cvm_insn *in, uint32_t 
         return cvm_exec_fail(ex, in, CVM_ERROR_LIMIT, "call depth over %u", ex->max_depth);
     if (count == 0)
         return CVM_SUCCESS;
-    for (uint32_t i = 0; i < count; i++)
-        if (lanes[i] >= ex->nlanes)
-            return cvm_exec_fail(ex, in, CVM_ERROR_INTERNAL, "callback context lane %u", lanes[i]);
     cvm_result gr = callback_group(ex, in, g, elems, cols);
     if (gr != CVM_SUCCESS)
         return gr;
@@ -2051,6 +2048,11 @@ cvm_result cvm_callback_run_elements(cvm_exec *ex, const cvm_insn *in, uint32_t 
         !results_overlap(p, f, args, nargs, count, results, rsize))
         return leaf_calls(cg, f, func, count, args, nargs, results, rsize,
                           ex->leaf_calls_counted);
+    /* (the leaf path runs without a context; the others run each call in
+     * its lane's) */
+    for (uint32_t i = 0; i < count; i++)
+        if (lanes[i] >= ex->nlanes)
+            return cvm_exec_fail(ex, in, CVM_ERROR_INTERNAL, "callback context lane %u", lanes[i]);
     uint32_t *order = cvm_malloc((size_t)count * sizeof(uint32_t) * (check ? 2 : 1));
     if (!order)
         return cvm_exec_fail(ex, in, CVM_ERROR_OUT_OF_MEMORY, "out of memory");

@@ -335,14 +335,26 @@ static cvm_result h_reduce(cvm_exec *ex, const cvm_insn *in)
         for (uint32_t k = 0; k < ninst; k++) {
             uint8_t *dst = vr.p + (size_t)inst[k] * vr.stride;
             const uint8_t *red = out + (size_t)k * G * es;
-            for (uint32_t rr = 0; rr < tr->rows; rr++)
-                for (uint32_t c = 0; c < tr->cols; c++) {
-                    uint32_t g = mode == SpvCooperativeMatrixReduceRowMask      ? rr
-                                 : mode == SpvCooperativeMatrixReduceColumnMask ? c
-                                 : mode == SpvCooperativeMatrixReduce2x2Mask    ? rr * (N / 2) + c
-                                                                                : 0;
-                    elem_copy(dst + ((size_t)rr * tr->cols + c) * es, red + (size_t)g * es, es);
+            /* element (rr, c) takes reduction g: rr (Row), c (Column),
+             * rr * N/2 + c (2x2), 0 (Row|Column) */
+            uint32_t g_row = mode == SpvCooperativeMatrixReduceRowMask      ? 1
+                             : mode == SpvCooperativeMatrixReduce2x2Mask    ? N / 2
+                                                                            : 0;
+            uint32_t g_col = mode == SpvCooperativeMatrixReduceColumnMask ||
+                             mode == SpvCooperativeMatrixReduce2x2Mask;
+            for (uint32_t rr = 0; rr < tr->rows; rr++) {
+                uint8_t *d = dst + (size_t)rr * tr->cols * es;
+                const uint8_t *rg = red + (size_t)rr * g_row * es;
+                if (!g_col && es == 4) { /* one value along the row */
+                    uint32_t v;
+                    memcpy(&v, rg, 4);
+                    for (uint32_t c = 0; c < tr->cols; c++)
+                        memcpy(d + (size_t)c * 4, &v, 4);
+                    continue;
                 }
+                for (uint32_t c = 0; c < tr->cols; c++)
+                    elem_copy(d + (size_t)c * es, rg + (size_t)c * g_col * es, es);
+            }
         }
     }
     cvm_mem_free(lanes1);
