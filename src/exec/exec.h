@@ -890,6 +890,20 @@ cvm_result cvm_callback_run_elements(cvm_exec *ex, const cvm_insn *in, uint32_t 
                                      uint8_t *results, const uint32_t *lanes,
                                      const uint32_t *elems, uint32_t cols);
 
+/* A left-to-right fold of `count` sequences of `len` elements (sequence s's
+ * element k at x + (s * len + k) * es): acc[s] starts as its element 0 and
+ * step k = 1 .. len - 1 makes, for every s, the call func(acc[s], element
+ * k) whose result is the next acc[s] -- exactly the calls, batches and
+ * instruction budget of one cvm_callback_run_elements per step (args
+ * {acc, es} and {x + k * es, len * es}), with the compiled leaf path set up
+ * once for all the steps.  `acc` and `tmp` hold count * es bytes each, and
+ * the steps alternate between them; *o_result is the one holding the
+ * folds.  On failure the diagnostic is set as by those calls. */
+cvm_result cvm_callback_fold(cvm_exec *ex, const cvm_insn *in, uint32_t func, uint32_t es,
+                             uint32_t count, uint32_t len, const uint8_t *x, uint8_t *acc,
+                             uint8_t *tmp, const uint32_t *lanes, const uint32_t *elems,
+                             uint32_t cols, uint8_t **o_result);
+
 /* A DecodeFunc load's elements k0 .. k1 - 1 (row-major: element k is row
  * k / N, column k % N) in the split plan's form (exec/ops/tensor_layout.h
  * cvm_tensor_split_plan: row parts rows[M], column parts cols[N], columns

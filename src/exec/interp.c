@@ -1980,6 +1980,82 @@ cvm_result cvm_callback_run(cvm_exec *ex, const cvm_insn *in, uint32_t func, uin
     return cvm_callback_run_elements(ex, in, func, count, args, nargs, results, lanes, NULL, 0);
 }
 
+cvm_result cvm_callback_fold(cvm_exec *ex, const cvm_insn *in, uint32_t func, uint32_t es,
+                             uint32_t count, uint32_t len, const uint8_t *x, uint8_t *acc,
+                             uint8_t *tmp, const uint32_t *lanes, const uint32_t *elems,
+                             uint32_t cols, uint8_t **o_result)
+{
+    cvm_group *g = group_of(ex);
+    const cvm_program *p = g->prog;
+    cvm_result r = CVM_SUCCESS;
+    uint32_t k = 1;
+    /* The compiled leaf path, as leaf_calls takes it at each step: one
+     * batch per CVM_CALLBACK_BATCH calls, its budget and count, then the
+     * compiled calls; taken while the leaf has code and nothing else
+     * (checking mode, tracing, a result overlapping an argument) would
+     * send a step elsewhere. */
+    if (count > 0 && len > 1 && func < p->nfuncs && p->funcs[func].lowered &&
+        p->funcs[func].leaf && p->funcs[func].nparams == 2 && ex->depth + 1 <= ex->max_depth) {
+        const cvm_function *f = &p->funcs[func];
+        uint32_t rt = f->return_type;
+        uint32_t rsize = rt && p->types[rt].tclass != CVM_TC_NONE ? p->types[rt].size : 0;
+        if (rsize == es && (r = callback_group(ex, in, g, elems, cols)) != CVM_SUCCESS)
+            return r;
+        cvm_group *cg = g->callback;
+        cvm_exec *cex = cg ? &cg->ex : NULL;
+        const cvm_block *b = &f->blocks[0];
+        const cvm_insn *first = p->insns + b->first;
+        uint32_t full = cg ? cg->desc.nlanes : 0;
+        while (rsize == es && k < len && leaf_path_open(cex)) {
+            cvm_val args[2] = {{acc, es}, {(uint8_t *)x + (size_t)k * es, len * es}};
+            if (results_overlap(p, f, args, 2, count, tmp, rsize))
+                break;
+            if (!cvm_jit_leaf_ready(cg->desc.leaves, cex, func, ex->leaf_calls_counted ? 0 : count,
+                                    (cex->flags & CVM_FLAG_JIT) != 0)) {
+                /* this step's calls are counted: its own call must not
+                 * count them again (as a DecodeFunc's tile does) */
+                uint8_t was = ex->leaf_calls_counted;
+                ex->leaf_calls_counted = 1;
+                r = cvm_callback_run_elements(ex, in, func, count, args, 2, tmp, lanes, elems,
+                                              cols);
+                ex->leaf_calls_counted = was;
+                if (r != CVM_SUCCESS)
+                    return r;
+                uint8_t *t = acc;
+                acc = tmp;
+                tmp = t;
+                k++;
+                continue;
+            }
+            for (uint32_t s = 0; s < count && r == CVM_SUCCESS; s += full) {
+                uint32_t n = CVM_MIN(full, count - s);
+                if ((r = take_budget(cg, first, b->cost)) != CVM_SUCCESS)
+                    break;
+                cex->counts[CVM_COUNT_LEAF_BATCHES]++;
+                cvm_val bargs[2] = {{args[0].p + (size_t)s * es, es},
+                                    {args[1].p + (size_t)s * len * es, len * es}};
+                r = cvm_jit_run_leaf(cg->desc.leaves, cex, func, n, bargs, tmp + (size_t)s * es);
+            }
+            if (r != CVM_SUCCESS)
+                return r;
+            uint8_t *t = acc;
+            acc = tmp;
+            tmp = t;
+            k++;
+        }
+    }
+    /* the other steps, each as a call of its own */
+    for (; k < len && r == CVM_SUCCESS; k++) {
+        cvm_val args[2] = {{acc, es}, {(uint8_t *)x + (size_t)k * es, len * es}};
+        r = cvm_callback_run_elements(ex, in, func, count, args, 2, tmp, lanes, elems, cols);
+        uint8_t *t = acc;
+        acc = tmp;
+        tmp = t;
+    }
+    *o_result = acc;
+    return r;
+}
+
 int cvm_callback_decode_tile(cvm_exec *ex, const cvm_insn *in, uint32_t func,
                              const cvm_decode_tile *tile, uint8_t *out, uint32_t out_size,
                              cvm_result *o_r)

@@ -120,16 +120,9 @@ static cvm_result fold_sequential(cvm_exec *ex, const cvm_insn *in, uint32_t fun
     uint8_t *buf = cvm_malloc((size_t)nseq * es);
     if (!buf)
         return cvm_exec_fail(ex, in, CVM_ERROR_OUT_OF_MEMORY, "out of memory");
-    uint8_t *acc = out, *res = buf;
-    cvm_result r = CVM_SUCCESS;
-    for (uint32_t k = 1; k < len && r == CVM_SUCCESS; k++) {
-        cvm_val args[2] = {{acc, es}, {(uint8_t *)x + (size_t)k * es, len * es}};
-        r = cvm_callback_run_elements(ex, in, func, nseq, args, 2, res, seq_lanes, seq_elems,
-                                      cols);
-        uint8_t *t = acc;
-        acc = res;
-        res = t;
-    }
+    uint8_t *acc = out;
+    cvm_result r = cvm_callback_fold(ex, in, func, es, nseq, len, x, out, buf, seq_lanes,
+                                     seq_elems, cols, &acc);
     if (r == CVM_SUCCESS && acc != out)
         memcpy(out, acc, (size_t)nseq * es);
     cvm_mem_free(buf);
