@@ -697,8 +697,9 @@ typedef struct row {
     const char *anchor_label;
     char check[32];     /* the anchor's rmse against the expected output, "-" */
     char status[240];   /* "pass 2/2", "FAIL 1/2", "unsupported: ..." */
-    /* the engine's timed runs: what its context's dispatches spent
-     * (coopvm.h cvm_dispatch_profile), summed over them, and how many */
+    /* what the engine's context's dispatches spent (coopvm.h
+     * cvm_dispatch_profile) in the median timed run (prof_runs 1), or
+     * nothing (0) */
     cvm_dispatch_profile prof;
     int prof_runs;
 } row;
@@ -751,14 +752,21 @@ static void run_case(row *R, const cvm_amber_script *s, const cvm_context_desc *
     double *ta = calloc((size_t)reps, sizeof(double));
     double *rt = calloc((size_t)reps, sizeof(double));
     int n = 0;
-    cvm_dispatch_profile p0;
-    cvm_context_dispatch_profile(engine ? cvm_amber_session_context(S) : NULL, &p0);
-    for (int i = 0; te && ta && rt && i < reps && (engine || have_anchor); i++) {
+    /* each engine run's dispatch profile, to report the median run's */
+    cvm_dispatch_profile *pd = calloc((size_t)reps, sizeof(*pd));
+    for (int i = 0; te && ta && rt && pd && i < reps && (engine || have_anchor); i++) {
         if (engine) {
             cvm_amber_session_reset_buffers(S);
+            cvm_dispatch_profile p0;
+            cvm_context_dispatch_profile(cvm_amber_session_context(S), &p0);
             double t0 = now_s();
             r = cvm_amber_session_run(S, 0, &d);
             te[i] = (now_s() - t0) * 1e3;
+            cvm_context_dispatch_profile(cvm_amber_session_context(S), &pd[i]);
+            uint64_t *d1 = (uint64_t *)&pd[i];
+            const uint64_t *d0 = (const uint64_t *)&p0;
+            for (size_t k = 0; k < sizeof(p0) / sizeof(uint64_t); k++)
+                d1[k] -= d0[k];
             if (r != CVM_SUCCESS) {
                 engine_error(R, r, &d, 0);
                 engine = 0;
@@ -773,16 +781,20 @@ static void run_case(row *R, const cvm_amber_script *s, const cvm_context_desc *
         if (engine && have_anchor && ta[i] > 0)
             rt[n++] = te[i] / ta[i];
     }
-    if (engine) {
-        cvm_dispatch_profile p1;
-        cvm_context_dispatch_profile(cvm_amber_session_context(S), &p1);
-        uint64_t *d1 = (uint64_t *)&p1;
-        const uint64_t *d0 = (const uint64_t *)&p0;
-        for (size_t k = 0; k < sizeof(p1) / sizeof(uint64_t); k++)
-            d1[k] -= d0[k];
-        R->prof = p1;
-        R->prof_runs = reps;
+    if (engine && te && pd) {
+        /* the run whose time is the median's (the lower of the middle two) */
+        int mid = 0;
+        for (int i = 0; i < reps; i++) {
+            int below = 0;
+            for (int k = 0; k < reps; k++)
+                below += te[k] < te[i] || (te[k] == te[i] && k < i);
+            if (below == (reps - 1) / 2)
+                mid = i;
+        }
+        R->prof = pd[mid];
+        R->prof_runs = 1;
     }
+    free(pd);
     if (engine && te) {
         R->engine_ms = median(te, reps);
         const cvm_amber_expect_result *res;
@@ -811,9 +823,10 @@ static void run_case(row *R, const cvm_amber_script *s, const cvm_context_desc *
     cvm_amber_session_destroy(S);
 }
 
-/* ", \"dispatch_profile\": {...}": the engine's cvm_dispatch_profile per
- * timed run (sums over the runs divided by their number; times in ms), or
- * null when the engine did not run. */
+/* ", \"dispatch_profile\": {...}": the engine's cvm_dispatch_profile in
+ * the timed run whose time is the median (times in ms; a mean would carry a
+ * run that compiled a callback on the way), or null when the engine did not
+ * run. */
 static void json_profile(const row *R)
 {
     printf(", \"dispatch_profile\": ");
