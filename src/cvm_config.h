@@ -82,6 +82,17 @@
 #define CVM_JIT_LATE_NS (UINT64_C(200) * 1000 * 1000)
 #endif
 
+/* What compiling costs a lowered instruction of a large shader (wall
+ * nanoseconds), until the process has compiled one and knows its own
+ * (api.c compile_ns_per_insn; measured 390-550 us wall for ggml's
+ * 2,900-instruction scalar flash attention shaders on a loaded 2-core
+ * machine): a shader of CVM_JIT_ASYNC_INSNS or more instructions starts
+ * compiling by the late rule only once its pipeline has run that long
+ * interpreted (api.c late_wait). */
+#ifndef CVM_JIT_COMPILE_NS_PER_INSN
+#define CVM_JIT_COMPILE_NS_PER_INSN (UINT64_C(300) * 1000)
+#endif
+
 /* Leaf callbacks (a DecodeFunc, a per-element or reduction function: exec.h
  * cvm_function.leaf) are compiled once a pipeline has made this many calls
  * of them (all dispatches, all threads): by then the interpreter has spent

@@ -119,6 +119,10 @@ struct cvm_pipeline {
     /* invocations and workgroups of the dispatches run interpreted for their
      * size (atomic): many small dispatches add up to a large one */
     uint64_t small_invocations, small_groups;
+    /* Nanoseconds its workers spent busy in dispatches that started without
+     * compiled code, summed over them (atomic): what the late rule weighs against the cost of
+     * compiling a large shader (late_wait) */
+    uint64_t interp_ns;
     int has_coop; /* it holds cooperative-matrix instructions (the scope form's shaders) */
     /* Its leaf callbacks, compiled once they have been called often enough
      * (exec/jit/jit.h); NULL when it has none. */
@@ -707,6 +711,7 @@ typedef struct dispatch_job {
      * CVM_JIT_LATE_NS from t0 a worker begins compiling it, and the
      * workgroups that start once its code is ready run it (worker) */
     int late;
+    uint32_t nthreads; /* threads offered to it (dispatch_run) */
     uint64_t t0;
     cvm_jit_leaves *leaves; /* leaf callbacks that may run compiled, or NULL */
     uint32_t groups[3];
@@ -886,6 +891,26 @@ static uint64_t now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* The process's compiles so far (atomic): wall nanoseconds and lowered
+ * instructions of the large shaders they took, whose ratio estimates what the
+ * next costs a instruction (CVM_JIT_COMPILE_NS_PER_INSN until a large one
+ * has been compiled). */
+static uint64_t compiled_ns, compiled_insns;
+
+static void note_compile(const cvm_program *prog, uint64_t ns)
+{
+    if (prog->ninsns < CVM_JIT_ASYNC_INSNS) /* (small ones cost mostly their fixed part) */
+        return;
+    __atomic_fetch_add(&compiled_ns, ns, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&compiled_insns, prog->ninsns, __ATOMIC_RELAXED);
+}
+
+static uint64_t compile_ns_per_insn(void)
+{
+    uint64_t n = __atomic_load_n(&compiled_insns, __ATOMIC_RELAXED);
+    return n ? __atomic_load_n(&compiled_ns, __ATOMIC_RELAXED) / n : CVM_JIT_COMPILE_NS_PER_INSN;
+}
+
 /* A large shader's compilation, off the dispatching thread
  * (CVM_JIT_ASYNC_INSNS): its code, or why not, published under the lock. */
 static void *jit_compile_main(void *arg)
@@ -894,7 +919,10 @@ static void *jit_compile_main(void *arg)
     cvm_jit *jit = NULL;
     cvm_diagnostic why;
     cvm_diag_clear(&why);
+    uint64_t t = now_ns();
     int ok = cvm_jit_compile(pipe->prog, pipe->jit_opts, &jit, &why) == CVM_SUCCESS;
+    if (ok)
+        note_compile(pipe->prog, now_ns() - t);
     pthread_mutex_lock(&pipe->jit_lock);
     pipe->jit = jit;
     pipe->jit_why = why;
@@ -906,8 +934,16 @@ static void *jit_compile_main(void *arg)
 
 /* Under jit_lock, with jit_state 0: the compilation begun, on a thread of
  * its own when `aside` and one can be had (jit_state 2), else here. */
+static uint64_t compiles_begun; /* cvm_test_jit_compiles_begun */
+
+uint64_t cvm_test_jit_compiles_begun(void)
+{
+    return __atomic_load_n(&compiles_begun, __ATOMIC_RELAXED);
+}
+
 static void jit_begin(cvm_pipeline *pipe, tier_mode mode, int aside)
 {
+    __atomic_fetch_add(&compiles_begun, 1, __ATOMIC_RELAXED);
     cvm_diag_clear(&pipe->jit_why);
     pipe->jit_opts = mode == TIER_BY_SIZE ? CVM_JIT_FASTER_ONLY : 0;
     if (aside && pthread_create(&pipe->jit_thread, NULL, jit_compile_main, pipe) == 0) {
@@ -915,7 +951,10 @@ static void jit_begin(cvm_pipeline *pipe, tier_mode mode, int aside)
         __atomic_store_n(&pipe->jit_state, 2, __ATOMIC_RELEASE);
         return;
     }
+    uint64_t t = now_ns();
     int ok = cvm_jit_compile(pipe->prog, pipe->jit_opts, &pipe->jit, &pipe->jit_why) == CVM_SUCCESS;
+    if (ok)
+        note_compile(pipe->prog, now_ns() - t);
     __atomic_store_n(&pipe->jit_state, ok ? 1 : -1, __ATOMIC_RELEASE);
 }
 
@@ -979,9 +1018,32 @@ void cvm_pipeline_tier_info(const cvm_pipeline *pipeline, cvm_tier_info *o)
     o->compared_dispatches = __atomic_load_n(&p->n_compared, __ATOMIC_RELAXED);
 }
 
+/* How long (wall nanoseconds from its start) a dispatch too small for the
+ * size rule runs interpreted before its shader starts compiling: the
+ * late rule's CVM_JIT_LATE_NS; for a shader of CVM_JIT_ASYNC_INSNS
+ * instructions or more, also until the pipeline's interpreted time
+ * (earlier dispatches', and this one's on its `nthreads` threads) reaches
+ * the estimated cost of compiling it (compile_ns_per_insn a
+ * instruction): a compile that costs more than the interpretation it
+ * replaces is not begun before the interpretation has cost as much.  In
+ * ggml's scalar flash attention, 24 pipelines of about 2,900 instructions
+ * took 1.1-1.6 s each to compile for two dispatches that ran 0.6 s
+ * interpreted, and its test ran 1.8x longer than on the interpreter. */
+static uint64_t late_wait(const cvm_pipeline *pipe, uint32_t nthreads)
+{
+    uint64_t late = __atomic_load_n(&jit_late_ns, __ATOMIC_RELAXED);
+    uint64_t insns = pipe->prog->ninsns;
+    if (insns < CVM_JIT_ASYNC_INSNS)
+        return late;
+    uint64_t est = insns * compile_ns_per_insn();
+    uint64_t spent = __atomic_load_n(&pipe->interp_ns, __ATOMIC_RELAXED);
+    uint64_t left = spent >= est ? 0 : (est - spent) / (nthreads ? nthreads : 1);
+    return left > late ? left : late;
+}
+
 /* A dispatch still interpreting its shader (job->late): the shader's code
  * for this worker's next workgroups once it is ready; the compilation begun
- * once the dispatch has run CVM_JIT_LATE_NS. */
+ * once the dispatch has run late_wait. */
 static void dispatch_late_jit(dispatch_job *job, cvm_group *g, cvm_group_desc *gd)
 {
     cvm_pipeline *pipe = job->pipe;
@@ -991,7 +1053,7 @@ static void dispatch_late_jit(dispatch_job *job, cvm_group *g, cvm_group_desc *g
         cvm_group_set_jit(g, gd->jit);
         return;
     }
-    if (st == 0 && now_ns() - job->t0 >= __atomic_load_n(&jit_late_ns, __ATOMIC_RELAXED)) {
+    if (st == 0 && now_ns() - job->t0 >= late_wait(pipe, job->nthreads)) {
         pthread_mutex_lock(&pipe->jit_lock);
         if (pipe->jit_state == 0)
             jit_begin(pipe, TIER_BY_SIZE, 1);
@@ -1346,6 +1408,7 @@ static cvm_result dispatch_run(cvm_pipeline *pipeline, const uint32_t base[3], u
     uint32_t nthreads = job->desc.threads;
     if (nthreads > job->total)
         nthreads = (uint32_t)job->total;
+    job->nthreads = nthreads;
     pool_job pj;
     job->t_queued = now_ns();
     int pooled = nthreads > 1 && pool_start(ctx, &pj, job, nthreads - 1);
@@ -1397,6 +1460,8 @@ static cvm_result dispatch_run(cvm_pipeline *pipeline, const uint32_t base[3], u
     cvm_mem_free(job->regions);
     cvm_mem_free(job->device_regions);
     add_profile(ctx, job, nthreads, t_entry, t_parallel_end, now_ns());
+    if (!job->jit) /* (the workers' busy time interpreting, summed) */
+        __atomic_fetch_add(&pipeline->interp_ns, job->sum_done - job->sum_ready, __ATOMIC_RELAXED);
     if (job->failed) {
         if (o_diag)
             *o_diag = job->diag;

@@ -45,6 +45,9 @@ uint64_t cvm_tier_flip_byte(void); /* the hook's n, for api.c */
 /* Test hook: how long (ns) a dispatch runs interpreted before it begins
  * compiling its shader (cvm_config.h CVM_JIT_LATE_NS; 0 restores it). */
 void cvm_test_jit_late_ns(uint64_t ns);
+/* Compilations of entry points begun in this process (at a dispatch or on
+ * a thread of their own), for tests of when the tier choice compiles. */
+uint64_t cvm_test_jit_compiles_begun(void);
 
 /* Test hook (api.c, not of the tiers): the worker threads dispatches have
  * started so far in this process, pool threads and others. */

@@ -497,6 +497,50 @@ static void test_late_compile(void **state)
     unmake(&s);
 }
 
+/* The late rule for a shader of CVM_JIT_ASYNC_INSNS instructions or more
+ * (api.c late_wait): however short CVM_JIT_LATE_NS is made, it does not
+ * begin compiling before the pipeline has run about as long interpreted
+ * as compiling it is estimated to take -- not at its first small dispatch,
+ * as the small shader of test_late_compile does -- and it does begin
+ * once that much has run; every result is right on the way. */
+static void test_late_compile_weighs_cost(void **state)
+{
+    (void)state;
+    if (!cvm_jit_available())
+        skip();
+    unsetenv("COOPVM_JIT");
+    cvm_test_jit_late_ns(1);
+    char *text = long_text(CVM_JIT_ASYNC_INSNS + 64);
+    setup s;
+    cvm_diagnostic d;
+    assert_int_equal(make(&s, text, 0, &d), CVM_SUCCESS);
+    cvm_tier_info ti;
+    uint64_t begun = cvm_test_jit_compiles_begun();
+    assert_int_equal(cvm_pipeline_dispatch(s.pipe, N / 4, 1, 1, &d), CVM_SUCCESS);
+    assert_results(&s);
+    cvm_pipeline_tier_info(s.pipe, &ti);
+    assert_int_equal(ti.entry, 0);
+    assert_int_equal(ti.compiled_dispatches, 0);
+    /* the small shader's first dispatch would have begun compiling */
+    assert_int_equal(cvm_test_jit_compiles_begun(), begun);
+    /* (well below the size rule's count, which this loop never reaches) */
+    const uint64_t need = (CVM_JIT_MIN_INVOCATIONS + N - 1) / N;
+    uint64_t k = 1;
+    for (; k + 1 < need && !ti.compiled_dispatches; k++) {
+        memset(s.o, 0x5a, sizeof(s.o));
+        assert_int_equal(cvm_pipeline_dispatch(s.pipe, N / 4, 1, 1, &d), CVM_SUCCESS);
+        assert_results(&s);
+        cvm_pipeline_tier_info(s.pipe, &ti);
+    }
+    cvm_test_jit_late_ns(0);
+    assert_int_equal(ti.entry, 1);
+    assert_true(ti.compiled_dispatches >= 1);
+    assert_int_equal(cvm_test_jit_compiles_begun(), begun + 1);
+    assert_true(k > 2);
+    unmake(&s);
+    free(text);
+}
+
 static void test_environment(void **state)
 {
     (void)state;
@@ -574,6 +618,7 @@ int main(void)
         cmocka_unit_test(test_small_dispatches_add_up),
         cmocka_unit_test(test_large_shader_compiles_aside),
         cmocka_unit_test(test_late_compile),
+        cmocka_unit_test(test_late_compile_weighs_cost),
         cmocka_unit_test(test_environment),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
