@@ -1279,20 +1279,11 @@ void cvm_context_dispatch_profile(const cvm_context *ctx, cvm_dispatch_profile *
     memset(o_profile, 0, sizeof(*o_profile));
     if (!ctx)
         return;
-    const cvm_dispatch_profile *pr = &ctx->prof;
-    o_profile->dispatches = __atomic_load_n(&pr->dispatches, __ATOMIC_RELAXED);
-    o_profile->workgroups = __atomic_load_n(&pr->workgroups, __ATOMIC_RELAXED);
-    o_profile->wall_ns = __atomic_load_n(&pr->wall_ns, __ATOMIC_RELAXED);
-    o_profile->parallel_ns = __atomic_load_n(&pr->parallel_ns, __ATOMIC_RELAXED);
-    o_profile->threads = __atomic_load_n(&pr->threads, __ATOMIC_RELAXED);
-    o_profile->workers = __atomic_load_n(&pr->workers, __ATOMIC_RELAXED);
-    o_profile->thread_ns = __atomic_load_n(&pr->thread_ns, __ATOMIC_RELAXED);
-    o_profile->wake_ns = __atomic_load_n(&pr->wake_ns, __ATOMIC_RELAXED);
-    o_profile->setup_ns = __atomic_load_n(&pr->setup_ns, __ATOMIC_RELAXED);
-    o_profile->busy_ns = __atomic_load_n(&pr->busy_ns, __ATOMIC_RELAXED);
-    o_profile->teardown_ns = __atomic_load_n(&pr->teardown_ns, __ATOMIC_RELAXED);
-    o_profile->tail_ns = __atomic_load_n(&pr->tail_ns, __ATOMIC_RELAXED);
-    o_profile->absent_ns = __atomic_load_n(&pr->absent_ns, __ATOMIC_RELAXED);
+    /* (every field a uint64_t, each read atomically) */
+    const uint64_t *from = (const uint64_t *)(const void *)&ctx->prof;
+    uint64_t *to = (uint64_t *)(void *)o_profile;
+    for (size_t k = 0; k < sizeof(*o_profile) / sizeof(uint64_t); k++)
+        to[k] = __atomic_load_n(&from[k], __ATOMIC_RELAXED);
 }
 
 static cvm_result dispatch_run(cvm_pipeline *pipeline, const uint32_t base[3], uint32_t gx,

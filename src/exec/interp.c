@@ -2019,22 +2019,17 @@ cvm_result cvm_callback_fold(cvm_exec *ex, const cvm_insn *in, uint32_t func, ui
                 r = cvm_callback_run_elements(ex, in, func, count, args, 2, tmp, lanes, elems,
                                               cols);
                 ex->leaf_calls_counted = was;
-                if (r != CVM_SUCCESS)
-                    return r;
-                uint8_t *t = acc;
-                acc = tmp;
-                tmp = t;
-                k++;
-                continue;
-            }
-            for (uint32_t s = 0; s < count && r == CVM_SUCCESS; s += full) {
-                uint32_t n = CVM_MIN(full, count - s);
-                if ((r = take_budget(cg, first, b->cost)) != CVM_SUCCESS)
-                    break;
-                cex->counts[CVM_COUNT_LEAF_BATCHES]++;
-                cvm_val bargs[2] = {{args[0].p + (size_t)s * es, es},
-                                    {args[1].p + (size_t)s * len * es, len * es}};
-                r = cvm_jit_run_leaf(cg->desc.leaves, cex, func, n, bargs, tmp + (size_t)s * es);
+            } else {
+                for (uint32_t s = 0; s < count && r == CVM_SUCCESS; s += full) {
+                    uint32_t n = CVM_MIN(full, count - s);
+                    if ((r = take_budget(cg, first, b->cost)) != CVM_SUCCESS)
+                        break;
+                    cex->counts[CVM_COUNT_LEAF_BATCHES]++;
+                    cvm_val bargs[2] = {{args[0].p + (size_t)s * es, es},
+                                        {args[1].p + (size_t)s * len * es, len * es}};
+                    r = cvm_jit_run_leaf(cg->desc.leaves, cex, func, n, bargs,
+                                         tmp + (size_t)s * es);
+                }
             }
             if (r != CVM_SUCCESS)
                 return r;

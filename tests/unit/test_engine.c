@@ -145,6 +145,16 @@ typedef struct cc_arg {
     int bad;
 } cc_arg;
 
+/* `a` cleared and its buffers bound to `pipe` (control_flow.spv's x, y, t). */
+static void cc_bind(cc_arg *a, cvm_pipeline *pipe)
+{
+    memset(a, 0, sizeof(*a));
+    a->pipe = pipe;
+    assert_int_equal(cvm_pipeline_bind_buffer(pipe, 0, 0, 0, a->x, sizeof(a->x), NULL), CVM_SUCCESS);
+    assert_int_equal(cvm_pipeline_bind_buffer(pipe, 0, 1, 0, a->y, sizeof(a->y), NULL), CVM_SUCCESS);
+    assert_int_equal(cvm_pipeline_bind_buffer(pipe, 0, 2, 0, a->t, sizeof(a->t), NULL), CVM_SUCCESS);
+}
+
 static void *cc_thread(void *p)
 {
     cc_arg *a = p;
@@ -232,11 +242,7 @@ static void test_dispatch_profile(void **s)
     assert_int_equal(pr.dispatches, 0);
     assert_int_equal(pr.thread_ns, 0);
     static cc_arg a;
-    memset(&a, 0, sizeof(a));
-    a.pipe = r.pipe;
-    assert_int_equal(cvm_pipeline_bind_buffer(r.pipe, 0, 0, 0, a.x, sizeof(a.x), NULL), CVM_SUCCESS);
-    assert_int_equal(cvm_pipeline_bind_buffer(r.pipe, 0, 1, 0, a.y, sizeof(a.y), NULL), CVM_SUCCESS);
-    assert_int_equal(cvm_pipeline_bind_buffer(r.pipe, 0, 2, 0, a.t, sizeof(a.t), NULL), CVM_SUCCESS);
+    cc_bind(&a, r.pipe);
     cc_thread(&a); /* 25 dispatches of 5 workgroups */
     assert_int_equal(a.bad, 0);
     assert_int_equal(cvm_pipeline_dispatch(r.pipe, 1, 1, 1, &r.diag), CVM_SUCCESS);
@@ -274,11 +280,7 @@ static void test_dispatch_after_fork(void **s)
     if (tu_open(&r, "shaders/control_flow.spv", 32, 3, 0, NULL, 0) != CVM_SUCCESS)
         fail_msg("opening control_flow.spv: %s", r.diag.message);
     static cc_arg a;
-    memset(&a, 0, sizeof(a));
-    a.pipe = r.pipe;
-    assert_int_equal(cvm_pipeline_bind_buffer(a.pipe, 0, 0, 0, a.x, sizeof(a.x), NULL), CVM_SUCCESS);
-    assert_int_equal(cvm_pipeline_bind_buffer(a.pipe, 0, 1, 0, a.y, sizeof(a.y), NULL), CVM_SUCCESS);
-    assert_int_equal(cvm_pipeline_bind_buffer(a.pipe, 0, 2, 0, a.t, sizeof(a.t), NULL), CVM_SUCCESS);
+    cc_bind(&a, r.pipe);
     assert_int_equal(fc_dispatch(&a), 0); /* the pool's threads exist now */
     fflush(NULL);
     pid_t pid = fork();
