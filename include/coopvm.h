@@ -273,8 +273,8 @@ CVM_API void cvm_context_get_desc(const cvm_context *ctx, cvm_context_desc *o_de
 /* Where a context's dispatches spent their time, summed over every
  * dispatch run on it since its creation (a dispatch compared on both tiers,
  * CVM_FLAG_COMPARE_TIERS, counts its two runs): for finding why a dispatch
- * on T threads takes more than 1/T of its time on one (issue 32, "where the
- * other 20-48% goes").  Times are CLOCK_MONOTONIC nanoseconds.
+ * on T threads takes more than 1/T of its time on one thread.  Times are
+ * CLOCK_MONOTONIC nanoseconds.
  *
  * A dispatch offers `threads` threads: desc.threads, or fewer when it has
  * fewer workgroups.  Its parallel section runs from the moment its job is
