@@ -461,6 +461,27 @@ static void test_large_shader_compiles_aside(void **state)
     free(text);
 }
 
+/* Dispatches of N/4 workgroups (results checked each time), the k-th
+ * onwards, until one has run compiled code or the size rule's count `need`
+ * is one away; *io_ti the tier info after the last.  Returns where it
+ * stopped (waits 1 ms between dispatches while the compilation's thread
+ * gets on). */
+static uint64_t until_compiled(setup *s, uint64_t k, uint64_t need, cvm_tier_info *io_ti)
+{
+    cvm_diagnostic d;
+    for (; k + 1 < need && !io_ti->compiled_dispatches; k++) {
+        memset(s->o, 0x5a, sizeof(s->o));
+        assert_int_equal(cvm_pipeline_dispatch(s->pipe, N / 4, 1, 1, &d), CVM_SUCCESS);
+        assert_results(s);
+        cvm_pipeline_tier_info(s->pipe, io_ti);
+        if (!io_ti->compiled_dispatches) {
+            struct timespec ms = {0, 1000000};
+            nanosleep(&ms, NULL);
+        }
+    }
+    return k;
+}
+
 /* A dispatch too small for the size rule that runs interpreted past
  * CVM_JIT_LATE_NS (here set to 1 ns) begins compiling its shader on a
  * thread, and workgroups that start once the code is ready run it: the
@@ -479,17 +500,7 @@ static void test_late_compile(void **state)
     const uint64_t need = (CVM_JIT_MIN_INVOCATIONS + N - 1) / N;
     cvm_tier_info ti;
     memset(&ti, 0, sizeof(ti));
-    uint64_t k = 0;
-    for (; k + 1 < need && !ti.compiled_dispatches; k++) {
-        memset(s.o, 0x5a, sizeof(s.o));
-        assert_int_equal(cvm_pipeline_dispatch(s.pipe, N / 4, 1, 1, &d), CVM_SUCCESS);
-        assert_results(&s);
-        cvm_pipeline_tier_info(s.pipe, &ti);
-        if (!ti.compiled_dispatches) { /* (the compilation's thread gets on meanwhile) */
-            struct timespec ms = {0, 1000000};
-            nanosleep(&ms, NULL);
-        }
-    }
+    uint64_t k = until_compiled(&s, 0, need, &ti);
     cvm_test_jit_late_ns(0);
     assert_int_equal(ti.entry, 1);
     assert_true(ti.compiled_dispatches >= 1);
@@ -525,13 +536,7 @@ static void test_late_compile_weighs_cost(void **state)
     assert_int_equal(cvm_test_jit_compiles_begun(), begun);
     /* (well below the size rule's count, which this loop never reaches) */
     const uint64_t need = (CVM_JIT_MIN_INVOCATIONS + N - 1) / N;
-    uint64_t k = 1;
-    for (; k + 1 < need && !ti.compiled_dispatches; k++) {
-        memset(s.o, 0x5a, sizeof(s.o));
-        assert_int_equal(cvm_pipeline_dispatch(s.pipe, N / 4, 1, 1, &d), CVM_SUCCESS);
-        assert_results(&s);
-        cvm_pipeline_tier_info(s.pipe, &ti);
-    }
+    uint64_t k = until_compiled(&s, 1, need, &ti);
     cvm_test_jit_late_ns(0);
     assert_int_equal(ti.entry, 1);
     assert_true(ti.compiled_dispatches >= 1);
