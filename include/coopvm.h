@@ -304,8 +304,9 @@ typedef struct cvm_dispatch_profile {
     uint64_t thread_ns;   /* threads x parallel_ns, summed over dispatches */
     uint64_t wake_ns, setup_ns, busy_ns, teardown_ns, tail_ns, absent_ns;
 } cvm_dispatch_profile;
-/* Fills *o_profile (all zero for a NULL context).  Safe at any time;
- * dispatches running meanwhile may be in it in part. */
+/* Fills the caller's *o_profile (all zero for a NULL context; a NULL
+ * o_profile does nothing).  Never fails; allocates nothing.  Safe at any
+ * time, from any thread; dispatches running meanwhile may be in it in part. */
 CVM_API void cvm_context_dispatch_profile(const cvm_context *ctx, cvm_dispatch_profile *o_profile);
 
 /* ---------------------------------------------------------------------------
